@@ -1,0 +1,80 @@
+# MG_PROG_MPICC: use $MPICC (default mpicc) as the C compiler.
+AC_DEFUN([MG_PROG_MPICC], [
+  AC_ARG_VAR([MPICC], [MPI C compiler wrapper (default: mpicc; mpicc.mpich for MPICH)])
+  AS_IF([test -z "$MPICC"], [MPICC=mpicc])
+  AS_IF([test -z "$CC"], [CC=$MPICC])
+  AC_PROG_CC
+  AS_IF([test "x$ac_cv_prog_cc_c11" = xno], [AC_MSG_ERROR([a C11 compiler is required])])
+])
+
+# MG_CHECK_MPI: mpi.h links; detect the flavour, MPI-4 large counts and the
+# launcher that make check uses (override with MPIEXEC=... and MPIEXEC_FLAGS=...).
+AC_DEFUN([MG_CHECK_MPI], [
+  AC_ARG_VAR([MPIEXEC], [MPI launcher for make check (default: matches the MPI flavour)])
+  AC_ARG_VAR([MPIEXEC_FLAGS], [extra launcher flags for make check])
+  AC_MSG_CHECKING([whether $CC builds MPI programs])
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]],
+                                  [[MPI_Init(0, 0); MPI_Finalize();]])],
+    [AC_MSG_RESULT([yes])],
+    [AC_MSG_RESULT([no])
+     AC_MSG_ERROR([$CC cannot build MPI programs: install libopenmpi-dev or libmpich-dev, or set MPICC])])
+
+  AC_MSG_CHECKING([MPI flavour])
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+#ifndef OPEN_MPI
+#error not Open MPI
+#endif
+]])], [MG_MPI_FLAVOR=openmpi],
+    [AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+#ifndef MPICH
+#error not MPICH
+#endif
+]])], [MG_MPI_FLAVOR=mpich], [MG_MPI_FLAVOR=other])])
+  AC_MSG_RESULT([$MG_MPI_FLAVOR])
+  AC_SUBST([MG_MPI_FLAVOR])
+
+  AC_MSG_CHECKING([for MPI-4 large-count calls])
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+MPI_Count n = 1; MPI_Request r;
+MPI_Isend_c(0, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &r);]])],
+    [mg_have_large_count=yes; mg_lc=1], [mg_have_large_count=no; mg_lc=0])
+  AC_MSG_RESULT([$mg_have_large_count])
+  AC_DEFINE_UNQUOTED([MG_HAVE_MPI_LARGE_COUNT], [$mg_lc],
+                     [Define to 1 if MPI has the MPI-4 large-count (_c) calls])
+
+  AS_IF([test -z "$MPIEXEC"], [
+    mg_cc_base=`echo "$MPICC" | $SED 's/ .*//'`
+    mg_suffix=`echo "$mg_cc_base" | $SED -n 's/^.*mpicc\(\.[[a-z]]*\)$/\1/p'`
+    AS_CASE([$MG_MPI_FLAVOR],
+      [openmpi], [AC_PATH_PROGS([MPIEXEC], [mpirun$mg_suffix mpirun.openmpi mpirun mpiexec])],
+      [mpich], [AC_PATH_PROGS([MPIEXEC], [mpiexec$mg_suffix mpiexec.mpich mpiexec.hydra mpiexec])],
+      [AC_PATH_PROGS([MPIEXEC], [mpiexec mpirun])])
+  ])
+  AS_IF([test -z "$MPIEXEC"], [AC_MSG_WARN([no MPI launcher found: the MPI tests of make check will fail])])
+  AS_IF([test -z "$MPIEXEC_FLAGS" && test "$MG_MPI_FLAVOR" = openmpi],
+        [MPIEXEC_FLAGS="--oversubscribe"])
+])
+
+# MG_CHECK_HWLOC: hwloc >= 2 through pkg-config.
+AC_DEFUN([MG_CHECK_HWLOC], [
+  PKG_CHECK_MODULES([HWLOC], [hwloc >= 2.0], [],
+    [AC_MSG_ERROR([hwloc >= 2.0 not found by pkg-config: install libhwloc-dev])])
+])
+
+# MG_CHECK_GTEST: GoogleTest (with gtest_main) through pkg-config.
+AC_DEFUN([MG_CHECK_GTEST], [
+  PKG_CHECK_MODULES([GTEST], [gtest_main], [],
+    [AC_MSG_ERROR([GoogleTest not found by pkg-config: install libgtest-dev])])
+])
+
+# MG_GIT_VERSION: "git describe" when building from a git checkout, else the
+# release version.
+AC_DEFUN([MG_GIT_VERSION], [
+  MG_VERSION_STRING=$PACKAGE_VERSION
+  AS_IF([test -e "$srcdir/.git"], [
+    mg_v=`cd "$srcdir" && git describe --tags --always --dirty 2>/dev/null`
+    AS_IF([test -n "$mg_v"], [MG_VERSION_STRING="$PACKAGE_VERSION-g$mg_v"])
+  ])
+  AC_DEFINE_UNQUOTED([MG_VERSION_STRING], ["$MG_VERSION_STRING"], [mpigauge version string])
+  AC_SUBST([MG_VERSION_STRING])
+])

@@ -1,0 +1,10 @@
+# mpi/: the MPI layer and the one generic driver.
+noinst_LIBRARIES += mpi/libmgmpi.a
+mpi_libmgmpi_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
+mpi_libmgmpi_a_SOURCES = \
+	mpi/mg_driver.c mpi/mg_driver.h \
+	mpi/mg_mpi.c mpi/mg_mpi.h \
+	mpi/mg_prov.c mpi/mg_prov.h
+
+# Every benchmark program links the two libraries.
+MG_LDADD = mpi/libmgmpi.a util/libmgutil.a $(HWLOC_LIBS) -lm

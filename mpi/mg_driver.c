@@ -1,0 +1,504 @@
+/* The generic driver: see mg_driver.h.
+ *
+ * Per size: barrier; warm-up chunks chosen by rank 0 and broadcast; the
+ * policy (block size, plan) broadcast; timed samples, each one block of
+ * iterations bracketed by MPI_Wtime with nothing else inside; at the policy's
+ * checkpoints rank 0 decides whether to stop and broadcasts the decision
+ * (outside the timed blocks). Raw samples are kept until the statistics are
+ * computed on rank 0. Validation runs after the timed region.
+ */
+#include "mg_driver.h"
+
+#include "config.h"
+#include "mg_exit.h"
+#include "mg_pattern.h"
+#include "mg_policy.h"
+#include "mg_prov.h"
+#include "mg_report.h"
+#include "mg_size.h"
+#include "mg_stats.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ERRLEN 512
+
+static const char *const format_names[] = {"table", "csv", "json", NULL};
+
+static const mg_opt common_opts[] = {
+    {'m', "message-size", MG_OPT_STRING, offsetof(mg_config, sizes_spec), "[MIN:]MAX|LIST",
+     "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)",
+     0, 0, NULL},
+    {'i', "iterations", MG_OPT_LONG, offsetof(mg_config, iterations), "N",
+     "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL},
+    {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
+     "warm-up iterations per size (default: timed, 20 ms or 1000 iterations)", 0, 1e12, NULL},
+    {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
+     "adaptive: stop when the median's 95% CI half-width is within P% (default 1%)", 1e-6, 0.5,
+     NULL},
+    {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, budget_s), "SECONDS",
+     "adaptive: sampling time budget per size (default 1)", 1e-3, 86400, NULL},
+    {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, min_samples), "N",
+     "adaptive: samples before the precision rule may stop (default 10)", 1, 1e7, NULL},
+    {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, max_samples), "N",
+     "most samples per size (default 10000)", 1, 1e7, NULL},
+    {'c', "validate", MG_OPT_FLAG, offsetof(mg_config, validate), NULL,
+     "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL},
+    {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
+     "refuse sizes whose buffers exceed SIZE per rank (default: 3/4 of node memory / ranks)",
+     1, 281474976710656.0, NULL},
+    {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
+     "what goes to standard output (default table)", 0, 0, format_names},
+    {'o', "output", MG_OPT_STRING, offsetof(mg_config, output), "FILE",
+     "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL},
+    {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL, "show this help and exit", 0, 0,
+     NULL},
+    {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
+     "show the version and exit", 0, 0, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+
+static void config_default(mg_config *c)
+{
+    mg_policy_cfg p;
+    mg_policy_cfg_default(&p);
+    memset(c, 0, sizeof *c);
+    c->warmup = -1;
+    c->precision = p.precision;
+    c->budget_s = p.budget_s;
+    c->min_samples = (long)p.min_samples;
+    c->max_samples = (long)p.max_samples;
+    c->format = MG_FORMAT_TABLE;
+}
+
+static void policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
+                               mg_policy_cfg *p)
+{
+    mg_policy_cfg_default(p);
+    p->warmup_iters = c->warmup;
+    p->iterations = c->iterations;
+    p->precision = c->precision;
+    p->budget_s = c->budget_s;
+    p->min_samples = (size_t)c->min_samples;
+    p->max_samples = (size_t)c->max_samples;
+    /* a sample lasts >= 100 timer overheads (and ticks): overhead < 1% */
+    p->min_sample_s = 100.0 * (timer_overhead_s > tick_s ? timer_overhead_s : tick_s);
+    if (p->min_sample_s < 1e-6)
+        p->min_sample_s = 1e-6;
+}
+
+static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
+{
+    printf("Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\n\nOptions:\n",
+           b->min_ranks, b->name, b->description);
+    mg_opts_help(stdout, tables, nt);
+    printf("\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
+           "%d not applicable here, %d MPI or internal error.\n",
+           MG_EXIT_OK, MG_EXIT_FAIL, MG_EXIT_USAGE, MG_EXIT_SKIP, MG_EXIT_INTERNAL);
+}
+
+/* All ranks reach the same verdict; rank 0 says why. */
+static int usage(const mg_ctx *ctx, const mg_bench *b, const char *msg)
+{
+    if (ctx->rank == 0) {
+        fprintf(stderr, "mpigauge_%s: error: %s (see --help)\n", b->name, msg);
+        fflush(stderr);
+    }
+    return MG_EXIT_USAGE;
+}
+
+static int all_true(int mine, MPI_Comm comm)
+{
+    int all = 0;
+    MG_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
+    return all;
+}
+
+static uint64_t default_memory_limit(int local_ranks)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_C(1) << 32;
+    return phys / 4 * 3 / (uint64_t)(local_ranks > 0 ? local_ranks : 1);
+}
+
+typedef struct {
+    FILE *f;
+    char *tmp_path;
+} out_file;
+
+/* Rank 0 opens a temporary file beside the target; every rank learns
+ * whether that worked. */
+static int out_open(out_file *o, const char *path, const mg_ctx *ctx, char *err)
+{
+    int ok = 1;
+    o->f = NULL;
+    o->tmp_path = NULL;
+    if (ctx->rank == 0) {
+        size_t n = strlen(path) + 16;
+        int fd;
+        o->tmp_path = malloc(n);
+        if (o->tmp_path == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+        snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", path);
+        fd = mkstemp(o->tmp_path);
+        if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
+            snprintf(err, ERRLEN, "cannot write output file '%s': %s", path, strerror(errno));
+            if (fd >= 0)
+                close(fd);
+            free(o->tmp_path);
+            o->tmp_path = NULL;
+            ok = 0;
+        }
+    }
+    MG_MPI_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm));
+    return ok;
+}
+
+/* Rank 0: make the file appear complete under its name, or not at all. */
+static int out_commit(out_file *o, const char *path)
+{
+    int rc = 0;
+    if (o->f == NULL)
+        return 0;
+    if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0 || ferror(o->f))
+        rc = -1;
+    if (fclose(o->f) != 0)
+        rc = -1;
+    if (rc == 0 && rename(o->tmp_path, path) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "mpigauge: cannot complete output file '%s': %s\n", path, strerror(errno));
+        unlink(o->tmp_path);
+    }
+    free(o->tmp_path);
+    o->f = NULL;
+    return rc;
+}
+
+/* Timed sampling of one size; rank 0 ends with the samples (s per iter). */
+static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
+                              const mg_policy_cfg *pc, double *mine, double *root,
+                              size_t *n_out, unsigned long long *iters_out)
+{
+    mg_policy pol;
+    mg_clock clk = {mg_wtime, NULL};
+    unsigned long long iters = 0;
+    size_t n = 0;
+    int stop = MG_STOP_NONE, is_max = b->time_mode == MG_TIME_MAX;
+    double *use = ctx->rank == 0 && !is_max ? mine : root;
+
+    MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+    if (ctx->rank == 0)
+        mg_policy_begin(&pol, pc, clk);
+    for (;;) {
+        long chunk = 0;
+        double t0;
+        if (ctx->rank == 0)
+            chunk = mg_policy_warmup_next(&pol);
+        MG_MPI_CHECK(MPI_Bcast(&chunk, 1, MPI_LONG, 0, ctx->comm));
+        if (chunk == 0)
+            break;
+        t0 = MPI_Wtime();
+        b->iterate(ctx, size, chunk);
+        if (ctx->rank == 0)
+            mg_policy_warmup_record(&pol, chunk, MPI_Wtime() - t0);
+    }
+    if (ctx->rank == 0)
+        mg_policy_calibrate(&pol, 0.0);
+    MG_MPI_CHECK(MPI_Bcast(&pol, (int)sizeof pol, MPI_BYTE, 0, ctx->comm));
+
+    for (size_t i = 0;; ++i) {
+        long bi = mg_policy_block_iters(&pol, i);
+        double t0, t1;
+        if (bi == 0) {
+            stop = pc->iterations > 0 ? MG_STOP_FIXED : MG_STOP_CAP;
+            break;
+        }
+        t0 = MPI_Wtime();
+        b->iterate(ctx, size, bi);
+        t1 = MPI_Wtime();
+        mine[i] = (t1 - t0) / (double)bi;
+        iters += (unsigned long long)bi;
+        n = i + 1;
+        if (mg_policy_is_checkpoint(&pol, n)) {
+            if (is_max)
+                MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+            if (ctx->rank == 0)
+                stop = (int)mg_policy_check(&pol, use, n);
+            MG_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm));
+            if (stop != MG_STOP_NONE)
+                break;
+        }
+    }
+    if (is_max)
+        MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+    else if (ctx->rank == 0)
+        memcpy(root, mine, n * sizeof *mine);
+    *n_out = n;
+    *iters_out = iters;
+    return (mg_stop_reason)stop;
+}
+
+/* Fill buf with the bitwise complement of the pattern: every byte differs
+ * from what a correct delivery writes. */
+static void poison(void *buf, size_t len, uint64_t seed)
+{
+    unsigned char *p = buf;
+    mg_pattern_fill(buf, len, seed);
+    for (size_t i = 0; i < len; ++i)
+        p[i] = (unsigned char)~p[i];
+}
+
+/* One untimed iteration with known data, twice (different patterns, so a
+ * stale buffer cannot pass). Returns 1 if every rank saw correct data. */
+static int validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
+{
+    int ok = 1;
+    for (uint64_t v = 0; v < 2; ++v) {
+        int from = b->received_from(ctx);
+        size_t bad = 0;
+        mg_pattern_fill(ctx->sbuf, size, mg_pattern_seed(ctx->rank, size, v));
+        if (from >= 0)
+            poison(ctx->rbuf, size, mg_pattern_seed(from, size, v));
+        MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+        b->iterate(ctx, size, 1);
+        if (from >= 0 &&
+            mg_pattern_check(ctx->rbuf, size, mg_pattern_seed(from, size, v), &bad) != 0) {
+            const unsigned char *r = ctx->rbuf;
+            fprintf(stderr,
+                    "mpigauge_%s: validation failed: rank %d, size %llu, pass %llu: first bad "
+                    "byte at offset %zu (expected 0x%02x, got 0x%02x)\n",
+                    b->name, ctx->rank, (unsigned long long)size, (unsigned long long)v, bad,
+                    mg_pattern_byte(mg_pattern_seed(from, size, v), bad), r[bad]);
+            ok = 0;
+        }
+    }
+    return all_true(ok, ctx->comm);
+}
+
+static void to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n)
+{
+    if (b->metric == MG_METRIC_LATENCY) {
+        for (size_t i = 0; i < n; ++i)
+            x[i] = x[i] * b->time_scale * 1e6;
+    } else {
+        double bytes = b->bytes_per_iter ? b->bytes_per_iter(ctx, size) : (double)size;
+        for (size_t i = 0; i < n; ++i)
+            x[i] = bytes / x[i] / 1e6;
+    }
+}
+
+static void write_result(FILE *f, mg_format fmt, const mg_result *r, int validated, int ok)
+{
+    if (fmt != MG_FORMAT_JSON || !validated) {
+        mg_report_row(f, fmt, r);
+        return;
+    }
+    /* JSON with -c: the result record gains "validation" */
+    {
+        char *line = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&line, &len);
+        if (m == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+        mg_report_json_result(m, r);
+        fclose(m);
+        if (len >= 2 && line[len - 2] == '}') {
+            line[len - 2] = '\0';
+            fprintf(f, "%s,\"validation\":\"%s\"}\n", line, ok ? "passed" : "failed");
+        } else {
+            fputs(line, f);
+        }
+        free(line);
+    }
+}
+
+typedef struct {
+    const mg_bench *b;
+    mg_ctx ctx;
+    mg_config cfg;
+    mg_sweep sweep;
+    mg_prov prov;
+    out_file out;
+} run_state;
+
+static int run_sizes(run_state *s, int argc, char **argv)
+{
+    const mg_bench *b = s->b;
+    mg_ctx *ctx = &s->ctx;
+    mg_policy_cfg pc;
+    double *mine, *root;
+    int rc = MG_EXIT_OK;
+    mg_table_meta meta = {b->name, b->description, b->headline, MG_VERSION_STRING};
+
+    policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &pc);
+    mine = malloc(pc.max_samples * sizeof *mine);
+    root = malloc(pc.max_samples * sizeof *root);
+    if (!mine || !root)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
+
+    if (ctx->rank == 0) {
+        if (s->cfg.format == MG_FORMAT_TABLE)
+            mg_prov_write_comment(stdout, &s->prov);
+        if (s->cfg.format == MG_FORMAT_JSON)
+            mg_prov_write(stdout, &s->prov, b, &s->cfg, ctx, s->sweep.sizes_bytes, s->sweep.n,
+                          argc, argv);
+        mg_report_header(stdout, (mg_format)s->cfg.format, &meta);
+        if (s->out.f)
+            mg_prov_write(s->out.f, &s->prov, b, &s->cfg, ctx, s->sweep.sizes_bytes, s->sweep.n,
+                          argc, argv);
+        fflush(stdout);
+    }
+    for (size_t k = 0; k < s->sweep.n; ++k) {
+        uint64_t size = s->sweep.sizes_bytes[k];
+        size_t n = 0;
+        unsigned long long iters = 0;
+        mg_stop_reason why = measure(b, ctx, size, &pc, mine, root, &n, &iters);
+        int ok = s->cfg.validate ? validate(b, ctx, size) : 1;
+        if (!ok)
+            rc = MG_EXIT_FAIL;
+        if (ctx->rank == 0) {
+            mg_result r = {b->name, size, b->metric == MG_METRIC_LATENCY ? "us" : "MB/s",
+                           {0}, iters, mg_stop_reason_name(why)};
+            to_metric(b, ctx, size, root, n);
+            if (mg_stats_compute(root, n, &r.stats) != 0)
+                mg_mpi_die(__FILE__, __LINE__, "no valid samples");
+            write_result(stdout, (mg_format)s->cfg.format, &r, s->cfg.validate, ok);
+            fflush(stdout);
+            if (s->out.f)
+                write_result(s->out.f, MG_FORMAT_JSON, &r, s->cfg.validate, ok);
+        }
+    }
+    free(mine);
+    free(root);
+    if (ctx->rank == 0 && rc != MG_EXIT_OK)
+        fprintf(stderr, "mpigauge_%s: validation failed (see the messages above)\n", b->name);
+    return rc;
+}
+
+/* Everything after MPI_Init and before MPI_Finalize. */
+static int run(run_state *s, int argc, char **argv)
+{
+    const mg_bench *b = s->b;
+    mg_ctx *ctx = &s->ctx;
+    mg_opt_table tables[2];
+    size_t nt = 0;
+    char err[ERRLEN];
+    mg_policy_cfg pc;
+    uint64_t max_size, need, limit;
+    int rc;
+
+    tables[nt++] = (mg_opt_table){common_opts, &s->cfg};
+    if (b->opts)
+        tables[nt++] = (mg_opt_table){b->opts, ctx->params};
+    if (mg_opts_parse(tables, nt, argc, argv, err, sizeof err) != 0)
+        return usage(ctx, b, err);
+    if (s->cfg.help || s->cfg.version) {
+        if (ctx->rank == 0 && s->cfg.help)
+            print_help(b, tables, nt);
+        else if (ctx->rank == 0)
+            printf("mpigauge_%s %s\n", b->name, MG_VERSION_STRING);
+        return MG_EXIT_OK;
+    }
+    if (ctx->nranks < b->min_ranks || ctx->nranks > b->max_ranks) {
+        if (b->min_ranks == b->max_ranks)
+            snprintf(err, sizeof err, "needs exactly %d ranks, got %d", b->min_ranks, ctx->nranks);
+        else
+            snprintf(err, sizeof err, "needs %d to %d ranks, got %d", b->min_ranks, b->max_ranks,
+                     ctx->nranks);
+        return usage(ctx, b, err);
+    }
+    {
+        char spec[64], msg[ERRLEN - 32];
+        const char *text = s->cfg.sizes_spec;
+        if (text == NULL) {
+            snprintf(spec, sizeof spec, "%llu:%llu", (unsigned long long)b->default_min_size,
+                     (unsigned long long)b->default_max_size);
+            text = spec;
+        }
+        if (mg_sweep_parse(text, b->min_size, b->default_min_size, b->default_max_size,
+                           &s->sweep, msg, sizeof msg) != 0) {
+            snprintf(err, sizeof err, "-m: %s", msg);
+            return usage(ctx, b, err);
+        }
+    }
+    policy_from_config(&s->cfg, 0.0, 0.0, &pc);
+    if (mg_policy_cfg_check(&pc, err, sizeof err) != 0)
+        return usage(ctx, b, err);
+    if (b->check && b->check(ctx, err, sizeof err) != 0)
+        return usage(ctx, b, err);
+
+    mg_prov_collect(&s->prov, ctx->comm);
+
+    max_size = mg_sweep_max(&s->sweep);
+    ctx->buf_bytes = b->buf_bytes ? b->buf_bytes(ctx, max_size) : (size_t)max_size;
+    need = 2 * (uint64_t)ctx->buf_bytes;
+    limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(s->prov.local_ranks);
+    if (!all_true(need <= limit, ctx->comm)) {
+        snprintf(err, sizeof err,
+                 "messages of %llu bytes need %llu bytes of buffers per rank, above the "
+                 "memory limit of %llu bytes (-M)",
+                 (unsigned long long)max_size, (unsigned long long)need,
+                 (unsigned long long)limit);
+        return usage(ctx, b, err);
+    }
+    if (s->cfg.output && !out_open(&s->out, s->cfg.output, ctx, err))
+        return usage(ctx, b, err);
+
+    ctx->sbuf = mg_buf_alloc(ctx->buf_bytes);
+    ctx->rbuf = mg_buf_alloc(ctx->buf_bytes);
+    if (!all_true(ctx->sbuf != NULL && ctx->rbuf != NULL, ctx->comm)) {
+        snprintf(err, sizeof err, "cannot allocate 2 x %zu bytes of buffers", ctx->buf_bytes);
+        return usage(ctx, b, err);
+    }
+
+    if (b->requests) {
+        size_t nreq = b->requests(ctx);
+        ctx->reqs = malloc((nreq ? nreq : 1) * sizeof *ctx->reqs);
+        if (ctx->reqs == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory for requests");
+    }
+
+    rc = run_sizes(s, argc, argv);
+    if (ctx->rank == 0 && s->cfg.output && out_commit(&s->out, s->cfg.output) != 0)
+        rc = MG_EXIT_FAIL;
+    return rc;
+}
+
+int mg_main(const mg_bench *b, int argc, char **argv)
+{
+    run_state s;
+    int rc;
+
+    memset(&s, 0, sizeof s);
+    s.b = b;
+    config_default(&s.cfg);
+    MG_MPI_CHECK(MPI_Init(&argc, &argv));
+    MG_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    s.ctx.comm = MPI_COMM_WORLD;
+    MG_MPI_CHECK(MPI_Comm_rank(s.ctx.comm, &s.ctx.rank));
+    MG_MPI_CHECK(MPI_Comm_size(s.ctx.comm, &s.ctx.nranks));
+    s.ctx.peer = s.ctx.nranks == 2 ? 1 - s.ctx.rank : -1;
+    s.ctx.cfg = &s.cfg;
+    mg_xfer_init(&s.ctx.xfer, s.ctx.comm);
+    s.ctx.params = calloc(1, b->params_size ? b->params_size : 1);
+    if (s.ctx.params == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    if (b->params_default)
+        memcpy(s.ctx.params, b->params_default, b->params_size);
+
+    rc = run(&s, argc, argv);
+
+    mg_buf_free(s.ctx.sbuf);
+    mg_buf_free(s.ctx.rbuf);
+    free(s.ctx.reqs);
+    mg_sweep_free(&s.sweep);
+    mg_prov_free(&s.prov);
+    free(s.ctx.params);
+    fflush(stdout);
+    MG_MPI_CHECK(MPI_Finalize());
+    return rc;
+}

@@ -1,0 +1,139 @@
+/* The thin MPI layer: see mg_mpi.h. */
+#include "mg_mpi.h"
+
+#include "config.h"
+#include "mg_exit.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void mg_mpi_fail(int rc, const char *call, const char *file, int line)
+{
+    char msg[MPI_MAX_ERROR_STRING] = "unknown error";
+    int len = 0, rank = -1;
+    MPI_Error_string(rc, msg, &len);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "mpigauge: rank %d: %s:%d: %s failed: %s\n", rank, file, line, call, msg);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, MG_EXIT_INTERNAL);
+    exit(MG_EXIT_INTERNAL);
+}
+
+void mg_mpi_die(const char *file, int line, const char *msg)
+{
+    int rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "mpigauge: rank %d: %s:%d: %s\n", rank, file, line, msg);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, MG_EXIT_INTERNAL);
+    exit(MG_EXIT_INTERNAL);
+}
+
+void mg_xfer_init(mg_xfer *x, MPI_Comm comm) { x->comm = comm; }
+
+#if !MG_HAVE_MPI_LARGE_COUNT
+/* A datatype of exactly `bytes` bytes built from 1 MiB blocks and a tail,
+ * for libraries without MPI-4 large-count calls. Freed right after the call
+ * is posted: MPI keeps it alive until the operation completes. */
+static MPI_Datatype big_type(size_t bytes)
+{
+    const size_t block = (size_t)1 << 20;
+    MPI_Datatype blk, t;
+    int nblocks = (int)(bytes / block), tail = (int)(bytes % block);
+
+    MG_MPI_CHECK(MPI_Type_contiguous((int)block, MPI_BYTE, &blk));
+    if (tail == 0) {
+        MG_MPI_CHECK(MPI_Type_contiguous(nblocks, blk, &t));
+    } else {
+        int lens[2] = {nblocks, tail};
+        MPI_Aint disp[2] = {0, (MPI_Aint)(bytes - (size_t)tail)};
+        MPI_Datatype types[2] = {blk, MPI_BYTE};
+        MG_MPI_CHECK(MPI_Type_create_struct(2, lens, disp, types, &t));
+    }
+    MG_MPI_CHECK(MPI_Type_commit(&t));
+    MG_MPI_CHECK(MPI_Type_free(&blk));
+    return t;
+}
+#endif
+
+/* One body for the four calls: small counts as MPI_BYTE, large ones as
+ * MPI-4 _c calls or one element of a derived type. */
+#if MG_HAVE_MPI_LARGE_COUNT
+#define MG_XFER_CALL(fn, buf, bytes, ...)                                                    \
+    do {                                                                                     \
+        if ((bytes) <= (size_t)INT_MAX)                                                      \
+            MG_MPI_CHECK(fn((buf), (int)(bytes), MPI_BYTE, __VA_ARGS__));                    \
+        else                                                                                 \
+            MG_MPI_CHECK(fn##_c((buf), (MPI_Count)(bytes), MPI_BYTE, __VA_ARGS__));          \
+    } while (0)
+#else
+#define MG_XFER_CALL(fn, buf, bytes, ...)                                                    \
+    do {                                                                                     \
+        if ((bytes) <= (size_t)INT_MAX) {                                                    \
+            MG_MPI_CHECK(fn((buf), (int)(bytes), MPI_BYTE, __VA_ARGS__));                    \
+        } else {                                                                             \
+            MPI_Datatype mg_t_ = big_type(bytes);                                            \
+            MG_MPI_CHECK(fn((buf), 1, mg_t_, __VA_ARGS__));                                  \
+            MG_MPI_CHECK(MPI_Type_free(&mg_t_));                                             \
+        }                                                                                    \
+    } while (0)
+#endif
+
+void mg_xfer_send(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
+{
+    MG_XFER_CALL(MPI_Send, buf, bytes, peer, tag, x->comm);
+}
+
+void mg_xfer_recv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
+{
+    MG_XFER_CALL(MPI_Recv, buf, bytes, peer, tag, x->comm, MPI_STATUS_IGNORE);
+}
+
+void mg_xfer_isend(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
+                   MPI_Request *req)
+{
+    MG_XFER_CALL(MPI_Isend, buf, bytes, peer, tag, x->comm, req);
+}
+
+void mg_xfer_irecv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
+                   MPI_Request *req)
+{
+    MG_XFER_CALL(MPI_Irecv, buf, bytes, peer, tag, x->comm, req);
+}
+
+void mg_xfer_waitall(int n, MPI_Request *reqs)
+{
+    MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+}
+
+void *mg_buf_alloc(size_t bytes)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t align = page > 0 ? (size_t)page : 4096;
+    size_t len = bytes < align ? align : bytes;
+    void *p = NULL;
+    if (posix_memalign(&p, align, len) != 0 || p == NULL)
+        return NULL;
+    memset(p, 0, len);
+    return p;
+}
+
+void mg_buf_free(void *buf) { free(buf); }
+
+double mg_wtime(void *unused)
+{
+    (void)unused;
+    return MPI_Wtime();
+}
+
+double mg_timer_overhead_s(void)
+{
+    const int n = 2000;
+    double t0 = MPI_Wtime(), t = t0;
+    for (int i = 0; i < n; ++i)
+        t = MPI_Wtime();
+    return (t - t0) / n;
+}

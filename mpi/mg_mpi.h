@@ -1,0 +1,57 @@
+/* The thin MPI layer: error checking, the transfer layer and buffers.
+ *
+ * Every MPI call goes through MG_MPI_CHECK: on failure it prints the rank,
+ * file, line, the call and MPI's error string, then aborts the job with
+ * MG_EXIT_INTERNAL. MPI_COMM_WORLD is switched to MPI_ERRORS_RETURN so that
+ * errors reach the macro instead of killing the job silently.
+ *
+ * Point-to-point traffic of the benchmarks goes through mg_xfer_*: post a
+ * send or receive of N bytes to a peer. Counts above INT_MAX use MPI-4
+ * large-count calls where the library has them and a derived datatype
+ * otherwise, so no size ever wraps an int. The multirail layer hooks in here.
+ */
+#ifndef MG_MPI_H
+#define MG_MPI_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MG_MPI_CHECK(call)                                                                   \
+    do {                                                                                     \
+        int mg_rc_ = (call);                                                                 \
+        if (mg_rc_ != MPI_SUCCESS)                                                           \
+            mg_mpi_fail(mg_rc_, #call, __FILE__, __LINE__);                                  \
+    } while (0)
+
+void mg_mpi_fail(int rc, const char *call, const char *file, int line);
+
+/* Abort with a message for a non-MPI internal error. */
+void mg_mpi_die(const char *file, int line, const char *msg);
+
+/* The communicator and peer-independent state of the transfer layer. */
+typedef struct {
+    MPI_Comm comm;
+} mg_xfer;
+
+void mg_xfer_init(mg_xfer *x, MPI_Comm comm);
+
+void mg_xfer_send(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag);
+void mg_xfer_recv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag);
+void mg_xfer_isend(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
+                   MPI_Request *req);
+void mg_xfer_irecv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
+                   MPI_Request *req);
+void mg_xfer_waitall(int n, MPI_Request *reqs);
+
+/* Page-aligned buffer of `bytes` (at least one page), every page touched. */
+void *mg_buf_alloc(size_t bytes);
+void mg_buf_free(void *buf);
+
+/* Wall-clock for the iteration policy (MPI_Wtime). */
+double mg_wtime(void *unused);
+
+/* Mean cost of one MPI_Wtime call in seconds. */
+double mg_timer_overhead_s(void);
+
+#endif

@@ -1,0 +1,250 @@
+/* Provenance collection and the run record: see mg_prov.h. */
+#include "mg_prov.h"
+
+#include "config.h"
+#include "mg_json.h"
+#include "mg_opts_json.h"
+#include "mg_report.h"
+
+#include <hwloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern char **environ;
+
+/* Environment variables that change how an MPI library or launcher behaves. */
+static const char *const env_prefixes[] = {"OMPI_", "UCX_",    "MPIR_CVAR_", "FI_",  "I_MPI_",
+                                           "MV2_",  "SLURM_", "PMIX_",      "HYDRA_", NULL};
+
+static char *binding_string(void)
+{
+    hwloc_topology_t topo;
+    hwloc_bitmap_t set;
+    char *s = NULL;
+
+    if (hwloc_topology_init(&topo) != 0)
+        return strdup("unknown");
+    if (hwloc_topology_load(topo) != 0) {
+        hwloc_topology_destroy(topo);
+        return strdup("unknown");
+    }
+    set = hwloc_bitmap_alloc();
+    if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0) {
+        char *list = NULL;
+        int whole = hwloc_bitmap_isequal(set, hwloc_topology_get_complete_cpuset(topo));
+        if (hwloc_bitmap_list_asprintf(&list, set) >= 0 && list) {
+            size_t n = strlen(list) + 16;
+            s = malloc(n);
+            if (s)
+                snprintf(s, n, "%s%s", list, whole ? " (unbound)" : "");
+            free(list);
+        }
+    }
+    if (set)
+        hwloc_bitmap_free(set);
+    hwloc_topology_destroy(topo);
+    return s ? s : strdup("unknown");
+}
+
+/* Gather one string per rank to rank 0 (O(total length) at the root). */
+static char **gather_strings(const char *mine, MPI_Comm comm)
+{
+    int rank, n, len = (int)strlen(mine) + 1, total = 0;
+    int *lens = NULL, *offs = NULL;
+    char *all = NULL, **out = NULL;
+
+    MG_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MG_MPI_CHECK(MPI_Comm_size(comm, &n));
+    if (rank == 0) {
+        lens = malloc((size_t)n * sizeof *lens);
+        offs = malloc((size_t)n * sizeof *offs);
+        if (!lens || !offs)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    }
+    MG_MPI_CHECK(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm));
+    if (rank == 0) {
+        for (int i = 0; i < n; ++i) {
+            offs[i] = total;
+            total += lens[i];
+        }
+        all = malloc((size_t)total);
+        out = malloc((size_t)n * sizeof *out);
+        if (!all || !out)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    }
+    MG_MPI_CHECK(MPI_Gatherv(mine, len, MPI_CHAR, all, lens, offs, MPI_CHAR, 0, comm));
+    if (rank == 0) {
+        for (int i = 0; i < n; ++i)
+            out[i] = all + offs[i];
+        free(lens);
+        free(offs);
+    }
+    return out;
+}
+
+void mg_prov_collect(mg_prov *p, MPI_Comm comm)
+{
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len = 0, rank, lrank, leaders = 0, is_leader;
+    MPI_Comm node;
+    char *bind;
+    time_t now = time(NULL);
+    struct tm tm;
+
+    memset(p, 0, sizeof *p);
+    MG_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MG_MPI_CHECK(MPI_Comm_size(comm, &p->nranks));
+    MG_MPI_CHECK(MPI_Get_processor_name(host, &len));
+    MG_MPI_CHECK(MPI_Get_library_version(p->library, &len));
+    MG_MPI_CHECK(MPI_Get_version(&p->mpi_version, &p->mpi_subversion));
+    MG_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    MG_MPI_CHECK(MPI_Comm_rank(node, &lrank));
+    MG_MPI_CHECK(MPI_Comm_size(node, &p->local_ranks));
+    MG_MPI_CHECK(MPI_Comm_free(&node));
+    is_leader = lrank == 0;
+    MG_MPI_CHECK(MPI_Allreduce(&is_leader, &leaders, 1, MPI_INT, MPI_SUM, comm));
+    p->nnodes = leaders;
+    p->timer_overhead_s = mg_timer_overhead_s();
+    p->timer_resolution_s = MPI_Wtick();
+    gmtime_r(&now, &tm);
+    strftime(p->date_utc, sizeof p->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+    bind = binding_string();
+    p->hosts = gather_strings(host, comm);
+    p->bindings = gather_strings(bind, comm);
+    free(bind);
+}
+
+void mg_prov_free(mg_prov *p)
+{
+    if (p->hosts) {
+        free(p->hosts[0]);
+        free(p->hosts);
+    }
+    if (p->bindings) {
+        free(p->bindings[0]);
+        free(p->bindings);
+    }
+    p->hosts = p->bindings = NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void write_env(mg_json *j)
+{
+    size_t n = 0, k = 0;
+    const char **vars;
+    for (char **e = environ; *e; ++e)
+        ++n;
+    vars = malloc((n + 1) * sizeof *vars);
+    if (vars == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    for (char **e = environ; *e; ++e)
+        for (const char *const *pre = env_prefixes; *pre; ++pre)
+            if (strncmp(*e, *pre, strlen(*pre)) == 0) {
+                vars[k++] = *e;
+                break;
+            }
+    qsort(vars, k, sizeof *vars, cmp_str);
+    mg_json_object_begin(j, "env");
+    for (size_t i = 0; i < k; ++i) {
+        const char *eq = strchr(vars[i], '=');
+        char name[256];
+        size_t len = eq ? (size_t)(eq - vars[i]) : strlen(vars[i]);
+        if (len >= sizeof name)
+            len = sizeof name - 1;
+        memcpy(name, vars[i], len);
+        name[len] = '\0';
+        mg_json_string(j, name, eq ? eq + 1 : "");
+    }
+    mg_json_object_end(j);
+    free(vars);
+}
+
+static void first_line(const char *s, char *out, size_t len)
+{
+    size_t n = strcspn(s, "\n");
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == ','))
+        --n;
+    if (n >= len)
+        n = len - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
+}
+
+void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
+                   const mg_ctx *ctx, const uint64_t *sizes, size_t nsizes, int argc,
+                   char **argv)
+{
+    static const char *const fmt_names[] = {"table", "csv", "json"};
+    char lib[256], ver[16];
+    mg_json j;
+
+    first_line(p->library, lib, sizeof lib);
+    snprintf(ver, sizeof ver, "%d.%d", p->mpi_version, p->mpi_subversion);
+    mg_json_init(&j, f);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "run");
+    mg_json_int(&j, "schema", 1);
+    mg_json_string(&j, "benchmark", bench->name);
+    mg_json_string(&j, "description", bench->description);
+    mg_json_string(&j, "mpigauge_version", MG_VERSION_STRING);
+    mg_json_string(&j, "mpi_library", lib);
+    mg_json_string(&j, "mpi_library_version", p->library);
+    mg_json_string(&j, "mpi_version", ver);
+    mg_json_int(&j, "nranks", p->nranks);
+    mg_json_int(&j, "nnodes", p->nnodes);
+    mg_json_array_begin(&j, "hosts");
+    for (int i = 0; i < p->nranks; ++i)
+        mg_json_string(&j, NULL, p->hosts[i]);
+    mg_json_array_end(&j);
+    mg_json_array_begin(&j, "bindings");
+    for (int i = 0; i < p->nranks; ++i)
+        mg_json_string(&j, NULL, p->bindings[i]);
+    mg_json_array_end(&j);
+    mg_json_string(&j, "timer", "MPI_Wtime");
+    mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
+    mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);
+    mg_json_string(&j, "date_utc", p->date_utc);
+    mg_json_array_begin(&j, "command_line");
+    for (int i = 0; i < argc; ++i)
+        mg_json_string(&j, NULL, argv[i]);
+    mg_json_array_end(&j);
+    write_env(&j);
+
+    mg_json_object_begin(&j, "options");
+    mg_json_array_begin(&j, "sizes_bytes");
+    for (size_t i = 0; i < nsizes; ++i)
+        mg_json_uint(&j, NULL, (unsigned long long)sizes[i]);
+    mg_json_array_end(&j);
+    mg_json_int(&j, "iterations", cfg->iterations);
+    mg_json_int(&j, "warmup", cfg->warmup);
+    mg_json_number(&j, "precision", cfg->precision);
+    mg_json_number(&j, "time_budget_s", cfg->budget_s);
+    mg_json_int(&j, "min_samples", cfg->min_samples);
+    mg_json_int(&j, "max_samples", cfg->max_samples);
+    mg_json_bool(&j, "validate", cfg->validate);
+    mg_json_uint(&j, "max_memory_bytes", (unsigned long long)cfg->max_memory);
+    mg_json_string(&j, "format", fmt_names[cfg->format]);
+    mg_json_string(&j, "time_mode", bench->time_mode == MG_TIME_MAX ? "max" : "root");
+    if (bench->opts) {
+        mg_opt_table t = {bench->opts, ctx->params};
+        mg_opts_json(&j, "benchmark", &t, 1);
+    }
+    mg_json_object_end(&j);
+    mg_json_object_end(&j);
+    fputc('\n', f);
+}
+
+void mg_prov_write_comment(FILE *f, const mg_prov *p)
+{
+    char lib[256];
+    first_line(p->library, lib, sizeof lib);
+    fprintf(f, "# MPI: %s (MPI %d.%d), %d ranks on %d node%s, timer MPI_Wtime (overhead %.0f ns)\n",
+            lib, p->mpi_version, p->mpi_subversion, p->nranks, p->nnodes, p->nnodes == 1 ? "" : "s",
+            p->timer_overhead_s * 1e9);
+}

@@ -1,0 +1,34 @@
+/* Provenance: what makes a result comparable, written once per run as the
+ * {"type":"run",...} record of the JSON Lines output.
+ */
+#ifndef MG_PROV_H
+#define MG_PROV_H
+
+#include "mg_driver.h"
+
+#include <stdio.h>
+
+typedef struct {
+    int nranks, nnodes, local_ranks; /* local_ranks: ranks on this rank's node */
+    char **hosts;    /* rank 0 only: host name of every rank */
+    char **bindings; /* rank 0 only: CPU binding of every rank (hwloc list) */
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
+    int mpi_version, mpi_subversion;
+    double timer_overhead_s, timer_resolution_s;
+    char date_utc[32];
+} mg_prov;
+
+/* Collective over comm: gathers hosts and bindings to rank 0. */
+void mg_prov_collect(mg_prov *p, MPI_Comm comm);
+
+/* Rank 0: write the run record (one line). */
+void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
+                   const mg_ctx *ctx, const uint64_t *sizes, size_t nsizes, int argc,
+                   char **argv);
+
+/* Rank 0: "# ..." comment lines for the human table. */
+void mg_prov_write_comment(FILE *f, const mg_prov *p);
+
+void mg_prov_free(mg_prov *p);
+
+#endif

@@ -1,0 +1,56 @@
+/* Bidirectional windowed bandwidth (seeds 000/002/004, OSU osu_bibw).
+ *
+ * Per iteration both ranks post W non-blocking receives and W non-blocking
+ * sends of N bytes to each other and wait for all 2W. Aggregate bandwidth =
+ * 2 x W x N / time per iteration (rank 0's clock), in MB/s (10^6 bytes/s).
+ */
+#include "mg_driver.h"
+#include "pt2pt_window.h"
+
+enum { TAG_DATA = 1 };
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    const int w = (int)mg_window(c);
+    for (long i = 0; i < iters; ++i) {
+        for (int k = 0; k < w; ++k)
+            mg_xfer_irecv(x, c->rbuf, size, c->peer, TAG_DATA, &c->reqs[k]);
+        for (int k = 0; k < w; ++k)
+            mg_xfer_isend(x, c->sbuf, size, c->peer, TAG_DATA, &c->reqs[w + k]);
+        mg_xfer_waitall(2 * w, c->reqs);
+    }
+}
+
+static size_t requests(const mg_ctx *c) { return 2 * (size_t)mg_window(c); }
+
+static double bytes_per_iter(const mg_ctx *c, uint64_t size)
+{
+    return 2.0 * (double)size * (double)mg_window(c);
+}
+
+static int received_from(const mg_ctx *c) { return c->peer; }
+
+static const mg_bench bench = {
+    .name = "bibw",
+    .description = "bidirectional bandwidth, both ranks post W receives and W sends at once, "
+                   "aggregate MB/s (10^6 bytes/s)",
+    .headline = "Bandwidth (MB/s)",
+    .min_ranks = 2,
+    .max_ranks = 2,
+    .metric = MG_METRIC_BANDWIDTH,
+    .time_mode = MG_TIME_ROOT,
+    .time_scale = 1.0,
+    .min_size = 1,
+    .default_min_size = 1,
+    .default_max_size = 4194304,
+    .opts = mg_window_opts,
+    .params_size = sizeof(mg_window_params),
+    .params_default = &mg_window_default,
+    .requests = requests,
+    .bytes_per_iter = bytes_per_iter,
+    .iterate = iterate,
+    .received_from = received_from,
+};
+
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

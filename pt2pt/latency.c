@@ -1,0 +1,45 @@
+/* Ping-pong latency (seeds 000/002/004, OSU osu_latency, IMB PingPong).
+ *
+ * Rank 0 sends a message of N bytes, rank 1 receives it and sends N bytes
+ * back with blocking calls. One-way latency = round-trip time / 2, in us:
+ * the driver scales the time per iteration by time_scale = 0.5.
+ */
+#include "mg_driver.h"
+
+enum { TAG_PING = 1 };
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    if (c->rank == 0) {
+        for (long i = 0; i < iters; ++i) {
+            mg_xfer_send(x, c->sbuf, size, c->peer, TAG_PING);
+            mg_xfer_recv(x, c->rbuf, size, c->peer, TAG_PING);
+        }
+    } else {
+        for (long i = 0; i < iters; ++i) {
+            mg_xfer_recv(x, c->rbuf, size, c->peer, TAG_PING);
+            mg_xfer_send(x, c->sbuf, size, c->peer, TAG_PING);
+        }
+    }
+}
+
+static int received_from(const mg_ctx *c) { return c->peer; }
+
+static const mg_bench bench = {
+    .name = "latency",
+    .description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
+    .headline = "Latency (us)",
+    .min_ranks = 2,
+    .max_ranks = 2,
+    .metric = MG_METRIC_LATENCY,
+    .time_mode = MG_TIME_ROOT,
+    .time_scale = 0.5,
+    .min_size = 0,
+    .default_min_size = 0,
+    .default_max_size = 4194304,
+    .iterate = iterate,
+    .received_from = received_from,
+};
+
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

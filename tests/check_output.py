@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Check that an mpigauge program's output is well formed.
+
+usage: check_output.py KIND STDOUT STDERR [JSONL_FILE]
+KIND: table | csv | json | usage | none
+Checks structure only (never performance numbers). Exit 0 if well formed,
+1 with a message otherwise.
+"""
+import csv
+import json
+import math
+import sys
+
+RESULT_FIELDS = ["benchmark", "size_bytes", "unit", "median", "mean", "min", "max",
+                 "stddev", "p50", "p90", "p99", "ci95_low", "ci95_high", "samples",
+                 "iterations"]
+RUN_FIELDS = ["benchmark", "mpigauge_version", "mpi_library", "mpi_library_version",
+              "mpi_version", "nranks", "hosts", "bindings", "timer_resolution_s",
+              "timer_overhead_s", "date_utc", "command_line", "env", "options"]
+CSV_HEADER = ("benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p90,p99,"
+              "ci95_low,ci95_high,samples,iterations,stop")
+
+
+class Bad(Exception):
+    pass
+
+
+def need(cond, msg):
+    if not cond:
+        raise Bad(msg)
+
+
+def check_stats(rec, where):
+    vals = {k: rec[k] for k in ("median", "mean", "min", "max", "p50", "p90", "p99",
+                                "ci95_low", "ci95_high", "stddev")}
+    for k, v in vals.items():
+        need(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0,
+             f"{where}: {k} is not a finite non-negative number: {v!r}")
+    eps = 1e-9 * max(1.0, abs(vals["max"]))
+    need(vals["min"] - eps <= vals["p50"] <= vals["p90"] + eps <= vals["p99"] + 2 * eps
+         and vals["p99"] <= vals["max"] + eps, f"{where}: percentiles out of order")
+    need(vals["ci95_low"] - eps <= vals["median"] <= vals["ci95_high"] + eps,
+         f"{where}: median outside its CI")
+    need(abs(vals["median"] - vals["p50"]) <= eps, f"{where}: median != p50")
+
+
+def check_jsonl(text, where):
+    lines = [l for l in text.splitlines() if l.strip()]
+    need(lines, f"{where}: empty")
+    recs = []
+    for i, line in enumerate(lines, 1):
+        try:
+            recs.append(json.loads(line))
+        except ValueError as e:
+            raise Bad(f"{where}: line {i} is not JSON: {e}")
+    run = recs[0]
+    need(run.get("type") == "run", f"{where}: first record is not the run record")
+    for f in RUN_FIELDS:
+        need(f in run, f"{where}: run record lacks {f}")
+    need(len(run["hosts"]) == run["nranks"] == len(run["bindings"]),
+         f"{where}: hosts/bindings do not match nranks")
+    results = recs[1:]
+    need(results, f"{where}: no result records")
+    for i, r in enumerate(results, 2):
+        need(r.get("type") == "result", f"{where}: line {i} is not a result record")
+        for f in RESULT_FIELDS:
+            need(f in r, f"{where}: line {i} lacks {f}")
+        need(r["unit"] in ("us", "MB/s"), f"{where}: line {i}: unit {r['unit']!r}")
+        need(r["benchmark"] == run["benchmark"], f"{where}: line {i}: benchmark differs")
+        need(r["samples"] >= 1 and r["iterations"] >= r["samples"],
+             f"{where}: line {i}: samples/iterations")
+        check_stats(r, f"{where} line {i}")
+        if "validation" in r:
+            need(r["validation"] == "passed", f"{where}: line {i}: validation {r['validation']}")
+    sizes = [r["size_bytes"] for r in results]
+    need(sizes == run["options"]["sizes_bytes"], f"{where}: sizes differ from the sweep")
+    return run, results
+
+
+def check_table(text):
+    lines = text.splitlines()
+    header = [l for l in lines if l.startswith("# Size")]
+    need(len(header) == 1, "table: expected one '# Size' header line")
+    need(header[0][:10].rstrip() == "# Size", "table: '# Size' is not in OSU's 10-column field")
+    data = [l for l in lines if l and not l.startswith("#")]
+    need(data, "table: no data rows")
+    ncols = len(header[0].split()) - 1  # "# Size" is two words
+    for l in data:
+        cols = l.split()
+        need(len(cols) == ncols, f"table: row has {len(cols)} columns, header {ncols}: {l!r}")
+        int(cols[0])
+        for c in cols[1:-3]:
+            float(c)
+        need(l[:10].strip() == cols[0], f"table: size not in OSU's first field: {l!r}")
+        need(l[10:30].strip() == cols[1], f"table: headline not in OSU's second field: {l!r}")
+
+
+def check_csv(text):
+    lines = text.splitlines()
+    need(lines and lines[0] == CSV_HEADER, "csv: header differs")
+    rows = list(csv.DictReader(lines))
+    need(rows, "csv: no rows")
+    for i, r in enumerate(rows, 2):
+        rec = {k: r[k] for k in r}
+        for k in ("median", "mean", "min", "max", "p50", "p90", "p99", "ci95_low",
+                  "ci95_high", "stddev"):
+            rec[k] = float(rec[k])
+        check_stats(rec, f"csv row {i}")
+        int(r["size_bytes"]), int(r["samples"]), int(r["iterations"])
+
+
+def check_usage(out, err):
+    need(out.strip() == "", f"usage: expected nothing on stdout, got {out[:200]!r}")
+    msgs = [l for l in err.splitlines() if "error:" in l]
+    need(len(msgs) == 1, f"usage: expected exactly one error line, got {len(msgs)}: {err[:500]!r}")
+
+
+def main():
+    kind, out_path, err_path = sys.argv[1:4]
+    out = open(out_path, encoding="utf-8").read()
+    err = open(err_path, encoding="utf-8", errors="replace").read()
+    try:
+        if kind == "table":
+            check_table(out)
+        elif kind == "csv":
+            check_csv(out)
+        elif kind == "json":
+            check_jsonl(out, "stdout")
+        elif kind == "usage":
+            check_usage(out, err)
+        elif kind != "none":
+            raise Bad(f"unknown check kind {kind}")
+        if len(sys.argv) > 4:
+            check_jsonl(open(sys.argv[4], encoding="utf-8").read(), sys.argv[4])
+    except (Bad, ValueError, KeyError, OSError) as e:
+        print(f"check_output: {e}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

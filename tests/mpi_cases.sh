@@ -1,0 +1,58 @@
+#!/bin/sh
+# Run the MPI integration cases of mpi_cases.txt under the real launcher and
+# report them as TAP. Every launch runs under a timeout, so a hang fails its
+# case instead of the whole test run.
+#
+# Environment (set by make check): MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR,
+# MG_BINDIR (where mpigauge_* are), MG_TESTDIR (this folder), PYTHON.
+# Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 120).
+set -u
+: "${MG_TESTDIR:=$(cd "$(dirname "$0")" && pwd)}"
+: "${MG_CASES:=$MG_TESTDIR/mpi_cases.txt}"
+: "${MG_CASE_TIMEOUT:=120}"
+: "${PYTHON:=python3}"
+: "${MPIEXEC_FLAGS:=}"
+: "${MG_MPI_FLAVOR:=unknown}"
+
+# Open MPI refuses to run as root without these.
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mg-cases.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT INT TERM
+
+total=$(grep -cv '^[[:space:]]*\(#\|$\)' "$MG_CASES")
+echo "1..$total"
+echo "# MPI flavour $MG_MPI_FLAVOR, launcher: $MPIEXEC $MPIEXEC_FLAGS"
+n=0
+grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect check args; do
+    n=$((n + 1))
+    out="$work/$id.jsonl"
+    rm -f "$out"
+    file=""
+    case " $args " in *" @OUT@ "*) file=$out ;; esac
+    args=$(printf '%s' "$args" | sed "s#@OUT@#$out#g; s#@NOFILE@#$work/no/such/dir/out.jsonl#g")
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout -k 10 "$MG_CASE_TIMEOUT" "$MPIEXEC" $MPIEXEC_FLAGS -n "$np" \
+        "$MG_BINDIR/mpigauge_$prog" $args >"$work/$id.out" 2>"$work/$id.err" </dev/null
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    why=""
+    if [ "$rc" -ne "$expect" ]; then
+        why="exit code $rc, expected $expect"
+    elif ! msg=$("$PYTHON" "$MG_TESTDIR/check_output.py" "$check" "$work/$id.out" \
+                 "$work/$id.err" $file 2>&1); then
+        why=$msg
+    elif [ "$expect" -ne 0 ] && [ -n "$(ls "$work" | grep "^$id.jsonl")" ]; then
+        why="a failed run left an output file"
+    fi
+    if [ -z "$why" ]; then
+        echo "ok $n - $id (${secs}s)"
+    else
+        echo "not ok $n - $id (${secs}s): $why"
+        echo "# command: $MPIEXEC $MPIEXEC_FLAGS -n $np mpigauge_$prog $args"
+        sed 's/^/#   out: /' "$work/$id.out" | head -15
+        sed 's/^/#   err: /' "$work/$id.err" | head -15
+    fi
+done

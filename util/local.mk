@@ -1,0 +1,12 @@
+# util/: plain C, no MPI; covered by the GoogleTest unit tests.
+noinst_LIBRARIES += util/libmgutil.a
+util_libmgutil_a_SOURCES = \
+	util/mg_exit.h \
+	util/mg_json.c util/mg_json.h \
+	util/mg_opts.c util/mg_opts.h \
+	util/mg_opts_json.c util/mg_opts_json.h \
+	util/mg_pattern.c util/mg_pattern.h \
+	util/mg_policy.c util/mg_policy.h \
+	util/mg_report.c util/mg_report.h \
+	util/mg_size.c util/mg_size.h \
+	util/mg_stats.c util/mg_stats.h

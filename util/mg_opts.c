@@ -1,0 +1,225 @@
+/* Declarative option parsing: see mg_opts.h. */
+#include "mg_opts.h"
+
+#include "mg_size.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int has_range(const mg_opt *o) { return !(o->min == 0.0 && o->max == 0.0); }
+
+static int out_of_range(const mg_opt *o, double v)
+{
+    return has_range(o) && (v < o->min || v > o->max);
+}
+
+static void opt_name(const mg_opt *o, char *buf, size_t len)
+{
+    if (o->long_name)
+        snprintf(buf, len, "--%s", o->long_name);
+    else
+        snprintf(buf, len, "-%c", o->short_name);
+}
+
+static int set_value(const mg_opt *o, void *base, const char *arg, char *err, size_t errlen)
+{
+    char *dst = (char *)base + o->offset;
+    char name[64], *end;
+    opt_name(o, name, sizeof name);
+
+    switch (o->type) {
+    case MG_OPT_FLAG:
+        *(int *)dst = 1;
+        return 0;
+    case MG_OPT_STRING:
+        if (*arg == '\0') {
+            snprintf(err, errlen, "%s: empty value", name);
+            return -EINVAL;
+        }
+        *(const char **)dst = arg;
+        return 0;
+    case MG_OPT_LONG: {
+        long long v;
+        errno = 0;
+        v = strtoll(arg, &end, 10);
+        if (end == arg || *end != '\0') {
+            snprintf(err, errlen, "%s: '%s' is not a whole number", name, arg);
+            return -EINVAL;
+        }
+        if (errno == ERANGE || out_of_range(o, (double)v)) {
+            snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f]", name, arg, o->min,
+                     o->max);
+            return -EINVAL;
+        }
+        *(long *)dst = (long)v;
+        return 0;
+    }
+    case MG_OPT_DOUBLE:
+    case MG_OPT_PERCENT: {
+        double v;
+        errno = 0;
+        v = strtod(arg, &end);
+        if (end == arg) {
+            snprintf(err, errlen, "%s: '%s' is not a number", name, arg);
+            return -EINVAL;
+        }
+        if (o->type == MG_OPT_PERCENT) {
+            if (*end == '%')
+                ++end;
+            v /= 100.0;
+        }
+        if (*end != '\0' || !isfinite(v)) {
+            snprintf(err, errlen, "%s: '%s' is not a number", name, arg);
+            return -EINVAL;
+        }
+        if (errno == ERANGE || out_of_range(o, v)) {
+            if (o->type == MG_OPT_PERCENT)
+                snprintf(err, errlen, "%s: %s is out of range [%g%%, %g%%]", name, arg,
+                         o->min * 100.0, o->max * 100.0);
+            else
+                snprintf(err, errlen, "%s: %s is out of range [%g, %g]", name, arg, o->min,
+                         o->max);
+            return -EINVAL;
+        }
+        *(double *)dst = v;
+        return 0;
+    }
+    case MG_OPT_SIZE: {
+        uint64_t v;
+        char msg[160];
+        if (mg_size_parse(arg, &v, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "%s: %s", name, msg);
+            return -EINVAL;
+        }
+        if (out_of_range(o, (double)v)) {
+            snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f] bytes", name, arg,
+                     o->min, o->max);
+            return -EINVAL;
+        }
+        *(uint64_t *)dst = v;
+        return 0;
+    }
+    case MG_OPT_CHOICE:
+        for (int i = 0; o->choices && o->choices[i]; ++i) {
+            if (strcmp(o->choices[i], arg) == 0) {
+                *(int *)dst = i;
+                return 0;
+            }
+        }
+        {
+            size_t used = (size_t)snprintf(err, errlen, "%s: unknown value '%s' (one of:", name,
+                                           arg);
+            for (int i = 0; o->choices && o->choices[i] && used < errlen; ++i)
+                used += (size_t)snprintf(err + used, errlen - used, " %s", o->choices[i]);
+            if (used < errlen)
+                snprintf(err + used, errlen - used, ")");
+        }
+        return -EINVAL;
+    case MG_OPT_END:
+        break;
+    }
+    snprintf(err, errlen, "%s: internal error (bad option type)", name);
+    return -EINVAL;
+}
+
+static const mg_opt *find(const mg_opt_table *tables, size_t nt, char s, const char *l,
+                          size_t llen, void **base)
+{
+    for (size_t t = 0; t < nt; ++t) {
+        for (const mg_opt *o = tables[t].opts; o->type != MG_OPT_END; ++o) {
+            if ((s && o->short_name == s) ||
+                (l && o->long_name && strlen(o->long_name) == llen &&
+                 strncmp(o->long_name, l, llen) == 0)) {
+                *base = tables[t].base;
+                return o;
+            }
+        }
+    }
+    return NULL;
+}
+
+int mg_opts_parse(const mg_opt_table *tables, size_t ntables, int argc, char *const argv[],
+                  char *err, size_t errlen)
+{
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *value = NULL;
+        const mg_opt *o;
+        void *base = NULL;
+        int rc;
+
+        if (strcmp(a, "--") == 0) {
+            if (i + 1 < argc) {
+                snprintf(err, errlen, "unexpected argument '%s'", argv[i + 1]);
+                return -EINVAL;
+            }
+            return 0;
+        }
+        if (a[0] == '-' && a[1] == '-' && a[2] != '\0') {
+            const char *eq = strchr(a + 2, '=');
+            size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+            o = find(tables, ntables, 0, a + 2, len, &base);
+            if (o == NULL) {
+                snprintf(err, errlen, "unknown option '%.*s'", (int)(len + 2), a);
+                return -EINVAL;
+            }
+            if (eq) {
+                if (o->type == MG_OPT_FLAG) {
+                    snprintf(err, errlen, "--%s takes no value", o->long_name);
+                    return -EINVAL;
+                }
+                value = eq + 1;
+            }
+        } else if (a[0] == '-' && a[1] != '\0' && a[1] != '-') {
+            o = find(tables, ntables, a[1], NULL, 0, &base);
+            if (o == NULL) {
+                snprintf(err, errlen, "unknown option '-%c'", a[1]);
+                return -EINVAL;
+            }
+            if (a[2] != '\0') {
+                if (o->type == MG_OPT_FLAG) {
+                    snprintf(err, errlen, "-%c takes no value (got '%s')", a[1], a);
+                    return -EINVAL;
+                }
+                value = a + 2;
+            }
+        } else {
+            snprintf(err, errlen, "unexpected argument '%s'", a);
+            return -EINVAL;
+        }
+        if (o->type != MG_OPT_FLAG && value == NULL) {
+            char name[64];
+            opt_name(o, name, sizeof name);
+            if (i + 1 >= argc) {
+                snprintf(err, errlen, "%s needs a value (%s)", name, o->arg_name);
+                return -EINVAL;
+            }
+            value = argv[++i];
+        }
+        if ((rc = set_value(o, base, value, err, errlen)) != 0)
+            return rc;
+    }
+    return 0;
+}
+
+void mg_opts_help(FILE *f, const mg_opt_table *tables, size_t ntables)
+{
+    for (size_t t = 0; t < ntables; ++t) {
+        for (const mg_opt *o = tables[t].opts; o->type != MG_OPT_END; ++o) {
+            char left[80];
+            int n = 0;
+            if (o->short_name)
+                n = snprintf(left, sizeof left, "  -%c, ", o->short_name);
+            else
+                n = snprintf(left, sizeof left, "      ");
+            if (o->arg_name)
+                snprintf(left + n, sizeof left - (size_t)n, "--%s %s", o->long_name,
+                         o->arg_name);
+            else
+                snprintf(left + n, sizeof left - (size_t)n, "--%s", o->long_name);
+            fprintf(f, "%-34s %s\n", left, o->help);
+        }
+    }
+}

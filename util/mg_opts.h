@@ -1,0 +1,60 @@
+/* Declarative command-line options.
+ *
+ * Each program has tables of options (the common one and its benchmark's
+ * own); each table writes into its own struct at the given offsets. The same
+ * tables generate --help, so the help cannot drift from the parser.
+ * Accepted forms: "-m SPEC", "-mSPEC", "--message-size SPEC",
+ * "--message-size=SPEC", flags "-c" / "--validate"; "--" ends the options.
+ * Positional arguments, unknown options, missing or malformed values and
+ * out-of-range numbers are errors. Pure C: every MPI rank parses the same argv
+ * to the same result, so a usage error stops all ranks alike.
+ */
+#ifndef MG_OPTS_H
+#define MG_OPTS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    MG_OPT_END = 0,
+    MG_OPT_FLAG,    /* int, set to 1 */
+    MG_OPT_LONG,    /* long in [min, max] */
+    MG_OPT_DOUBLE,  /* double in [min, max] */
+    MG_OPT_PERCENT, /* "1", "1%", "0.5%" -> double fraction (0.01) in [min, max] */
+    MG_OPT_SIZE,    /* uint64_t bytes with K/M/G suffix, in [min, max] */
+    MG_OPT_STRING,  /* const char *, points into argv */
+    MG_OPT_CHOICE   /* int index into the NULL-terminated choices */
+} mg_opt_type;
+
+typedef struct {
+    char short_name; /* 0: none */
+    const char *long_name;
+    mg_opt_type type;
+    size_t offset; /* into the table's struct */
+    const char *arg_name; /* shown in help; NULL for flags */
+    const char *help;
+    double min, max; /* numeric range (inclusive); min == max == 0: no limit */
+    const char *const *choices;
+} mg_opt;
+
+typedef struct {
+    const mg_opt *opts; /* terminated by an entry of type MG_OPT_END */
+    void *base;         /* the struct the offsets refer to */
+} mg_opt_table;
+
+/* Parse argv[1..argc-1]. 0 or -EINVAL with a message naming the option. */
+int mg_opts_parse(const mg_opt_table *tables, size_t ntables, int argc, char *const argv[],
+                  char *err, size_t errlen);
+
+/* Print one line per option. */
+void mg_opts_help(FILE *f, const mg_opt_table *tables, size_t ntables);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,29 @@
+/* Option values as JSON: see mg_opts_json.h. */
+#include "mg_opts_json.h"
+
+#include <stdint.h>
+
+void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_t ntables)
+{
+    mg_json_object_begin(j, key);
+    for (size_t t = 0; t < ntables; ++t) {
+        for (const mg_opt *o = tables[t].opts; o->type != MG_OPT_END; ++o) {
+            const char *v = (const char *)tables[t].base + o->offset;
+            switch (o->type) {
+            case MG_OPT_FLAG: mg_json_bool(j, o->long_name, *(const int *)v); break;
+            case MG_OPT_LONG: mg_json_int(j, o->long_name, *(const long *)v); break;
+            case MG_OPT_DOUBLE:
+            case MG_OPT_PERCENT: mg_json_number(j, o->long_name, *(const double *)v); break;
+            case MG_OPT_SIZE:
+                mg_json_uint(j, o->long_name, (unsigned long long)*(const uint64_t *)v);
+                break;
+            case MG_OPT_STRING: mg_json_string(j, o->long_name, *(const char *const *)v); break;
+            case MG_OPT_CHOICE:
+                mg_json_string(j, o->long_name, o->choices[*(const int *)v]);
+                break;
+            case MG_OPT_END: break;
+            }
+        }
+    }
+    mg_json_object_end(j);
+}

@@ -1,0 +1,152 @@
+/* Report writers: see mg_report.h. */
+#include "mg_report.h"
+
+#include "mg_json.h"
+
+#include <math.h>
+#include <string.h>
+
+#define OSU_SIZE_WIDTH 10
+#define OSU_FIELD_WIDTH 20
+#define COL_WIDTH 12
+
+static const char *const extra_titles[] = {"Mean", "Min", "Max", "Stddev", "P90", "P99",
+                                           "CI95-low", "CI95-high"};
+
+int mg_format_parse(const char *name)
+{
+    if (strcmp(name, "table") == 0)
+        return MG_FORMAT_TABLE;
+    if (strcmp(name, "csv") == 0)
+        return MG_FORMAT_CSV;
+    if (strcmp(name, "json") == 0)
+        return MG_FORMAT_JSON;
+    return -1;
+}
+
+void mg_report_table_header(FILE *f, const mg_table_meta *meta)
+{
+    fprintf(f, "# mpigauge %s %s\n", meta->benchmark, meta->version);
+    fprintf(f, "# %s\n", meta->description);
+    fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->headline);
+    for (size_t i = 0; i < sizeof extra_titles / sizeof extra_titles[0]; ++i)
+        fprintf(f, "%*s", COL_WIDTH, extra_titles[i]);
+    fprintf(f, "%*s%*s%*s\n", 9, "Samples", 12, "Iterations", 13, "Stop");
+}
+
+static void table_num(FILE *f, int width, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%*.2f", width, v);
+    else
+        fprintf(f, "%*s", width, "-");
+}
+
+void mg_report_table_row(FILE *f, const mg_result *r)
+{
+    const mg_stats *s = &r->stats;
+    const double extra[] = {s->mean, s->min, s->max, s->stddev, s->p90, s->p99,
+                            s->ci95_low, s->ci95_high};
+    fprintf(f, "%-*llu", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes);
+    table_num(f, OSU_FIELD_WIDTH, s->median);
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; ++i)
+        table_num(f, COL_WIDTH, extra[i]);
+    fprintf(f, "%*zu%*llu%*s\n", 9, s->n, 12, r->iterations, 13, r->stop ? r->stop : "-");
+}
+
+void mg_report_csv_header(FILE *f)
+{
+    fputs("benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p90,p99,"
+          "ci95_low,ci95_high,samples,iterations,stop\n",
+          f);
+}
+
+static void csv_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, ",%.10g", v);
+    else
+        fputc(',', f);
+}
+
+/* RFC 4180 quoting when a field needs it. */
+static void csv_text(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; ++s) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+void mg_report_csv_row(FILE *f, const mg_result *r)
+{
+    const mg_stats *s = &r->stats;
+    csv_text(f, r->benchmark);
+    fprintf(f, ",%llu,", (unsigned long long)r->size_bytes);
+    csv_text(f, r->unit);
+    csv_num(f, s->median);
+    csv_num(f, s->mean);
+    csv_num(f, s->min);
+    csv_num(f, s->max);
+    csv_num(f, s->stddev);
+    csv_num(f, s->p50);
+    csv_num(f, s->p90);
+    csv_num(f, s->p99);
+    csv_num(f, s->ci95_low);
+    csv_num(f, s->ci95_high);
+    fprintf(f, ",%zu,%llu,", s->n, r->iterations);
+    csv_text(f, r->stop ? r->stop : "");
+    fputc('\n', f);
+}
+
+void mg_report_json_result(FILE *f, const mg_result *r)
+{
+    const mg_stats *s = &r->stats;
+    mg_json j;
+    mg_json_init(&j, f);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "result");
+    mg_json_string(&j, "benchmark", r->benchmark);
+    mg_json_uint(&j, "size_bytes", (unsigned long long)r->size_bytes);
+    mg_json_string(&j, "unit", r->unit);
+    mg_json_number(&j, "median", s->median);
+    mg_json_number(&j, "mean", s->mean);
+    mg_json_number(&j, "min", s->min);
+    mg_json_number(&j, "max", s->max);
+    mg_json_number(&j, "stddev", s->stddev);
+    mg_json_number(&j, "p50", s->p50);
+    mg_json_number(&j, "p90", s->p90);
+    mg_json_number(&j, "p99", s->p99);
+    mg_json_number(&j, "ci95_low", s->ci95_low);
+    mg_json_number(&j, "ci95_high", s->ci95_high);
+    mg_json_uint(&j, "samples", (unsigned long long)s->n);
+    mg_json_uint(&j, "iterations", r->iterations);
+    mg_json_string(&j, "stop", r->stop);
+    mg_json_object_end(&j);
+    fputc('\n', f);
+}
+
+void mg_report_header(FILE *f, mg_format fmt, const mg_table_meta *meta)
+{
+    if (fmt == MG_FORMAT_TABLE)
+        mg_report_table_header(f, meta);
+    else if (fmt == MG_FORMAT_CSV)
+        mg_report_csv_header(f);
+}
+
+void mg_report_row(FILE *f, mg_format fmt, const mg_result *r)
+{
+    if (fmt == MG_FORMAT_TABLE)
+        mg_report_table_row(f, r);
+    else if (fmt == MG_FORMAT_CSV)
+        mg_report_csv_row(f, r);
+    else
+        mg_report_json_result(f, r);
+}

@@ -1,0 +1,61 @@
+/* Report writers: the human table, CSV and JSON Lines result records.
+ *
+ * Table: the first two columns keep OSU's layout ("# Size" left-aligned in
+ * 10 characters, the headline figure right-aligned in 20 with 2 decimals),
+ * so scripts that parse OSU output read it unchanged; more columns follow.
+ * The headline figure is the median of the samples.
+ *
+ * CSV: one header line, then one line per size, the same fields as the JSON
+ * result record, in the order of MG_REPORT_FIELDS below.
+ *
+ * JSON: one {"type":"result",...} object per line. The run record (the
+ * provenance) is written by the MPI layer with mg_json.
+ */
+#ifndef MG_REPORT_H
+#define MG_REPORT_H
+
+#include "mg_stats.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    const char *benchmark;
+    uint64_t size_bytes;
+    const char *unit; /* "us" or "MB/s" */
+    mg_stats stats;   /* in unit */
+    unsigned long long iterations; /* timed iterations over all samples */
+    const char *stop; /* why sampling stopped (mg_stop_reason_name) */
+} mg_result;
+
+typedef struct {
+    const char *benchmark;
+    const char *description; /* one line: what is measured */
+    const char *headline;    /* column title, e.g. "Latency (us)" */
+    const char *version;
+} mg_table_meta;
+
+typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV, MG_FORMAT_JSON } mg_format;
+
+/* "table", "csv", "json" -> format; -1 if unknown. */
+int mg_format_parse(const char *name);
+
+void mg_report_table_header(FILE *f, const mg_table_meta *meta);
+void mg_report_table_row(FILE *f, const mg_result *r);
+void mg_report_csv_header(FILE *f);
+void mg_report_csv_row(FILE *f, const mg_result *r);
+void mg_report_json_result(FILE *f, const mg_result *r);
+
+/* Header, row by format (JSON has no header: the run record plays that role). */
+void mg_report_header(FILE *f, mg_format fmt, const mg_table_meta *meta);
+void mg_report_row(FILE *f, mg_format fmt, const mg_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
