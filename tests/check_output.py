@@ -44,37 +44,47 @@ def check_stats(rec, where):
     need(abs(vals["median"] - vals["p50"]) <= eps, f"{where}: median != p50")
 
 
-def check_jsonl(text, where):
-    lines = [l for l in text.splitlines() if l.strip()]
-    need(lines, f"{where}: empty")
-    recs = []
-    for i, line in enumerate(lines, 1):
-        try:
-            recs.append(json.loads(line))
-        except ValueError as e:
-            raise Bad(f"{where}: line {i} is not JSON: {e}")
-    run = recs[0]
-    need(run.get("type") == "run", f"{where}: first record is not the run record")
+def check_run(run, results, where):
     for f in RUN_FIELDS:
         need(f in run, f"{where}: run record lacks {f}")
     need(len(run["hosts"]) == run["nranks"] == len(run["bindings"]),
          f"{where}: hosts/bindings do not match nranks")
-    results = recs[1:]
-    need(results, f"{where}: no result records")
-    for i, r in enumerate(results, 2):
-        need(r.get("type") == "result", f"{where}: line {i} is not a result record")
+    need(results, f"{where}: no result records after the run record")
+    for i, r in enumerate(results, 1):
         for f in RESULT_FIELDS:
-            need(f in r, f"{where}: line {i} lacks {f}")
-        need(r["unit"] in ("us", "MB/s"), f"{where}: line {i}: unit {r['unit']!r}")
-        need(r["benchmark"] == run["benchmark"], f"{where}: line {i}: benchmark differs")
+            need(f in r, f"{where}: result {i} lacks {f}")
+        need(r["unit"] in ("us", "MB/s"), f"{where}: result {i}: unit {r['unit']!r}")
+        need(r["benchmark"] == run["benchmark"], f"{where}: result {i}: benchmark differs")
         need(r["samples"] >= 1 and r["iterations"] >= r["samples"],
-             f"{where}: line {i}: samples/iterations")
-        check_stats(r, f"{where} line {i}")
+             f"{where}: result {i}: samples/iterations")
+        check_stats(r, f"{where} result {i}")
         if "validation" in r:
-            need(r["validation"] == "passed", f"{where}: line {i}: validation {r['validation']}")
+            need(r["validation"] == "passed", f"{where}: result {i}: validation {r['validation']}")
     sizes = [r["size_bytes"] for r in results]
     need(sizes == run["options"]["sizes_bytes"], f"{where}: sizes differ from the sweep")
-    return run, results
+
+
+def check_jsonl(text, where):
+    """A results file: one or more run records, each followed by its results."""
+    lines = [l for l in text.splitlines() if l.strip()]
+    need(lines, f"{where}: empty")
+    need(text.endswith("\n"), f"{where}: last line is not complete")
+    groups = []
+    for i, line in enumerate(lines, 1):
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            raise Bad(f"{where}: line {i} is not JSON: {e}")
+        if rec.get("type") == "run":
+            groups.append((rec, []))
+        elif rec.get("type") == "result":
+            need(groups, f"{where}: line {i}: a result before any run record")
+            groups[-1][1].append(rec)
+        else:
+            raise Bad(f"{where}: line {i}: unknown record type {rec.get('type')!r}")
+    for k, (run, results) in enumerate(groups, 1):
+        check_run(run, results, f"{where} run {k}")
+    return groups
 
 
 def check_table(text):
@@ -84,7 +94,7 @@ def check_table(text):
     need(header[0][:10].rstrip() == "# Size", "table: '# Size' is not in OSU's 10-column field")
     data = [l for l in lines if l and not l.startswith("#")]
     need(data, "table: no data rows")
-    ncols = len(header[0].split()) - 1  # "# Size" is two words
+    ncols = 13  # size, headline, 8 statistics, samples, iterations, stop
     for l in data:
         cols = l.split()
         need(len(cols) == ncols, f"table: row has {len(cols)} columns, header {ncols}: {l!r}")

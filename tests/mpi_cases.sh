@@ -5,11 +5,11 @@
 #
 # Environment (set by make check): MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR,
 # MG_BINDIR (where mpigauge_* are), MG_TESTDIR (this folder), PYTHON.
-# Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 120).
+# Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 300).
 set -u
 : "${MG_TESTDIR:=$(cd "$(dirname "$0")" && pwd)}"
 : "${MG_CASES:=$MG_TESTDIR/mpi_cases.txt}"
-: "${MG_CASE_TIMEOUT:=120}"
+: "${MG_CASE_TIMEOUT:=300}"
 : "${PYTHON:=python3}"
 : "${MPIEXEC_FLAGS:=}"
 : "${MG_MPI_FLAVOR:=unknown}"

@@ -1,0 +1,41 @@
+#!/bin/sh
+# The main job: install what is missing, build, run the default suite
+# (latency, bw, bibw) on 2 local ranks, print the tables, and write the
+# results (JSON Lines) and a plot (SVG) under results/<UTC time>-<mpi>/.
+#   scripts/run.sh [openmpi|mpich]      (default openmpi)
+# Environment: MG_RUN_ARGS adds options to every benchmark (for example
+# MG_RUN_ARGS="--time-budget 2 --precision 0.5%" for a longer, tighter run).
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+flavour=${1:-openmpi}
+"$root/scripts/setup-deps.sh"
+"$root/scripts/build.sh" "$flavour"
+
+case "$flavour" in
+    openmpi)
+        launch="mpirun.openmpi -n 2 --bind-to core"
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM ;;
+    mpich) launch="mpiexec.mpich -n 2 -bind-to core" ;;
+esac
+bin="$root/_build/$flavour/pt2pt"
+out="$root/results/$(date -u +%Y%m%dT%H%M%SZ)-$flavour"
+mkdir -p "$out"
+args=${MG_RUN_ARGS:---time-budget 0.25}
+
+status=0
+for spec in "latency -m 0:1M" "bw -m 1:4M" "bibw -m 1:4M"; do
+    set -- $spec
+    name=$1
+    shift
+    echo
+    # shellcheck disable=SC2086
+    timeout -k 10 600 $launch "$bin/mpigauge_$name" "$@" $args -o "$out/$name.jsonl" ||
+        { echo "run.sh: mpigauge_$name failed (exit $?)" >&2; status=1; }
+done
+cat "$out"/*.jsonl >"$out/results.jsonl"
+python3 "$root/scripts/plot_svg.py" -o "$out/pt2pt.svg" "$out/results.jsonl"
+echo
+echo "results: $out/results.jsonl"
+echo "plot:    $out/pt2pt.svg"
+exit $status
