@@ -3,7 +3,9 @@
 
 #include "mg_size.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +32,11 @@ static int set_value(const mg_opt *o, void *base, const char *arg, char *err, si
     char name[64], *end;
     opt_name(o, name, sizeof name);
 
+    if (o->type != MG_OPT_FLAG && o->type != MG_OPT_STRING && isspace((unsigned char)*arg)) {
+        snprintf(err, errlen, "%s: '%s' starts with white space", name, arg);
+        return -EINVAL;
+    }
+
     switch (o->type) {
     case MG_OPT_FLAG:
         *(int *)dst = 1;
@@ -49,7 +56,11 @@ static int set_value(const mg_opt *o, void *base, const char *arg, char *err, si
             snprintf(err, errlen, "%s: '%s' is not a whole number", name, arg);
             return -EINVAL;
         }
-        if (errno == ERANGE || out_of_range(o, (double)v)) {
+        if (errno == ERANGE || v > LONG_MAX || v < LONG_MIN) {
+            snprintf(err, errlen, "%s: %s is too large", name, arg);
+            return -EINVAL;
+        }
+        if (out_of_range(o, (double)v)) {
             snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f]", name, arg, o->min,
                      o->max);
             return -EINVAL;
@@ -214,11 +225,9 @@ void mg_opts_help(FILE *f, const mg_opt_table *tables, size_t ntables)
                 n = snprintf(left, sizeof left, "  -%c, ", o->short_name);
             else
                 n = snprintf(left, sizeof left, "      ");
-            if (o->arg_name)
-                snprintf(left + n, sizeof left - (size_t)n, "--%s %s", o->long_name,
-                         o->arg_name);
-            else
-                snprintf(left + n, sizeof left - (size_t)n, "--%s", o->long_name);
+            snprintf(left + n, sizeof left - (size_t)n, "%s%s%s%s", o->long_name ? "--" : "",
+                     o->long_name ? o->long_name : "", o->arg_name ? " " : "",
+                     o->arg_name ? o->arg_name : "");
             fprintf(f, "%-34s %s\n", left, o->help);
         }
     }

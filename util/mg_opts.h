@@ -32,7 +32,7 @@ typedef enum {
 
 typedef struct {
     char short_name; /* 0: none */
-    const char *long_name;
+    const char *long_name; /* required: names the option in help and the run record */
     mg_opt_type type;
     size_t offset; /* into the table's struct */
     const char *arg_name; /* shown in help; NULL for flags */

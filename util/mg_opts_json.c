@@ -18,9 +18,13 @@ void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_
                 mg_json_uint(j, o->long_name, (unsigned long long)*(const uint64_t *)v);
                 break;
             case MG_OPT_STRING: mg_json_string(j, o->long_name, *(const char *const *)v); break;
-            case MG_OPT_CHOICE:
-                mg_json_string(j, o->long_name, o->choices[*(const int *)v]);
+            case MG_OPT_CHOICE: {
+                int k = *(const int *)v, n = 0;
+                while (o->choices && o->choices[n])
+                    ++n;
+                mg_json_string(j, o->long_name, k >= 0 && k < n ? o->choices[k] : NULL);
                 break;
+            }
             case MG_OPT_END: break;
             }
         }

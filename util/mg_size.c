@@ -142,6 +142,11 @@ static int parse_range(char *copy, uint64_t min_allowed, uint64_t default_min,
     } else if ((rc = mg_size_parse(copy, &hi, err, errlen)) != 0) {
         return rc;
     }
+    if (hi < min_allowed) {
+        snprintf(err, errlen, "largest size %llu is below the smallest size %llu allowed here",
+                 (unsigned long long)hi, (unsigned long long)min_allowed);
+        return -EINVAL;
+    }
     if ((rc = check_min(lo, min_allowed, colon ? copy : "minimum", err, errlen)) != 0)
         return rc;
     if (hi < lo) {

@@ -1,0 +1,307 @@
+// Unit tests for util/mg_report: table, CSV and JSON Lines writers.
+//
+// The golden files under MG_GOLDEN_DIR are the exact expected output for the
+// three results below. To regenerate them after an intended format change,
+// run with MG_UPDATE_GOLDEN=1 (the tests then fail on purpose), inspect the
+// diff by hand, and rerun.
+#include "mg_report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#ifndef MG_GOLDEN_DIR
+#define MG_GOLDEN_DIR "tests/golden"
+#endif
+
+namespace {
+
+std::string capture(const std::function<void(FILE *)> &fn)
+{
+    FILE *f = std::tmpfile();
+    EXPECT_NE(f, nullptr);
+    if (f == nullptr)
+        return "<tmpfile failed>";
+    fn(f);
+    std::fflush(f);
+    std::rewind(f);
+    std::string out;
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        out.append(buf, n);
+    std::fclose(f);
+    return out;
+}
+
+bool read_file(const std::string &path, std::string *out)
+{
+    FILE *f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr)
+        return false;
+    char buf[4096];
+    size_t n;
+    out->clear();
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+        out->append(buf, n);
+    std::fclose(f);
+    return true;
+}
+
+// Compare `actual` byte for byte with the golden file `name`.
+void expect_golden(const char *name, const std::string &actual)
+{
+    const std::string path = std::string(MG_GOLDEN_DIR) + "/" + name;
+    const char *update = std::getenv("MG_UPDATE_GOLDEN");
+    if (update != nullptr && *update != '\0' && *update != '0') {
+        FILE *f = std::fopen(path.c_str(), "wb");
+        ASSERT_NE(f, nullptr) << "cannot write " << path;
+        std::fwrite(actual.data(), 1, actual.size(), f);
+        std::fclose(f);
+        ADD_FAILURE() << "rewrote " << path << ": inspect it, then rerun without "
+                      << "MG_UPDATE_GOLDEN";
+        return;
+    }
+    std::string expected;
+    ASSERT_TRUE(read_file(path, &expected)) << "cannot read golden file " << path;
+    EXPECT_EQ(actual, expected) << "output differs from " << path;
+}
+
+mg_stats make_stats(size_t n, double median, double mean, double min, double max,
+                    double stddev, double p90, double p99, double lo, double hi)
+{
+    mg_stats s{};
+    s.n = n;
+    s.median = median;
+    s.p50 = median;
+    s.mean = mean;
+    s.min = min;
+    s.max = max;
+    s.stddev = stddev;
+    s.p90 = p90;
+    s.p99 = p99;
+    s.ci95_low = lo;
+    s.ci95_high = hi;
+    return s;
+}
+
+// Three realistic latency results: a small message stopped on precision, a
+// 1 KiB one, and a 4 MiB one stopped by the time budget after 12 samples.
+std::vector<mg_result> golden_results()
+{
+    std::vector<mg_result> r(3);
+    r[0].benchmark = "latency";
+    r[0].size_bytes = 1;
+    r[0].unit = "us";
+    r[0].stats = make_stats(1000, 1.52, 1.5437, 1.47, 9.86, 0.31, 1.61, 2.43, 1.51, 1.53);
+    r[0].iterations = 64000;
+    r[0].stop = "precision";
+
+    r[1].benchmark = "latency";
+    r[1].size_bytes = 1024;
+    r[1].unit = "us";
+    r[1].stats =
+        make_stats(250, 2.6137, 2.70432, 2.55, 11.2, 0.4567, 2.81, 4.02, 2.6, 2.63);
+    r[1].iterations = 8000;
+    r[1].stop = "precision";
+
+    r[2].benchmark = "latency";
+    r[2].size_bytes = 4194304;
+    r[2].unit = "us";
+    r[2].stats = make_stats(12, 1234.56789, 1240.5, 1229.25, 1290.4, 17.3205, 1251.03,
+                            1285.21, 1230.5, 1249.75);
+    r[2].iterations = 12;
+    r[2].stop = "budget";
+    return r;
+}
+
+mg_table_meta golden_meta()
+{
+    mg_table_meta m;
+    m.benchmark = "latency";
+    m.description = "Point-to-point latency: half the round-trip time of a ping-pong";
+    m.headline = "Latency (us)";
+    m.version = "0.1.0";
+    return m;
+}
+
+std::string render(mg_format fmt)
+{
+    const std::vector<mg_result> rs = golden_results();
+    const mg_table_meta meta = golden_meta();
+    return capture([&](FILE *f) {
+        mg_report_header(f, fmt, &meta);
+        for (const mg_result &r : rs)
+            mg_report_row(f, fmt, &r);
+    });
+}
+
+mg_result with_nan_stddev()
+{
+    mg_result r = golden_results()[0];
+    r.stats.stddev = std::numeric_limits<double>::quiet_NaN();
+    return r;
+}
+
+} // namespace
+
+// ---- format names ---------------------------------------------------------------
+
+TEST(ReportFormat, ParsesTheThreeNames)
+{
+    EXPECT_EQ(mg_format_parse("table"), MG_FORMAT_TABLE);
+    EXPECT_EQ(mg_format_parse("csv"), MG_FORMAT_CSV);
+    EXPECT_EQ(mg_format_parse("json"), MG_FORMAT_JSON);
+}
+
+TEST(ReportFormat, UnknownOrMiscasedNameIsMinusOne)
+{
+    EXPECT_EQ(mg_format_parse("xml"), -1);
+    EXPECT_EQ(mg_format_parse(""), -1);
+    EXPECT_EQ(mg_format_parse("CSV"), -1);
+    EXPECT_EQ(mg_format_parse("jsonl"), -1);
+    EXPECT_EQ(mg_format_parse("tab"), -1);
+}
+
+// ---- golden files ---------------------------------------------------------------
+
+TEST(ReportGolden, TableMatchesGoldenFile)
+{
+    expect_golden("report_table.txt", render(MG_FORMAT_TABLE));
+}
+
+TEST(ReportGolden, CsvMatchesGoldenFile)
+{
+    expect_golden("report.csv", render(MG_FORMAT_CSV));
+}
+
+TEST(ReportGolden, JsonLinesMatchGoldenFile)
+{
+    expect_golden("report.jsonl", render(MG_FORMAT_JSON));
+}
+
+// ---- table layout ----------------------------------------------------------------
+
+TEST(ReportTable, FirstTwoColumnsKeepOsuLayout)
+{
+    const mg_result r = golden_results()[1];
+    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    // "# Size" column: 10 characters, left-aligned; headline: 20, right-aligned
+    EXPECT_EQ(row.substr(0, 30), "1024                      2.61");
+    const mg_table_meta meta = golden_meta();
+    std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
+    std::string third = hdr.substr(hdr.find('\n', hdr.find('\n') + 1) + 1);
+    EXPECT_EQ(third.substr(0, 30), "# Size            Latency (us)");
+}
+
+TEST(ReportTable, HeaderStartsWithProgramAndDescription)
+{
+    const mg_table_meta meta = golden_meta();
+    std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
+    EXPECT_EQ(hdr.rfind("# mpigauge latency 0.1.0\n# Point-to-point latency: half the "
+                        "round-trip time of a ping-pong\n",
+                        0),
+              0u);
+}
+
+TEST(ReportTable, NonFiniteValuePrintsDash)
+{
+    const mg_result r = with_nan_stddev();
+    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    // size, median, then Mean Min Max in 12-wide columns, then Stddev
+    EXPECT_EQ(row.substr(30 + 3 * 12, 12), "           -");
+    EXPECT_EQ(row.find("nan"), std::string::npos);
+    EXPECT_EQ(row.find("inf"), std::string::npos);
+}
+
+TEST(ReportTable, InfiniteMedianPrintsDashInHeadline)
+{
+    mg_result r = golden_results()[0];
+    r.stats.median = std::numeric_limits<double>::infinity();
+    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    EXPECT_EQ(row.substr(0, 30), "1                            -");
+}
+
+TEST(ReportTable, MissingStopPrintsDash)
+{
+    mg_result r = golden_results()[0];
+    r.stop = nullptr;
+    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    EXPECT_EQ(row.substr(row.size() - 12), "          -\n");
+}
+
+TEST(ReportTable, EveryRowIsAsWideAsTheHeader)
+{
+    std::string t = render(MG_FORMAT_TABLE);
+    std::vector<std::string> lines;
+    for (size_t pos = 0, nl; (nl = t.find('\n', pos)) != std::string::npos; pos = nl + 1)
+        lines.push_back(t.substr(pos, nl - pos));
+    ASSERT_EQ(lines.size(), 6u);
+    for (size_t i = 3; i < lines.size(); ++i)
+        EXPECT_EQ(lines[i].size(), lines[2].size()) << lines[i];
+}
+
+// ---- CSV ---------------------------------------------------------------------------
+
+TEST(ReportCsv, NonFiniteValueIsEmptyField)
+{
+    const mg_result r = with_nan_stddev();
+    std::string row = capture([&](FILE *f) { mg_report_csv_row(f, &r); });
+    EXPECT_EQ(row, "latency,1,us,1.52,1.5437,1.47,9.86,,1.52,1.61,2.43,1.51,1.53,1000,"
+                   "64000,precision\n");
+}
+
+TEST(ReportCsv, HeaderHasSixteenFieldsLikeEachRow)
+{
+    std::string hdr = capture([](FILE *f) { mg_report_csv_header(f); });
+    const mg_result r = golden_results()[2];
+    std::string row = capture([&](FILE *f) { mg_report_csv_row(f, &r); });
+    auto count = [](const std::string &s, char c) {
+        size_t k = 0;
+        for (char x : s)
+            k += x == c;
+        return k;
+    };
+    EXPECT_EQ(count(hdr, ','), 15u);
+    EXPECT_EQ(count(row, ','), 15u);
+}
+
+TEST(ReportCsv, FieldsNeedingQuotesAreQuotedRfc4180)
+{
+    mg_result r = golden_results()[0];
+    r.benchmark = "lat,\"x\"";
+    r.stop = nullptr;
+    std::string row = capture([&](FILE *f) { mg_report_csv_row(f, &r); });
+    EXPECT_EQ(row, "\"lat,\"\"x\"\"\",1,us,1.52,1.5437,1.47,9.86,0.31,1.52,1.61,2.43,1.51,"
+                   "1.53,1000,64000,\n");
+}
+
+// ---- JSON --------------------------------------------------------------------------
+
+TEST(ReportJson, NonFiniteValueIsNull)
+{
+    const mg_result r = with_nan_stddev();
+    std::string line = capture([&](FILE *f) { mg_report_json_result(f, &r); });
+    EXPECT_NE(line.find("\"stddev\":null,"), std::string::npos) << line;
+    EXPECT_EQ(line.back(), '\n');
+}
+
+TEST(ReportJson, MissingStopIsNull)
+{
+    mg_result r = golden_results()[0];
+    r.stop = nullptr;
+    std::string line = capture([&](FILE *f) { mg_report_json_result(f, &r); });
+    EXPECT_NE(line.find(",\"stop\":null}\n"), std::string::npos) << line;
+}
+
+TEST(ReportJson, HeaderWritesNothing)
+{
+    const mg_table_meta meta = golden_meta();
+    EXPECT_EQ(capture([&](FILE *f) { mg_report_header(f, MG_FORMAT_JSON, &meta); }), "");
+}
