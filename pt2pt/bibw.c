@@ -5,7 +5,7 @@
  * 2 x W x N / time per iteration (rank 0's clock), in MB/s (10^6 bytes/s).
  */
 #include "mg_driver.h"
-#include "pt2pt_window.h"
+#include "pt2pt.h"
 
 enum { TAG_DATA = 1 };
 
@@ -22,8 +22,6 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static size_t requests(const mg_ctx *c) { return 2 * (size_t)mg_window(c); }
-
 static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 {
     return 2.0 * (double)size * (double)mg_window(c);
@@ -35,19 +33,7 @@ static const mg_bench bench = {
     .name = "bibw",
     .description = "bidirectional bandwidth, both ranks post W receives and W sends at once, "
                    "aggregate MB/s (10^6 bytes/s)",
-    .headline = "Bandwidth (MB/s)",
-    .min_ranks = 2,
-    .max_ranks = 2,
-    .metric = MG_METRIC_BANDWIDTH,
-    .time_mode = MG_TIME_ROOT,
-    .time_scale = 1.0,
-    .min_size = 1,
-    .default_min_size = 1,
-    .default_max_size = 4194304,
-    .opts = mg_window_opts,
-    .params_size = sizeof(mg_window_params),
-    .params_default = &mg_window_default,
-    .requests = requests,
+    MG_PT2PT_WINDOW_BW_FIELDS,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
     .received_from = received_from,

@@ -6,7 +6,7 @@
  * (10^6 bytes/s).
  */
 #include "mg_driver.h"
-#include "pt2pt_window.h"
+#include "pt2pt.h"
 
 enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4 };
 
@@ -30,8 +30,6 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static size_t requests(const mg_ctx *c) { return (size_t)mg_window(c); }
-
 static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 {
     return (double)size * (double)mg_window(c);
@@ -43,19 +41,7 @@ static const mg_bench bench = {
     .name = "bw",
     .description = "unidirectional bandwidth, window of W non-blocking sends from rank 0 to "
                    "rank 1 then a short ack, in MB/s (10^6 bytes/s)",
-    .headline = "Bandwidth (MB/s)",
-    .min_ranks = 2,
-    .max_ranks = 2,
-    .metric = MG_METRIC_BANDWIDTH,
-    .time_mode = MG_TIME_ROOT,
-    .time_scale = 1.0,
-    .min_size = 1,
-    .default_min_size = 1,
-    .default_max_size = 4194304,
-    .opts = mg_window_opts,
-    .params_size = sizeof(mg_window_params),
-    .params_default = &mg_window_default,
-    .requests = requests,
+    MG_PT2PT_WINDOW_BW_FIELDS,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
     .received_from = received_from,

@@ -5,6 +5,7 @@
  * the driver scales the time per iteration by time_scale = 0.5.
  */
 #include "mg_driver.h"
+#include "pt2pt.h"
 
 enum { TAG_PING = 1 };
 
@@ -30,10 +31,8 @@ static const mg_bench bench = {
     .name = "latency",
     .description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
     .headline = "Latency (us)",
-    .min_ranks = 2,
-    .max_ranks = 2,
+    MG_PT2PT_PAIR_FIELDS,
     .metric = MG_METRIC_LATENCY,
-    .time_mode = MG_TIME_ROOT,
     .time_scale = 0.5,
     .min_size = 0,
     .default_min_size = 0,

@@ -1,6 +1,7 @@
 # tests/: GoogleTest unit tests of util/ and the data-driven MPI cases.
 check_PROGRAMS += tests/unit/unit_tests
 tests_unit_unit_tests_SOURCES = \
+	tests/unit/capture.h \
 	tests/unit/test_json.cc \
 	tests/unit/test_opts.cc \
 	tests/unit/test_pattern.cc \

@@ -228,7 +228,10 @@ void mg_opts_help(FILE *f, const mg_opt_table *tables, size_t ntables)
             snprintf(left + n, sizeof left - (size_t)n, "%s%s%s%s", o->long_name ? "--" : "",
                      o->long_name ? o->long_name : "", o->arg_name ? " " : "",
                      o->arg_name ? o->arg_name : "");
-            fprintf(f, "%-34s %s\n", left, o->help);
+            if (strlen(left) > 34)
+                fprintf(f, "%s\n%-34s %s\n", left, "", o->help);
+            else
+                fprintf(f, "%-34s %s\n", left, o->help);
         }
     }
 }

@@ -1,6 +1,8 @@
 // Unit tests for util/mg_json: string escaping and the streaming writer.
 #include "mg_json.h"
 
+#include "capture.h"
+
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -12,24 +14,6 @@
 
 namespace {
 
-// Everything fn writes to a temporary FILE, as a string.
-std::string capture(const std::function<void(FILE *)> &fn)
-{
-    FILE *f = std::tmpfile();
-    EXPECT_NE(f, nullptr);
-    if (f == nullptr)
-        return "<tmpfile failed>";
-    fn(f);
-    std::fflush(f);
-    std::rewind(f);
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        out.append(buf, n);
-    std::fclose(f);
-    return out;
-}
 
 std::string quoted(const char *s)
 {

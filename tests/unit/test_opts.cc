@@ -2,6 +2,8 @@
 #include "mg_opts.h"
 #include "mg_opts_json.h"
 
+#include "capture.h"
+
 #include <gtest/gtest.h>
 
 #include <cerrno>
@@ -461,17 +463,7 @@ TEST(OptsHelp, ListsEveryLongOptionWithItsHelp)
     TestOpts o{};
     Extra e{};
     const mg_opt_table t[] = {{kOpts, &o}, {kExtraOpts, &e}};
-    FILE *f = std::tmpfile();
-    ASSERT_NE(f, nullptr);
-    mg_opts_help(f, t, 2);
-    std::fflush(f);
-    std::rewind(f);
-    std::string out;
-    char buf[1024];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        out.append(buf, n);
-    std::fclose(f);
+    std::string out = capture([&](FILE *f) { mg_opts_help(f, t, 2); });
 
     for (const mg_opt *op = kOpts; op->type != MG_OPT_END; ++op) {
         EXPECT_TRUE(contains(out, std::string("--") + op->long_name)) << op->long_name;

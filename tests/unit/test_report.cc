@@ -6,6 +6,8 @@
 // diff by hand, and rerun.
 #include "mg_report.h"
 
+#include "capture.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -22,23 +24,6 @@
 
 namespace {
 
-std::string capture(const std::function<void(FILE *)> &fn)
-{
-    FILE *f = std::tmpfile();
-    EXPECT_NE(f, nullptr);
-    if (f == nullptr)
-        return "<tmpfile failed>";
-    fn(f);
-    std::fflush(f);
-    std::rewind(f);
-    std::string out;
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        out.append(buf, n);
-    std::fclose(f);
-    return out;
-}
 
 bool read_file(const std::string &path, std::string *out)
 {
