@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "mg_exit.h"
+#include "mg_pairing.h"
 #include "mg_pattern.h"
 #include "mg_policy.h"
 #include "mg_prov.h"
@@ -19,6 +20,7 @@
 #include "mg_stats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +193,8 @@ static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
     double *use = ctx->rank == 0 && !is_max ? mine : root;
 
     MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+    if (b->begin_size)
+        b->begin_size(ctx, size);
     if (ctx->rank == 0)
         mg_policy_begin(&pol, pc, clk);
     for (;;) {
@@ -233,6 +237,8 @@ static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
                 break;
         }
     }
+    if (b->end_size)
+        b->end_size(ctx, size);
     if (is_max)
         MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
     else if (ctx->rank == 0)
@@ -252,28 +258,49 @@ static void poison(void *buf, size_t len, uint64_t seed)
         p[i] = (unsigned char)~p[i];
 }
 
+#define MG_MAX_SLOTS 4096
+
+/* Run `iters` iterations of one size with the benchmark's hooks around them. */
+static void run_iters(const mg_bench *b, mg_ctx *ctx, uint64_t size, long iters)
+{
+    if (b->begin_size)
+        b->begin_size(ctx, size);
+    b->iterate(ctx, size, iters);
+    if (b->end_size)
+        b->end_size(ctx, size);
+}
+
 /* One untimed iteration with known data, twice (different patterns, so a
- * stale buffer cannot pass). Returns 1 if every rank saw correct data. */
+ * stale buffer cannot pass). Every send slot holds the sender's pattern;
+ * every receive slot is poisoned with the complement of what it must get.
+ * Returns 1 if every rank saw correct data. */
 static int validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
 {
-    int ok = 1;
+    int ok = 1, from[MG_MAX_SLOTS];
     for (uint64_t v = 0; v < 2; ++v) {
-        int from = b->received_from(ctx);
-        size_t bad = 0;
-        mg_pattern_fill(ctx->sbuf, size, mg_pattern_seed(ctx->rank, size, v));
-        if (from >= 0)
-            poison(ctx->rbuf, size, mg_pattern_seed(from, size, v));
+        int nrecv = b->recv_slots ? b->recv_slots(ctx, size, from, MG_MAX_SLOTS) : 0;
+        int nsend = b->send_slots ? b->send_slots(ctx, size) : 1;
+        unsigned char *sb = ctx->sbuf, *rb = ctx->rbuf;
+        for (int i = 0; i < nsend; ++i)
+            mg_pattern_fill(sb + (size_t)i * size, size, mg_pattern_seed(ctx->rank, size, v));
+        for (int i = 0; i < nrecv; ++i)
+            poison(rb + (size_t)i * size, size, mg_pattern_seed(from[i], size, v));
         MG_MPI_CHECK(MPI_Barrier(ctx->comm));
-        b->iterate(ctx, size, 1);
-        if (from >= 0 &&
-            mg_pattern_check(ctx->rbuf, size, mg_pattern_seed(from, size, v), &bad) != 0) {
-            const unsigned char *r = ctx->rbuf;
-            fprintf(stderr,
-                    "mpigauge_%s: validation failed: rank %d, size %llu, pass %llu: first bad "
-                    "byte at offset %zu (expected 0x%02x, got 0x%02x)\n",
-                    b->name, ctx->rank, (unsigned long long)size, (unsigned long long)v, bad,
-                    mg_pattern_byte(mg_pattern_seed(from, size, v), bad), r[bad]);
-            ok = 0;
+        run_iters(b, ctx, size, 1);
+        for (int i = 0; i < nrecv; ++i) {
+            size_t bad = 0;
+            uint64_t seed = mg_pattern_seed(from[i], size, v);
+            const unsigned char *slot = rb + (size_t)i * size;
+            if (mg_pattern_check(slot, size, seed, &bad) != 0) {
+                fprintf(stderr,
+                        "mpigauge_%s: validation failed: rank %d, size %llu, pass %llu, "
+                        "message from rank %d (slot %d): first bad byte at offset %zu "
+                        "(expected 0x%02x, got 0x%02x)\n",
+                        b->name, ctx->rank, (unsigned long long)size, (unsigned long long)v,
+                        from[i], i, bad, mg_pattern_byte(seed, bad), slot[bad]);
+                ok = 0;
+                break;
+            }
         }
     }
     return all_true(ok, ctx->comm);
@@ -291,92 +318,160 @@ static void to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, doubl
     }
 }
 
-static void write_result(FILE *f, mg_format fmt, const mg_result *r, int validated, int ok)
+/* Every rank's median seconds per iteration, gathered to rank 0 (for the
+ * benchmark's extras: per-pair or per-rank figures). */
+static void gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, double *all)
 {
-    if (fmt != MG_FORMAT_JSON || !validated) {
-        mg_report_row(f, fmt, r);
-        return;
-    }
-    /* JSON with -c: the result record gains "validation" */
-    {
-        char *line = NULL;
-        size_t len = 0;
-        FILE *m = open_memstream(&line, &len);
-        if (m == NULL)
-            mg_mpi_die(__FILE__, __LINE__, "out of memory");
-        mg_report_json_result(m, r);
-        fclose(m);
-        if (len >= 2 && line[len - 2] == '}') {
-            line[len - 2] = '\0';
-            fprintf(f, "%s,\"validation\":\"%s\"}\n", line, ok ? "passed" : "failed");
-        } else {
-            fputs(line, f);
-        }
-        free(line);
-    }
+    mg_stats st;
+    double med = 0.0;
+    if (n > 0 && mg_stats_compute(mine, n, &st) == 0)
+        med = st.median;
+    MG_MPI_CHECK(MPI_Gather(&med, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, ctx->comm));
 }
+
+#define MG_MAX_VARIANTS 1024
 
 typedef struct {
     const mg_bench *b;
     mg_ctx ctx;
     mg_config cfg;
     mg_sweep sweep;
+    long variants[MG_MAX_VARIANTS];
+    int nvariants;
+    int *node_of, *partner_of;
     mg_prov prov;
     out_file out;
 } run_state;
+
+void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
+{
+    if (b->variant_labels)
+        snprintf(buf, len, "%s=%s", b->variant_name, b->variant_labels[v]);
+    else
+        snprintf(buf, len, "%s=%ld", b->variant_name, v);
+}
+
+/* Rank 0: statistics, extras and the output of one size. */
+static void report_size(run_state *s, uint64_t size, double *samples, size_t n,
+                        unsigned long long iters, mg_stop_reason why, int ok,
+                        const double *rank_median_s)
+{
+    const mg_bench *b = s->b;
+    char label[96];
+    mg_result r;
+
+    memset(&r, 0, sizeof r);
+    r.benchmark = b->name;
+    r.size_bytes = size;
+    r.unit = b->metric == MG_METRIC_LATENCY ? "us" : "MB/s";
+    r.iterations = iters;
+    r.stop = mg_stop_reason_name(why);
+    if (b->variant_name) {
+        mg_bench_variant_label(b, s->ctx.variant, label, sizeof label);
+        r.variant = label;
+    }
+    if (s->cfg.validate)
+        r.validation = ok ? "passed" : "failed";
+    to_metric(b, &s->ctx, size, samples, n);
+    if (mg_stats_compute(samples, n, &r.stats) != 0)
+        mg_mpi_die(__FILE__, __LINE__, "no valid samples");
+    if (b->extras) {
+        while (b->extra_names[r.nextra] && r.nextra < MG_MAX_EXTRA) {
+            r.extra_names[r.nextra] = b->extra_names[r.nextra];
+            r.extra[r.nextra] = NAN;
+            r.nextra++;
+        }
+        b->extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
+    }
+    mg_report_row(stdout, (mg_format)s->cfg.format, &r);
+    fflush(stdout);
+    if (s->out.f)
+        mg_report_row(s->out.f, MG_FORMAT_JSON, &r);
+}
 
 static int run_sizes(run_state *s, int argc, char **argv)
 {
     const mg_bench *b = s->b;
     mg_ctx *ctx = &s->ctx;
     mg_policy_cfg pc;
-    double *mine, *root;
+    double *mine, *root, *rank_med = NULL;
     int rc = MG_EXIT_OK;
-    mg_table_meta meta = {b->name, b->description, b->headline, MG_VERSION_STRING};
+    mg_table_meta meta = {b->name, b->description, b->headline, MG_VERSION_STRING,
+                          b->extras ? b->extra_names : NULL};
 
     policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &pc);
     mine = malloc(pc.max_samples * sizeof *mine);
     root = malloc(pc.max_samples * sizeof *root);
-    if (!mine || !root)
+    if (ctx->rank == 0)
+        rank_med = malloc((size_t)ctx->nranks * sizeof *rank_med);
+    if (!mine || !root || (ctx->rank == 0 && !rank_med))
         mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
 
     if (ctx->rank == 0) {
         if (s->cfg.format == MG_FORMAT_TABLE)
             mg_prov_write_comment(stdout, &s->prov);
         if (s->cfg.format == MG_FORMAT_JSON)
-            mg_prov_write(stdout, &s->prov, b, &s->cfg, ctx, s->sweep.sizes_bytes, s->sweep.n,
-                          argc, argv);
+            mg_prov_write(stdout, &s->prov, b, &s->cfg, ctx, &s->sweep, s->variants,
+                          s->nvariants, argc, argv);
         mg_report_header(stdout, (mg_format)s->cfg.format, &meta);
         if (s->out.f)
-            mg_prov_write(s->out.f, &s->prov, b, &s->cfg, ctx, s->sweep.sizes_bytes, s->sweep.n,
-                          argc, argv);
+            mg_prov_write(s->out.f, &s->prov, b, &s->cfg, ctx, &s->sweep, s->variants,
+                          s->nvariants, argc, argv);
         fflush(stdout);
     }
-    for (size_t k = 0; k < s->sweep.n; ++k) {
-        uint64_t size = s->sweep.sizes_bytes[k];
-        size_t n = 0;
-        unsigned long long iters = 0;
-        mg_stop_reason why = measure(b, ctx, size, &pc, mine, root, &n, &iters);
-        int ok = s->cfg.validate ? validate(b, ctx, size) : 1;
-        if (!ok)
-            rc = MG_EXIT_FAIL;
-        if (ctx->rank == 0) {
-            mg_result r = {b->name, size, b->metric == MG_METRIC_LATENCY ? "us" : "MB/s",
-                           {0}, iters, mg_stop_reason_name(why)};
-            to_metric(b, ctx, size, root, n);
-            if (mg_stats_compute(root, n, &r.stats) != 0)
-                mg_mpi_die(__FILE__, __LINE__, "no valid samples");
-            write_result(stdout, (mg_format)s->cfg.format, &r, s->cfg.validate, ok);
-            fflush(stdout);
-            if (s->out.f)
-                write_result(s->out.f, MG_FORMAT_JSON, &r, s->cfg.validate, ok);
+    for (int v = 0; v < s->nvariants; ++v) {
+        ctx->variant = s->variants[v];
+        if (ctx->rank == 0 && b->variant_name && s->cfg.format == MG_FORMAT_TABLE) {
+            char label[96];
+            mg_bench_variant_label(b, ctx->variant, label, sizeof label);
+            mg_report_table_variant(stdout, label);
+        }
+        for (size_t k = 0; k < s->sweep.n; ++k) {
+            uint64_t size = s->sweep.sizes_bytes[k];
+            size_t n = 0;
+            unsigned long long iters = 0;
+            mg_stop_reason why = measure(b, ctx, size, &pc, mine, root, &n, &iters);
+            int ok = s->cfg.validate ? validate(b, ctx, size) : 1;
+            if (!ok)
+                rc = MG_EXIT_FAIL;
+            if (b->extras)
+                gather_rank_medians(ctx, mine, n, rank_med);
+            if (ctx->rank == 0)
+                report_size(s, size, root, n, iters, why, ok, rank_med);
         }
     }
     free(mine);
     free(root);
+    free(rank_med);
     if (ctx->rank == 0 && rc != MG_EXIT_OK)
         fprintf(stderr, "mpigauge_%s: validation failed (see the messages above)\n", b->name);
     return rc;
+}
+
+/* Which node every rank is on (nodes numbered in order of their lowest
+ * rank), from MPI_Comm_split_type; O(nranks) per rank. */
+static int *topology(mg_ctx *ctx)
+{
+    MPI_Comm node;
+    int leader = ctx->rank, *leaders, *node_of;
+
+    MG_MPI_CHECK(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL,
+                                     &node));
+    MG_MPI_CHECK(MPI_Comm_rank(node, &ctx->local_rank));
+    MG_MPI_CHECK(MPI_Comm_size(node, &ctx->local_ranks));
+    MG_MPI_CHECK(MPI_Bcast(&leader, 1, MPI_INT, 0, node));
+    MG_MPI_CHECK(MPI_Comm_free(&node));
+    leaders = malloc((size_t)ctx->nranks * sizeof *leaders);
+    node_of = malloc((size_t)ctx->nranks * sizeof *node_of);
+    if (!leaders || !node_of)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    MG_MPI_CHECK(MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, ctx->comm));
+    ctx->nnodes = 0;
+    for (int r = 0; r < ctx->nranks; ++r)
+        node_of[r] = leaders[r] == r ? ctx->nnodes++ : node_of[leaders[r]];
+    free(leaders);
+    ctx->node_of = node_of;
+    return node_of;
 }
 
 /* Everything after MPI_Init and before MPI_Finalize. */
@@ -430,13 +525,31 @@ static int run(run_state *s, int argc, char **argv)
         return usage(ctx, b, err);
     if (b->check && b->check(ctx, err, sizeof err) != 0)
         return usage(ctx, b, err);
+    if (b->pairs) {
+        s->partner_of = malloc((size_t)ctx->nranks * sizeof *s->partner_of);
+        if (s->partner_of == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+        b->pairs(ctx, s->partner_of);
+        if (!mg_pairing_is_valid(ctx->nranks, s->partner_of))
+            mg_mpi_die(__FILE__, __LINE__, "the benchmark built an invalid pairing");
+        ctx->partner_of = s->partner_of;
+        ctx->peer = s->partner_of[ctx->rank];
+    }
+    s->nvariants = 1;
+    if (b->variants) {
+        s->nvariants = b->variants(ctx, s->variants, MG_MAX_VARIANTS);
+        if (s->nvariants < 1)
+            return usage(ctx, b, "nothing to measure: the benchmark's variant list is empty");
+    }
+    if (b->state_size && (ctx->state = calloc(1, b->state_size)) == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
 
-    mg_prov_collect(&s->prov, ctx->comm);
+    mg_prov_collect(&s->prov, ctx);
 
     max_size = mg_sweep_max(&s->sweep);
     ctx->buf_bytes = b->buf_bytes ? b->buf_bytes(ctx, max_size) : (size_t)max_size;
     need = 2 * (uint64_t)ctx->buf_bytes;
-    limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(s->prov.local_ranks);
+    limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(ctx->local_ranks);
     if (!all_true(need <= limit, ctx->comm)) {
         snprintf(err, sizeof err,
                  "messages of %llu bytes need %llu bytes of buffers per rank, above the "
@@ -481,7 +594,8 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     s.ctx.comm = MPI_COMM_WORLD;
     MG_MPI_CHECK(MPI_Comm_rank(s.ctx.comm, &s.ctx.rank));
     MG_MPI_CHECK(MPI_Comm_size(s.ctx.comm, &s.ctx.nranks));
-    s.ctx.peer = s.ctx.nranks == 2 ? 1 - s.ctx.rank : -1;
+    s.ctx.peer = -1;
+    s.node_of = topology(&s.ctx);
     s.ctx.cfg = &s.cfg;
     mg_xfer_init(&s.ctx.xfer, s.ctx.comm);
     s.ctx.params = calloc(1, b->params_size ? b->params_size : 1);
@@ -495,6 +609,9 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     mg_buf_free(s.ctx.sbuf);
     mg_buf_free(s.ctx.rbuf);
     free(s.ctx.reqs);
+    free(s.ctx.state);
+    free(s.node_of);
+    free(s.partner_of);
     mg_sweep_free(&s.sweep);
     mg_prov_free(&s.prov);
     free(s.ctx.params);

@@ -12,6 +12,8 @@
 
 #include "mg_mpi.h"
 #include "mg_opts.h"
+#include "mg_report.h"
+#include "mg_stats.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,7 +49,12 @@ typedef struct mg_ctx mg_ctx;
 struct mg_ctx {
     MPI_Comm comm;
     int rank, nranks;
-    int peer;          /* the partner rank for pairwise benchmarks, -1 otherwise */
+    int nnodes, local_rank, local_ranks;
+    const int *node_of;   /* node index (0..nnodes-1) of every rank */
+    const int *partner_of; /* partner of every rank (bench->pairs), or NULL */
+    int peer;          /* this rank's partner, -1 when it has none */
+    long variant;      /* current value of the benchmark's second sweep dimension */
+    void *state;       /* bench->state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;
     void *sbuf, *rbuf; /* page-aligned, max size each (times the bench's count) */
     size_t buf_bytes;  /* size of each of sbuf and rbuf */
@@ -72,6 +79,18 @@ typedef struct {
     /* Check the benchmark's options; 0 or -EINVAL with a message. Pure: it
      * runs on every rank with the same inputs. */
     int (*check)(const mg_ctx *ctx, char *err, size_t errlen);
+    /* Pairs: fill partner_of[rank] for every rank (-1: idle). Pure. The run
+     * record then shows each pair's placement (same node or not, bindings). */
+    void (*pairs)(const mg_ctx *ctx, int *partner_of);
+    /* A second sweep dimension: values (at most max) into values[], pure;
+     * each value is measured over the whole size sweep. */
+    const char *variant_name;
+    int (*variants)(const mg_ctx *ctx, long *values, int max);
+    const char *const *variant_labels; /* value -> label for enumerations, or NULL */
+    /* Kernel scratch and hooks around the iterations of one size (untimed). */
+    size_t state_size;
+    void (*begin_size)(mg_ctx *ctx, uint64_t size);
+    void (*end_size)(mg_ctx *ctx, uint64_t size);
     /* Bytes per buffer the kernel needs for messages of max_size. */
     size_t (*buf_bytes)(const mg_ctx *ctx, uint64_t max_size);
     /* Number of MPI requests the kernel needs in ctx->reqs (NULL: none). */
@@ -80,10 +99,21 @@ typedef struct {
     double (*bytes_per_iter)(const mg_ctx *ctx, uint64_t size);
     /* Run `iters` iterations of the pattern with messages of `size` bytes. */
     void (*iterate)(mg_ctx *ctx, uint64_t size, long iters);
-    /* The rank whose pattern this rank's rbuf holds after one iteration, or -1
-     * when this rank receives no payload. */
-    int (*received_from)(const mg_ctx *ctx);
+    /* Validation. After one iteration, slot i (bytes [i x size, (i+1) x size)
+     * of rbuf) holds the message of rank from[i]; returns the number of slots
+     * (at most max), 0 when this rank receives no payload. */
+    int (*recv_slots)(const mg_ctx *ctx, uint64_t size, int *from, int max);
+    /* Send slots the kernel reads (filled with this rank's pattern); NULL: 1. */
+    int (*send_slots)(const mg_ctx *ctx, uint64_t size);
+    /* Further figures per result, computed on rank 0 from the statistics (in
+     * the benchmark's unit) and every rank's median seconds per iteration. */
+    const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
+    void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
+                   const double *rank_median_s, double *out);
 } mg_bench;
+
+/* "name=value" (or "name=label") of a variant value. */
+void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len);
 
 /* Run a benchmark: the whole program. Returns the process exit code. */
 int mg_main(const mg_bench *bench, int argc, char **argv);

@@ -83,36 +83,28 @@ static char **gather_strings(const char *mine, MPI_Comm comm)
     return out;
 }
 
-void mg_prov_collect(mg_prov *p, MPI_Comm comm)
+void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
 {
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
-    int len = 0, rank, lrank, leaders = 0, is_leader;
-    MPI_Comm node;
+    int len = 0;
     char *bind;
     time_t now = time(NULL);
     struct tm tm;
 
     memset(p, 0, sizeof *p);
-    MG_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-    MG_MPI_CHECK(MPI_Comm_size(comm, &p->nranks));
+    p->nranks = ctx->nranks;
+    p->nnodes = ctx->nnodes;
     MG_MPI_CHECK(MPI_Get_processor_name(host, &len));
     MG_MPI_CHECK(MPI_Get_library_version(p->library, &len));
     MG_MPI_CHECK(MPI_Get_version(&p->mpi_version, &p->mpi_subversion));
-    MG_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-    MG_MPI_CHECK(MPI_Comm_rank(node, &lrank));
-    MG_MPI_CHECK(MPI_Comm_size(node, &p->local_ranks));
-    MG_MPI_CHECK(MPI_Comm_free(&node));
-    is_leader = lrank == 0;
-    MG_MPI_CHECK(MPI_Allreduce(&is_leader, &leaders, 1, MPI_INT, MPI_SUM, comm));
-    p->nnodes = leaders;
     p->timer_overhead_s = mg_timer_overhead_s();
     p->timer_resolution_s = MPI_Wtick();
     gmtime_r(&now, &tm);
     strftime(p->date_utc, sizeof p->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
     bind = binding_string();
-    p->hosts = gather_strings(host, comm);
-    p->bindings = gather_strings(bind, comm);
+    p->hosts = gather_strings(host, ctx->comm);
+    p->bindings = gather_strings(bind, ctx->comm);
     free(bind);
 }
 
@@ -176,9 +168,36 @@ static void first_line(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
+/* Where each pair runs: same node or not, and both bindings. */
+static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx)
+{
+    mg_json_array_begin(j, "pairs");
+    for (int r = 0; r < p->nranks; ++r) {
+        int q = ctx->partner_of[r];
+        if (q <= r)
+            continue;
+        mg_json_object_begin(j, NULL);
+        mg_json_array_begin(j, "ranks");
+        mg_json_int(j, NULL, r);
+        mg_json_int(j, NULL, q);
+        mg_json_array_end(j);
+        mg_json_bool(j, "same_node", ctx->node_of[r] == ctx->node_of[q]);
+        mg_json_array_begin(j, "hosts");
+        mg_json_string(j, NULL, p->hosts[r]);
+        mg_json_string(j, NULL, p->hosts[q]);
+        mg_json_array_end(j);
+        mg_json_array_begin(j, "bindings");
+        mg_json_string(j, NULL, p->bindings[r]);
+        mg_json_string(j, NULL, p->bindings[q]);
+        mg_json_array_end(j);
+        mg_json_object_end(j);
+    }
+    mg_json_array_end(j);
+}
+
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
-                   const mg_ctx *ctx, const uint64_t *sizes, size_t nsizes, int argc,
-                   char **argv)
+                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
+                   int nvariants, int argc, char **argv)
 {
     static const char *const fmt_names[] = {"table", "csv", "json"};
     char lib[256], ver[16];
@@ -206,6 +225,12 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     for (int i = 0; i < p->nranks; ++i)
         mg_json_string(&j, NULL, p->bindings[i]);
     mg_json_array_end(&j);
+    mg_json_array_begin(&j, "node_of_rank");
+    for (int i = 0; i < p->nranks; ++i)
+        mg_json_int(&j, NULL, ctx->node_of[i]);
+    mg_json_array_end(&j);
+    if (ctx->partner_of)
+        write_pairs(&j, p, ctx);
     mg_json_string(&j, "timer", "MPI_Wtime");
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);
@@ -218,9 +243,18 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
 
     mg_json_object_begin(&j, "options");
     mg_json_array_begin(&j, "sizes_bytes");
-    for (size_t i = 0; i < nsizes; ++i)
-        mg_json_uint(&j, NULL, (unsigned long long)sizes[i]);
+    for (size_t i = 0; i < sweep->n; ++i)
+        mg_json_uint(&j, NULL, (unsigned long long)sweep->sizes_bytes[i]);
     mg_json_array_end(&j);
+    if (bench->variant_name) {
+        mg_json_array_begin(&j, "variants");
+        for (int i = 0; i < nvariants; ++i) {
+            char label[96];
+            mg_bench_variant_label(bench, variants[i], label, sizeof label);
+            mg_json_string(&j, NULL, label);
+        }
+        mg_json_array_end(&j);
+    }
     mg_json_int(&j, "iterations", cfg->iterations);
     mg_json_int(&j, "warmup", cfg->warmup);
     mg_json_number(&j, "precision", cfg->precision);

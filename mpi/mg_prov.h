@@ -8,8 +8,10 @@
 
 #include <stdio.h>
 
+#include "mg_size.h"
+
 typedef struct {
-    int nranks, nnodes, local_ranks; /* local_ranks: ranks on this rank's node */
+    int nranks, nnodes;
     char **hosts;    /* rank 0 only: host name of every rank */
     char **bindings; /* rank 0 only: CPU binding of every rank (hwloc list) */
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -18,13 +20,13 @@ typedef struct {
     char date_utc[32];
 } mg_prov;
 
-/* Collective over comm: gathers hosts and bindings to rank 0. */
-void mg_prov_collect(mg_prov *p, MPI_Comm comm);
+/* Collective over ctx->comm: gathers hosts and bindings to rank 0. */
+void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
 
 /* Rank 0: write the run record (one line). */
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
-                   const mg_ctx *ctx, const uint64_t *sizes, size_t nsizes, int argc,
-                   char **argv);
+                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
+                   int nvariants, int argc, char **argv);
 
 /* Rank 0: "# ..." comment lines for the human table. */
 void mg_prov_write_comment(FILE *f, const mg_prov *p);

@@ -27,8 +27,6 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return 2.0 * (double)size * (double)mg_window(c);
 }
 
-static int received_from(const mg_ctx *c) { return c->peer; }
-
 static const mg_bench bench = {
     .name = "bibw",
     .description = "bidirectional bandwidth, both ranks post W receives and W sends at once, "
@@ -36,7 +34,7 @@ static const mg_bench bench = {
     MG_PT2PT_WINDOW_BW_FIELDS,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
-    .received_from = received_from,
+    .recv_slots = mg_recv_from_peer,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -35,7 +35,11 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return (double)size * (double)mg_window(c);
 }
 
-static int received_from(const mg_ctx *c) { return c->rank == 1 ? 0 : -1; }
+/* Only rank 1 receives payload. */
+static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    return c->rank == 1 ? mg_recv_from_peer(c, size, from, max) : 0;
+}
 
 static const mg_bench bench = {
     .name = "bw",
@@ -44,7 +48,7 @@ static const mg_bench bench = {
     MG_PT2PT_WINDOW_BW_FIELDS,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
-    .received_from = received_from,
+    .recv_slots = recv_slots,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -25,8 +25,6 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static int received_from(const mg_ctx *c) { return c->peer; }
-
 static const mg_bench bench = {
     .name = "latency",
     .description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
@@ -38,7 +36,7 @@ static const mg_bench bench = {
     .default_min_size = 0,
     .default_max_size = 4194304,
     .iterate = iterate,
-    .received_from = received_from,
+    .recv_slots = mg_recv_from_peer,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -19,8 +19,28 @@ static const mg_opt mg_window_opts[] = {
      "messages posted back to back per iteration (default 64)", 1, 65536, NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
 
+/* Ranks 0 and 1 form the one pair. */
+static inline void mg_pair_01(const mg_ctx *c, int *partner_of)
+{
+    (void)c;
+    partner_of[0] = 1;
+    partner_of[1] = 0;
+}
+
+/* Validation: this rank receives one message from its peer into slot 0. */
+static inline int mg_recv_from_peer(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    (void)size;
+    (void)max;
+    if (c->peer < 0)
+        return 0;
+    from[0] = c->peer;
+    return 1;
+}
+
 /* Descriptor fields of a 2-rank benchmark timed on rank 0. */
-#define MG_PT2PT_PAIR_FIELDS .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT
+#define MG_PT2PT_PAIR_FIELDS                                                                 \
+    .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .pairs = mg_pair_01
 
 /* ... and of a windowed bandwidth benchmark (sizes 1 B to 4 MiB, -W). */
 #define MG_PT2PT_WINDOW_BW_FIELDS                                                            \

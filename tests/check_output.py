@@ -18,7 +18,7 @@ RUN_FIELDS = ["benchmark", "mpigauge_version", "mpi_library", "mpi_library_versi
               "mpi_version", "nranks", "hosts", "bindings", "timer_resolution_s",
               "timer_overhead_s", "date_utc", "command_line", "env", "options"]
 CSV_HEADER = ("benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p90,p99,"
-              "ci95_low,ci95_high,samples,iterations,stop")
+              "ci95_low,ci95_high,samples,iterations,stop,variant,extra")
 
 
 class Bad(Exception):
@@ -60,8 +60,15 @@ def check_run(run, results, where):
         check_stats(r, f"{where} result {i}")
         if "validation" in r:
             need(r["validation"] == "passed", f"{where}: result {i}: validation {r['validation']}")
-    sizes = [r["size_bytes"] for r in results]
-    need(sizes == run["options"]["sizes_bytes"], f"{where}: sizes differ from the sweep")
+    variants = run["options"].get("variants", [None])
+    want = [(v, s) for v in variants for s in run["options"]["sizes_bytes"]]
+    got = [(r.get("variant"), r["size_bytes"]) for r in results]
+    need(got == want, f"{where}: (variant, size) of the results differ from the sweep")
+    for p in run.get("pairs", []):
+        a, b = p["ranks"]
+        need(0 <= a < b < run["nranks"], f"{where}: bad pair {p['ranks']}")
+        need(p["same_node"] == (run["node_of_rank"][a] == run["node_of_rank"][b]),
+             f"{where}: pair {p['ranks']} same_node is wrong")
 
 
 def check_jsonl(text, where):
@@ -94,13 +101,17 @@ def check_table(text):
     need(header[0][:10].rstrip() == "# Size", "table: '# Size' is not in OSU's 10-column field")
     data = [l for l in lines if l and not l.startswith("#")]
     need(data, "table: no data rows")
-    ncols = 13  # size, headline, 8 statistics, samples, iterations, stop
+    extras = len(header[0].split()) - len(header[0].split(" Stop")[0].split()) - 1
+    ncols = 13 + extras  # size, headline, 8 statistics, samples, iterations, stop, extras
     for l in data:
         cols = l.split()
         need(len(cols) == ncols, f"table: row has {len(cols)} columns, header {ncols}: {l!r}")
         int(cols[0])
-        for c in cols[1:-3]:
+        for c in cols[1:10]:
             float(c)
+        int(cols[10]), int(cols[11])
+        for c in cols[13:]:
+            need(c == "-" or float(c) == float(c), f"table: bad extra value {c!r}")
         need(l[:10].strip() == cols[0], f"table: size not in OSU's first field: {l!r}")
         need(l[10:30].strip() == cols[1], f"table: headline not in OSU's second field: {l!r}")
 

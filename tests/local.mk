@@ -4,6 +4,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/capture.h \
 	tests/unit/test_json.cc \
 	tests/unit/test_opts.cc \
+	tests/unit/test_pairing.cc \
 	tests/unit/test_pattern.cc \
 	tests/unit/test_policy.cc \
 	tests/unit/test_report.cc \

@@ -31,8 +31,13 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
     fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->headline);
     for (size_t i = 0; i < sizeof extra_titles / sizeof extra_titles[0]; ++i)
         fprintf(f, "%*s", COL_WIDTH, extra_titles[i]);
-    fprintf(f, "%*s%*s%*s\n", 9, "Samples", 12, "Iterations", 13, "Stop");
+    fprintf(f, "%*s%*s%*s", 9, "Samples", 12, "Iterations", 13, "Stop");
+    for (int i = 0; meta->extra_names && meta->extra_names[i]; ++i)
+        fprintf(f, " %*s", COL_WIDTH + 2, meta->extra_names[i]);
+    fputc('\n', f);
 }
+
+void mg_report_table_variant(FILE *f, const char *variant) { fprintf(f, "# %s\n", variant); }
 
 static void table_num(FILE *f, int width, double v)
 {
@@ -51,13 +56,18 @@ void mg_report_table_row(FILE *f, const mg_result *r)
     table_num(f, OSU_FIELD_WIDTH, s->median);
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; ++i)
         table_num(f, COL_WIDTH, extra[i]);
-    fprintf(f, "%*zu%*llu%*s\n", 9, s->n, 12, r->iterations, 13, r->stop ? r->stop : "-");
+    fprintf(f, "%*zu%*llu%*s", 9, s->n, 12, r->iterations, 13, r->stop ? r->stop : "-");
+    for (int i = 0; i < r->nextra; ++i) {
+        fputc(' ', f);
+        table_num(f, COL_WIDTH + 2, r->extra[i]);
+    }
+    fputc('\n', f);
 }
 
 void mg_report_csv_header(FILE *f)
 {
     fputs("benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p90,p99,"
-          "ci95_low,ci95_high,samples,iterations,stop\n",
+          "ci95_low,ci95_high,samples,iterations,stop,variant,extra\n",
           f);
 }
 
@@ -103,6 +113,15 @@ void mg_report_csv_row(FILE *f, const mg_result *r)
     csv_num(f, s->ci95_high);
     fprintf(f, ",%zu,%llu,", s->n, r->iterations);
     csv_text(f, r->stop ? r->stop : "");
+    fputc(',', f);
+    csv_text(f, r->variant ? r->variant : "");
+    fputc(',', f);
+    for (int i = 0; i < r->nextra; ++i) {
+        if (isfinite(r->extra[i]))
+            fprintf(f, "%s%s=%.10g", i ? ";" : "", r->extra_names[i], r->extra[i]);
+        else
+            fprintf(f, "%s%s=", i ? ";" : "", r->extra_names[i]);
+    }
     fputc('\n', f);
 }
 
@@ -129,6 +148,16 @@ void mg_report_json_result(FILE *f, const mg_result *r)
     mg_json_uint(&j, "samples", (unsigned long long)s->n);
     mg_json_uint(&j, "iterations", r->iterations);
     mg_json_string(&j, "stop", r->stop);
+    if (r->variant)
+        mg_json_string(&j, "variant", r->variant);
+    if (r->validation)
+        mg_json_string(&j, "validation", r->validation);
+    if (r->nextra > 0) {
+        mg_json_object_begin(&j, "extra");
+        for (int i = 0; i < r->nextra; ++i)
+            mg_json_number(&j, r->extra_names[i], r->extra[i]);
+        mg_json_object_end(&j);
+    }
     mg_json_object_end(&j);
     fputc('\n', f);
 }

@@ -6,7 +6,11 @@
  * The headline figure is the median of the samples.
  *
  * CSV: one header line, then one line per size, the same fields as the JSON
- * result record, in the order of MG_REPORT_FIELDS below.
+ * result record; the last two columns are the variant and the extras as
+ * "name=value;name=value" (both empty when the benchmark has none).
+ *
+ * Table: extras become further columns after "Stop"; a variant is announced
+ * by a "# name=value" comment line (mg_report_table_variant) before its rows.
  *
  * JSON: one {"type":"result",...} object per line. The run record (the
  * provenance) is written by the MPI layer with mg_json.
@@ -23,6 +27,8 @@
 extern "C" {
 #endif
 
+#define MG_MAX_EXTRA 6
+
 typedef struct {
     const char *benchmark;
     uint64_t size_bytes;
@@ -30,6 +36,11 @@ typedef struct {
     mg_stats stats;   /* in unit */
     unsigned long long iterations; /* timed iterations over all samples */
     const char *stop; /* why sampling stopped (mg_stop_reason_name) */
+    const char *variant; /* second sweep dimension, "slaves=3"; NULL: none */
+    const char *validation; /* "passed", "failed"; NULL: not validated */
+    int nextra;          /* further figures of the benchmark (NaN: not available) */
+    const char *extra_names[MG_MAX_EXTRA];
+    double extra[MG_MAX_EXTRA];
 } mg_result;
 
 typedef struct {
@@ -37,6 +48,7 @@ typedef struct {
     const char *description; /* one line: what is measured */
     const char *headline;    /* column title, e.g. "Latency (us)" */
     const char *version;
+    const char *const *extra_names; /* titles of extra columns, NULL-terminated or NULL */
 } mg_table_meta;
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV, MG_FORMAT_JSON } mg_format;
@@ -46,6 +58,7 @@ int mg_format_parse(const char *name);
 
 void mg_report_table_header(FILE *f, const mg_table_meta *meta);
 void mg_report_table_row(FILE *f, const mg_result *r);
+void mg_report_table_variant(FILE *f, const char *variant);
 void mg_report_csv_header(FILE *f);
 void mg_report_csv_row(FILE *f, const mg_result *r);
 void mg_report_json_result(FILE *f, const mg_result *r);

@@ -108,7 +108,7 @@ std::vector<mg_result> golden_results()
 
 mg_table_meta golden_meta()
 {
-    mg_table_meta m;
+    mg_table_meta m{};
     m.benchmark = "latency";
     m.description = "Point-to-point latency: half the round-trip time of a ping-pong";
     m.headline = "Latency (us)";
@@ -239,10 +239,10 @@ TEST(ReportCsv, NonFiniteValueIsEmptyField)
     const mg_result r = with_nan_stddev();
     std::string row = capture([&](FILE *f) { mg_report_csv_row(f, &r); });
     EXPECT_EQ(row, "latency,1,us,1.52,1.5437,1.47,9.86,,1.52,1.61,2.43,1.51,1.53,1000,"
-                   "64000,precision\n");
+                   "64000,precision,,\n");
 }
 
-TEST(ReportCsv, HeaderHasSixteenFieldsLikeEachRow)
+TEST(ReportCsv, HeaderHasEighteenFieldsLikeEachRow)
 {
     std::string hdr = capture([](FILE *f) { mg_report_csv_header(f); });
     const mg_result r = golden_results()[2];
@@ -253,8 +253,8 @@ TEST(ReportCsv, HeaderHasSixteenFieldsLikeEachRow)
             k += x == c;
         return k;
     };
-    EXPECT_EQ(count(hdr, ','), 15u);
-    EXPECT_EQ(count(row, ','), 15u);
+    EXPECT_EQ(count(hdr, ','), 17u);
+    EXPECT_EQ(count(row, ','), 17u);
 }
 
 TEST(ReportCsv, FieldsNeedingQuotesAreQuotedRfc4180)
@@ -264,7 +264,7 @@ TEST(ReportCsv, FieldsNeedingQuotesAreQuotedRfc4180)
     r.stop = nullptr;
     std::string row = capture([&](FILE *f) { mg_report_csv_row(f, &r); });
     EXPECT_EQ(row, "\"lat,\"\"x\"\"\",1,us,1.52,1.5437,1.47,9.86,0.31,1.52,1.61,2.43,1.51,"
-                   "1.53,1000,64000,\n");
+                   "1.53,1000,64000,,,\n");
 }
 
 // ---- JSON --------------------------------------------------------------------------
@@ -289,4 +289,67 @@ TEST(ReportJson, HeaderWritesNothing)
 {
     const mg_table_meta meta = golden_meta();
     EXPECT_EQ(capture([&](FILE *f) { mg_report_header(f, MG_FORMAT_JSON, &meta); }), "");
+}
+
+namespace {
+
+mg_result with_variant_and_extras()
+{
+    mg_result r = golden_results()[0];
+    r.variant = "slaves=3";
+    r.validation = "passed";
+    r.nextra = 2;
+    r.extra_names[0] = "msg_rate_per_s";
+    r.extra[0] = 1250000.5;
+    r.extra_names[1] = "pair_min_MB/s";
+    r.extra[1] = std::nan("");
+    return r;
+}
+
+} // namespace
+
+TEST(ReportJson, VariantValidationAndExtrasAreMembers)
+{
+    const mg_result r = with_variant_and_extras();
+    std::string line = capture([&](FILE *f) { mg_report_json_result(f, &r); });
+    EXPECT_NE(line.find("\"stop\":\"precision\",\"variant\":\"slaves=3\",\"validation\":"
+                        "\"passed\",\"extra\":{\"msg_rate_per_s\":1250000.5,"
+                        "\"pair_min_MB/s\":null}}\n"),
+              std::string::npos)
+        << line;
+}
+
+TEST(ReportJson, NoVariantNoExtrasMeansNoSuchMembers)
+{
+    const mg_result r = golden_results()[0];
+    std::string line = capture([&](FILE *f) { mg_report_json_result(f, &r); });
+    EXPECT_EQ(line.find("variant"), std::string::npos);
+    EXPECT_EQ(line.find("extra"), std::string::npos);
+    EXPECT_EQ(line.find("validation"), std::string::npos);
+}
+
+TEST(ReportCsv, VariantAndExtrasAreTheLastTwoFields)
+{
+    const mg_result r = with_variant_and_extras();
+    std::string row = capture([&](FILE *f) { mg_report_csv_row(f, &r); });
+    EXPECT_EQ(row.substr(row.find("precision,")),
+              "precision,slaves=3,msg_rate_per_s=1250000.5;pair_min_MB/s=\n");
+}
+
+TEST(ReportTable, ExtrasAreColumnsAfterStop)
+{
+    const mg_result r = with_variant_and_extras();
+    const char *const names[] = {"msg_rate_per_s", "pair_min_MB/s", nullptr};
+    mg_table_meta meta = golden_meta();
+    meta.extra_names = names;
+    std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
+    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    EXPECT_NE(hdr.find("         Stop msg_rate_per_s  pair_min_MB/s\n"), std::string::npos) << hdr;
+    EXPECT_NE(row.find("precision     1250000.50              -\n"), std::string::npos) << row;
+}
+
+TEST(ReportTable, VariantIsACommentLine)
+{
+    std::string line = capture([](FILE *f) { mg_report_table_variant(f, "slaves=3"); });
+    EXPECT_EQ(line, "# slaves=3\n");
 }
