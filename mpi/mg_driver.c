@@ -277,20 +277,21 @@ static void run_iters(const mg_bench *b, mg_ctx *ctx, uint64_t size, long iters)
 static int validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
 {
     int ok = 1, from[MG_MAX_SLOTS];
+    const uint64_t stride = b->slot_stride ? b->slot_stride(ctx, size) : size;
     for (uint64_t v = 0; v < 2; ++v) {
         int nrecv = b->recv_slots ? b->recv_slots(ctx, size, from, MG_MAX_SLOTS) : 0;
         int nsend = b->send_slots ? b->send_slots(ctx, size) : 1;
         unsigned char *sb = ctx->sbuf, *rb = ctx->rbuf;
         for (int i = 0; i < nsend; ++i)
-            mg_pattern_fill(sb + (size_t)i * size, size, mg_pattern_seed(ctx->rank, size, v));
+            mg_pattern_fill(sb + (size_t)i * stride, size, mg_pattern_seed(ctx->rank, size, v));
         for (int i = 0; i < nrecv; ++i)
-            poison(rb + (size_t)i * size, size, mg_pattern_seed(from[i], size, v));
+            poison(rb + (size_t)i * stride, size, mg_pattern_seed(from[i], size, v));
         MG_MPI_CHECK(MPI_Barrier(ctx->comm));
         run_iters(b, ctx, size, 1);
         for (int i = 0; i < nrecv; ++i) {
             size_t bad = 0;
             uint64_t seed = mg_pattern_seed(from[i], size, v);
-            const unsigned char *slot = rb + (size_t)i * size;
+            const unsigned char *slot = rb + (size_t)i * stride;
             if (mg_pattern_check(slot, size, seed, &bad) != 0) {
                 fprintf(stderr,
                         "mpigauge_%s: validation failed: rank %d, size %llu, pass %llu, "
@@ -400,6 +401,8 @@ static int run_sizes(run_state *s, int argc, char **argv)
                           b->extras ? b->extra_names : NULL};
 
     policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &pc);
+    if (b->min_block_iters > 1)
+        pc.min_block_iters = b->min_block_iters;
     mine = malloc(pc.max_samples * sizeof *mine);
     root = malloc(pc.max_samples * sizeof *root);
     if (ctx->rank == 0)
@@ -498,6 +501,18 @@ static int run(run_state *s, int argc, char **argv)
             printf("mpigauge_%s %s\n", b->name, MG_VERSION_STRING);
         return MG_EXIT_OK;
     }
+    if (b->choose) {
+        const mg_bench *form = b->choose(ctx);
+        if (form != NULL && form != b) {
+            if (form->opts != b->opts || form->params_size != b->params_size)
+                mg_mpi_die(__FILE__, __LINE__, "choose returned a form with other options");
+            s->b = b = form;
+        }
+    }
+    if (s->cfg.iterations == 0)
+        s->cfg.iterations = b->default_iterations;
+    if (s->cfg.warmup < 0 && b->default_warmup > 0)
+        s->cfg.warmup = b->default_warmup;
     if (ctx->nranks < b->min_ranks || ctx->nranks > b->max_ranks) {
         if (b->min_ranks == b->max_ranks)
             snprintf(err, sizeof err, "needs exactly %d ranks, got %d", b->min_ranks, ctx->nranks);

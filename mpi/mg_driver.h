@@ -63,7 +63,7 @@ struct mg_ctx {
     const mg_config *cfg;
 };
 
-typedef struct {
+typedef struct mg_bench {
     const char *name;        /* "latency": program mpigauge_latency */
     const char *description; /* one line: what is measured, in which unit */
     const char *headline;    /* table column title: "Latency (us)" */
@@ -82,6 +82,9 @@ typedef struct {
     /* Pairs: fill partner_of[rank] for every rank (-1: idle). Pure. The run
      * record then shows each pair's placement (same node or not, bindings). */
     void (*pairs)(const mg_ctx *ctx, int *partner_of);
+    /* Instead of pairs: the ranks form a ring, and the run record shows the
+     * placement of every link (r, r+1 mod P). */
+    int ring;
     /* A second sweep dimension: values (at most max) into values[], pure;
      * each value is measured over the whole size sweep. */
     const char *variant_name;
@@ -89,6 +92,9 @@ typedef struct {
     const char *const *variant_labels; /* value -> label for enumerations, or NULL */
     /* Kernel scratch and hooks around the iterations of one size (untimed). */
     size_t state_size;
+    /* Fewest iterations per sample (0: 1), for patterns whose iterations
+     * overlap (a queue): a sample then spans several turnovers. */
+    long min_block_iters;
     void (*begin_size)(mg_ctx *ctx, uint64_t size);
     void (*end_size)(mg_ctx *ctx, uint64_t size);
     /* Bytes per buffer the kernel needs for messages of max_size. */
@@ -110,6 +116,19 @@ typedef struct {
     const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
     void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
                    const double *rank_median_s, double *out);
+    /* Forms chosen by an option. When set, called on every rank right after
+     * the options are parsed (before the rank, size and check steps); returns
+     * the descriptor to run instead (NULL: this one). The chosen one must have
+     * the same name, opts and params; it may differ in anything else (metric,
+     * time_scale, headline, sizes, variant dimension, kernel). Pure. */
+    const struct mg_bench *(*choose)(const mg_ctx *ctx);
+    /* Fixed counts used when -i / -x are not given (0: the driver's
+     * defaults, adaptive sampling and the timed warm-up), for kernels whose
+     * resources grow with the iteration count. The run record shows them. */
+    long default_iterations, default_warmup;
+    /* Validation: bytes between the starts of two slots (NULL: size), for
+     * kernels whose buffers are spaced out (for example page-aligned). */
+    uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
 } mg_bench;
 
 /* "name=value" (or "name=label") of a variant value. */

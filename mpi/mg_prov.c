@@ -168,13 +168,13 @@ static void first_line(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
-/* Where each pair runs: same node or not, and both bindings. */
-static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx)
+/* Where each pair (or ring link) runs: same node or not, and both bindings. */
+static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int ring)
 {
     mg_json_array_begin(j, "pairs");
     for (int r = 0; r < p->nranks; ++r) {
-        int q = ctx->partner_of[r];
-        if (q <= r)
+        int q = ring ? (r + 1) % p->nranks : ctx->partner_of[r];
+        if (ring ? (p->nranks < 2 || (p->nranks == 2 && r == 1)) : q <= r)
             continue;
         mg_json_object_begin(j, NULL);
         mg_json_array_begin(j, "ranks");
@@ -229,8 +229,8 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     for (int i = 0; i < p->nranks; ++i)
         mg_json_int(&j, NULL, ctx->node_of[i]);
     mg_json_array_end(&j);
-    if (ctx->partner_of)
-        write_pairs(&j, p, ctx);
+    if (ctx->partner_of || bench->ring)
+        write_pairs(&j, p, ctx, bench->ring);
     mg_json_string(&j, "timer", "MPI_Wtime");
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);

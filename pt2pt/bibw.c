@@ -15,9 +15,11 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     const int w = (int)mg_window(c);
     for (long i = 0; i < iters; ++i) {
         for (int k = 0; k < w; ++k)
-            mg_xfer_irecv(x, c->rbuf, size, c->peer, TAG_DATA, &c->reqs[k]);
+            mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA,
+                          &c->reqs[k]);
         for (int k = 0; k < w; ++k)
-            mg_xfer_isend(x, c->sbuf, size, c->peer, TAG_DATA, &c->reqs[w + k]);
+            mg_xfer_isend(x, mg_slot(c, c->sbuf, size, k), size, c->peer, TAG_DATA,
+                          &c->reqs[w + k]);
         mg_xfer_waitall(2 * w, c->reqs);
     }
 }
@@ -27,11 +29,16 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return 2.0 * (double)size * (double)mg_window(c);
 }
 
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_LAST};
+
 static const mg_bench bench = {
     .name = "bibw",
     .description = "bidirectional bandwidth, both ranks post W receives and W sends at once, "
                    "aggregate MB/s (10^6 bytes/s)",
-    MG_PT2PT_WINDOW_BW_FIELDS,
+    MG_PT2PT_PAIR_FIELDS,
+    MG_PT2PT_WINDOW_FIELDS,
+    .params_default = &mg_pt2pt_default,
+    .opts = opts,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
     .recv_slots = mg_recv_from_peer,

@@ -3,7 +3,7 @@
  * Per iteration rank 0 posts W back-to-back non-blocking sends of N bytes
  * and rank 1 the W matching receives; when all have completed rank 1 returns
  * a 4-byte acknowledgement. Bandwidth = W x N / time per iteration, in MB/s
- * (10^6 bytes/s).
+ * (10^6 bytes/s). -b multiple gives every window slot its own buffer.
  */
 #include "mg_driver.h"
 #include "pt2pt.h"
@@ -18,12 +18,14 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     for (long i = 0; i < iters; ++i) {
         if (c->rank == 0) {
             for (int k = 0; k < w; ++k)
-                mg_xfer_isend(x, c->sbuf, size, c->peer, TAG_DATA, &c->reqs[k]);
+                mg_xfer_isend(x, mg_slot(c, c->sbuf, size, k), size, c->peer, TAG_DATA,
+                              &c->reqs[k]);
             mg_xfer_waitall(w, c->reqs);
             mg_xfer_recv(x, ack, ACK_BYTES, c->peer, TAG_ACK);
         } else {
             for (int k = 0; k < w; ++k)
-                mg_xfer_irecv(x, c->rbuf, size, c->peer, TAG_DATA, &c->reqs[k]);
+                mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA,
+                              &c->reqs[k]);
             mg_xfer_waitall(w, c->reqs);
             mg_xfer_send(x, ack, ACK_BYTES, c->peer, TAG_ACK);
         }
@@ -35,20 +37,19 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return (double)size * (double)mg_window(c);
 }
 
-/* Only rank 1 receives payload. */
-static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
-{
-    return c->rank == 1 ? mg_recv_from_peer(c, size, from, max) : 0;
-}
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_LAST};
 
 static const mg_bench bench = {
     .name = "bw",
     .description = "unidirectional bandwidth, window of W non-blocking sends from rank 0 to "
                    "rank 1 then a short ack, in MB/s (10^6 bytes/s)",
-    MG_PT2PT_WINDOW_BW_FIELDS,
+    MG_PT2PT_PAIR_FIELDS,
+    MG_PT2PT_WINDOW_FIELDS,
+    .params_default = &mg_pt2pt_default,
+    .opts = opts,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
-    .recv_slots = recv_slots,
+    .recv_slots = mg_recv_if_receiver,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -1,23 +1,79 @@
-/* What the point-to-point descriptors share: the fields of a benchmark
- * between ranks 0 and 1, and the window option of the windowed bandwidth
- * benchmarks. */
+/* What the point-to-point descriptors share: their options (window, buffers,
+ * pairing), buffer slots, pairs and the common descriptor fields. */
 #ifndef MG_PT2PT_H
 #define MG_PT2PT_H
 
 #include "mg_driver.h"
+#include "mg_pairing.h"
 
 #include <stddef.h>
 
 typedef struct {
-    long window; /* messages in flight per iteration (-W) */
-} mg_window_params;
+    long window;  /* -W (qbw: -Q) messages in flight */
+    int multiple; /* -b: 0 one buffer, 1 one buffer per window slot */
+    int pairing;  /* --pairing: mg_pairing_mode */
+} mg_pt2pt_params;
 
-static const mg_window_params mg_window_default = {64};
+static const mg_pt2pt_params mg_pt2pt_default = {64, 0, MG_PAIR_BLOCK};
 
-static const mg_opt mg_window_opts[] = {
-    {'W', "window", MG_OPT_LONG, offsetof(mg_window_params, window), "N",
-     "messages posted back to back per iteration (default 64)", 1, 65536, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+static const char *const mg_buffer_modes[] = {"single", "multiple", NULL};
+static const char *const mg_pairing_modes[] = {"block", "cyclic", "internode", NULL};
+
+#define MG_OPT_WINDOW                                                                        \
+    {'W', "window", MG_OPT_LONG, offsetof(mg_pt2pt_params, window), "N",                     \
+     "messages posted back to back per iteration (default 64)", 1, 65536, NULL}
+#define MG_OPT_BUFFERS                                                                       \
+    {'b', "buffers", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, multiple), "single|multiple",  \
+     "one buffer for all messages, or one per window slot (default single)", 0, 0,          \
+     mg_buffer_modes}
+#define MG_OPT_PAIRING                                                                       \
+    {0, "pairing", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, pairing),                        \
+     "block|cyclic|internode",                                                               \
+     "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible (default block)", 0,  \
+     0, mg_pairing_modes}
+#define MG_OPT_LAST {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}
+
+static inline const mg_pt2pt_params *mg_p2p(const mg_ctx *c)
+{
+    return (const mg_pt2pt_params *)c->params;
+}
+
+static inline long mg_window(const mg_ctx *c) { return mg_p2p(c)->window; }
+
+/* Buffer slot k of base for messages of `size` bytes (slot 0 with -b single). */
+static inline char *mg_slot(const mg_ctx *c, void *base, uint64_t size, long k)
+{
+    return (char *)base + (mg_p2p(c)->multiple ? (size_t)k * size : 0);
+}
+
+/* Slots per buffer: the window with -b multiple, else 1. */
+static inline int mg_nslots(const mg_ctx *c)
+{
+    return mg_p2p(c)->multiple ? (int)mg_window(c) : 1;
+}
+
+static inline size_t mg_window_buf_bytes(const mg_ctx *c, uint64_t max_size)
+{
+    return (size_t)mg_nslots(c) * (size_t)max_size;
+}
+
+static inline int mg_window_send_slots(const mg_ctx *c, uint64_t size)
+{
+    (void)size;
+    return mg_nslots(c);
+}
+
+/* Every receive slot holds a message from rank `from_rank`. */
+static inline int mg_slots_from(const mg_ctx *c, int from_rank, int *from, int max)
+{
+    int n = mg_nslots(c) < max ? mg_nslots(c) : max;
+    for (int i = 0; i < n; ++i)
+        from[i] = from_rank;
+    return n;
+}
+
+/* Requests for W messages in each direction. */
+static inline size_t mg_window_requests(const mg_ctx *c) { return 2 * (size_t)mg_window(c); }
 
 /* Ranks 0 and 1 form the one pair. */
 static inline void mg_pair_01(const mg_ctx *c, int *partner_of)
@@ -27,34 +83,44 @@ static inline void mg_pair_01(const mg_ctx *c, int *partner_of)
     partner_of[1] = 0;
 }
 
-/* Validation: this rank receives one message from its peer into slot 0. */
+/* Pairs chosen by --pairing. */
+static inline void mg_pairs_by_option(const mg_ctx *c, int *partner_of)
+{
+    mg_pairing((mg_pairing_mode)mg_p2p(c)->pairing, c->nranks, c->node_of, partner_of);
+}
+
+/* This rank starts each exchange of its pair (the lower rank). */
+static inline int mg_initiator(const mg_ctx *c) { return c->peer >= 0 && c->rank < c->peer; }
+
+/* Validation: this rank receives from its peer into every slot. */
 static inline int mg_recv_from_peer(const mg_ctx *c, uint64_t size, int *from, int max)
 {
     (void)size;
-    (void)max;
-    if (c->peer < 0)
-        return 0;
-    from[0] = c->peer;
-    return 1;
+    return c->peer < 0 ? 0 : mg_slots_from(c, c->peer, from, max);
+}
+
+/* Validation: only the receiving side of each pair gets payload. */
+static inline int mg_recv_if_receiver(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    return c->peer < 0 || mg_initiator(c) ? 0 : mg_recv_from_peer(c, size, from, max);
 }
 
 /* Descriptor fields of a 2-rank benchmark timed on rank 0. */
 #define MG_PT2PT_PAIR_FIELDS                                                                 \
     .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .pairs = mg_pair_01
 
-/* ... and of a windowed bandwidth benchmark (sizes 1 B to 4 MiB, -W). */
-#define MG_PT2PT_WINDOW_BW_FIELDS                                                            \
-    MG_PT2PT_PAIR_FIELDS, .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .min_size = 1,   \
-        .default_min_size = 1, .default_max_size = 4194304, .headline = "Bandwidth (MB/s)",  \
-        .opts = mg_window_opts, .params_size = sizeof(mg_window_params),                     \
-        .params_default = &mg_window_default, .requests = window_requests
+/* ... and of a windowed bandwidth benchmark (sizes 1 B to 4 MiB, -W, -b);
+ * .params_default is the benchmark's (usually &mg_pt2pt_default). */
+#define MG_PT2PT_WINDOW_FIELDS                                                               \
+    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .min_size = 1, .default_min_size = 1,  \
+    .default_max_size = 4194304, .headline = "Bandwidth (MB/s)",                             \
+    .params_size = sizeof(mg_pt2pt_params), .requests = mg_window_requests, .buf_bytes = mg_window_buf_bytes,                       \
+    .send_slots = mg_window_send_slots
 
-static inline long mg_window(const mg_ctx *c)
-{
-    return ((const mg_window_params *)c->params)->window;
-}
+/* Fields of benchmarks over many ranks: ranks 2 and up, slowest rank per sample. */
+#define MG_PT2PT_MANY_FIELDS .min_ranks = 2, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX
 
-/* Requests for W messages in each direction. */
-static inline size_t window_requests(const mg_ctx *c) { return 2 * (size_t)mg_window(c); }
+/* Fields of the chain benchmarks: any number of ranks, neighbours r and r+1. */
+#define MG_PT2PT_RING_FIELDS .min_ranks = 1, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX, .ring = 1
 
 #endif

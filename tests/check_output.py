@@ -66,7 +66,8 @@ def check_run(run, results, where):
     need(got == want, f"{where}: (variant, size) of the results differ from the sweep")
     for p in run.get("pairs", []):
         a, b = p["ranks"]
-        need(0 <= a < b < run["nranks"], f"{where}: bad pair {p['ranks']}")
+        need(0 <= a < run["nranks"] and 0 <= b < run["nranks"] and a != b,
+             f"{where}: bad pair {p['ranks']}")
         need(p["same_node"] == (run["node_of_rank"][a] == run["node_of_rank"][b]),
              f"{where}: pair {p['ranks']} same_node is wrong")
 

@@ -32,13 +32,28 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
     file=""
     case " $args " in *" @OUT@ "*) file=$out ;; esac
     args=$(printf '%s' "$args" | sed "s#@OUT@#$out#g; s#@NOFILE@#$work/no/such/dir/out.jsonl#g")
+    # MPICH 4.0.2 (ch4:ucx) sometimes hangs in MPI_Finalize with more than 2
+    # ranks after printing everything (a known UCX issue): such launches get
+    # a shorter timeout, and a timeout after complete, well-formed output is
+    # reported as that known condition instead of a failure.
+    limit=$MG_CASE_TIMEOUT
+    known_hang=0
+    if [ "$MG_MPI_FLAVOR" = mpich ] && [ "$np" -gt 2 ]; then
+        limit=${MG_CASE_TIMEOUT_MPICH_MANY:-90}
+        known_hang=1
+    fi
     start=$(date +%s)
     # shellcheck disable=SC2086
-    timeout -k 10 "$MG_CASE_TIMEOUT" "$MPIEXEC" $MPIEXEC_FLAGS -n "$np" \
+    timeout -k 10 "$limit" "$MPIEXEC" $MPIEXEC_FLAGS -n "$np" \
         "$MG_BINDIR/mpigauge_$prog" $args >"$work/$id.out" 2>"$work/$id.err" </dev/null
     rc=$?
     secs=$(( $(date +%s) - start ))
     why=""
+    note=""
+    if [ "$rc" -eq 124 ] && [ "$known_hang" = 1 ] && [ "$expect" -eq 0 ]; then
+        note=" # known MPICH finalize hang after complete output"
+        rc=0
+    fi
     if [ "$rc" -ne "$expect" ]; then
         why="exit code $rc, expected $expect"
     elif ! msg=$("$PYTHON" "$MG_TESTDIR/check_output.py" "$check" "$work/$id.out" \
@@ -48,7 +63,7 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
         why="a failed run left an output file"
     fi
     if [ -z "$why" ]; then
-        echo "ok $n - $id (${secs}s)"
+        echo "ok $n - $id (${secs}s)$note"
     else
         echo "not ok $n - $id (${secs}s): $why"
         echo "# command: $MPIEXEC $MPIEXEC_FLAGS -n $np mpigauge_$prog $args"

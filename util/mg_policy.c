@@ -22,6 +22,7 @@ void mg_policy_cfg_default(mg_policy_cfg *cfg)
     cfg->min_samples = 10;
     cfg->max_samples = 10000;
     cfg->min_sample_s = 1e-5;
+    cfg->min_block_iters = 1;
 }
 
 int mg_policy_cfg_check(const mg_policy_cfg *cfg, char *err, size_t errlen)
@@ -104,6 +105,8 @@ void mg_policy_calibrate(mg_policy *p, double per_iter_s)
     } else {
         p->block_iters = 1;
     }
+    if (p->block_iters < p->cfg.min_block_iters)
+        p->block_iters = p->cfg.min_block_iters;
     if (p->cfg.iterations > 0) {
         long n = p->cfg.iterations, b = p->block_iters;
         if (b > n)

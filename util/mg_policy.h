@@ -41,6 +41,7 @@ typedef struct {
     size_t min_samples;  /* adaptive: never stop on precision before this */
     size_t max_samples;  /* hard cap on samples (both modes) */
     double min_sample_s; /* shortest allowed sample */
+    long min_block_iters; /* fewest iterations in a sample (pipelined patterns) */
 } mg_policy_cfg;
 
 typedef enum {

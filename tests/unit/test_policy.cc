@@ -686,3 +686,30 @@ TEST(PolicyAdaptive, ZeroSamplesNeverStopOnPrecision)
     std::vector<double> s(10, 0.0); // median 0: relative half-width is infinite
     EXPECT_EQ(mg_policy_check(&p, s.data(), s.size()), MG_STOP_NONE);
 }
+
+TEST(PolicyBlock, MinBlockItersRaisesACalibratedBlock)
+{
+    FakeClock fc{0.0};
+    mg_policy_cfg cfg = defaults();
+    cfg.min_sample_s = 4.0 / 1024.0;
+    cfg.min_block_iters = 20;
+    mg_policy p;
+    mg_policy_begin(&p, &cfg, clock_of(&fc));
+    mg_policy_calibrate(&p, 1.0 / 1024.0); // the timer rule alone asks for 4
+    EXPECT_EQ(p.block_iters, 20);
+    EXPECT_EQ(mg_policy_block_iters(&p, 0), 20);
+}
+
+TEST(PolicyBlock, MinBlockItersNeverExceedsAFixedCount)
+{
+    FakeClock fc{0.0};
+    mg_policy_cfg cfg = defaults();
+    cfg.iterations = 7;
+    cfg.min_block_iters = 20;
+    mg_policy p;
+    mg_policy_begin(&p, &cfg, clock_of(&fc));
+    mg_policy_calibrate(&p, 1.0);
+    EXPECT_EQ(p.planned, 1u);
+    EXPECT_EQ(mg_policy_block_iters(&p, 0), 7);
+    EXPECT_EQ(mg_policy_block_iters(&p, 1), 0);
+}

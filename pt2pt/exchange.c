@@ -1,0 +1,84 @@
+/* Exchange (IMB, seed 001): every rank exchanges with both neighbours.
+ *
+ * One iteration on every rank of a periodic chain: receive N bytes from the
+ * left and from the right neighbour and send N bytes to both (two MPI_Irecv,
+ * two MPI_Isend, wait for all four). Reported: time per iteration in us, the
+ * slowest rank of each sample, and bw_MB/s = 4 x N / median time (IMB).
+ */
+#include "mg_driver.h"
+#include "pt2pt.h"
+
+#include <math.h>
+
+/* A message's tag says which way it travels, so that with 2 ranks (left ==
+ * right) the two messages from the same neighbour cannot be confused. */
+enum { TAG_RIGHTWARDS = 1, TAG_LEFTWARDS = 2 };
+
+static int left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
+static int right(const mg_ctx *c) { return (c->rank + 1) % c->nranks; }
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    char *from_right = (char *)c->rbuf + size;
+    for (long i = 0; i < iters; ++i) {
+        mg_xfer_irecv(x, c->rbuf, size, left(c), TAG_RIGHTWARDS, &c->reqs[0]);
+        mg_xfer_irecv(x, from_right, size, right(c), TAG_LEFTWARDS, &c->reqs[1]);
+        mg_xfer_isend(x, c->sbuf, size, right(c), TAG_RIGHTWARDS, &c->reqs[2]);
+        mg_xfer_isend(x, c->sbuf, size, left(c), TAG_LEFTWARDS, &c->reqs[3]);
+        mg_xfer_waitall(4, c->reqs);
+    }
+}
+
+static size_t requests(const mg_ctx *c)
+{
+    (void)c;
+    return 4;
+}
+
+/* The receive buffer holds two messages: from the left, then from the right. */
+static size_t buf_bytes(const mg_ctx *c, uint64_t max_size)
+{
+    (void)c;
+    return 2 * (size_t)max_size;
+}
+
+static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    (void)size;
+    (void)max;
+    from[0] = left(c);
+    from[1] = right(c);
+    return 2;
+}
+
+static const char *const extra_names[] = {"bw_MB/s", NULL};
+
+static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                   double *out)
+{
+    (void)c;
+    (void)rank_s;
+    out[0] = st->median > 0 ? 4.0 * (double)size / st->median : NAN;
+}
+
+static const mg_bench bench = {
+    .name = "exchange",
+    .description = "Exchange: periodic chain, every rank sends to and receives from both "
+                   "neighbours at once; time per iteration in us (slowest rank)",
+    .headline = "Latency (us)",
+    MG_PT2PT_RING_FIELDS,
+    .metric = MG_METRIC_LATENCY,
+    .time_scale = 1.0,
+    .min_size = 0,
+    .default_min_size = 0,
+    .default_max_size = 4194304,
+    .requests = requests,
+    .buf_bytes = buf_bytes,
+    .iterate = iterate,
+    .recv_slots = recv_slots,
+    .extra_names = extra_names,
+    .extras = extras,
+};
+
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -1,0 +1,93 @@
+/* Multi-pair bandwidth and message rate (seed 000/002 two-pair tests, OSU
+ * osu_mbw_mr).
+ *
+ * Ranks are paired by --pairing (block, cyclic or internode); in every pair
+ * the lower rank streams windows of W non-blocking sends of N bytes to the
+ * other, which acknowledges each window with 4 bytes (as bw). All pairs run
+ * at once; each sample is the slowest rank's time. Reported: aggregate
+ * bandwidth = pairs x W x N / time in MB/s; extras: the message rate
+ * (messages/s over all pairs) and the slowest and fastest pair's bandwidth
+ * (from each sender's own median time). An odd rank count leaves the last
+ * rank idle.
+ */
+#include "mg_driver.h"
+#include "pt2pt.h"
+
+#include <math.h>
+
+enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4 };
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    const int w = (int)mg_window(c);
+    char ack[ACK_BYTES] = {0};
+    if (c->peer < 0)
+        return;
+    for (long i = 0; i < iters; ++i) {
+        if (mg_initiator(c)) {
+            for (int k = 0; k < w; ++k)
+                mg_xfer_isend(x, mg_slot(c, c->sbuf, size, k), size, c->peer, TAG_DATA,
+                              &c->reqs[k]);
+            mg_xfer_waitall(w, c->reqs);
+            mg_xfer_recv(x, ack, ACK_BYTES, c->peer, TAG_ACK);
+        } else {
+            for (int k = 0; k < w; ++k)
+                mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA,
+                              &c->reqs[k]);
+            mg_xfer_waitall(w, c->reqs);
+            mg_xfer_send(x, ack, ACK_BYTES, c->peer, TAG_ACK);
+        }
+    }
+}
+
+static int npairs(const mg_ctx *c)
+{
+    int n = 0;
+    for (int r = 0; r < c->nranks; ++r)
+        n += c->partner_of[r] > r;
+    return n;
+}
+
+static double bytes_per_iter(const mg_ctx *c, uint64_t size)
+{
+    return (double)npairs(c) * (double)mg_window(c) * (double)size;
+}
+
+static const char *const extra_names[] = {"msg_rate_per_s", "pair_min_MB/s", "pair_max_MB/s",
+                                          NULL};
+
+static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                   double *out)
+{
+    out[0] = size > 0 ? st->median * 1e6 / (double)size : NAN;
+    out[1] = INFINITY;
+    out[2] = -INFINITY;
+    for (int r = 0; r < c->nranks; ++r) {
+        if (c->partner_of[r] > r && rank_s[r] > 0) {
+            double mbs = (double)mg_window(c) * (double)size / rank_s[r] / 1e6;
+            out[1] = fmin(out[1], mbs);
+            out[2] = fmax(out[2], mbs);
+        }
+    }
+}
+
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PAIRING, MG_OPT_LAST};
+
+static const mg_bench bench = {
+    .name = "mbw_mr",
+    .description = "multi-pair bandwidth: every pair streams windows of W sends at once; "
+                   "aggregate MB/s (10^6 bytes/s), slowest rank",
+    MG_PT2PT_MANY_FIELDS,
+    MG_PT2PT_WINDOW_FIELDS,
+    .params_default = &mg_pt2pt_default,
+    .opts = opts,
+    .pairs = mg_pairs_by_option,
+    .bytes_per_iter = bytes_per_iter,
+    .iterate = iterate,
+    .recv_slots = mg_recv_if_receiver,
+    .extra_names = extra_names,
+    .extras = extras,
+};
+
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

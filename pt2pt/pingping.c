@@ -1,0 +1,45 @@
+/* PingPing (IMB, seed 001): both ranks send at once, then receive.
+ *
+ * One iteration on each rank: MPI_Isend of N bytes to the other rank,
+ * MPI_Recv of the other rank's N bytes, MPI_Wait for the send. Reported: the
+ * time of one iteration in us (IMB's t, not halved), timed on rank 0: a
+ * message's latency while a message in the other direction competes.
+ */
+#include "mg_driver.h"
+#include "pt2pt.h"
+
+enum { TAG_PING = 1 };
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    for (long i = 0; i < iters; ++i) {
+        mg_xfer_isend(x, c->sbuf, size, c->peer, TAG_PING, &c->reqs[0]);
+        mg_xfer_recv(x, c->rbuf, size, c->peer, TAG_PING);
+        mg_xfer_waitall(1, c->reqs);
+    }
+}
+
+static size_t requests(const mg_ctx *c)
+{
+    (void)c;
+    return 1;
+}
+
+static const mg_bench bench = {
+    .name = "pingping",
+    .description = "PingPing: both ranks MPI_Isend N bytes, MPI_Recv the other's, wait; time "
+                   "per iteration in us",
+    .headline = "Latency (us)",
+    MG_PT2PT_PAIR_FIELDS,
+    .metric = MG_METRIC_LATENCY,
+    .time_scale = 1.0,
+    .min_size = 0,
+    .default_min_size = 0,
+    .default_max_size = 4194304,
+    .requests = requests,
+    .iterate = iterate,
+    .recv_slots = mg_recv_from_peer,
+};
+
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -1,0 +1,71 @@
+/* Sendrecv (IMB, seed 001): a periodic chain on any number of ranks.
+ *
+ * One iteration on every rank: receive N bytes from the left neighbour and
+ * send N bytes to the right one at once (MPI_Irecv + MPI_Isend + wait, the
+ * semantics of MPI_Sendrecv). Reported: time per iteration in us, the
+ * slowest rank of each sample (IMB's t_max), and the extra bw_MB/s =
+ * 2 x N / median time (IMB counts the bytes sent and received).
+ */
+#include "mg_driver.h"
+#include "pt2pt.h"
+
+#include <math.h>
+
+enum { TAG_CHAIN = 1 };
+
+static int left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
+static int right(const mg_ctx *c) { return (c->rank + 1) % c->nranks; }
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    for (long i = 0; i < iters; ++i) {
+        mg_xfer_irecv(x, c->rbuf, size, left(c), TAG_CHAIN, &c->reqs[0]);
+        mg_xfer_isend(x, c->sbuf, size, right(c), TAG_CHAIN, &c->reqs[1]);
+        mg_xfer_waitall(2, c->reqs);
+    }
+}
+
+static size_t requests(const mg_ctx *c)
+{
+    (void)c;
+    return 2;
+}
+
+static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    (void)size;
+    (void)max;
+    from[0] = left(c);
+    return 1;
+}
+
+static const char *const extra_names[] = {"bw_MB/s", NULL};
+
+static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                   double *out)
+{
+    (void)c;
+    (void)rank_s;
+    out[0] = st->median > 0 ? 2.0 * (double)size / st->median : NAN;
+}
+
+static const mg_bench bench = {
+    .name = "sendrecv",
+    .description = "Sendrecv: periodic chain, every rank receives from the left and sends to "
+                   "the right at once; time per iteration in us (slowest rank)",
+    .headline = "Latency (us)",
+    MG_PT2PT_RING_FIELDS,
+    .metric = MG_METRIC_LATENCY,
+    .time_scale = 1.0,
+    .min_size = 0,
+    .default_min_size = 0,
+    .default_max_size = 4194304,
+    .requests = requests,
+    .iterate = iterate,
+    .recv_slots = recv_slots,
+    .extra_names = extra_names,
+    .extras = extras,
+};
+
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }
