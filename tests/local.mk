@@ -2,6 +2,7 @@
 check_PROGRAMS += tests/unit/unit_tests
 tests_unit_unit_tests_SOURCES = \
 	tests/unit/capture.h \
+	tests/unit/test_compute.cc \
 	tests/unit/test_json.cc \
 	tests/unit/test_opts.cc \
 	tests/unit/test_pairing.cc \
