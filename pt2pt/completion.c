@@ -1,0 +1,226 @@
+/* Cost of checking for completion (seed 004, "Cost of checking for
+ * communication completion").
+ *
+ * Ping-pong latency between ranks 0 and 1 (round trip / 2, us) where both
+ * ranks detect the arrival of each message with one method (the variant):
+ *   recv      MPI_Recv (the baseline: plain blocking latency)
+ *   wait      MPI_Irecv + MPI_Wait
+ *   test      MPI_Irecv + a busy MPI_Test loop
+ *   waitany   MPI_Irecv + MPI_Waitany over a set: K pending receives on
+ *             another tag (posted at the start of the size, never matched,
+ *             cancelled at its end) and the real one last
+ *   testsome  the same set, a busy MPI_Testsome loop
+ * The extra diff_us is the method's median minus the recv median of the
+ * same size; recv is therefore always measured first.
+ */
+#include "mg_driver.h"
+#include "pt2pt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { TAG_DATA = 1, TAG_IDLE = 2, MAX_PENDING = 1024, MAX_SIZES = 4096 };
+enum { RECV, WAIT, TEST, WAITANY, TESTSOME, NMETHODS };
+
+static const char *const methods[] = {"recv", "wait", "test", "waitany", "testsome", NULL};
+static const char *const extra_names[] = {"diff_us", NULL};
+
+typedef struct {
+    const char *methods; /* --methods; NULL: all */
+    long pending;        /* --pending K */
+} completion_params;
+
+typedef struct {
+    /* MPI_Testsome's indices and statuses (an array: with MPICH's
+     * MPI_STATUSES_IGNORE, GCC 12 reports a false -Wstringop-overflow) */
+    int idx[MAX_PENDING + 1];
+    MPI_Status sts[MAX_PENDING + 1];
+    long variant;             /* extras: the variant of the last result */
+    size_t k;                 /* extras: index of the next size in the sweep */
+    double base_us[MAX_SIZES]; /* rank 0: recv medians, by sweep index */
+} completion_state;
+
+static const completion_params defaults = {NULL, 7};
+
+static const mg_opt opts[] = {
+    {0, "methods", MG_OPT_STRING, offsetof(completion_params, methods), "LIST",
+     "of recv,wait,test,waitany,testsome (default all; recv is always measured first)", 0, 0,
+     NULL},
+    {0, "pending", MG_OPT_LONG, offsetof(completion_params, pending), "K",
+     "waitany, testsome: never-completing receives in the set besides the real one "
+     "(default 7)", 0, MAX_PENDING, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+
+static const completion_params *prm(const mg_ctx *c) { return c->params; }
+
+/* recv, then the listed methods in order; count or -EINVAL with a message. */
+static int parse_methods(const mg_ctx *c, long *v, char *err, size_t len)
+{
+    const char *p = prm(c)->methods ? prm(c)->methods : "recv,wait,test,waitany,testsome";
+    int n = 1, given[NMETHODS] = {0};
+    v[0] = RECV;
+    while (1) {
+        size_t w = strcspn(p, ",");
+        int m = 0;
+        while (methods[m] && (strlen(methods[m]) != w || strncmp(methods[m], p, w) != 0))
+            ++m;
+        if (w == 0) {
+            snprintf(err, len, "--methods: empty entry in the list");
+            return -EINVAL;
+        }
+        if (!methods[m]) {
+            snprintf(err, len, "--methods: unknown method '%.*s' (recv, wait, test, waitany, "
+                     "testsome)", (int)w, p);
+            return -EINVAL;
+        }
+        if (given[m]++) {
+            snprintf(err, len, "--methods: '%s' is listed twice", methods[m]);
+            return -EINVAL;
+        }
+        if (m != RECV)
+            v[n++] = m;
+        if (p[w] == '\0')
+            return n;
+        p += w + 1;
+    }
+}
+
+static int check(const mg_ctx *c, char *err, size_t len)
+{
+    long v[NMETHODS];
+    return parse_methods(c, v, err, len) < 0 ? -EINVAL : 0;
+}
+
+static int variants(const mg_ctx *c, long *values, int max)
+{
+    long v[NMETHODS];
+    char err[200];
+    int n = parse_methods(c, v, err, sizeof err);
+    for (int i = 0; i < n && i < max; ++i)
+        values[i] = v[i];
+    return n < max ? n : max;
+}
+
+static int is_set(const mg_ctx *c) { return c->variant == WAITANY || c->variant == TESTSOME; }
+
+/* The set's pending receives occupy reqs[0..K-1]; the real one is reqs[K]. */
+static void begin_size(mg_ctx *c, uint64_t size)
+{
+    (void)size;
+    for (long k = 0; is_set(c) && k < prm(c)->pending; ++k)
+        mg_xfer_irecv(&c->xfer, c->rbuf, 0, c->peer, TAG_IDLE, &c->reqs[k]);
+}
+
+static void end_size(mg_ctx *c, uint64_t size)
+{
+    const int k = (int)prm(c)->pending;
+    (void)size;
+    if (!is_set(c))
+        return;
+    for (int i = 0; i < k; ++i)
+        MG_MPI_CHECK(MPI_Cancel(&c->reqs[i]));
+    mg_xfer_waitall(k, c->reqs);
+}
+
+static size_t requests(const mg_ctx *c) { return (size_t)prm(c)->pending + 1; }
+
+/* Receive one message, detecting its completion with this variant's method. */
+static void receive(mg_ctx *c, uint64_t size)
+{
+    completion_state *st = c->state;
+    const int k = (int)prm(c)->pending;
+    MPI_Request *real = &c->reqs[k];
+    int flag = 0, idx = -1, out = 0;
+    if (c->variant == RECV) {
+        mg_xfer_recv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA);
+        return;
+    }
+    mg_xfer_irecv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA, real);
+    switch (c->variant) {
+    case WAIT:
+        MG_MPI_CHECK(MPI_Wait(real, MPI_STATUS_IGNORE));
+        return;
+    case TEST:
+        while (!flag)
+            MG_MPI_CHECK(MPI_Test(real, &flag, MPI_STATUS_IGNORE));
+        return;
+    case WAITANY:
+        MG_MPI_CHECK(MPI_Waitany(k + 1, c->reqs, &idx, MPI_STATUS_IGNORE));
+        break;
+    default:
+        while (out == 0)
+            MG_MPI_CHECK(MPI_Testsome(k + 1, c->reqs, &out, st->idx, st->sts));
+        idx = out == 1 ? st->idx[0] : -1;
+    }
+    if (idx != k)
+        mg_mpi_die(__FILE__, __LINE__, "completion: a pending receive completed");
+}
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    for (long i = 0; i < iters; ++i) {
+        if (c->rank == 0) {
+            mg_xfer_send(&c->xfer, c->sbuf, size, c->peer, TAG_DATA);
+            receive(c, size);
+        } else {
+            receive(c, size);
+            mg_xfer_send(&c->xfer, c->sbuf, size, c->peer, TAG_DATA);
+        }
+    }
+}
+
+static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    (void)size;
+    (void)max;
+    from[0] = c->peer;
+    return 1;
+}
+
+/* Rank 0, once per size in sweep order within each variant (recv first). */
+static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                   double *out)
+{
+    completion_state *s = c->state;
+    (void)size;
+    (void)rank_s;
+    if (c->variant != s->variant)
+        s->k = 0;
+    s->variant = c->variant;
+    if (s->k >= MAX_SIZES)
+        return;
+    if (c->variant == RECV)
+        s->base_us[s->k] = st->median;
+    out[0] = st->median - s->base_us[s->k++];
+}
+
+static const mg_bench bench = {
+    .name = "completion",
+    .description = "cost of checking for completion: ping-pong latency (us) with MPI_Recv, "
+                   "Wait, a Test loop, Waitany or a Testsome loop, and its difference to Recv",
+    .headline = "Latency (us)",
+    MG_PT2PT_PAIR_FIELDS,
+    .metric = MG_METRIC_LATENCY,
+    .time_scale = 0.5,
+    .min_size = 0,
+    .default_min_size = 0,
+    .default_max_size = 1048576,
+    .opts = opts,
+    .params_size = sizeof(completion_params),
+    .params_default = &defaults,
+    .check = check,
+    .variant_name = "method",
+    .variants = variants,
+    .variant_labels = methods,
+    .state_size = sizeof(completion_state),
+    .begin_size = begin_size,
+    .end_size = end_size,
+    .requests = requests,
+    .iterate = iterate,
+    .recv_slots = recv_slots,
+    .extra_names = extra_names,
+    .extras = extras,
+};
+
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -1,0 +1,279 @@
+/* Buffer reuse (seed 004, "Impact of buffer reuse").
+ *
+ * Messages go through a pool of buffer regions instead of one buffer, in
+ * the same order on both ranks, to expose address-translation and
+ * registration costs that a one-buffer test hides. Regions start a
+ * page-rounded size apart, so no two share a page.
+ *  --pattern fifo: message m of a size uses region m mod N; variant N
+ *    (--buffers, default 1,2,5,10,15,20,25; seed: 512 KiB, up to 25).
+ *  --pattern percent: variant R% (--reuse, default 0,25,50,75,100). Message
+ *    m reuses region 0 when (m x R) mod 100 < R (Bresenham: R of every 100
+ *    consecutive messages, evenly spread, message 0 included when R > 0);
+ *    every other message takes the next never-used region. The pool covers
+ *    warm-up + timed messages, so this form runs fixed counts by default
+ *    (-x/-i below) and the memory guard refuses (exit 2) what does not fit.
+ * --metric latency: ping-pong (round trip / 2, us). --metric bw: windows of
+ * W messages from rank 0 to rank 1, then a 4-byte ack (MB/s).
+ */
+#include "mg_driver.h"
+#include "mg_policy.h"
+#include "mg_size.h"
+#include "pt2pt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4, MAX_VALUES = 256 };
+enum { FIFO, PERCENT };
+enum { LAT, BW };
+
+typedef struct {
+    int pattern, metric;
+    const char *buffers, *reuse; /* variant lists; NULL: default */
+    long window;                 /* 0: not given */
+} reuse_params;
+
+typedef struct {
+    long phase;         /* (m x R) mod 100 of the next message */
+    size_t next, fresh; /* next fifo message; fresh regions taken */
+    size_t regions;     /* regions in the buffers at this size */
+    size_t stride;      /* bytes from one region to the next */
+} reuse_state;
+
+static const reuse_params defaults = {FIFO, LAT, NULL, NULL, 0};
+static const char *const patterns[] = {"fifo", "percent", NULL};
+static const char *const metrics[] = {"latency", "bw", NULL};
+
+static const mg_opt opts[] = {
+    {0, "pattern", MG_OPT_CHOICE, offsetof(reuse_params, pattern), "fifo|percent",
+     "N buffers in FIFO order, or a reuse percentage (default fifo)", 0, 0, patterns},
+    {0, "metric", MG_OPT_CHOICE, offsetof(reuse_params, metric), "latency|bw",
+     "ping-pong latency or windowed bandwidth (default latency)", 0, 0, metrics},
+    {0, "buffers", MG_OPT_STRING, offsetof(reuse_params, buffers), "[MIN:]MAX|LIST",
+     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default 1,2,5,10,15,20,25)", 0, 0,
+     NULL},
+    {0, "reuse", MG_OPT_STRING, offsetof(reuse_params, reuse), "LIST",
+     "percent: reuse percentages 0..100 (default 0,25,50,75,100)", 0, 0, NULL},
+    {'W', "window", MG_OPT_LONG, offsetof(reuse_params, window), "N",
+     "bw: messages per window (default 64; 16 with --pattern percent)", 1, 65536, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+
+static const reuse_params *prm(const mg_ctx *c) { return c->params; }
+
+static long window(const mg_ctx *c)
+{
+    const reuse_params *p = prm(c);
+    return p->metric == LAT ? 1 : p->window ? p->window : p->pattern == FIFO ? 64 : 16;
+}
+
+/* The variant values: --buffers (fifo: a list, one value, or MIN:MAX
+ * doubling) or --reuse (percent: a list); count, or -EINVAL with a message. */
+static int parse_values(const mg_ctx *c, long *v, char *err, size_t len)
+{
+    const int fifo = prm(c)->pattern == FIFO;
+    const char *name = fifo ? "--buffers" : "--reuse";
+    const char *spec = fifo ? prm(c)->buffers : prm(c)->reuse;
+    const long hi = fifo ? 65536 : 100;
+    char one[80], msg[200] = "";
+    mg_sweep sw = {NULL, 0};
+    int n;
+    if (!spec)
+        spec = fifo ? "1,2,5,10,15,20,25" : "0,25,50,75,100";
+    if (!strpbrk(spec, ":,") && strlen(spec) < 32) { /* one value: itself, not 1..value */
+        snprintf(one, sizeof one, "%s:%s", spec, spec);
+        spec = one;
+    } else if (!fifo && strchr(spec, ':')) {
+        snprintf(msg, sizeof msg, "takes a list of percentages, not a range");
+    }
+    if (!msg[0] && mg_sweep_parse(spec, fifo, 1, 32, &sw, msg, sizeof msg) == 0) {
+        for (size_t i = 0; i < sw.n && !msg[0]; ++i) {
+            if (i >= MAX_VALUES)
+                snprintf(msg, sizeof msg, "more than %d values", MAX_VALUES);
+            else if ((v[i] = (long)sw.sizes_bytes[i]) > hi)
+                snprintf(msg, sizeof msg, "%ld is above %ld", v[i], hi);
+        }
+    }
+    n = (int)sw.n;
+    mg_sweep_free(&sw);
+    if (msg[0]) {
+        snprintf(err, len, "%s: %s", name, msg);
+        return -EINVAL;
+    }
+    return n;
+}
+
+static int check(const mg_ctx *c, char *err, size_t len)
+{
+    const reuse_params *p = prm(c);
+    long v[MAX_VALUES];
+    const char *bad = p->metric == LAT && p->window ? "-W/--window applies to --metric bw"
+                      : p->pattern == FIFO && p->reuse ? "--reuse applies to --pattern percent"
+                      : p->pattern == PERCENT && p->buffers ? "--buffers applies to --pattern fifo"
+                                                            : NULL;
+    if (bad) {
+        snprintf(err, len, "%s", bad);
+        return -EINVAL;
+    }
+    return parse_values(c, v, err, len) < 0 ? -EINVAL : 0;
+}
+
+/* check() has accepted the list; the driver allows more than MAX_VALUES. */
+static int variants(const mg_ctx *c, long *values, int max)
+{
+    char err[256];
+    return max >= MAX_VALUES ? parse_values(c, values, err, sizeof err) : -1;
+}
+
+/* Messages among the first n that reuse region 0 at R percent. */
+static uint64_t reused(uint64_t n, long r) { return n && r ? (n - 1) * (uint64_t)r / 100 + 1 : 0; }
+
+/* Regions the first n messages touch (region 0 up), for variant v. */
+static uint64_t regions_for(const mg_ctx *c, long v, uint64_t n)
+{
+    if (prm(c)->pattern == FIFO)
+        return n < (uint64_t)v ? n : (uint64_t)v;
+    return (v > 0) + n - reused(n, v);
+}
+
+static uint64_t stride(const mg_ctx *c, uint64_t size)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    (void)c;
+    return size ? (size + page - 1) / page * page : page;
+}
+
+/* Pool for the largest variant need: every message of warm-up and timing. */
+static size_t buf_bytes(const mg_ctx *c, uint64_t max_size)
+{
+    long v[MAX_VALUES];
+    char err[256];
+    mg_policy_cfg pc;
+    int n = parse_values(c, v, err, sizeof err);
+    uint64_t need = 0, msgs = UINT64_MAX, s = stride(c, max_size);
+    mg_policy_cfg_default(&pc);
+    if (c->cfg->iterations > 0) {
+        long warm = c->cfg->warmup >= 0 ? c->cfg->warmup : pc.warmup_max;
+        msgs = (uint64_t)(c->cfg->iterations + warm) * (uint64_t)window(c);
+    }
+    for (int i = 0; i < n; ++i) {
+        uint64_t r = regions_for(c, v[i], msgs);
+        need = r > need ? r : need;
+    }
+    return need > (SIZE_MAX / 4) / s ? SIZE_MAX / 4 : (size_t)(need * s);
+}
+
+static void begin_size(mg_ctx *c, uint64_t size)
+{
+    reuse_state *st = c->state;
+    st->phase = 0;
+    st->next = st->fresh = 0;
+    st->stride = (size_t)stride(c, size);
+    st->regions = c->buf_bytes / st->stride;
+}
+
+/* Byte offset of the region the next message uses. */
+static size_t next_region(mg_ctx *c)
+{
+    reuse_state *st = c->state;
+    size_t r;
+    if (prm(c)->pattern == FIFO) {
+        r = st->next++ % (size_t)c->variant;
+    } else {
+        r = st->phase < c->variant ? 0 : (c->variant > 0) + st->fresh++;
+        st->phase = (st->phase + c->variant) % 100;
+    }
+    if (r >= st->regions)
+        mg_mpi_die(__FILE__, __LINE__, "reuse: the fresh-buffer pool is exhausted");
+    return r * st->stride;
+}
+
+static void iterate_lat(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    char *sb = c->sbuf, *rb = c->rbuf;
+    for (long i = 0; i < iters; ++i) {
+        size_t o = next_region(c);
+        if (c->rank == 0) {
+            mg_xfer_send(x, sb + o, size, c->peer, TAG_DATA);
+            mg_xfer_recv(x, rb + o, size, c->peer, TAG_DATA);
+        } else {
+            mg_xfer_recv(x, rb + o, size, c->peer, TAG_DATA);
+            mg_xfer_send(x, sb + o, size, c->peer, TAG_DATA);
+        }
+    }
+}
+
+static void iterate_bw(mg_ctx *c, uint64_t size, long iters)
+{
+    const mg_xfer *x = &c->xfer;
+    const int w = (int)window(c);
+    char ack[ACK_BYTES] = {0}, *sb = c->sbuf, *rb = c->rbuf;
+    for (long i = 0; i < iters; ++i) {
+        for (int k = 0; k < w; ++k) {
+            size_t o = next_region(c);
+            if (c->rank == 0)
+                mg_xfer_isend(x, sb + o, size, c->peer, TAG_DATA, &c->reqs[k]);
+            else
+                mg_xfer_irecv(x, rb + o, size, c->peer, TAG_DATA, &c->reqs[k]);
+        }
+        mg_xfer_waitall(w, c->reqs);
+        if (c->rank == 0)
+            mg_xfer_recv(x, ack, ACK_BYTES, c->peer, TAG_ACK);
+        else
+            mg_xfer_send(x, ack, ACK_BYTES, c->peer, TAG_ACK);
+    }
+}
+
+static double bytes_per_iter(const mg_ctx *c, uint64_t size) { return (double)size * window(c); }
+static size_t requests(const mg_ctx *c) { return (size_t)window(c); }
+
+/* Validation runs one iteration: the regions it touches are slots 0..n-1. */
+static int send_slots(const mg_ctx *c, uint64_t size)
+{
+    (void)size;
+    return prm(c)->metric == BW && c->rank == 1 ? 0 : (int)regions_for(c, c->variant, window(c));
+}
+
+static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    int n = prm(c)->metric == BW && c->rank == 0 ? 0 : (int)regions_for(c, c->variant, window(c));
+    (void)size;
+    n = n < max ? n : max;
+    for (int i = 0; i < n; ++i)
+        from[i] = c->peer;
+    return n;
+}
+
+#define COMMON                                                                               \
+    .name = "reuse",                                                                         \
+    .description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO "  \
+                   "order or a reuse percentage, ranks 0 and 1",                             \
+    MG_PT2PT_PAIR_FIELDS, .min_size = 1, .opts = opts, .params_size = sizeof(reuse_params),  \
+    .params_default = &defaults, .check = check, .choose = choose, .variants = variants,    \
+    .state_size = sizeof(reuse_state), .begin_size = begin_size, .buf_bytes = buf_bytes,     \
+    .slot_stride = stride, .send_slots = send_slots, .recv_slots = recv_slots
+#define LATENCY                                                                              \
+    .metric = MG_METRIC_LATENCY, .time_scale = 0.5, .headline = "Latency (us)",              \
+    .iterate = iterate_lat
+#define BANDWIDTH                                                                            \
+    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .headline = "Bandwidth (MB/s)",        \
+    .iterate = iterate_bw, .bytes_per_iter = bytes_per_iter, .requests = requests
+/* Seed sizes: 512 KiB (fifo; percent bw); -m MAX below that needs a MIN. */
+#define KIB512 .default_min_size = 524288, .default_max_size = 524288
+#define FIFO_FORM .variant_name = "buffers", KIB512
+#define PCT_FORM .variant_name = "reuse_pct"
+
+static const mg_bench *choose(const mg_ctx *c);
+
+static const mg_bench forms[2][2] = {
+    {{COMMON, LATENCY, FIFO_FORM}, {COMMON, BANDWIDTH, FIFO_FORM}},
+    {{COMMON, LATENCY, PCT_FORM, .default_min_size = 1, .default_max_size = 65536,
+      .default_iterations = 1000, .default_warmup = 100},
+     {COMMON, BANDWIDTH, PCT_FORM, KIB512,
+      .default_iterations = 30, .default_warmup = 2}}};
+
+static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->pattern][prm(c)->metric]; }
+
+int main(int argc, char **argv) { return mg_main(&forms[FIFO][LAT], argc, argv); }
