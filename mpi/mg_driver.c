@@ -214,6 +214,7 @@ static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
         mg_policy_calibrate(&pol, 0.0);
     MG_MPI_CHECK(MPI_Bcast(&pol, (int)sizeof pol, MPI_BYTE, 0, ctx->comm));
 
+    ctx->timed = 1;
     for (size_t i = 0;; ++i) {
         long bi = mg_policy_block_iters(&pol, i);
         double t0, t1;
@@ -237,6 +238,7 @@ static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
                 break;
         }
     }
+    ctx->timed = 0;
     if (b->end_size)
         b->end_size(ctx, size);
     if (is_max)
@@ -319,6 +321,26 @@ static void to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, doubl
     }
 }
 
+/* The benchmark's per-rank figures, gathered to rank 0. */
+static void gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
+{
+    double mine[MG_MAX_EXTRA + 1] = {0};
+    int n = b->nfigures < MG_MAX_EXTRA ? b->nfigures : MG_MAX_EXTRA;
+    b->figures(ctx, mine);
+    MG_MPI_CHECK(MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, ctx->comm));
+}
+
+int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,
+                          long *values, int max)
+{
+    const long *v = given->n ? given->v : defaults;
+    int n = given->n ? given->n : ndefaults;
+    if (n > max)
+        n = max;
+    memcpy(values, v, (size_t)n * sizeof *values);
+    return n;
+}
+
 /* Every rank's median seconds per iteration, gathered to rank 0 (for the
  * benchmark's extras: per-pair or per-rank figures). */
 static void gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, double *all)
@@ -352,10 +374,11 @@ void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
         snprintf(buf, len, "%s=%ld", b->variant_name, v);
 }
 
-/* Rank 0: statistics, extras and the output of one size. */
+/* Rank 0: statistics, extras and the output of one (size, variant); the
+ * statistics go to *st_out. */
 static void report_size(run_state *s, uint64_t size, double *samples, size_t n,
                         unsigned long long iters, mg_stop_reason why, int ok,
-                        const double *rank_median_s)
+                        const double *rank_median_s, mg_stats *st_out)
 {
     const mg_bench *b = s->b;
     char label[96];
@@ -376,6 +399,7 @@ static void report_size(run_state *s, uint64_t size, double *samples, size_t n,
     to_metric(b, &s->ctx, size, samples, n);
     if (mg_stats_compute(samples, n, &r.stats) != 0)
         mg_mpi_die(__FILE__, __LINE__, "no valid samples");
+    *st_out = r.stats;
     if (b->extras) {
         while (b->extra_names[r.nextra] && r.nextra < MG_MAX_EXTRA) {
             r.extra_names[r.nextra] = b->extra_names[r.nextra];
@@ -395,19 +419,21 @@ static int run_sizes(run_state *s, int argc, char **argv)
     const mg_bench *b = s->b;
     mg_ctx *ctx = &s->ctx;
     mg_policy_cfg pc;
-    double *mine, *root, *rank_med = NULL;
+    double *mine, *root, *rank_med = NULL, *figs = NULL;
     int rc = MG_EXIT_OK;
     mg_table_meta meta = {b->name, b->description, b->headline, MG_VERSION_STRING,
-                          b->extras ? b->extra_names : NULL};
+                          b->extras ? b->extra_names : NULL, b->variant_name};
 
     policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &pc);
     if (b->min_block_iters > 1)
         pc.min_block_iters = b->min_block_iters;
     mine = malloc(pc.max_samples * sizeof *mine);
     root = malloc(pc.max_samples * sizeof *root);
-    if (ctx->rank == 0)
+    if (ctx->rank == 0) {
         rank_med = malloc((size_t)ctx->nranks * sizeof *rank_med);
-    if (!mine || !root || (ctx->rank == 0 && !rank_med))
+        figs = malloc((size_t)ctx->nranks * (size_t)(b->nfigures + 1) * sizeof *figs);
+    }
+    if (!mine || !root || (ctx->rank == 0 && (!rank_med || !figs)))
         mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
 
     if (ctx->rank == 0) {
@@ -422,27 +448,53 @@ static int run_sizes(run_state *s, int argc, char **argv)
                           s->nvariants, argc, argv);
         fflush(stdout);
     }
-    for (int v = 0; v < s->nvariants; ++v) {
-        ctx->variant = s->variants[v];
-        if (ctx->rank == 0 && b->variant_name && s->cfg.format == MG_FORMAT_TABLE) {
-            char label[96];
-            mg_bench_variant_label(b, ctx->variant, label, sizeof label);
-            mg_report_table_variant(stdout, label);
-        }
-        for (size_t k = 0; k < s->sweep.n; ++k) {
-            uint64_t size = s->sweep.sizes_bytes[k];
+    for (size_t k = 0; k < s->sweep.n; ++k) {
+        uint64_t size = s->sweep.sizes_bytes[k];
+        mg_stats ref;
+        ctx->ref_s = NAN;
+        ctx->ref = NULL;
+        for (int v = 0; v < s->nvariants; ++v) {
             size_t n = 0;
             unsigned long long iters = 0;
-            mg_stop_reason why = measure(b, ctx, size, &pc, mine, root, &n, &iters);
-            int ok = s->cfg.validate ? validate(b, ctx, size) : 1;
+            mg_stop_reason why;
+            mg_stats st;
+            int ok, stop = 0;
+            ctx->variant = s->variants[v];
+            ctx->variant_index = v;
+            why = measure(b, ctx, size, &pc, mine, root, &n, &iters);
+            ok = s->cfg.validate ? validate(b, ctx, size) : 1;
             if (!ok)
                 rc = MG_EXIT_FAIL;
             if (b->extras)
                 gather_rank_medians(ctx, mine, n, rank_med);
-            if (ctx->rank == 0)
-                report_size(s, size, root, n, iters, why, ok, rank_med);
+            if (b->figures)
+                gather_figures(b, ctx, figs);
+            if (ctx->rank == 0) {
+                double ref_s = 0.0;
+                if (v == 0) {
+                    mg_stats raw;
+                    if (mg_stats_compute(root, n, &raw) == 0)
+                        ref_s = raw.median;
+                }
+                ctx->rank_figures = figs;
+                report_size(s, size, root, n, iters, why, ok, rank_med, &st);
+                if (v == 0) {
+                    ref = st;
+                    ctx->ref = &ref;
+                    ctx->ref_s = ref_s;
+                }
+                stop = b->variant_stop && v + 1 < s->nvariants && b->variant_stop(ctx, &st);
+            }
+            if (v == 0)
+                MG_MPI_CHECK(MPI_Bcast(&ctx->ref_s, 1, MPI_DOUBLE, 0, ctx->comm));
+            if (b->variant_stop) {
+                MG_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm));
+                if (stop)
+                    break;
+            }
         }
     }
+    free(figs);
     free(mine);
     free(root);
     free(rank_med);

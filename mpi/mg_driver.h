@@ -54,6 +54,12 @@ struct mg_ctx {
     const int *partner_of; /* partner of every rank (bench->pairs), or NULL */
     int peer;          /* this rank's partner, -1 when it has none */
     long variant;      /* current value of the benchmark's second sweep dimension */
+    int variant_index; /* its position in the variant list (0: the reference) */
+    double ref_s;      /* the reference variant's median seconds per iteration at
+                        * this size (all ranks); NaN while measuring it */
+    const mg_stats *ref; /* rank 0, in extras: the reference variant's statistics */
+    int timed;         /* 1 while the driver times samples, 0 in warm-up/validation */
+    const double *rank_figures; /* rank 0, in extras: nranks x nfigures */
     void *state;       /* bench->state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;
     void *sbuf, *rbuf; /* page-aligned, max size each (times the bench's count) */
@@ -85,11 +91,19 @@ typedef struct mg_bench {
     /* Instead of pairs: the ranks form a ring, and the run record shows the
      * placement of every link (r, r+1 mod P). */
     int ring;
-    /* A second sweep dimension: values (at most max) into values[], pure;
-     * each value is measured over the whole size sweep. */
+    /* A second sweep dimension: values (at most max) into values[], pure.
+     * For every size each variant is measured in list order; the first is
+     * the reference (ctx->ref_s, ctx->ref) for the others of that size. */
     const char *variant_name;
     int (*variants)(const mg_ctx *ctx, long *values, int max);
     const char *const *variant_labels; /* value -> label for enumerations, or NULL */
+    /* Search: rank 0, after a variant of a size; nonzero skips the remaining
+     * variants of that size (e.g. "the bandwidth has dropped"). */
+    int (*variant_stop)(const mg_ctx *ctx, const mg_stats *st);
+    /* Figures every rank reports after a (size, variant), gathered to rank 0
+     * for extras as ctx->rank_figures[rank * nfigures + i]. */
+    int nfigures;
+    void (*figures)(const mg_ctx *ctx, double *out);
     /* Kernel scratch and hooks around the iterations of one size (untimed). */
     size_t state_size;
     /* Fewest iterations per sample (0: 1), for patterns whose iterations
@@ -130,6 +144,10 @@ typedef struct mg_bench {
      * kernels whose buffers are spaced out (for example page-aligned). */
     uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
 } mg_bench;
+
+/* Variants from a list option, or from the defaults when it was not given. */
+int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,
+                          long *values, int max);
 
 /* "name=value" (or "name=label") of a variant value. */
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len);

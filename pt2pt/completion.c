@@ -16,19 +16,16 @@
 #include "mg_driver.h"
 #include "pt2pt.h"
 
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
 
-enum { TAG_DATA = 1, TAG_IDLE = 2, MAX_PENDING = 1024, MAX_SIZES = 4096 };
+enum { TAG_DATA = 1, TAG_IDLE = 2, MAX_PENDING = 1024 };
 enum { RECV, WAIT, TEST, WAITANY, TESTSOME, NMETHODS };
 
 static const char *const methods[] = {"recv", "wait", "test", "waitany", "testsome", NULL};
 static const char *const extra_names[] = {"diff_us", NULL};
 
 typedef struct {
-    const char *methods; /* --methods; NULL: all */
-    long pending;        /* --pending K */
+    mg_list methods; /* --methods; empty: all */
+    long pending;    /* --pending K */
 } completion_params;
 
 typedef struct {
@@ -36,17 +33,14 @@ typedef struct {
      * MPI_STATUSES_IGNORE, GCC 12 reports a false -Wstringop-overflow) */
     int idx[MAX_PENDING + 1];
     MPI_Status sts[MAX_PENDING + 1];
-    long variant;             /* extras: the variant of the last result */
-    size_t k;                 /* extras: index of the next size in the sweep */
-    double base_us[MAX_SIZES]; /* rank 0: recv medians, by sweep index */
 } completion_state;
 
-static const completion_params defaults = {NULL, 7};
+static const completion_params defaults = {{0, {0}}, 7};
 
 static const mg_opt opts[] = {
-    {0, "methods", MG_OPT_STRING, offsetof(completion_params, methods), "LIST",
+    {0, "methods", MG_OPT_LIST, offsetof(completion_params, methods), "LIST",
      "of recv,wait,test,waitany,testsome (default all; recv is always measured first)", 0, 0,
-     NULL},
+     methods},
     {0, "pending", MG_OPT_LONG, offsetof(completion_params, pending), "K",
      "waitany, testsome: never-completing receives in the set besides the real one "
      "(default 7)", 0, MAX_PENDING, NULL},
@@ -54,52 +48,18 @@ static const mg_opt opts[] = {
 
 static const completion_params *prm(const mg_ctx *c) { return c->params; }
 
-/* recv, then the listed methods in order; count or -EINVAL with a message. */
-static int parse_methods(const mg_ctx *c, long *v, char *err, size_t len)
-{
-    const char *p = prm(c)->methods ? prm(c)->methods : "recv,wait,test,waitany,testsome";
-    int n = 1, given[NMETHODS] = {0};
-    v[0] = RECV;
-    while (1) {
-        size_t w = strcspn(p, ",");
-        int m = 0;
-        while (methods[m] && (strlen(methods[m]) != w || strncmp(methods[m], p, w) != 0))
-            ++m;
-        if (w == 0) {
-            snprintf(err, len, "--methods: empty entry in the list");
-            return -EINVAL;
-        }
-        if (!methods[m]) {
-            snprintf(err, len, "--methods: unknown method '%.*s' (recv, wait, test, waitany, "
-                     "testsome)", (int)w, p);
-            return -EINVAL;
-        }
-        if (given[m]++) {
-            snprintf(err, len, "--methods: '%s' is listed twice", methods[m]);
-            return -EINVAL;
-        }
-        if (m != RECV)
-            v[n++] = m;
-        if (p[w] == '\0')
-            return n;
-        p += w + 1;
-    }
-}
-
-static int check(const mg_ctx *c, char *err, size_t len)
-{
-    long v[NMETHODS];
-    return parse_methods(c, v, err, len) < 0 ? -EINVAL : 0;
-}
-
+/* recv first (the reference), then the listed methods in order. */
 static int variants(const mg_ctx *c, long *values, int max)
 {
-    long v[NMETHODS];
-    char err[200];
-    int n = parse_methods(c, v, err, sizeof err);
-    for (int i = 0; i < n && i < max; ++i)
-        values[i] = v[i];
-    return n < max ? n : max;
+    static const long all[] = {WAIT, TEST, WAITANY, TESTSOME};
+    long listed[NMETHODS];
+    int n = mg_variants_from_list(&prm(c)->methods, all, 4, listed, NMETHODS), k = 1;
+    (void)max;
+    values[0] = RECV;
+    for (int i = 0; i < n; ++i)
+        if (listed[i] != RECV)
+            values[k++] = listed[i];
+    return k;
 }
 
 static int is_set(const mg_ctx *c) { return c->variant == WAITANY || c->variant == TESTSOME; }
@@ -178,21 +138,13 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
     return 1;
 }
 
-/* Rank 0, once per size in sweep order within each variant (recv first). */
+/* Rank 0: the difference to the reference (recv) median of this size. */
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                    double *out)
 {
-    completion_state *s = c->state;
     (void)size;
     (void)rank_s;
-    if (c->variant != s->variant)
-        s->k = 0;
-    s->variant = c->variant;
-    if (s->k >= MAX_SIZES)
-        return;
-    if (c->variant == RECV)
-        s->base_us[s->k] = st->median;
-    out[0] = st->median - s->base_us[s->k++];
+    out[0] = c->ref ? st->median - c->ref->median : 0.0;
 }
 
 static const mg_bench bench = {
@@ -209,7 +161,6 @@ static const mg_bench bench = {
     .opts = opts,
     .params_size = sizeof(completion_params),
     .params_default = &defaults,
-    .check = check,
     .variant_name = "method",
     .variants = variants,
     .variant_labels = methods,

@@ -17,22 +17,20 @@
  */
 #include "mg_driver.h"
 #include "mg_policy.h"
-#include "mg_size.h"
 #include "pt2pt.h"
 
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
-enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4, MAX_VALUES = 256 };
+enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4 };
 enum { FIFO, PERCENT };
 enum { LAT, BW };
 
 typedef struct {
     int pattern, metric;
-    const char *buffers, *reuse; /* variant lists; NULL: default */
-    long window;                 /* 0: not given */
+    mg_list buffers, reuse; /* variant lists; empty: the defaults */
+    long window;            /* 0: not given */
 } reuse_params;
 
 typedef struct {
@@ -42,7 +40,9 @@ typedef struct {
     size_t stride;      /* bytes from one region to the next */
 } reuse_state;
 
-static const reuse_params defaults = {FIFO, LAT, NULL, NULL, 0};
+static const reuse_params defaults = {FIFO, LAT, {0, {0}}, {0, {0}}, 0};
+static const long fifo_default[] = {1, 2, 5, 10, 15, 20, 25};
+static const long percent_default[] = {0, 25, 50, 75, 100};
 static const char *const patterns[] = {"fifo", "percent", NULL};
 static const char *const metrics[] = {"latency", "bw", NULL};
 
@@ -51,11 +51,11 @@ static const mg_opt opts[] = {
      "N buffers in FIFO order, or a reuse percentage (default fifo)", 0, 0, patterns},
     {0, "metric", MG_OPT_CHOICE, offsetof(reuse_params, metric), "latency|bw",
      "ping-pong latency or windowed bandwidth (default latency)", 0, 0, metrics},
-    {0, "buffers", MG_OPT_STRING, offsetof(reuse_params, buffers), "[MIN:]MAX|LIST",
-     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default 1,2,5,10,15,20,25)", 0, 0,
-     NULL},
-    {0, "reuse", MG_OPT_STRING, offsetof(reuse_params, reuse), "LIST",
-     "percent: reuse percentages 0..100 (default 0,25,50,75,100)", 0, 0, NULL},
+    {0, "buffers", MG_OPT_LIST, offsetof(reuse_params, buffers), "MIN:MAX|LIST",
+     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default 1,2,5,10,15,20,25)", 1,
+     65536, NULL},
+    {0, "reuse", MG_OPT_LIST, offsetof(reuse_params, reuse), "LIST",
+     "percent: reuse percentages 0..100 (default 0,25,50,75,100)", 0, 100, NULL},
     {'W', "window", MG_OPT_LONG, offsetof(reuse_params, window), "N",
      "bw: messages per window (default 64; 16 with --pattern percent)", 1, 65536, NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
@@ -68,62 +68,27 @@ static long window(const mg_ctx *c)
     return p->metric == LAT ? 1 : p->window ? p->window : p->pattern == FIFO ? 64 : 16;
 }
 
-/* The variant values: --buffers (fifo: a list, one value, or MIN:MAX
- * doubling) or --reuse (percent: a list); count, or -EINVAL with a message. */
-static int parse_values(const mg_ctx *c, long *v, char *err, size_t len)
-{
-    const int fifo = prm(c)->pattern == FIFO;
-    const char *name = fifo ? "--buffers" : "--reuse";
-    const char *spec = fifo ? prm(c)->buffers : prm(c)->reuse;
-    const long hi = fifo ? 65536 : 100;
-    char one[80], msg[200] = "";
-    mg_sweep sw = {NULL, 0};
-    int n;
-    if (!spec)
-        spec = fifo ? "1,2,5,10,15,20,25" : "0,25,50,75,100";
-    if (!strpbrk(spec, ":,") && strlen(spec) < 32) { /* one value: itself, not 1..value */
-        snprintf(one, sizeof one, "%s:%s", spec, spec);
-        spec = one;
-    } else if (!fifo && strchr(spec, ':')) {
-        snprintf(msg, sizeof msg, "takes a list of percentages, not a range");
-    }
-    if (!msg[0] && mg_sweep_parse(spec, fifo, 1, 32, &sw, msg, sizeof msg) == 0) {
-        for (size_t i = 0; i < sw.n && !msg[0]; ++i) {
-            if (i >= MAX_VALUES)
-                snprintf(msg, sizeof msg, "more than %d values", MAX_VALUES);
-            else if ((v[i] = (long)sw.sizes_bytes[i]) > hi)
-                snprintf(msg, sizeof msg, "%ld is above %ld", v[i], hi);
-        }
-    }
-    n = (int)sw.n;
-    mg_sweep_free(&sw);
-    if (msg[0]) {
-        snprintf(err, len, "%s: %s", name, msg);
-        return -EINVAL;
-    }
-    return n;
-}
-
 static int check(const mg_ctx *c, char *err, size_t len)
 {
     const reuse_params *p = prm(c);
-    long v[MAX_VALUES];
     const char *bad = p->metric == LAT && p->window ? "-W/--window applies to --metric bw"
-                      : p->pattern == FIFO && p->reuse ? "--reuse applies to --pattern percent"
-                      : p->pattern == PERCENT && p->buffers ? "--buffers applies to --pattern fifo"
-                                                            : NULL;
+                      : p->pattern == FIFO && p->reuse.n ? "--reuse applies to --pattern percent"
+                      : p->pattern == PERCENT && p->buffers.n
+                          ? "--buffers applies to --pattern fifo"
+                          : NULL;
     if (bad) {
         snprintf(err, len, "%s", bad);
         return -EINVAL;
     }
-    return parse_values(c, v, err, len) < 0 ? -EINVAL : 0;
+    return 0;
 }
 
-/* check() has accepted the list; the driver allows more than MAX_VALUES. */
+/* --buffers (fifo) or --reuse (percent), or the seed's defaults. */
 static int variants(const mg_ctx *c, long *values, int max)
 {
-    char err[256];
-    return max >= MAX_VALUES ? parse_values(c, values, err, sizeof err) : -1;
+    if (prm(c)->pattern == FIFO)
+        return mg_variants_from_list(&prm(c)->buffers, fifo_default, 7, values, max);
+    return mg_variants_from_list(&prm(c)->reuse, percent_default, 5, values, max);
 }
 
 /* Messages among the first n that reuse region 0 at R percent. */
@@ -147,10 +112,9 @@ static uint64_t stride(const mg_ctx *c, uint64_t size)
 /* Pool for the largest variant need: every message of warm-up and timing. */
 static size_t buf_bytes(const mg_ctx *c, uint64_t max_size)
 {
-    long v[MAX_VALUES];
-    char err[256];
+    long v[MG_LIST_MAX];
     mg_policy_cfg pc;
-    int n = parse_values(c, v, err, sizeof err);
+    int n = variants(c, v, MG_LIST_MAX);
     uint64_t need = 0, msgs = UINT64_MAX, s = stride(c, max_size);
     mg_policy_cfg_default(&pc);
     if (c->cfg->iterations > 0) {

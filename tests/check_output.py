@@ -60,10 +60,19 @@ def check_run(run, results, where):
         check_stats(r, f"{where} result {i}")
         if "validation" in r:
             need(r["validation"] == "passed", f"{where}: result {i}: validation {r['validation']}")
+    # sizes in sweep order; per size the variants in list order (a search may
+    # stop early, so a prefix of the list, never empty)
     variants = run["options"].get("variants", [None])
-    want = [(v, s) for v in variants for s in run["options"]["sizes_bytes"]]
-    got = [(r.get("variant"), r["size_bytes"]) for r in results]
-    need(got == want, f"{where}: (variant, size) of the results differ from the sweep")
+    got = [(r["size_bytes"], r.get("variant")) for r in results]
+    i = 0
+    for size in run["options"]["sizes_bytes"]:
+        k = 0
+        while i < len(got) and got[i][0] == size and k < len(variants):
+            need(got[i][1] == variants[k],
+                 f"{where}: size {size}: variant {got[i][1]!r}, expected {variants[k]!r}")
+            i, k = i + 1, k + 1
+        need(k > 0, f"{where}: no result for size {size}")
+    need(i == len(got), f"{where}: results beyond the sweep: {got[i:i + 3]}")
     for p in run.get("pairs", []):
         a, b = p["ranks"]
         need(0 <= a < run["nranks"] and 0 <= b < run["nranks"] and a != b,
@@ -95,6 +104,14 @@ def check_jsonl(text, where):
     return groups
 
 
+def is_number(c):
+    try:
+        float(c)
+        return True
+    except ValueError:
+        return c == "-"
+
+
 def check_table(text):
     lines = text.splitlines()
     header = [l for l in lines if l.startswith("# Size")]
@@ -102,8 +119,8 @@ def check_table(text):
     need(header[0][:10].rstrip() == "# Size", "table: '# Size' is not in OSU's 10-column field")
     data = [l for l in lines if l and not l.startswith("#")]
     need(data, "table: no data rows")
-    extras = len(header[0].split()) - len(header[0].split(" Stop")[0].split()) - 1
-    ncols = 13 + extras  # size, headline, 8 statistics, samples, iterations, stop, extras
+    # after "Stop": the extras (numbers or "-"), then the variant if any
+    ncols = 13 + len(header[0].split(" Stop", 1)[1].split())
     for l in data:
         cols = l.split()
         need(len(cols) == ncols, f"table: row has {len(cols)} columns, header {ncols}: {l!r}")
@@ -111,8 +128,11 @@ def check_table(text):
         for c in cols[1:10]:
             float(c)
         int(cols[10]), int(cols[11])
-        for c in cols[13:]:
-            need(c == "-" or float(c) == float(c), f"table: bad extra value {c!r}")
+        extra = cols[13:]
+        if extra and not is_number(extra[-1]):
+            extra = extra[:-1]  # the variant's value
+        for c in extra:
+            need(is_number(c), f"table: bad extra value {c!r}")
         need(l[:10].strip() == cols[0], f"table: size not in OSU's first field: {l!r}")
         need(l[10:30].strip() == cols[1], f"table: headline not in OSU's second field: {l!r}")
 

@@ -26,6 +26,99 @@ static void opt_name(const mg_opt *o, char *buf, size_t len)
         snprintf(buf, len, "-%c", o->short_name);
 }
 
+static int list_push(mg_list *l, long v, const char *name, const char *item, char *err,
+                     size_t errlen)
+{
+    for (int i = 0; i < l->n; ++i) {
+        if (l->v[i] == v) {
+            snprintf(err, errlen, "%s: '%s' is listed twice", name, item);
+            return -EINVAL;
+        }
+    }
+    if (l->n == MG_LIST_MAX) {
+        snprintf(err, errlen, "%s: more than %d values", name, MG_LIST_MAX);
+        return -EINVAL;
+    }
+    l->v[l->n++] = v;
+    return 0;
+}
+
+/* One whole number of a list, in the option's range. */
+static int list_number(const mg_opt *o, const char *name, const char *item, long *out,
+                       char *err, size_t errlen)
+{
+    char *end;
+    long long v;
+    errno = 0;
+    v = strtoll(item, &end, 10);
+    if (end == item || *end != '\0' || isspace((unsigned char)*item)) {
+        snprintf(err, errlen, "%s: '%s' is not a whole number", name, item);
+        return -EINVAL;
+    }
+    if (errno == ERANGE || out_of_range(o, (double)v)) {
+        snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f]", name, item, o->min, o->max);
+        return -EINVAL;
+    }
+    *out = (long)v;
+    return 0;
+}
+
+static int parse_list(const mg_opt *o, const char *name, const char *arg, mg_list *l, char *err,
+                      size_t errlen)
+{
+    char item[64];
+    const char *colon = o->choices ? NULL : strchr(arg, ':');
+    long lo, hi;
+    int rc;
+
+    l->n = 0;
+    if (colon) {
+        size_t n = (size_t)(colon - arg);
+        if (n >= sizeof item || strchr(colon + 1, ':') || strchr(arg, ',')) {
+            snprintf(err, errlen, "%s: '%s' is not MIN:MAX", name, arg);
+            return -EINVAL;
+        }
+        memcpy(item, arg, n);
+        item[n] = '\0';
+        if ((rc = list_number(o, name, item, &lo, err, errlen)) != 0 ||
+            (rc = list_number(o, name, colon + 1, &hi, err, errlen)) != 0)
+            return rc;
+        if (hi < lo) {
+            snprintf(err, errlen, "%s: range '%s' is reversed", name, arg);
+            return -EINVAL;
+        }
+        for (long v = lo; v <= hi; v = v > 0 ? v * 2 : 1)
+            if ((rc = list_push(l, v, name, arg, err, errlen)) != 0)
+                return rc;
+        return 0;
+    }
+    for (const char *p = arg;; ) {
+        size_t n = strcspn(p, ",");
+        long v = 0;
+        if (n == 0 || n >= sizeof item) {
+            snprintf(err, errlen, "%s: %s entry in '%s'", name, n ? "overlong" : "empty", arg);
+            return -EINVAL;
+        }
+        memcpy(item, p, n);
+        item[n] = '\0';
+        if (o->choices) {
+            while (o->choices[v] && strcmp(o->choices[v], item) != 0)
+                ++v;
+            if (!o->choices[v]) {
+                snprintf(err, errlen, "%s: unknown value '%s'", name, item);
+                return -EINVAL;
+            }
+        } else if ((rc = list_number(o, name, item, &v, err, errlen)) != 0) {
+            return rc;
+        }
+        if ((rc = list_push(l, v, name, item, err, errlen)) != 0)
+            return rc;
+        if (p[n] == '\0')
+            return 0;
+        p += n + 1;
+    }
+}
+
 static int set_value(const mg_opt *o, void *base, const char *arg, char *err, size_t errlen)
 {
     char *dst = (char *)base + o->offset;
@@ -129,6 +222,8 @@ static int set_value(const mg_opt *o, void *base, const char *arg, char *err, si
                 snprintf(err + used, errlen - used, ")");
         }
         return -EINVAL;
+    case MG_OPT_LIST:
+        return parse_list(o, name, arg, (mg_list *)dst, err, errlen);
     case MG_OPT_END:
         break;
     }

@@ -27,8 +27,18 @@ typedef enum {
     MG_OPT_PERCENT, /* "1", "1%", "0.5%" -> double fraction (0.01) in [min, max] */
     MG_OPT_SIZE,    /* uint64_t bytes with K/M/G suffix, in [min, max] */
     MG_OPT_STRING,  /* const char *, points into argv */
-    MG_OPT_CHOICE   /* int index into the NULL-terminated choices */
+    MG_OPT_CHOICE,  /* int index into the NULL-terminated choices */
+    MG_OPT_LIST     /* mg_list: "a,b,c" or "MIN:MAX" (doubling) of whole numbers in
+                     * [min, max], or with choices a list of their names (as
+                     * indices); a value given twice is an error */
 } mg_opt_type;
+
+#define MG_LIST_MAX 64
+
+typedef struct {
+    int n; /* 0: not given */
+    long v[MG_LIST_MAX];
+} mg_list;
 
 typedef struct {
     char short_name; /* 0: none */

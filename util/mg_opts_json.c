@@ -25,6 +25,18 @@ void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_
                 mg_json_string(j, o->long_name, k >= 0 && k < n ? o->choices[k] : NULL);
                 break;
             }
+            case MG_OPT_LIST: {
+                const mg_list *l = (const mg_list *)v;
+                mg_json_array_begin(j, o->long_name);
+                for (int i = 0; i < l->n; ++i) {
+                    if (o->choices)
+                        mg_json_string(j, NULL, o->choices[l->v[i]]);
+                    else
+                        mg_json_int(j, NULL, l->v[i]);
+                }
+                mg_json_array_end(j);
+                break;
+            }
             case MG_OPT_END: break;
             }
         }

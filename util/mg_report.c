@@ -34,10 +34,10 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
     fprintf(f, "%*s%*s%*s", 9, "Samples", 12, "Iterations", 13, "Stop");
     for (int i = 0; meta->extra_names && meta->extra_names[i]; ++i)
         fprintf(f, " %*s", COL_WIDTH + 2, meta->extra_names[i]);
+    if (meta->variant_name)
+        fprintf(f, "  %s", meta->variant_name);
     fputc('\n', f);
 }
-
-void mg_report_table_variant(FILE *f, const char *variant) { fprintf(f, "# %s\n", variant); }
 
 static void table_num(FILE *f, int width, double v)
 {
@@ -60,6 +60,10 @@ void mg_report_table_row(FILE *f, const mg_result *r)
     for (int i = 0; i < r->nextra; ++i) {
         fputc(' ', f);
         table_num(f, COL_WIDTH + 2, r->extra[i]);
+    }
+    if (r->variant) {
+        const char *eq = strchr(r->variant, '=');
+        fprintf(f, "  %s", eq ? eq + 1 : r->variant);
     }
     fputc('\n', f);
 }

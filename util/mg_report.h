@@ -9,8 +9,8 @@
  * result record; the last two columns are the variant and the extras as
  * "name=value;name=value" (both empty when the benchmark has none).
  *
- * Table: extras become further columns after "Stop"; a variant is announced
- * by a "# name=value" comment line (mg_report_table_variant) before its rows.
+ * Table: extras become further columns after "Stop", and the variant (when
+ * the benchmark has one) the last column.
  *
  * JSON: one {"type":"result",...} object per line. The run record (the
  * provenance) is written by the MPI layer with mg_json.
@@ -49,6 +49,7 @@ typedef struct {
     const char *headline;    /* column title, e.g. "Latency (us)" */
     const char *version;
     const char *const *extra_names; /* titles of extra columns, NULL-terminated or NULL */
+    const char *variant_name;       /* title of the variant column, or NULL */
 } mg_table_meta;
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV, MG_FORMAT_JSON } mg_format;
@@ -58,7 +59,6 @@ int mg_format_parse(const char *name);
 
 void mg_report_table_header(FILE *f, const mg_table_meta *meta);
 void mg_report_table_row(FILE *f, const mg_result *r);
-void mg_report_table_variant(FILE *f, const char *variant);
 void mg_report_csv_header(FILE *f);
 void mg_report_csv_row(FILE *f, const mg_result *r);
 void mg_report_json_result(FILE *f, const mg_result *r);

@@ -345,11 +345,18 @@ TEST(ReportTable, ExtrasAreColumnsAfterStop)
     std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
     std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
     EXPECT_NE(hdr.find("         Stop msg_rate_per_s  pair_min_MB/s\n"), std::string::npos) << hdr;
-    EXPECT_NE(row.find("precision     1250000.50              -\n"), std::string::npos) << row;
+    EXPECT_NE(row.find("precision     1250000.50              -  3\n"), std::string::npos) << row;
 }
 
-TEST(ReportTable, VariantIsACommentLine)
+TEST(ReportTable, VariantValueIsTheLastColumn)
 {
-    std::string line = capture([](FILE *f) { mg_report_table_variant(f, "slaves=3"); });
-    EXPECT_EQ(line, "# slaves=3\n");
+    const mg_result r = with_variant_and_extras();
+    const char *const names[] = {"msg_rate_per_s", "pair_min_MB/s", nullptr};
+    mg_table_meta meta = golden_meta();
+    meta.extra_names = names;
+    meta.variant_name = "slaves";
+    std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
+    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    EXPECT_NE(hdr.find("pair_min_MB/s  slaves\n"), std::string::npos) << hdr;
+    EXPECT_NE(row.find("              -  3\n"), std::string::npos) << row;
 }
