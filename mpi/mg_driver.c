@@ -462,13 +462,13 @@ static int run_sizes(run_state *s, int argc, char **argv)
             ctx->variant = s->variants[v];
             ctx->variant_index = v;
             why = measure(b, ctx, size, &pc, mine, root, &n, &iters);
-            ok = s->cfg.validate ? validate(b, ctx, size) : 1;
-            if (!ok)
-                rc = MG_EXIT_FAIL;
             if (b->extras)
                 gather_rank_medians(ctx, mine, n, rank_med);
             if (b->figures)
                 gather_figures(b, ctx, figs);
+            ok = s->cfg.validate ? validate(b, ctx, size) : 1;
+            if (!ok)
+                rc = MG_EXIT_FAIL;
             if (ctx->rank == 0) {
                 double ref_s = 0.0;
                 if (v == 0) {

@@ -28,3 +28,6 @@ pt2pt_mpigauge_reuse_SOURCES = pt2pt/reuse.c pt2pt/pt2pt.h
 pt2pt_mpigauge_reuse_LDADD = $(MG_LDADD)
 pt2pt_mpigauge_completion_SOURCES = pt2pt/completion.c pt2pt/pt2pt.h
 pt2pt_mpigauge_completion_LDADD = $(MG_LDADD)
+bin_PROGRAMS += pt2pt/mpigauge_overhead
+pt2pt_mpigauge_overhead_SOURCES = pt2pt/overhead.c pt2pt/pt2pt.h
+pt2pt_mpigauge_overhead_LDADD = $(MG_LDADD)

@@ -1,0 +1,232 @@
+/* Host overhead (seed 004, "Host communication overhead"): the CPU time an
+ * MPI library spends on communication, in two parts (--part).
+ *
+ * latency: variant phase=pingpong is a plain ping-pong (the reference);
+ *   phase=calls repeats it with rank 1 computing for 2 x the reference round
+ *   trip before each receive, so the message has arrived when MPI_Recv is
+ *   called. During timed samples rank 0 times its MPI_Send calls and rank 1
+ *   its MPI_Recv calls: extras send_call_us and recv_call_us (mean per
+ *   message). The latency column of phase=calls includes the delay.
+ * bandwidth: windows of W messages from rank 0 to rank 1 as in bw, with both
+ *   ranks computing for c = f x (the reference iteration time) between
+ *   posting the window and waiting for it; variant f (compute_pct) from
+ *   --shares, f = 0 first (the reference). The sweep of f stops once the
+ *   bandwidth falls below (1 - --drop) x the reference. Extras: the compute
+ *   time, its share of the iteration (cpu_share_pct), the bandwidth relative
+ *   to the reference and available_pct, the largest share so far without
+ *   that drop: the CPU time available to computation (seed: >= 99% at
+ *   256 KiB).
+ * The computation is mg_compute's calibrated busy loop (calibrated once per
+ * rank; calib_err_pct is its calibration error).
+ */
+#include "mg_compute.h"
+#include "mg_driver.h"
+#include "pt2pt.h"
+
+#include <math.h>
+
+enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4, PART_LAT = 0, PART_BW = 1 };
+enum { PINGPONG = 0, CALLS = 1 };
+
+typedef struct {
+    mg_pt2pt_params p2p; /* window (first member: pt2pt.h's helpers read it) */
+    int part;
+    mg_list shares;
+    double drop;
+} overhead_params;
+
+typedef struct {
+    mg_compute_calib calib;
+    int calibrated;
+    uint64_t sink;
+    double send_s, recv_s; /* time inside the timed calls */
+    long sends, recvs;
+    double available;      /* rank 0, bandwidth: available_pct so far */
+} overhead_state;
+
+static const overhead_params defaults = {{64, 0, 0}, PART_LAT, {0, {0}}, 0.05};
+static const char *const parts[] = {"latency", "bandwidth", NULL};
+static const char *const phases[] = {"pingpong", "calls", NULL};
+static const long default_shares[] = {0, 50, 75, 90, 95, 97, 99};
+
+static const overhead_params *prm(const mg_ctx *c) { return c->params; }
+
+static void begin_size(mg_ctx *c, uint64_t size)
+{
+    overhead_state *st = c->state;
+    mg_clock clk = {mg_wtime, NULL};
+    (void)size;
+    if (!st->calibrated && mg_compute_calibrate(&st->calib, clk, mg_compute_spin, 0.01, 5) == 0)
+        st->calibrated = 1;
+    st->send_s = st->recv_s = 0.0;
+    st->sends = st->recvs = 0;
+}
+
+static void compute(mg_ctx *c, double seconds)
+{
+    overhead_state *st = c->state;
+    if (seconds > 0.0 && isfinite(seconds))
+        st->sink += mg_compute_spin(mg_compute_units(&st->calib, seconds), st->sink);
+}
+
+/* A blocking call, timed when the driver is timing and `count` is set. */
+#define TIMED(c, count, acc, n, call)                                                        \
+    do {                                                                                     \
+        double t0_ = MPI_Wtime();                                                            \
+        call;                                                                                \
+        if ((c)->timed && (count)) {                                                         \
+            (acc) += MPI_Wtime() - t0_;                                                      \
+            (n)++;                                                                           \
+        }                                                                                    \
+    } while (0)
+
+static void iterate_lat(mg_ctx *c, uint64_t size, long iters)
+{
+    overhead_state *st = c->state;
+    const int calls = c->variant == CALLS;
+    for (long i = 0; i < iters; ++i) {
+        if (c->rank == 0) {
+            TIMED(c, calls, st->send_s, st->sends,
+                  mg_xfer_send(&c->xfer, c->sbuf, size, c->peer, TAG_DATA));
+            mg_xfer_recv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA);
+        } else {
+            if (calls)
+                compute(c, 2.0 * c->ref_s);
+            TIMED(c, calls, st->recv_s, st->recvs,
+                  mg_xfer_recv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA));
+            mg_xfer_send(&c->xfer, c->sbuf, size, c->peer, TAG_DATA);
+        }
+    }
+}
+
+static void iterate_bw(mg_ctx *c, uint64_t size, long iters)
+{
+    const int w = (int)mg_window(c);
+    const double work = (double)c->variant / 100.0 * c->ref_s;
+    char ack[ACK_BYTES] = {0};
+    for (long i = 0; i < iters; ++i) {
+        for (int k = 0; k < w; ++k) {
+            if (c->rank == 0)
+                mg_xfer_isend(&c->xfer, c->sbuf, size, c->peer, TAG_DATA, &c->reqs[k]);
+            else
+                mg_xfer_irecv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA, &c->reqs[k]);
+        }
+        if (c->variant_index > 0)
+            compute(c, work);
+        mg_xfer_waitall(w, c->reqs);
+        if (c->rank == 0)
+            mg_xfer_recv(&c->xfer, ack, ACK_BYTES, c->peer, TAG_ACK);
+        else
+            mg_xfer_send(&c->xfer, ack, ACK_BYTES, c->peer, TAG_ACK);
+    }
+}
+
+static int variants(const mg_ctx *c, long *values, int max)
+{
+    long listed[MG_LIST_MAX];
+    int n, k = 1;
+    if (prm(c)->part == PART_LAT) {
+        values[0] = PINGPONG;
+        values[1] = CALLS;
+        return 2;
+    }
+    n = mg_variants_from_list(&prm(c)->shares, default_shares, 7, listed, MG_LIST_MAX);
+    values[0] = 0;
+    for (int i = 0; i < n && k < max; ++i)
+        if (listed[i] != 0)
+            values[k++] = listed[i];
+    return k;
+}
+
+static void figures(const mg_ctx *c, double *out)
+{
+    const overhead_state *st = c->state;
+    out[0] = st->sends ? st->send_s / (double)st->sends : 0.0;
+    out[1] = st->recvs ? st->recv_s / (double)st->recvs : 0.0;
+    out[2] = st->calib.rel_error;
+}
+
+static const char *const lat_extras[] = {"send_call_us", "recv_call_us", "calib_err_pct", NULL};
+static const char *const bw_extras[] = {"compute_us",   "cpu_share_pct", "bw_ratio",
+                                        "available_pct", "calib_err_pct", NULL};
+
+static void extras_lat(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                       double *out)
+{
+    const double *f = c->rank_figures;
+    (void)size, (void)st, (void)rank_s;
+    out[0] = c->variant == CALLS ? f[0 * 3 + 0] * 1e6 : NAN;
+    out[1] = c->variant == CALLS ? f[1 * 3 + 1] * 1e6 : NAN;
+    out[2] = 100.0 * fmax(f[2], f[3 + 2]);
+}
+
+static void extras_bw(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                      double *out)
+{
+    overhead_state *s = c->state;
+    const double ref = c->ref ? c->ref->median : st->median;
+    const double iter_s = (double)size * (double)mg_window(c) / (st->median * 1e6);
+    const double work_s = c->ref ? (double)c->variant / 100.0 * c->ref_s : 0.0;
+    (void)rank_s;
+    out[0] = work_s * 1e6;
+    out[1] = 100.0 * work_s / iter_s;
+    out[2] = st->median / ref;
+    if (c->variant_index == 0)
+        s->available = 0.0;
+    if (out[2] >= 1.0 - prm(c)->drop)
+        s->available = fmax(s->available, out[1]);
+    out[3] = s->available;
+    out[4] = 100.0 * fmax(c->rank_figures[2], c->rank_figures[3 + 2]);
+}
+
+/* Stop growing the computation once the bandwidth has dropped. */
+static int bw_dropped(const mg_ctx *c, const mg_stats *st)
+{
+    return c->ref && st->median < (1.0 - prm(c)->drop) * c->ref->median;
+}
+
+static double bytes_per_iter(const mg_ctx *c, uint64_t size)
+{
+    return (double)size * (double)mg_window(c);
+}
+
+static const mg_opt opts[] = {
+    {0, "part", MG_OPT_CHOICE, offsetof(overhead_params, part), "latency|bandwidth",
+     "time inside the calls of a ping-pong, or CPU share free during a bandwidth test "
+     "(default latency)", 0, 0, parts},
+    MG_OPT_WINDOW,
+    {0, "shares", MG_OPT_LIST, offsetof(overhead_params, shares), "LIST",
+     "bandwidth: computation as % of the reference iteration (default 0,50,75,90,95,97,99)",
+     0, 10000, NULL},
+    {0, "drop", MG_OPT_PERCENT, offsetof(overhead_params, drop), "P%",
+     "bandwidth: stop when the bandwidth falls by P% (default 5%)", 0.001, 0.9, NULL},
+    MG_OPT_LAST};
+
+#define COMMON                                                                               \
+    .name = "overhead", MG_PT2PT_PAIR_FIELDS, .opts = opts,                                  \
+    .params_size = sizeof(overhead_params), .params_default = &defaults,                     \
+    .choose = choose, .variants = variants, .state_size = sizeof(overhead_state),           \
+    .begin_size = begin_size, .nfigures = 3, .figures = figures
+
+static const mg_bench *choose(const mg_ctx *c);
+
+static const mg_bench forms[2] = {
+    {COMMON, .description = "host overhead: time inside MPI_Send / MPI_Recv of a ping-pong "
+                            "(extras), ranks 0 and 1",
+     .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = 0.5,
+     .min_size = 0, .default_min_size = 0, .default_max_size = 65536,
+     .variant_name = "phase", .variant_labels = phases, .iterate = iterate_lat,
+     .recv_slots = mg_recv_from_peer,
+     .extra_names = lat_extras, .extras = extras_lat},
+    {COMMON, .description = "host overhead: CPU share free for computation during a "
+                            "bandwidth test, ranks 0 and 1",
+     .headline = "Bandwidth (MB/s)", .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0,
+     .min_size = 1, .default_min_size = 262144, .default_max_size = 262144,
+     .variant_name = "compute_pct", .variant_stop = bw_dropped, .iterate = iterate_bw,
+     .recv_slots = mg_recv_if_receiver,
+     .bytes_per_iter = bytes_per_iter, .requests = mg_window_requests,
+     .extra_names = bw_extras, .extras = extras_bw}};
+
+static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->part]; }
+
+int main(int argc, char **argv) { return mg_main(&forms[PART_LAT], argc, argv); }
