@@ -23,6 +23,8 @@ typedef enum {
     MG_METRIC_BANDWIDTH /* MB/s (10^6 bytes) of bytes_per_iter */
 } mg_metric;
 
+enum { MG_LINKS_PAIRS = 0, MG_LINKS_RING, MG_LINKS_STAR };
+
 typedef enum {
     MG_TIME_ROOT, /* the sample is rank 0's time */
     MG_TIME_MAX   /* the sample is the maximum over ranks of their times */
@@ -88,9 +90,9 @@ typedef struct mg_bench {
     /* Pairs: fill partner_of[rank] for every rank (-1: idle). Pure. The run
      * record then shows each pair's placement (same node or not, bindings). */
     void (*pairs)(const mg_ctx *ctx, int *partner_of);
-    /* Instead of pairs: the ranks form a ring, and the run record shows the
-     * placement of every link (r, r+1 mod P). */
-    int ring;
+    /* Instead of pairs, the links whose placement the run record shows:
+     * MG_LINKS_RING (r, r+1 mod P) or MG_LINKS_STAR (0, r) for every r. */
+    int links;
     /* A second sweep dimension: values (at most max) into values[], pure.
      * For every size each variant is measured in list order; the first is
      * the reference (ctx->ref_s, ctx->ref) for the others of that size. */

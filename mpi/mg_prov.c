@@ -168,13 +168,29 @@ static void first_line(const char *s, char *out, size_t len)
     out[n] = '\0';
 }
 
-/* Where each pair (or ring link) runs: same node or not, and both bindings. */
-static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int ring)
+/* The other end of rank r's link, or -1 (each link listed once). */
+static int link_of(const mg_ctx *ctx, int links, int r)
+{
+    int q;
+    switch (links) {
+    case MG_LINKS_RING:
+        q = (r + 1) % ctx->nranks;
+        return ctx->nranks < 2 || (ctx->nranks == 2 && r == 1) ? -1 : q;
+    case MG_LINKS_STAR:
+        return r > 0 ? 0 : -1;
+    default:
+        q = ctx->partner_of[r];
+        return q > r ? q : -1;
+    }
+}
+
+/* Where each pair (or link) runs: same node or not, and both bindings. */
+static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int links)
 {
     mg_json_array_begin(j, "pairs");
     for (int r = 0; r < p->nranks; ++r) {
-        int q = ring ? (r + 1) % p->nranks : ctx->partner_of[r];
-        if (ring ? (p->nranks < 2 || (p->nranks == 2 && r == 1)) : q <= r)
+        int q = link_of(ctx, links, r);
+        if (q < 0)
             continue;
         mg_json_object_begin(j, NULL);
         mg_json_array_begin(j, "ranks");
@@ -229,8 +245,8 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     for (int i = 0; i < p->nranks; ++i)
         mg_json_int(&j, NULL, ctx->node_of[i]);
     mg_json_array_end(&j);
-    if (ctx->partner_of || bench->ring)
-        write_pairs(&j, p, ctx, bench->ring);
+    if (ctx->partner_of || bench->links)
+        write_pairs(&j, p, ctx, bench->links);
     mg_json_string(&j, "timer", "MPI_Wtime");
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);

@@ -111,6 +111,7 @@ static const mg_bench bench = {
     .min_ranks = 2,
     .max_ranks = 1 << 24,
     .time_mode = MG_TIME_ROOT,
+    .links = MG_LINKS_STAR,
     .metric = MG_METRIC_LATENCY,
     .time_scale = 1.0,
     .min_size = 0,

@@ -121,6 +121,7 @@ static inline int mg_recv_if_receiver(const mg_ctx *c, uint64_t size, int *from,
 #define MG_PT2PT_MANY_FIELDS .min_ranks = 2, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX
 
 /* Fields of the chain benchmarks: any number of ranks, neighbours r and r+1. */
-#define MG_PT2PT_RING_FIELDS .min_ranks = 1, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX, .ring = 1
+#define MG_PT2PT_RING_FIELDS .min_ranks = 1, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX,    \
+    .links = MG_LINKS_RING
 
 #endif
