@@ -5,24 +5,34 @@
 set -eu
 PKGS="gcc g++ make autoconf automake libtool pkg-config git python3 ca-certificates
       openmpi-bin libopenmpi-dev mpich libmpich-dev libhwloc-dev hwloc
-      libgtest-dev googletest coreutils"
+      libgtest-dev googletest coreutils
+      python3-matplotlib slurm-wlm munge"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi
 done
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; fi
 if [ -z "$missing" ]; then
     echo "setup-deps: all packages present"
-    exit 0
+else
+    echo "setup-deps: installing:$missing"
+    if [ -n "$SUDO" ] && ! command -v sudo >/dev/null 2>&1; then
+        echo "setup-deps: need root or sudo to install:$missing" >&2; exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y --no-install-recommends $missing
 fi
-echo "setup-deps: installing:$missing"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "setup-deps: need root or sudo to install:$missing" >&2; exit 1; }
-    SUDO=sudo
+
+# `mpigauge plot` needs matplotlib in the python3 found on PATH, which is not
+# always Debian's /usr/bin/python3 (pyenv, conda, venv): fall back to pip.
+if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
+    echo "setup-deps: $(command -v python3) cannot import matplotlib; installing it with pip"
+    python3 -m pip install --quiet matplotlib ||
+        python3 -m pip install --quiet --break-system-packages matplotlib ||
+        { echo "setup-deps: could not install matplotlib for $(command -v python3)" >&2; exit 1; }
 fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update
-# shellcheck disable=SC2086
-$SUDO apt-get install -y --no-install-recommends $missing

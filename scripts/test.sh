@@ -2,11 +2,14 @@
 # The whole test suite: install what is missing, then for Open MPI and MPICH
 # build out of tree and run `make check` (GoogleTest unit tests and the MPI
 # integration cases under each library's own launcher), then `make distcheck`
-# (tarball, out-of-tree build, check, install, uninstall) with Open MPI, and
-# the plot script's test. Ends with one line "N passed, N failed".
+# (tarball, out-of-tree build, check, install, uninstall) with Open MPI, the
+# plot script's test, the front-end's unit tests, its end-to-end test with
+# both MPI builds and make check-slurm (a real single-node Slurm). Ends with
+# one line "N passed, N failed".
 #   scripts/test.sh            everything
 #   MG_TEST_MPIS="mpich" scripts/test.sh    only some libraries
 #   MG_TEST_DISTCHECK=0 scripts/test.sh     skip distcheck
+#   MG_TEST_SLURM=0 scripts/test.sh         skip make check-slurm
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup-deps.sh" || exit 1
@@ -59,6 +62,63 @@ else
     failed=$((failed + 1)); status=1; echo "not ok - plot_svg"
 fi
 rm -rf "$tmp"
+
+# Front-end (frontend/mpigauge.py): unit tests, end-to-end with both MPI
+# builds, and a real single-node Slurm (make check-slurm).
+tally_tap() { # TAP output file -> add its ok / not ok lines to the tally
+    tp=$(count "$1" '^ok ')
+    tf=$(count "$1" '^not ok ')
+    passed=$((passed + tp))
+    failed=$((failed + tf))
+}
+echo "== front-end unit tests"
+fe_out=$(mktemp)
+sh "$root/tests/frontend/run_unit_tests.sh" python3 >"$fe_out" 2>&1
+rc=$?
+ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$fe_out" | tail -n1)
+bad=$(sed -n 's/.*FAILED (\(.*\)).*/\1/p' "$fe_out" | tr ',' '\n' | sed -n 's/.*\(failures\|errors\)=\([0-9]*\).*/\2/p' | awk '{s += $1} END {print s + 0}')
+skipped=$(sed -n 's/.*skipped=\([0-9]*\).*/\1/p' "$fe_out" | tail -n1)
+ran=${ran:-0}; skipped=${skipped:-0}
+if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; fi
+passed=$((passed + ran - bad - skipped))
+failed=$((failed + bad))
+if [ "$rc" -ne 0 ]; then status=1; grep -E '(FAIL|ERROR):|Error|assert' "$fe_out" | head -n 40; fi
+echo "front-end unit tests: $ran run, $bad failed, $skipped skipped"
+rm -f "$fe_out"
+
+mpis=" ${MG_TEST_MPIS:-openmpi mpich} "
+case "$mpis" in *" openmpi "*) case "$mpis" in *" mpich "*) both=1 ;; *) both=0 ;; esac ;; *) both=0 ;; esac
+case "$both" in
+1)
+    echo "== front-end end-to-end (Open MPI and MPICH, 2 ranks)"
+    make -C "$root/_build/openmpi" frontend/mpigauge >/dev/null 2>&1
+    e2e_out=$(mktemp)
+    sh "$root/tests/frontend/e2e.sh" "$root/_build/openmpi" "$root/_build/mpich" >"$e2e_out" 2>&1 || status=1
+    cat "$e2e_out"
+    tally_tap "$e2e_out"
+    rm -f "$e2e_out"
+    ;;
+*) echo "== front-end end-to-end: skipped (needs both openmpi and mpich in MG_TEST_MPIS)" ;;
+esac
+
+if [ "${MG_TEST_SLURM:-1}" = 1 ]; then
+    echo "== make check-slurm"
+    builds=""
+    for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do builds="$builds $root/_build/$mpi"; done
+    first=$(echo $builds | cut -d' ' -f1)
+    sl_out=$(mktemp)
+    if make -C "$first" check-slurm MG_SLURM_BUILDS="$builds" >"$sl_out" 2>&1; then
+        cat "$sl_out"
+    elif grep -q '^1\.\.0 # SKIP' "$sl_out"; then
+        grep '^1\.\.0 # SKIP' "$sl_out"
+    else
+        status=1
+        cat "$sl_out"
+        grep -q '^\(not \)\{0,1\}ok ' "$sl_out" || failed=$((failed + 1))
+    fi
+    tally_tap "$sl_out"
+    rm -f "$sl_out"
+fi
 
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then
     echo "== make distcheck (openmpi)"

@@ -1,0 +1,82 @@
+#!/bin/sh
+# End-to-end test of the front-end with real MPI: the quick suite on 2 ranks
+# with an Open MPI build and an MPICH build (2 launches each, short sweeps),
+# compare, plot to a PNG (file size and dimensions checked), report. TAP output.
+#   tests/frontend/e2e.sh [OPENMPI_BUILD [MPICH_BUILD]]   (default _build/openmpi, _build/mpich)
+# MG_FRONTEND: the mpigauge to test (default: OPENMPI_BUILD/frontend/mpigauge,
+# else frontend/mpigauge.py). MG_E2E_ARGS: benchmark options (default -m 1:4K -i 20).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ompi=${1:-$top/_build/openmpi}
+mpich=${2:-$top/_build/mpich}
+fe=${MG_FRONTEND:-}
+if [ -z "$fe" ]; then
+    if [ -x "$ompi/frontend/mpigauge" ]; then fe=$ompi/frontend/mpigauge
+    else fe="python3 $top/frontend/mpigauge.py"; fi
+fi
+args=${MG_E2E_ARGS:--m 1:4K -i 20}
+work=$(mktemp -d "${TMPDIR:-/tmp}/mg-e2e.XXXXXX") || exit 99
+trap 'rm -rf "$work"' EXIT INT TERM
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -f "$work/err" ] && sed 's/^/#   /' "$work/err" | tail -n 15; }
+check() { # description, command...
+    d=$1; shift
+    if "$@" >"$work/out" 2>"$work/err"; then ok "$d"; else notok "$d"; fi
+}
+echo "1..9"
+echo "# front-end: $fe"
+
+# shellcheck disable=SC2086
+check "run quick suite, Open MPI build, 2 launches each" \
+    $fe run --suite quick --repeat 2 --bindir "$ompi" -o "$work/ompi.jsonl" -- $args
+# shellcheck disable=SC2086
+check "run quick suite, MPICH build, 2 launches each" \
+    $fe run --suite quick --repeat 2 --bindir "$mpich" -o "$work/mpich.jsonl" -- $args
+
+check_results() { # file library-prefix
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+launch = [r for r in recs if r["type"] == "launch"]
+runs = [r for r in recs if r["type"] == "run"]
+res = [r for r in recs if r["type"] == "result"]
+assert [l["status"] for l in launch] == ["ok"] * 6, [l["status"] for l in launch]
+assert len(runs) == 6 and all(r["nranks"] == 2 for r in runs)
+assert all(r["mpi_library"].startswith(sys.argv[2]) for r in runs), runs[0]["mpi_library"]
+assert {r["benchmark"] for r in runs} == {"latency", "bw", "bibw"}
+ids = {l["launch_id"] for l in launch}
+assert all(r.get("launch_id") in ids for r in runs + res)
+assert len(res) >= 6 * 13 and all(r["median"] > 0 for r in res), len(res)
+assert recs[0]["type"] == "session" and recs[-1]["type"] == "session_end"
+PY
+}
+check "Open MPI results: 6 launches ok, 2 ranks, launch ids" check_results "$work/ompi.jsonl" "Open MPI"
+check "MPICH results: 6 launches ok, 2 ranks, launch ids" check_results "$work/mpich.jsonl" "MPICH"
+
+check "compare Open MPI with MPICH (text)" $fe compare "$work/ompi.jsonl" "$work/mpich.jsonl" -o "$work/cmp.txt"
+verdicts() {
+    python3 - "$work/cmp.txt" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l.split()[:1] and l.split()[0] in ("latency", "bw", "bibw")]
+assert len(rows) == 3 * 13, len(rows)   # every benchmark and size of -m 1:4K compared
+assert all(r[-1] in ("faster", "slower", "same", "unclear") for r in rows), rows
+PY
+}
+check "comparison has a verdict for every benchmark and size" verdicts
+check "compare --format markdown" sh -c "$fe compare '$work/ompi.jsonl' '$work/mpich.jsonl' --format markdown | grep -q '^| latency | 1K | us |'"
+
+check "plot both result sets to a PNG" $fe plot "$work/ompi.jsonl" "$work/mpich.jsonl" -o "$work/p.png"
+png() {
+    python3 - "$work/p.png" <<'PY'
+import os, struct, sys
+data = open(sys.argv[1], "rb").read(24)
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h = struct.unpack(">II", data[16:24])
+size = os.path.getsize(sys.argv[1])
+assert (w, h) == (1560, 390), (w, h)       # 3 panels of 5.2 x 3.9 inches at 100 dpi
+assert 20000 < size < 2000000, size
+print(f"PNG {w}x{h}, {size} bytes")
+PY
+}
+check "PNG has 3 panels' size (1560x390) and a plausible file size" png

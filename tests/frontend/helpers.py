@@ -1,0 +1,86 @@
+"""Shared helpers of the front-end tests: import frontend/mpigauge.py and
+make synthetic run and result records."""
+import importlib.util
+import json
+import os
+import sys
+
+sys.dont_write_bytecode = True
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+FRONTEND = os.path.join(TOP, "frontend", "mpigauge.py")
+DATA = os.path.join(HERE, "data")
+GOLDEN = os.path.join(HERE, "golden")
+
+
+def load_frontend():
+    if "mpigauge" in sys.modules:
+        return sys.modules["mpigauge"]
+    spec = importlib.util.spec_from_file_location("mpigauge", FRONTEND)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["mpigauge"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def run_record(benchmark, library="Open MPI v4.1.4, package: Debian OpenMPI", nranks=2,
+               hosts=("node1", "node1"), bindings=("0", "1"), sizes=(8, 1024, 65536),
+               launch_id=None, version="0.1.0", window=None):
+    bench_opts = {"window": window} if window is not None else {}
+    r = {"type": "run", "schema": 1, "benchmark": benchmark, "description": "synthetic",
+         "mpigauge_version": version, "mpi_library": library, "mpi_library_version": library,
+         "mpi_version": "3.1", "nranks": nranks, "nnodes": len(set(hosts)), "hosts": list(hosts),
+         "bindings": list(bindings), "timer": "MPI_Wtime", "timer_resolution_s": 1e-9,
+         "timer_overhead_s": 3e-8, "date_utc": "2026-11-22T09:00:00Z",
+         "command_line": ["mpigauge_" + benchmark], "env": {},
+         "options": {"sizes_bytes": list(sizes), "iterations": 0, "warmup": -1,
+                     "precision": 0.01, "time_budget_s": 1, "min_samples": 10,
+                     "max_samples": 10000, "validate": False, "max_memory_bytes": 0,
+                     "format": "json", "time_mode": "root", "benchmark": bench_opts}}
+    if launch_id:
+        r["launch_id"] = launch_id
+    return r
+
+
+def result_record(benchmark, size, unit, med, spread=0.01, launch_id=None, **extra):
+    r = {"type": "result", "benchmark": benchmark, "size_bytes": size, "unit": unit,
+         "median": med, "mean": med, "min": med * (1 - 2 * spread), "max": med * (1 + 2 * spread),
+         "stddev": med * spread, "p50": med, "p90": med * (1 + spread), "p99": med * (1 + 2 * spread),
+         "ci95_low": med * (1 - spread), "ci95_high": med * (1 + spread), "samples": 100,
+         "iterations": 1000, "stop": "precision"}
+    if launch_id:
+        r["launch_id"] = launch_id
+    r.update(extra)
+    return r
+
+
+def write_jsonl(path, records):
+    with open(path, "w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+# Per-launch multipliers: deterministic "noise" of a few tenths of a percent.
+JITTER = (1.000, 1.004, 0.997, 1.002, 0.998)
+
+
+def synthetic_set(library, factors, launches=5, benchmarks=None):
+    """Records of `launches` launches; factors[(benchmark, size)] scales the
+    base value of that benchmark and size."""
+    base = {("latency", "us"): {8: 0.20, 1024: 0.35, 65536: 5.0},
+            ("bw", "MB/s"): {8: 60.0, 1024: 5000.0, 65536: 12000.0}}
+    recs = []
+    for i in range(launches):
+        j = JITTER[i % len(JITTER)]
+        for (bench, unit), sizes in base.items():
+            if benchmarks and bench not in benchmarks:
+                continue
+            lid = f"S-{i:04d}-{bench}"
+            recs.append(run_record(bench, library, launch_id=lid,
+                                   window=64 if bench == "bw" else None))
+            for size, v in sizes.items():
+                recs.append(result_record(bench, size, unit,
+                                          round(v * factors.get((bench, size), 1.0) * j, 6),
+                                          launch_id=lid))
+    return recs

@@ -1,0 +1,230 @@
+"""`mpigauge run` with fake programs and a fake launcher (no MPI needed):
+launch ids, repeats, failures and time-outs recorded and the run going on,
+missing programs, wrong world sizes, Ctrl-C leaving a valid file, launchers."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import helpers as h
+
+mg = h.load_frontend()
+
+# A fake program: behaviour chosen by its name (mpigauge_<behaviour>).
+FAKE = r'''#!PYTHON
+import json, os, sys, time
+name = os.path.basename(sys.argv[0])[len("mpigauge_"):]
+n = int(os.environ.get("FAKE_NRANKS", "2"))
+def run(nranks=n):
+    return {"type": "run", "schema": 1, "benchmark": name, "mpi_library": "Fake MPI 1.0",
+            "nranks": nranks, "nnodes": 1, "hosts": ["h"] * nranks, "bindings": ["0"] * nranks,
+            "options": {"sizes_bytes": [8, 16], "benchmark": {}}, "command_line": sys.argv}
+def res(size, v):
+    return {"type": "result", "benchmark": name, "size_bytes": size, "unit": "us", "median": v,
+            "ci95_low": v * 0.99, "ci95_high": v * 1.01, "p99": v * 1.1}
+out = lambda r: print(json.dumps(r), flush=True)
+if name == "ok":
+    out(run()); out(res(8, 1.0)); out(res(16, 2.0))
+elif name == "fail":
+    print("mpigauge_fail: error: MPI error on rank 1", file=sys.stderr); sys.exit(99)
+elif name == "hang":
+    out(run()); time.sleep(60)
+elif name == "hangafter":
+    out(run()); out(res(8, 1.0)); out(res(16, 2.0)); time.sleep(60)
+elif name == "singletons":
+    for _ in range(n):
+        out(run(1)); out(res(8, 1.0)); out(res(16, 2.0))
+elif name == "needs2":
+    for _ in range(n):
+        print("mpigauge_needs2: error: needs exactly 2 ranks, got 1 (see --help)", file=sys.stderr)
+    sys.exit(2)
+elif name == "skip":
+    sys.exit(77)
+'''
+
+# A fake launcher: "fakerun -n N PROGRAM ARGS..." runs PROGRAM with FAKE_NRANKS=N.
+LAUNCHER = r'''#!/bin/sh
+[ "$1" = -n ] || { echo "fakerun: want -n N" >&2; exit 2; }
+FAKE_NRANKS=$2; export FAKE_NRANKS; shift 2
+exec "$@"
+'''
+
+
+class RunnerTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.bin = os.path.join(self.d, "bin")
+        os.mkdir(self.bin)
+        for name in ("ok", "fail", "hang", "hangafter", "singletons", "needs2", "skip"):
+            self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
+        self.launcher = os.path.join(self.d, "fakerun")
+        self._exe(self.launcher, LAUNCHER)
+        self.out = os.path.join(self.d, "r.jsonl")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def _exe(self, path, text):
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o755)
+
+    def suite(self, text):
+        p = os.path.join(self.d, "s.txt")
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def cli(self, suite_text, *extra, timeout=60):
+        cmd = [sys.executable, h.FRONTEND, "run", "--suite", self.suite(suite_text),
+               "--bindir", self.bin, "--launcher", self.launcher, "--mpi", "openmpi",
+               "-o", self.out] + list(extra)
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+    def text(self):
+        with open(self.out) as f:
+            return f.read()
+
+    def records(self):
+        with open(self.out) as f:
+            return [json.loads(l) for l in f]   # every line must be valid JSON
+
+    def test_repeats_and_launch_ids(self):
+        p = self.cli("ok\n", "--repeat", "3")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        self.assertEqual([r["type"] for r in recs][0], "session")
+        self.assertEqual(recs[-1]["type"], "session_end")
+        launches = [r for r in recs if r["type"] == "launch"]
+        self.assertEqual([l["status"] for l in launches], ["ok"] * 3)
+        ids = {l["launch_id"] for l in launches}
+        self.assertEqual(len(ids), 3)
+        body = [r for r in recs if r["type"] in ("run", "result")]
+        self.assertEqual(len(body), 9)
+        self.assertTrue(all(r["launch_id"] in ids for r in body))
+        self.assertIn("[3/3] ok (launch 3/3, 2 ranks) ok", p.stderr)
+        self.assertIn("ETA", p.stderr)
+        # the file is an ordinary results file for compare
+        rs = mg.load_results(self.out)
+        self.assertEqual(len(rs.launches), 3)
+
+    def test_failures_are_recorded_and_the_run_goes_on(self):
+        p = self.cli("fail\ntimeout=1 hang\nskip\nnosuchprogram\nok\n")
+        self.assertEqual(p.returncode, 1)
+        st = {r["benchmark"]: r for r in self.records() if r["type"] == "launch"}
+        self.assertEqual(st["fail"]["status"], "failed")
+        self.assertEqual(st["fail"]["exit_code"], 99)
+        self.assertIn("MPI error on rank 1", st["fail"]["stderr_tail"])
+        self.assertEqual(st["hang"]["status"], "timeout")
+        self.assertLess(st["hang"]["duration_s"], 30)
+        self.assertEqual(st["skip"]["status"], "skipped")
+        self.assertEqual(st["nosuchprogram"]["status"], "missing")
+        self.assertEqual(st["ok"]["status"], "ok")
+        self.assertIn("nosuchprogram: skipped (missing", p.stderr)
+        self.assertEqual(self.records()[-1]["counts"]["missing"], 1)
+
+    def test_timeout_after_complete_output_keeps_results(self):
+        p = self.cli("timeout=1 hangafter\n")
+        self.assertEqual(p.returncode, 1)
+        recs = self.records()
+        l = [r for r in recs if r["type"] == "launch"][0]
+        self.assertEqual(l["status"], "timeout")
+        self.assertIn("results kept", l["message"])
+        self.assertEqual(len([r for r in recs if r["type"] == "result"]), 2)
+
+    def test_wrong_world_size_is_detected(self):
+        for prog in ("singletons", "needs2"):
+            p = self.cli(prog + "\n", "--force")
+            self.assertEqual(p.returncode, 1, prog)
+            l = [r for r in self.records() if r["type"] == "launch"][0]
+            self.assertEqual(l["status"], "wrong-size", prog)
+            self.assertIn("asked for 2 ranks but the program saw a world of 1", l["message"])
+            self.assertIn("--mpi=pmi2", l["message"])
+            self.assertFalse([r for r in self.records() if r["type"] == "result"], prog)
+
+    def test_only_missing_programs(self):
+        p = self.cli("nosuch\n")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("none of the suite's programs was found", p.stderr)
+
+    def test_refuses_to_overwrite(self):
+        with open(self.out, "w") as f:
+            f.write("{}\n")
+        p = self.cli("ok\n")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("exists; use --append", p.stderr)
+        p = self.cli("ok\n", "--append")
+        self.assertEqual(p.returncode, 0)
+        with open(self.out) as f:
+            self.assertEqual(f.readline(), "{}\n")
+
+    def test_ctrl_c_leaves_a_valid_file(self):
+        cmd = [sys.executable, h.FRONTEND, "run", "--suite", self.suite("ok\nhang\nok\n"),
+               "--bindir", self.bin, "--launcher", self.launcher, "--mpi", "openmpi",
+               "-o", self.out, "--repeat", "2"]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 20
+        while time.time() < deadline:   # wait until the hang launch runs
+            time.sleep(0.2)
+            if os.path.exists(self.out) and '"status":"ok"' in self.text():
+                time.sleep(0.5)
+                break
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 130, err)
+        recs = self.records()
+        self.assertEqual(recs[-1]["type"], "session_end")
+        self.assertTrue(recs[-1]["interrupted"])
+        st = [r["status"] for r in recs if r["type"] == "launch"]
+        self.assertEqual(st, ["ok", "interrupted"])
+        self.assertIn("interrupted", err)
+
+
+class TestLaunchers(unittest.TestCase):
+    def test_native_launchers(self):
+        a = mg.launcher_argv("mpirun", "openmpi", 2, ncpus=2)
+        self.assertTrue(a[0].startswith("mpirun"))
+        self.assertEqual(a[1:], ["-n", "2", "--bind-to", "core"])
+        a = mg.launcher_argv("mpirun", "openmpi", 4, ncpus=2)
+        self.assertIn("--oversubscribe", a)
+        a = mg.launcher_argv("mpiexec", "mpich", 2, ncpus=2)
+        self.assertTrue(a[0].startswith("mpiexec"))
+        with self.assertRaises(mg.UsageError):
+            mg.launcher_argv("mpirun", None, 2)
+
+    def test_srun_plugin_follows_the_mpi(self):
+        self.assertIn("--mpi=pmix", mg.launcher_argv("srun", "openmpi", 2))
+        self.assertIn("--mpi=pmi2", mg.launcher_argv("srun", "mpich", 2))
+        with self.assertRaises(mg.UsageError) as cm:
+            mg.launcher_argv("srun", None, 2)
+        self.assertIn("--mpi openmpi|mpich", str(cm.exception))
+
+    def test_custom_launcher(self):
+        self.assertEqual(mg.launcher_argv("mylaunch --np {n} -x", "mpich", 3),
+                         ["mylaunch", "--np", "3", "-x"])
+        self.assertEqual(mg.launcher_argv("srun -O", "mpich", 4),
+                         ["srun", "-O", "--mpi=pmi2", "-n", "4"])
+        self.assertEqual(mg.launcher_argv("srun --mpi=pmix", "mpich", 2),
+                         ["srun", "--mpi=pmix", "-n", "2"])
+
+    def test_detect_mpi_unknown_file(self):
+        self.assertIsNone(mg.detect_mpi("/bin/sh"))
+
+    def test_classify(self):
+        run = {"type": "run", "nranks": 2, "options": {"sizes_bytes": [8]}}
+        res = {"type": "result", "size_bytes": 8}
+        self.assertEqual(mg.classify(0, False, [run, res], "", 2)[0], "ok")
+        self.assertEqual(mg.classify(0, False, [], "", 2)[0], "failed")
+        self.assertEqual(mg.classify(1, False, [run, res], "", 2)[::2], ("failed", True))
+        self.assertEqual(mg.classify(2, False, [], "", 2)[1], "exit 2 (usage error)")
+        self.assertEqual(mg.classify(-9, False, [], "", 2)[1], "killed by signal 9")
+        self.assertEqual(mg.classify(0, False, [dict(run, nranks=4), res], "", 2)[0], "wrong-size")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,171 @@
+"""compare: the Markdown table against a golden file, text and HTML output,
+keys that are never mixed, provenance warnings, exit codes."""
+import contextlib
+import io
+import os
+import tempfile
+import unittest
+
+import helpers as h
+
+mg = h.load_frontend()
+BASE = os.path.join(h.DATA, "base.jsonl")
+NEW = os.path.join(h.DATA, "new.jsonl")
+
+
+def run_cli(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = mg.main(list(argv))
+    return rc, out.getvalue(), err.getvalue()
+
+
+class TestGolden(unittest.TestCase):
+    def test_markdown_table(self):
+        rc, out, err = run_cli("compare", BASE, NEW, "--format", "markdown")
+        self.assertEqual(rc, 0, err)
+        golden = os.path.join(h.GOLDEN, "compare.md")
+        if os.environ.get("MG_UPDATE_GOLDEN"):
+            with open(golden, "w") as f:
+                f.write(out)
+        with open(golden) as f:
+            self.assertEqual(out, f.read())
+
+    def test_markdown_from_output_extension(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "cmp.md")
+            rc, out, _ = run_cli("compare", BASE, NEW, "-o", p)
+            self.assertEqual((rc, out), (0, ""))
+            with open(p) as f, open(os.path.join(h.GOLDEN, "compare.md")) as g:
+                self.assertEqual(f.read(), g.read())
+
+
+class TestCompare(unittest.TestCase):
+    def test_text_table(self):
+        rc, out, _ = run_cli("compare", BASE, NEW)
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertTrue(lines[0].startswith("MPICH 4.0.2 ("))
+        row = [l for l in lines if l.startswith("latency") and " 64K " in l][0]
+        self.assertTrue(row.rstrip().endswith("slower"), row)
+        self.assertIn("summary: 3 same, 2 slower, 1 faster", out)
+
+    def test_html_is_a_page(self):
+        rc, out, _ = run_cli("compare", BASE, NEW, "--format", "html", "--no-plot")
+        self.assertEqual(rc, 0)
+        self.assertTrue(out.startswith("<!DOCTYPE html>"))
+        self.assertIn('<tr class="slower">', out)
+        self.assertIn("</html>", out)
+
+    def test_fail_on_regression(self):
+        rc, _, err = run_cli("compare", BASE, NEW, "--fail-on-regression")
+        self.assertEqual(rc, 1)
+        self.assertIn("regression", err)
+        rc, _, _ = run_cli("compare", BASE, BASE, "--fail-on-regression")
+        self.assertEqual(rc, 0)
+
+    def test_labels(self):
+        rc, out, _ = run_cli("compare", "old=" + BASE, "new=" + NEW, "--format", "md")
+        self.assertIn("### new vs old", out)
+
+    def test_same_library_labels_fall_back_to_file_names(self):
+        rc, out, _ = run_cli("compare", BASE, BASE)
+        self.assertIn("base.jsonl", out.splitlines()[0])
+
+    def test_never_compares_different_sizes_units_or_configs(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = os.path.join(d, "a.jsonl")
+            b = os.path.join(d, "b.jsonl")
+            h.write_jsonl(a, [h.run_record("bw", window=64), h.result_record("bw", 8, "MB/s", 60),
+                              h.result_record("bw", 16, "MB/s", 100)])
+            h.write_jsonl(b, [h.run_record("bw", window=32), h.result_record("bw", 8, "MB/s", 30),
+                              h.run_record("bw", window=64), h.result_record("bw", 16, "us", 1.0),
+                              h.result_record("bw", 8, "MB/s", 61)])
+            base, new = mg.load_results(a, "a"), mg.load_results(b, "b")
+            rows, only_base, only_new = mg.compare_sets(base, new)
+            self.assertEqual(len(rows), 1)
+            self.assertEqual(rows[0]["key"][4], 8)
+            self.assertEqual(rows[0]["new_median"], 61)
+            self.assertEqual([k[4] for _, k in only_base], [16])
+            self.assertEqual(sorted((k[4], k[5]) for _, k in only_new), [(8, "MB/s"), (16, "us")])
+            rc, out, err = run_cli("compare", a, b)
+            self.assertIn("bw (2 ranks, window=64)", out)
+            self.assertIn("only in b.jsonl: bw (2 ranks, window=32) (MB/s): sizes 8", out)
+
+    def test_provenance_warnings(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = os.path.join(d, "a.jsonl")
+            b = os.path.join(d, "b.jsonl")
+            h.write_jsonl(a, [h.run_record("latency"), h.result_record("latency", 8, "us", 0.2)])
+            h.write_jsonl(b, [h.run_record("latency", hosts=("n1", "n2"),
+                                           bindings=("0-1 (unbound)", "0-1 (unbound)")),
+                              h.result_record("latency", 8, "us", 0.2)])
+            rc, out, err = run_cli("compare", "A=" + a, "B=" + b)
+            self.assertEqual(rc, 0)
+            self.assertIn("host count differs: A: 1; B: 2 (latency)", err)
+            self.assertIn("binding differs: A: bound; B: unbound (latency)", err)
+
+    def test_validation_failures_are_not_compared(self):
+        with tempfile.TemporaryDirectory() as d:
+            a = os.path.join(d, "a.jsonl")
+            h.write_jsonl(a, [h.run_record("latency"),
+                              h.result_record("latency", 8, "us", 0.2, validation="failed")])
+            rc, out, err = run_cli("compare", a, BASE)
+            self.assertEqual(rc, 2)
+            self.assertIn("nothing in common", err)
+
+    def test_usage_errors(self):
+        rc, _, err = run_cli("compare", BASE)
+        self.assertEqual(rc, 2)
+        self.assertIn("needs BASE and at least one NEW", err)
+        rc, _, err = run_cli("compare", BASE, "/no/such/file.jsonl")
+        self.assertEqual(rc, 2)
+        self.assertIn("cannot read /no/such/file.jsonl", err)
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "x.jsonl")
+            with open(p, "w") as f:
+                f.write("hello\n")
+            rc, _, err = run_cli("compare", p, BASE)
+            self.assertEqual(rc, 2)
+            self.assertIn("no run records", err)
+
+
+class TestPlotAndReport(unittest.TestCase):
+    def test_report_without_plot_is_self_contained(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "r.html")
+            rc, _, err = run_cli("report", BASE, NEW, "-o", p, "--no-plot")
+            self.assertEqual(rc, 0, err)
+            with open(p) as f:
+                page = f.read()
+            self.assertIn("Provenance", page)
+            self.assertIn("Comparison", page)
+            self.assertNotIn("<script", page)
+            self.assertNotIn(" src=", page)
+
+    def test_plot_without_matplotlib_says_so(self):
+        real = mg.import_pyplot
+        mg.import_pyplot = lambda: None
+        try:
+            rc, _, err = run_cli("plot", BASE, "-o", "/tmp/never.png")
+        finally:
+            mg.import_pyplot = real
+        self.assertEqual(rc, 3)
+        self.assertIn("needs matplotlib", err)
+        self.assertIn("pip install matplotlib", err)
+
+    @unittest.skipIf(mg.import_pyplot() is None, "matplotlib is not installed")
+    def test_plot_png(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "p.png")
+            rc, _, err = run_cli("plot", BASE, NEW, "-o", p)
+            self.assertEqual(rc, 0, err)
+            with open(p, "rb") as f:
+                head = f.read(24)
+            self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+            w, hgt = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+            self.assertEqual((w, hgt), (1560, 390))  # 3 panels in a row, 5.2 x 3.9 in at 100 dpi
+
+
+if __name__ == "__main__":
+    unittest.main()

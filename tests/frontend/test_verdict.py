@@ -1,0 +1,96 @@
+"""The verdict: A/A gives "same", a shifted sample "slower" (or "faster"),
+the direction follows the unit, few launches give "unclear"."""
+import random
+import unittest
+
+from helpers import load_frontend
+
+mg = load_frontend()
+
+
+def noisy(center, n, rel, seed):
+    rng = random.Random(seed)
+    return [center * (1 + rng.uniform(-rel, rel)) for _ in range(n)]
+
+
+class TestVerdict(unittest.TestCase):
+    def test_a_a_is_same(self):
+        for seed in range(20):
+            a = noisy(1.5, 8, 0.02, seed)
+            b = noisy(1.5, 8, 0.02, seed + 1000)
+            for unit in ("us", "MB/s"):
+                v = mg.verdict(a, b, unit)
+                self.assertEqual(v["verdict"], "same", (seed, unit, v))
+
+    def test_identical_data_is_same(self):
+        a = [2.0, 2.1, 1.9, 2.05, 1.95]
+        v = mg.verdict(a, list(a), "us")
+        self.assertEqual(v["verdict"], "same")
+        self.assertAlmostEqual(v["ratio"], 1.0)
+        self.assertLessEqual(v["ci"][0], 1.0)
+        self.assertGreaterEqual(v["ci"][1], 1.0)
+
+    def test_higher_latency_is_slower(self):
+        base = noisy(1.0, 6, 0.02, 1)
+        new = [x * 1.2 for x in noisy(1.0, 6, 0.02, 2)]
+        v = mg.verdict(base, new, "us")
+        self.assertEqual(v["verdict"], "slower")
+        self.assertLess(v["p"], 0.05)
+        self.assertGreater(v["ratio"], 1.1)
+        self.assertLess(v["ci"][0], v["ratio"])
+        self.assertGreater(v["ci"][1], v["ratio"])
+
+    def test_lower_latency_is_faster(self):
+        base = noisy(1.0, 6, 0.02, 3)
+        new = [x * 0.8 for x in noisy(1.0, 6, 0.02, 4)]
+        self.assertEqual(mg.verdict(base, new, "us")["verdict"], "faster")
+
+    def test_bandwidth_direction_is_reversed(self):
+        base = noisy(5000, 6, 0.02, 5)
+        lower = [x * 0.8 for x in noisy(5000, 6, 0.02, 6)]
+        higher = [x * 1.25 for x in noisy(5000, 6, 0.02, 7)]
+        self.assertEqual(mg.verdict(base, lower, "MB/s")["verdict"], "slower")
+        self.assertEqual(mg.verdict(base, higher, "MB/s")["verdict"], "faster")
+
+    def test_significant_but_small_is_same(self):
+        base = [1.000, 1.001, 1.002, 1.003, 1.004, 1.005]
+        new = [x * 1.02 for x in base]   # clearly different, but only 2%
+        v = mg.verdict(base, new, "us", threshold=0.05)
+        self.assertLess(v["p"], 0.05)
+        self.assertEqual(v["verdict"], "same")
+        self.assertEqual(mg.verdict(base, new, "us", threshold=0.01)["verdict"], "slower")
+
+    def test_too_few_launches_is_unclear(self):
+        base = [1.0, 1.01, 0.99]
+        new = [2.0, 2.02, 1.98]
+        v = mg.verdict(base, new, "us")
+        self.assertEqual(v["verdict"], "unclear")
+        self.assertIn("at least 4 launches", v["note"])
+
+    def test_single_launch_uses_the_launch_cis(self):
+        v = mg.verdict([1.0], [1.5], "us", base_ci=(0.98, 1.02), new_ci=(1.45, 1.55))
+        self.assertEqual(v["verdict"], "slower")
+        self.assertAlmostEqual(v["ci"][0], 1.45 / 1.02)
+        overlap = mg.verdict([1.0], [1.5], "us", base_ci=(0.5, 1.6), new_ci=(1.0, 2.0))
+        self.assertEqual(overlap["verdict"], "unclear")
+
+    def test_unknown_unit_reports_higher_or_lower(self):
+        v = mg.verdict([1, 1.01, 0.99, 1.0, 1.02], [2, 2.01, 1.99, 2.0, 2.02], "widgets")
+        self.assertEqual(v["verdict"], "higher")
+
+    def test_direction_table(self):
+        self.assertFalse(mg.higher_is_better("us"))
+        self.assertTrue(mg.higher_is_better("MB/s"))
+        self.assertTrue(mg.higher_is_better("%"))
+        self.assertIsNone(mg.higher_is_better("widgets"))
+
+    def test_threshold_parsing(self):
+        self.assertAlmostEqual(mg.parse_threshold("5%"), 0.05)
+        self.assertAlmostEqual(mg.parse_threshold("0.1"), 0.1)
+        self.assertAlmostEqual(mg.parse_threshold("10"), 0.10)
+        with self.assertRaises(mg.UsageError):
+            mg.parse_threshold("five")
+
+
+if __name__ == "__main__":
+    unittest.main()
