@@ -635,8 +635,10 @@ static int run(run_state *s, int argc, char **argv)
         return usage(ctx, b, err);
     }
 
-    if (b->requests) {
-        size_t nreq = b->requests(ctx);
+    if (b->requests || b->nrequests) {
+        size_t nreq = b->requests ? b->requests(ctx) : 0;
+        if (nreq < b->nrequests)
+            nreq = b->nrequests;
         ctx->reqs = malloc((nreq ? nreq : 1) * sizeof *ctx->reqs);
         if (ctx->reqs == NULL)
             mg_mpi_die(__FILE__, __LINE__, "out of memory for requests");

@@ -115,8 +115,10 @@ typedef struct mg_bench {
     void (*end_size)(mg_ctx *ctx, uint64_t size);
     /* Bytes per buffer the kernel needs for messages of max_size. */
     size_t (*buf_bytes)(const mg_ctx *ctx, uint64_t max_size);
-    /* Number of MPI requests the kernel needs in ctx->reqs (NULL: none). */
+    /* Number of MPI requests the kernel needs in ctx->reqs: a callback, or
+     * a constant (the larger of the two counts). */
     size_t (*requests)(const mg_ctx *ctx);
+    size_t nrequests;
     /* Bytes moved per iteration (bandwidth metric). */
     double (*bytes_per_iter)(const mg_ctx *ctx, uint64_t size);
     /* Run `iters` iterations of the pattern with messages of `size` bytes. */

@@ -59,49 +59,39 @@ static MPI_Datatype big_type(size_t bytes)
 }
 #endif
 
-/* One body for the four calls: small counts as MPI_BYTE, large ones as
- * MPI-4 _c calls or one element of a derived type. */
+/* Counts above INT_MAX: MPI-4 _c calls, or one element of a derived type. */
 #if MG_HAVE_MPI_LARGE_COUNT
-#define MG_XFER_CALL(fn, buf, bytes, ...)                                                    \
-    do {                                                                                     \
-        if ((bytes) <= (size_t)INT_MAX)                                                      \
-            MG_MPI_CHECK(fn((buf), (int)(bytes), MPI_BYTE, __VA_ARGS__));                    \
-        else                                                                                 \
-            MG_MPI_CHECK(fn##_c((buf), (MPI_Count)(bytes), MPI_BYTE, __VA_ARGS__));          \
-    } while (0)
+#define MG_XFER_LARGE(fn, buf, bytes, ...)                                                   \
+    MG_MPI_CHECK(fn##_c((buf), (MPI_Count)(bytes), MPI_BYTE, __VA_ARGS__))
 #else
-#define MG_XFER_CALL(fn, buf, bytes, ...)                                                    \
+#define MG_XFER_LARGE(fn, buf, bytes, ...)                                                   \
     do {                                                                                     \
-        if ((bytes) <= (size_t)INT_MAX) {                                                    \
-            MG_MPI_CHECK(fn((buf), (int)(bytes), MPI_BYTE, __VA_ARGS__));                    \
-        } else {                                                                             \
-            MPI_Datatype mg_t_ = big_type(bytes);                                            \
-            MG_MPI_CHECK(fn((buf), 1, mg_t_, __VA_ARGS__));                                  \
-            MG_MPI_CHECK(MPI_Type_free(&mg_t_));                                             \
-        }                                                                                    \
+        MPI_Datatype mg_t_ = big_type(bytes);                                                \
+        MG_MPI_CHECK(fn((buf), 1, mg_t_, __VA_ARGS__));                                      \
+        MG_MPI_CHECK(MPI_Type_free(&mg_t_));                                                 \
     } while (0)
 #endif
 
-void mg_xfer_send(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
+void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
-    MG_XFER_CALL(MPI_Send, buf, bytes, peer, tag, x->comm);
+    MG_XFER_LARGE(MPI_Send, buf, bytes, peer, tag, x->comm);
 }
 
-void mg_xfer_recv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
+void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
 {
-    MG_XFER_CALL(MPI_Recv, buf, bytes, peer, tag, x->comm, MPI_STATUS_IGNORE);
+    MG_XFER_LARGE(MPI_Recv, buf, bytes, peer, tag, x->comm, MPI_STATUS_IGNORE);
 }
 
-void mg_xfer_isend(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
-                   MPI_Request *req)
+void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
+                         MPI_Request *req)
 {
-    MG_XFER_CALL(MPI_Isend, buf, bytes, peer, tag, x->comm, req);
+    MG_XFER_LARGE(MPI_Isend, buf, bytes, peer, tag, x->comm, req);
 }
 
-void mg_xfer_irecv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
-                   MPI_Request *req)
+void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
+                         MPI_Request *req)
 {
-    MG_XFER_CALL(MPI_Irecv, buf, bytes, peer, tag, x->comm, req);
+    MG_XFER_LARGE(MPI_Irecv, buf, bytes, peer, tag, x->comm, req);
 }
 
 /* MPICH's mpi.h annotates the status array with an access size that GCC

@@ -41,7 +41,7 @@ static const mg_bench bench = {
     .opts = opts,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
-    .recv_slots = mg_recv_from_peer,
+    .recv_slots = mg_recv_window_from_peer,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -130,14 +130,6 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
-{
-    (void)size;
-    (void)max;
-    from[0] = c->peer;
-    return 1;
-}
-
 /* Rank 0: the difference to the reference (recv) median of this size. */
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                    double *out)
@@ -169,7 +161,7 @@ static const mg_bench bench = {
     .end_size = end_size,
     .requests = requests,
     .iterate = iterate,
-    .recv_slots = recv_slots,
+    .recv_slots = mg_recv_from_peer,
     .extra_names = extra_names,
     .extras = extras,
 };

@@ -14,26 +14,17 @@
  * right) the two messages from the same neighbour cannot be confused. */
 enum { TAG_RIGHTWARDS = 1, TAG_LEFTWARDS = 2 };
 
-static int left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
-static int right(const mg_ctx *c) { return (c->rank + 1) % c->nranks; }
-
 static void iterate(mg_ctx *c, uint64_t size, long iters)
 {
     const mg_xfer *x = &c->xfer;
     char *from_right = (char *)c->rbuf + size;
     for (long i = 0; i < iters; ++i) {
-        mg_xfer_irecv(x, c->rbuf, size, left(c), TAG_RIGHTWARDS, &c->reqs[0]);
-        mg_xfer_irecv(x, from_right, size, right(c), TAG_LEFTWARDS, &c->reqs[1]);
-        mg_xfer_isend(x, c->sbuf, size, right(c), TAG_RIGHTWARDS, &c->reqs[2]);
-        mg_xfer_isend(x, c->sbuf, size, left(c), TAG_LEFTWARDS, &c->reqs[3]);
+        mg_xfer_irecv(x, c->rbuf, size, mg_left(c), TAG_RIGHTWARDS, &c->reqs[0]);
+        mg_xfer_irecv(x, from_right, size, mg_right(c), TAG_LEFTWARDS, &c->reqs[1]);
+        mg_xfer_isend(x, c->sbuf, size, mg_right(c), TAG_RIGHTWARDS, &c->reqs[2]);
+        mg_xfer_isend(x, c->sbuf, size, mg_left(c), TAG_LEFTWARDS, &c->reqs[3]);
         mg_xfer_waitall(4, c->reqs);
     }
-}
-
-static size_t requests(const mg_ctx *c)
-{
-    (void)c;
-    return 4;
 }
 
 /* The receive buffer holds two messages: from the left, then from the right. */
@@ -47,8 +38,8 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 {
     (void)size;
     (void)max;
-    from[0] = left(c);
-    from[1] = right(c);
+    from[0] = mg_left(c);
+    from[1] = mg_right(c);
     return 2;
 }
 
@@ -66,14 +57,9 @@ static const mg_bench bench = {
     .name = "exchange",
     .description = "Exchange: periodic chain, every rank sends to and receives from both "
                    "neighbours at once; time per iteration in us (slowest rank)",
-    .headline = "Latency (us)",
     MG_PT2PT_RING_FIELDS,
-    .metric = MG_METRIC_LATENCY,
-    .time_scale = 1.0,
-    .min_size = 0,
-    .default_min_size = 0,
-    .default_max_size = 4194304,
-    .requests = requests,
+    MG_PT2PT_LATENCY_FIELDS(1.0),
+    .nrequests = 4,
     .buf_bytes = buf_bytes,
     .iterate = iterate,
     .recv_slots = recv_slots,

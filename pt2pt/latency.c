@@ -28,13 +28,8 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 static const mg_bench bench = {
     .name = "latency",
     .description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
-    .headline = "Latency (us)",
     MG_PT2PT_PAIR_FIELDS,
-    .metric = MG_METRIC_LATENCY,
-    .time_scale = 0.5,
-    .min_size = 0,
-    .default_min_size = 0,
-    .default_max_size = 4194304,
+    MG_PT2PT_LATENCY_FIELDS(0.5),
     .iterate = iterate,
     .recv_slots = mg_recv_from_peer,
 };

@@ -20,24 +20,13 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static size_t requests(const mg_ctx *c)
-{
-    (void)c;
-    return 1;
-}
-
 static const mg_bench bench = {
     .name = "pingping",
     .description = "PingPing: both ranks MPI_Isend N bytes, MPI_Recv the other's, wait; time "
                    "per iteration in us",
-    .headline = "Latency (us)",
     MG_PT2PT_PAIR_FIELDS,
-    .metric = MG_METRIC_LATENCY,
-    .time_scale = 1.0,
-    .min_size = 0,
-    .default_min_size = 0,
-    .default_max_size = 4194304,
-    .requests = requests,
+    MG_PT2PT_LATENCY_FIELDS(1.0),
+    .nrequests = 1,
     .iterate = iterate,
     .recv_slots = mg_recv_from_peer,
 };

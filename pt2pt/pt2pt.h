@@ -92,17 +92,29 @@ static inline void mg_pairs_by_option(const mg_ctx *c, int *partner_of)
 /* This rank starts each exchange of its pair (the lower rank). */
 static inline int mg_initiator(const mg_ctx *c) { return c->peer >= 0 && c->rank < c->peer; }
 
-/* Validation: this rank receives from its peer into every slot. */
+/* Validation: this rank receives one message from its peer (any params). */
 static inline int mg_recv_from_peer(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    (void)size;
+    (void)max;
+    if (c->peer < 0)
+        return 0;
+    from[0] = c->peer;
+    return 1;
+}
+
+/* Validation, windowed benchmarks (params are mg_pt2pt_params): this rank
+ * receives from its peer into every window slot. */
+static inline int mg_recv_window_from_peer(const mg_ctx *c, uint64_t size, int *from, int max)
 {
     (void)size;
     return c->peer < 0 ? 0 : mg_slots_from(c, c->peer, from, max);
 }
 
-/* Validation: only the receiving side of each pair gets payload. */
+/* ... and only the receiving side of each pair gets payload. */
 static inline int mg_recv_if_receiver(const mg_ctx *c, uint64_t size, int *from, int max)
 {
-    return c->peer < 0 || mg_initiator(c) ? 0 : mg_recv_from_peer(c, size, from, max);
+    return c->peer < 0 || mg_initiator(c) ? 0 : mg_recv_window_from_peer(c, size, from, max);
 }
 
 /* Descriptor fields of a 2-rank benchmark timed on rank 0. */
@@ -116,6 +128,15 @@ static inline int mg_recv_if_receiver(const mg_ctx *c, uint64_t size, int *from,
     .default_max_size = 4194304, .headline = "Bandwidth (MB/s)",                             \
     .params_size = sizeof(mg_pt2pt_params), .requests = mg_window_requests, .buf_bytes = mg_window_buf_bytes,                       \
     .send_slots = mg_window_send_slots
+
+/* Fields of a latency benchmark: us per iteration x scale, sizes 0 to 4 MiB. */
+#define MG_PT2PT_LATENCY_FIELDS(scale)                                                       \
+    .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = (scale),          \
+    .min_size = 0, .default_min_size = 0, .default_max_size = 4194304
+
+/* Neighbours in a periodic chain. */
+static inline int mg_left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
+static inline int mg_right(const mg_ctx *c) { return (c->rank + 1) % c->nranks; }
 
 /* Fields of benchmarks over many ranks: ranks 2 and up, slowest rank per sample. */
 #define MG_PT2PT_MANY_FIELDS .min_ranks = 2, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX

@@ -13,30 +13,21 @@
 
 enum { TAG_CHAIN = 1 };
 
-static int left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
-static int right(const mg_ctx *c) { return (c->rank + 1) % c->nranks; }
-
 static void iterate(mg_ctx *c, uint64_t size, long iters)
 {
     const mg_xfer *x = &c->xfer;
     for (long i = 0; i < iters; ++i) {
-        mg_xfer_irecv(x, c->rbuf, size, left(c), TAG_CHAIN, &c->reqs[0]);
-        mg_xfer_isend(x, c->sbuf, size, right(c), TAG_CHAIN, &c->reqs[1]);
+        mg_xfer_irecv(x, c->rbuf, size, mg_left(c), TAG_CHAIN, &c->reqs[0]);
+        mg_xfer_isend(x, c->sbuf, size, mg_right(c), TAG_CHAIN, &c->reqs[1]);
         mg_xfer_waitall(2, c->reqs);
     }
-}
-
-static size_t requests(const mg_ctx *c)
-{
-    (void)c;
-    return 2;
 }
 
 static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 {
     (void)size;
     (void)max;
-    from[0] = left(c);
+    from[0] = mg_left(c);
     return 1;
 }
 
@@ -54,14 +45,9 @@ static const mg_bench bench = {
     .name = "sendrecv",
     .description = "Sendrecv: periodic chain, every rank receives from the left and sends to "
                    "the right at once; time per iteration in us (slowest rank)",
-    .headline = "Latency (us)",
     MG_PT2PT_RING_FIELDS,
-    .metric = MG_METRIC_LATENCY,
-    .time_scale = 1.0,
-    .min_size = 0,
-    .default_min_size = 0,
-    .default_max_size = 4194304,
-    .requests = requests,
+    MG_PT2PT_LATENCY_FIELDS(1.0),
+    .nrequests = 2,
     .iterate = iterate,
     .recv_slots = recv_slots,
     .extra_names = extra_names,
