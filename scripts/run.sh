@@ -1,7 +1,8 @@
 #!/bin/sh
 # The main job: install what is missing, build, run the default suite
 # (latency, bw, bibw) on 2 local ranks, print the tables, and write the
-# results (JSON Lines) and a plot (SVG) under results/<UTC time>-<mpi>/.
+# results (JSON Lines), a plot (PNG) and a report page (HTML) under
+# results/<UTC time>-<mpi>/.
 #   scripts/run.sh [openmpi|mpich]      (default openmpi)
 # Environment: MG_RUN_ARGS adds options to every benchmark (for example
 # MG_RUN_ARGS="--time-budget 2 --precision 0.5%" for a longer, tighter run).
@@ -34,8 +35,11 @@ for spec in "latency -m 0:1M" "bw -m 1:4M" "bibw -m 1:4M"; do
         { echo "run.sh: mpigauge_$name failed (exit $?)" >&2; status=1; }
 done
 cat "$out"/*.jsonl >"$out/results.jsonl"
-python3 "$root/scripts/plot_svg.py" -o "$out/pt2pt.svg" "$out/results.jsonl"
+mg="$root/frontend/mpigauge.py"
+python3 "$mg" plot -o "$out/pt2pt.png" "$out/results.jsonl" || status=1
+python3 "$mg" report -o "$out/report.html" "$out/results.jsonl" || status=1
 echo
 echo "results: $out/results.jsonl"
-echo "plot:    $out/pt2pt.svg"
+echo "plot:    $out/pt2pt.png"
+echo "report:  $out/report.html"
 exit $status

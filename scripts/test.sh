@@ -3,7 +3,7 @@
 # build out of tree and run `make check` (GoogleTest unit tests and the MPI
 # integration cases under each library's own launcher), then `make distcheck`
 # (tarball, out-of-tree build, check, install, uninstall) with Open MPI, the
-# plot script's test, the front-end's unit tests, its end-to-end test with
+# the front-end's unit tests, its end-to-end test with
 # both MPI builds and make check-slurm (a real single-node Slurm). Ends with
 # one line "N passed, N failed".
 #   scripts/test.sh            everything
@@ -52,16 +52,6 @@ for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
     tally_build "$d"
 done
 
-echo "== plot script"
-tmp=$(mktemp -d)
-if python3 "$root/scripts/plot_svg.py" -o "$tmp/p.svg" "$root/tests/golden/results.jsonl" &&
-   python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); \
-assert r.tag.endswith("svg") and len(r.findall(".//{http://www.w3.org/2000/svg}polyline")) == 3' "$tmp/p.svg"; then
-    passed=$((passed + 1)); echo "ok - plot_svg draws one line per benchmark"
-else
-    failed=$((failed + 1)); status=1; echo "not ok - plot_svg"
-fi
-rm -rf "$tmp"
 
 # Front-end (frontend/mpigauge.py): unit tests, end-to-end with both MPI
 # builds, and a real single-node Slurm (make check-slurm).
