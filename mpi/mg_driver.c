@@ -289,7 +289,9 @@ static int validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
         for (int i = 0; i < nrecv; ++i)
             poison(rb + (size_t)i * stride, size, mg_pattern_seed(from[i], size, v));
         MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+        ctx->validating = 1;
         run_iters(b, ctx, size, 1);
+        ctx->validating = 0;
         for (int i = 0; i < nrecv; ++i) {
             size_t bad = 0;
             uint64_t seed = mg_pattern_seed(from[i], size, v);
@@ -321,6 +323,19 @@ static void to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, doubl
     }
 }
 
+/* The benchmark's summary as one JSON record. */
+static void write_summary(const mg_bench *b, mg_ctx *ctx, FILE *f)
+{
+    mg_json j;
+    mg_json_init(&j, f);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "summary");
+    mg_json_string(&j, "benchmark", b->name);
+    b->summary(ctx, &j, NULL);
+    mg_json_object_end(&j);
+    fputc('\n', f);
+}
+
 /* The benchmark's per-rank figures, gathered to rank 0. */
 static void gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
 {
@@ -328,6 +343,35 @@ static void gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
     int n = b->nfigures < MG_MAX_EXTRA ? b->nfigures : MG_MAX_EXTRA;
     b->figures(ctx, mine);
     MG_MPI_CHECK(MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, ctx->comm));
+}
+
+uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_s,
+                        MPI_Request *reqs, int nreqs)
+{
+    uint64_t sink = 0;
+    double left = seconds;
+    if (!(seconds > 0.0) || !isfinite(seconds))
+        return 0;
+    while (left > 0.0) {
+        double chunk = test_interval_s > 0.0 && test_interval_s < left ? test_interval_s : left;
+        int flag = 0;
+        sink += mg_compute_spin(mg_compute_units(&ctx->compute, chunk), sink + 1);
+        left -= chunk;
+        if (test_interval_s > 0.0 && nreqs > 0 && left > 0.0)
+            MG_MPI_CHECK(MPI_Testall(nreqs, reqs, &flag, MPI_STATUSES_IGNORE));
+    }
+    return sink;
+}
+
+/* Every rank calibrates its busy loop (10 ms runs, 5 repeats); rank 0 gets
+ * the largest calibration error. */
+static void calibrate_compute(mg_ctx *ctx)
+{
+    mg_clock clk = {mg_wtime, NULL};
+    if (mg_compute_calibrate(&ctx->compute, clk, mg_compute_spin, 0.01, 5) != 0)
+        mg_mpi_die(__FILE__, __LINE__, "cannot calibrate the computation: MPI_Wtime stands still");
+    MG_MPI_CHECK(MPI_Reduce(&ctx->compute.rel_error, &ctx->compute_err_max, 1, MPI_DOUBLE,
+                            MPI_MAX, 0, ctx->comm));
 }
 
 int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,
@@ -494,6 +538,15 @@ static int run_sizes(run_state *s, int argc, char **argv)
             }
         }
     }
+    if (ctx->rank == 0 && b->summary) {
+        if (s->cfg.format == MG_FORMAT_TABLE)
+            b->summary(ctx, NULL, stdout);
+        else if (s->cfg.format == MG_FORMAT_JSON)
+            write_summary(b, ctx, stdout);
+        if (s->out.f)
+            write_summary(b, ctx, s->out.f);
+        fflush(stdout);
+    }
     free(figs);
     free(mine);
     free(root);
@@ -643,6 +696,9 @@ static int run(run_state *s, int argc, char **argv)
         if (ctx->reqs == NULL)
             mg_mpi_die(__FILE__, __LINE__, "out of memory for requests");
     }
+
+    if (b->compute)
+        calibrate_compute(ctx);
 
     rc = run_sizes(s, argc, argv);
     if (ctx->rank == 0 && s->cfg.output && out_commit(&s->out, s->cfg.output) != 0)

@@ -11,6 +11,8 @@
 #define MG_DRIVER_H
 
 #include "mg_mpi.h"
+#include "mg_compute.h"
+#include "mg_json.h"
 #include "mg_opts.h"
 #include "mg_report.h"
 #include "mg_stats.h"
@@ -62,6 +64,9 @@ struct mg_ctx {
     const mg_stats *ref; /* rank 0, in extras: the reference variant's statistics */
     int timed;         /* 1 while the driver times samples, 0 in warm-up/validation */
     const double *rank_figures; /* rank 0, in extras: nranks x nfigures */
+    int validating;    /* 1 during the driver's validation passes: leave payload alone */
+    mg_compute_calib compute;   /* bench->compute: this rank's calibrated busy loop */
+    double compute_err_max;     /* rank 0: the largest calibration error over ranks */
     void *state;       /* bench->state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;
     void *sbuf, *rbuf; /* page-aligned, max size each (times the bench's count) */
@@ -134,6 +139,14 @@ typedef struct mg_bench {
     const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
     void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
                    const double *rank_median_s, double *out);
+    /* The benchmark computes: the driver calibrates mg_compute's loop once
+     * per rank before measuring (ctx->compute) and writes the calibration
+     * (rate, largest error over ranks) into the run record. */
+    int compute;
+    /* Rank 0, after the whole sweep: conclusions drawn over all sizes (e.g. a
+     * detected protocol switch). With a JSON writer it writes one
+     * {"type":"summary",...} record; with f (table format) "# " lines. */
+    void (*summary)(mg_ctx *ctx, mg_json *j, FILE *f);
     /* Forms chosen by an option. When set, called on every rank right after
      * the options are parsed (before the rank, size and check steps); returns
      * the descriptor to run instead (NULL: this one). The chosen one must have
@@ -148,6 +161,13 @@ typedef struct mg_bench {
      * kernels whose buffers are spaced out (for example page-aligned). */
     uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
 } mg_bench;
+
+/* Busy computation for `seconds` (the calibrated loop of ctx->compute); with
+ * test_interval_s > 0 it stops every test_interval_s to call MPI_Testall on
+ * reqs[0..nreqs-1] (manual progress). Returns a value to keep the work
+ * observable. */
+uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_s,
+                        MPI_Request *reqs, int nreqs);
 
 /* Variants from a list option, or from the defaults when it was not given. */
 int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,

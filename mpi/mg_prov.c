@@ -247,6 +247,14 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     mg_json_array_end(&j);
     if (ctx->partner_of || bench->links)
         write_pairs(&j, p, ctx, bench->links);
+    if (bench->compute) {
+        mg_json_object_begin(&j, "compute");
+        mg_json_string(&j, "loop", "mg_compute_spin (dependent xorshift/multiply chain)");
+        mg_json_number(&j, "units_per_s", ctx->compute.units_per_s);
+        mg_json_number(&j, "calibration_run_s", ctx->compute.run_s);
+        mg_json_number(&j, "calibration_error_max", ctx->compute_err_max);
+        mg_json_object_end(&j);
+    }
     mg_json_string(&j, "timer", "MPI_Wtime");
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);

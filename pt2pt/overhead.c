@@ -16,10 +16,13 @@
  *   to the reference and available_pct, the largest share so far without
  *   that drop: the CPU time available to computation (seed: >= 99% at
  *   256 KiB).
- * The computation is mg_compute's calibrated busy loop (calibrated once per
- * rank; calib_err_pct is its calibration error).
+ * The computation is the driver's calibrated busy loop (mg_ctx_compute; its
+ * calibration is in the run record); --test-interval US calls MPI_Testall on
+ * the window every US microseconds of it (manual progress).
+ * Built twice: mpigauge_overhead (default --part latency) and, with
+ * MG_OVERHEAD_CPU_AVAIL, mpigauge_cpu_avail (the bandwidth part: issue 5's
+ * host-availability test).
  */
-#include "mg_compute.h"
 #include "mg_driver.h"
 #include "pt2pt.h"
 
@@ -28,23 +31,30 @@
 enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4, PART_LAT = 0, PART_BW = 1 };
 enum { PINGPONG = 0, CALLS = 1 };
 
+#ifdef MG_OVERHEAD_CPU_AVAIL
+#define NAME "cpu_avail"
+#define DEFAULT_PART PART_BW
+#else
+#define NAME "overhead"
+#define DEFAULT_PART PART_LAT
+#endif
+
 typedef struct {
     mg_pt2pt_params p2p; /* window (first member: pt2pt.h's helpers read it) */
     int part;
     mg_list shares;
     double drop;
+    double test_interval_us;
 } overhead_params;
 
 typedef struct {
-    mg_compute_calib calib;
-    int calibrated;
     uint64_t sink;
     double send_s, recv_s; /* time inside the timed calls */
     long sends, recvs;
     double available;      /* rank 0, bandwidth: available_pct so far */
 } overhead_state;
 
-static const overhead_params defaults = {{64, 0, 0}, PART_LAT, {0, {0}}, 0.05};
+static const overhead_params defaults = {{64, 0, 0}, DEFAULT_PART, {0, {0}}, 0.05, 0.0};
 static const char *const parts[] = {"latency", "bandwidth", NULL};
 static const char *const phases[] = {"pingpong", "calls", NULL};
 static const long default_shares[] = {0, 50, 75, 90, 95, 97, 99};
@@ -54,19 +64,15 @@ static const overhead_params *prm(const mg_ctx *c) { return c->params; }
 static void begin_size(mg_ctx *c, uint64_t size)
 {
     overhead_state *st = c->state;
-    mg_clock clk = {mg_wtime, NULL};
     (void)size;
-    if (!st->calibrated && mg_compute_calibrate(&st->calib, clk, mg_compute_spin, 0.01, 5) == 0)
-        st->calibrated = 1;
     st->send_s = st->recv_s = 0.0;
     st->sends = st->recvs = 0;
 }
 
-static void compute(mg_ctx *c, double seconds)
+static void compute(mg_ctx *c, double seconds, MPI_Request *reqs, int n)
 {
     overhead_state *st = c->state;
-    if (seconds > 0.0 && isfinite(seconds))
-        st->sink += mg_compute_spin(mg_compute_units(&st->calib, seconds), st->sink);
+    st->sink += mg_ctx_compute(c, seconds, prm(c)->test_interval_us * 1e-6, reqs, n);
 }
 
 /* A blocking call, timed when the driver is timing and `count` is set. */
@@ -91,7 +97,7 @@ static void iterate_lat(mg_ctx *c, uint64_t size, long iters)
             mg_xfer_recv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA);
         } else {
             if (calls)
-                compute(c, 2.0 * c->ref_s);
+                compute(c, 2.0 * c->ref_s, NULL, 0);
             TIMED(c, calls, st->recv_s, st->recvs,
                   mg_xfer_recv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA));
             mg_xfer_send(&c->xfer, c->sbuf, size, c->peer, TAG_DATA);
@@ -112,7 +118,7 @@ static void iterate_bw(mg_ctx *c, uint64_t size, long iters)
                 mg_xfer_irecv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA, &c->reqs[k]);
         }
         if (c->variant_index > 0)
-            compute(c, work);
+            compute(c, work, c->reqs, w);
         mg_xfer_waitall(w, c->reqs);
         if (c->rank == 0)
             mg_xfer_recv(&c->xfer, ack, ACK_BYTES, c->peer, TAG_ACK);
@@ -143,21 +149,19 @@ static void figures(const mg_ctx *c, double *out)
     const overhead_state *st = c->state;
     out[0] = st->sends ? st->send_s / (double)st->sends : 0.0;
     out[1] = st->recvs ? st->recv_s / (double)st->recvs : 0.0;
-    out[2] = st->calib.rel_error;
 }
 
-static const char *const lat_extras[] = {"send_call_us", "recv_call_us", "calib_err_pct", NULL};
-static const char *const bw_extras[] = {"compute_us",   "cpu_share_pct", "bw_ratio",
-                                        "available_pct", "calib_err_pct", NULL};
+static const char *const lat_extras[] = {"send_call_us", "recv_call_us", NULL};
+static const char *const bw_extras[] = {"compute_us", "cpu_share_pct", "bw_ratio",
+                                        "available_pct", NULL};
 
 static void extras_lat(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                        double *out)
 {
     const double *f = c->rank_figures;
     (void)size, (void)st, (void)rank_s;
-    out[0] = c->variant == CALLS ? f[0 * 3 + 0] * 1e6 : NAN;
-    out[1] = c->variant == CALLS ? f[1 * 3 + 1] * 1e6 : NAN;
-    out[2] = 100.0 * fmax(f[2], f[3 + 2]);
+    out[0] = c->variant == CALLS ? f[0 * 2 + 0] * 1e6 : NAN;
+    out[1] = c->variant == CALLS ? f[1 * 2 + 1] * 1e6 : NAN;
 }
 
 static void extras_bw(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
@@ -176,7 +180,6 @@ static void extras_bw(const mg_ctx *c, uint64_t size, const mg_stats *st, const 
     if (out[2] >= 1.0 - prm(c)->drop)
         s->available = fmax(s->available, out[1]);
     out[3] = s->available;
-    out[4] = 100.0 * fmax(c->rank_figures[2], c->rank_figures[3 + 2]);
 }
 
 /* Stop growing the computation once the bandwidth has dropped. */
@@ -200,13 +203,16 @@ static const mg_opt opts[] = {
      0, 10000, NULL},
     {0, "drop", MG_OPT_PERCENT, offsetof(overhead_params, drop), "P%",
      "bandwidth: stop when the bandwidth falls by P% (default 5%)", 0.001, 0.9, NULL},
+    {0, "test-interval", MG_OPT_DOUBLE, offsetof(overhead_params, test_interval_us), "US",
+     "bandwidth: call MPI_Testall every US microseconds of computation (default 0: never)",
+     0, 1e9, NULL},
     MG_OPT_LAST};
 
 #define COMMON                                                                               \
-    .name = "overhead", MG_PT2PT_PAIR_FIELDS, .opts = opts,                                  \
+    .name = NAME, MG_PT2PT_PAIR_FIELDS, .opts = opts, .compute = 1,                          \
     .params_size = sizeof(overhead_params), .params_default = &defaults,                     \
     .choose = choose, .variants = variants, .state_size = sizeof(overhead_state),           \
-    .begin_size = begin_size, .nfigures = 3, .figures = figures
+    .begin_size = begin_size, .nfigures = 2, .figures = figures
 
 static const mg_bench *choose(const mg_ctx *c);
 
@@ -229,4 +235,4 @@ static const mg_bench forms[2] = {
 
 static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->part]; }
 
-int main(int argc, char **argv) { return mg_main(&forms[PART_LAT], argc, argv); }
+int main(int argc, char **argv) { return mg_main(&forms[DEFAULT_PART], argc, argv); }

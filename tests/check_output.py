@@ -97,6 +97,10 @@ def check_jsonl(text, where):
         elif rec.get("type") == "result":
             need(groups, f"{where}: line {i}: a result before any run record")
             groups[-1][1].append(rec)
+        elif rec.get("type") == "summary":
+            need(groups and groups[-1][1], f"{where}: line {i}: a summary before any result")
+            need(rec.get("benchmark") == groups[-1][0].get("benchmark"),
+                 f"{where}: line {i}: summary of another benchmark")
         else:
             raise Bad(f"{where}: line {i}: unknown record type {rec.get('type')!r}")
     for k, (run, results) in enumerate(groups, 1):
