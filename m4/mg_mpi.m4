@@ -42,6 +42,17 @@ MPI_Isend_c(0, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &r);]])],
   AC_DEFINE_UNQUOTED([MG_HAVE_MPI_LARGE_COUNT], [$mg_lc],
                      [Define to 1 if MPI has the MPI-4 large-count (_c) calls])
 
+  AC_MSG_CHECKING([for MPI-4 persistent collectives])
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+MPI_Request r; int x = 0;
+MPI_Barrier_init(MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+MPI_Allreduce_init(&x, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r);]])],
+    [mg_have_persistent_coll=yes; mg_pc=1], [mg_have_persistent_coll=no; mg_pc=0])
+  AC_MSG_RESULT([$mg_have_persistent_coll])
+  AC_DEFINE_UNQUOTED([MG_HAVE_PERSISTENT_COLL], [$mg_pc],
+                     [Define to 1 if MPI has the MPI-4 persistent collectives (MPI_*_init)])
+  AM_CONDITIONAL([MG_PERSISTENT_COLL], [test "$mg_have_persistent_coll" = yes])
+
   AS_IF([test -z "$MPIEXEC"], [
     mg_cc_base=`echo "$MPICC" | $SED 's/ .*//'`
     mg_suffix=`echo "$mg_cc_base" | $SED -n 's/^.*mpicc\(\.[[a-z]]*\)$/\1/p'`

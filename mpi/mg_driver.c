@@ -12,6 +12,7 @@
 #include "config.h"
 #include "mg_exit.h"
 #include "mg_pairing.h"
+#include "mg_clocksync.h"
 #include "mg_pattern.h"
 #include "mg_policy.h"
 #include "mg_prov.h"
@@ -30,6 +31,17 @@
 #define ERRLEN 512
 
 static const char *const format_names[] = {"table", "csv", "json", NULL};
+static const char *const sync_names[] = {"barrier", "window", NULL};
+
+/* Options of MG_TIME_CALL benchmarks (into mg_config). */
+static const mg_opt call_opts[] = {
+    {0, "sync", MG_OPT_CHOICE, offsetof(mg_config, sync), "barrier|window",
+     "synchronise the ranks before every call: a barrier (default), or a common start time "
+     "on rank 0's clock (late starts are dropped and counted)", 0, 0, sync_names},
+    {0, "sync-window", MG_OPT_DOUBLE, offsetof(mg_config, sync_window_us), "US",
+     "--sync window: window length in us (default: 2 x the warm-up's call time + 2 round "
+     "trips, at least 10; doubled after a late start)", 1e-3, 1e6, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
 
 static const mg_opt common_opts[] = {
     {'m', "message-size", MG_OPT_STRING, offsetof(mg_config, sizes_spec), "[MIN:]MAX|LIST",
@@ -180,17 +192,13 @@ static int out_commit(out_file *o, const char *path)
     return rc;
 }
 
-/* Timed sampling of one size; rank 0 ends with the samples (s per iter). */
-static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
-                              const mg_policy_cfg *pc, double *mine, double *root,
-                              size_t *n_out, unsigned long long *iters_out)
+/* Barrier, begin_size, warm-up chunks chosen by rank 0, calibration; every
+ * rank ends with rank 0's policy. */
+static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
+                    mg_policy *out)
 {
     mg_policy pol;
     mg_clock clk = {mg_wtime, NULL};
-    unsigned long long iters = 0;
-    size_t n = 0;
-    int stop = MG_STOP_NONE, is_max = b->time_mode == MG_TIME_MAX;
-    double *use = ctx->rank == 0 && !is_max ? mine : root;
 
     MG_MPI_CHECK(MPI_Barrier(ctx->comm));
     if (b->begin_size)
@@ -213,7 +221,169 @@ static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
     if (ctx->rank == 0)
         mg_policy_calibrate(&pol, 0.0);
     MG_MPI_CHECK(MPI_Bcast(&pol, (int)sizeof pol, MPI_BYTE, 0, ctx->comm));
+    *out = pol;
+}
 
+#define MG_CALL_BATCH 64
+#define MG_SYNC_PROBES 16
+#define MG_SYNC_TAG 28007
+#define MG_WINDOW_MIN_S 10e-6 /* automatic window: at least 10 us */
+#define MG_WINDOW_MAX_S 1.0
+#define MG_LEAD_MIN_S 100e-6  /* first window of a batch: at least 100 us ahead */
+
+/* --sync window: this rank's clock minus rank 0's, from MG_SYNC_PROBES
+ * ping-pongs with rank 0 (the one with the smallest round trip,
+ * util/mg_clocksync.h). Rank 0 serves the ranks in turn: O(nranks) messages
+ * and memory. Rank 0 gets the largest chosen round trip in *rtt_max_s. */
+static double sync_clocks(const mg_ctx *ctx, double *rtt_max_s)
+{
+    double off = 0.0;
+    *rtt_max_s = 0.0;
+    if (ctx->rank == 0) {
+        for (int r = 1; r < ctx->nranks; ++r) {
+            mg_clock_probe p[MG_SYNC_PROBES];
+            double o = 0.0, rtt = 0.0;
+            for (int k = 0; k < MG_SYNC_PROBES; ++k) {
+                p[k].send_s = MPI_Wtime();
+                MG_MPI_CHECK(MPI_Send(&p[k].send_s, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm));
+                MG_MPI_CHECK(MPI_Recv(&p[k].remote_s, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm,
+                                      MPI_STATUS_IGNORE));
+                p[k].recv_s = MPI_Wtime();
+            }
+            mg_clock_offset(p, MG_SYNC_PROBES, &o, &rtt);
+            MG_MPI_CHECK(MPI_Send(&o, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm));
+            *rtt_max_s = fmax(*rtt_max_s, rtt);
+        }
+        return 0.0;
+    }
+    for (int k = 0; k < MG_SYNC_PROBES; ++k) {
+        double t;
+        MG_MPI_CHECK(MPI_Recv(&t, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm, MPI_STATUS_IGNORE));
+        t = MPI_Wtime();
+        MG_MPI_CHECK(MPI_Send(&t, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm));
+    }
+    MG_MPI_CHECK(MPI_Recv(&off, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm, MPI_STATUS_IGNORE));
+    return off;
+}
+
+/* What rank 0 broadcasts before each batch of MG_TIME_CALL samples. */
+typedef struct {
+    double start_s;  /* --sync window: start of the first window, rank 0's clock */
+    double window_s; /* window length */
+    long k;          /* calls in this batch */
+    int stop;        /* mg_stop_reason: no more batches */
+} call_plan;
+
+/* MG_TIME_CALL sampling (see mg_driver.h): every rank keeps its own call
+ * times in mine[0..cap) (*nmine_out of them); rank 0 gets the valid samples,
+ * the maximum over ranks of each call, in root. */
+static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t size,
+                                    const mg_policy_cfg *pc, mg_policy *pol, double *mine,
+                                    size_t cap, double *root, size_t *n_out, size_t *nmine_out)
+{
+    const int window = ctx->cfg->sync == MG_SYNC_WINDOW;
+    const double est_s = pol->warm_last_chunk > 0 ? pol->warm_last_s / (double)pol->warm_last_chunk
+                                                   : 0.0;
+    double offset_s = 0.0, rtt_s = 0.0, batch[MG_CALL_BATCH], red[MG_CALL_BATCH];
+    call_plan plan = {0.0, 0.0, 0, MG_STOP_NONE};
+    size_t n = 0, m = 0;
+
+    ctx->late = 0;
+    if (window)
+        offset_s = sync_clocks(ctx, &rtt_s);
+    if (window && ctx->cfg->sync_window_us > 0.0)
+        plan.window_s = ctx->cfg->sync_window_us * 1e-6;
+    else if (window)
+        plan.window_s = fmax(2.0 * est_s + 2.0 * rtt_s, MG_WINDOW_MIN_S);
+    ctx->timed = 1;
+    for (;;) {
+        if (ctx->rank == 0) {
+            size_t want = (pc->iterations > 0 ? (size_t)pc->iterations : pc->max_samples) - n;
+            if (m > 0)
+                plan.stop = (int)mg_policy_check(pol, root, n);
+            if (plan.stop == MG_STOP_NONE && m + 1 > cap)
+                plan.stop = MG_STOP_CAP;
+            plan.k = (long)(want < pol->check_every ? want : pol->check_every);
+            if (plan.k > MG_CALL_BATCH)
+                plan.k = MG_CALL_BATCH;
+            if ((size_t)plan.k > cap - m)
+                plan.k = (long)(cap - m);
+            if (plan.k < 1)
+                plan.k = 1;
+            /* room for the broadcast of this plan to reach every rank */
+            plan.start_s = MPI_Wtime() + fmax(4.0 * plan.window_s + 8.0 * rtt_s, MG_LEAD_MIN_S);
+        }
+        MG_MPI_CHECK(MPI_Bcast(&plan, (int)sizeof plan, MPI_BYTE, 0, ctx->comm));
+        if (plan.stop != MG_STOP_NONE)
+            break;
+        for (long j = 0; j < plan.k; ++j) {
+            double t0, t1;
+            if (window) {
+                const double start = plan.start_s + (double)j * plan.window_s;
+                int late;
+                t0 = MPI_Wtime() - offset_s;
+                late = t0 > start;
+                while (t0 < start)
+                    t0 = MPI_Wtime() - offset_s;
+                b->iterate(ctx, size, 1);
+                t1 = MPI_Wtime() - offset_s;
+                batch[j] = late ? INFINITY : t1 - start;
+            } else {
+                MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+                t0 = MPI_Wtime();
+                b->iterate(ctx, size, 1);
+                t1 = MPI_Wtime();
+                batch[j] = t1 - t0;
+            }
+            mine[m + (size_t)j] = t1 - t0;
+        }
+        m += (size_t)plan.k;
+        MG_MPI_CHECK(MPI_Reduce(batch, red, (int)plan.k, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+        if (ctx->rank == 0) {
+            unsigned long long late = 0;
+            for (long j = 0; j < plan.k; ++j) {
+                if (isfinite(red[j]))
+                    root[n++] = red[j];
+                else
+                    late++;
+            }
+            /* a late start: the window was too short for this size */
+            if (late > 0)
+                plan.window_s = fmin(2.0 * plan.window_s, MG_WINDOW_MAX_S);
+            ctx->late += late;
+        }
+    }
+    ctx->timed = 0;
+    ctx->window_s = plan.window_s;
+    if (b->end_size)
+        b->end_size(ctx, size);
+    if (ctx->rank == 0 && n == 0)
+        mg_mpi_die(__FILE__, __LINE__, "every call started after its window (--sync window): "
+                                       "give a longer --sync-window");
+    *n_out = n;
+    *nmine_out = m;
+    return (mg_stop_reason)plan.stop;
+}
+
+/* Timed sampling of one size; rank 0 ends with the samples (s per iter) in
+ * root, every rank with its own in mine (*nmine_out of them). */
+static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
+                              const mg_policy_cfg *pc, double *mine, size_t cap, double *root,
+                              size_t *n_out, size_t *nmine_out, unsigned long long *iters_out)
+{
+    mg_policy pol;
+    unsigned long long iters = 0;
+    size_t n = 0;
+    int stop = MG_STOP_NONE, is_max = b->time_mode == MG_TIME_MAX;
+    double *use = ctx->rank == 0 && !is_max ? mine : root;
+
+    warm_up(b, ctx, size, pc, &pol);
+    if (b->time_mode == MG_TIME_CALL) {
+        mg_stop_reason why = measure_calls(b, ctx, size, pc, &pol, mine, cap, root, n_out,
+                                           nmine_out);
+        *iters_out = *n_out;
+        return why;
+    }
     ctx->timed = 1;
     for (size_t i = 0;; ++i) {
         long bi = mg_policy_block_iters(&pol, i);
@@ -222,10 +392,11 @@ static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
             stop = pc->iterations > 0 ? MG_STOP_FIXED : MG_STOP_CAP;
             break;
         }
+        ctx->sample_s = 0.0;
         t0 = MPI_Wtime();
         b->iterate(ctx, size, bi);
         t1 = MPI_Wtime();
-        mine[i] = (t1 - t0) / (double)bi;
+        mine[i] = (b->times_itself ? ctx->sample_s : t1 - t0) / (double)bi;
         iters += (unsigned long long)bi;
         n = i + 1;
         if (mg_policy_is_checkpoint(&pol, n)) {
@@ -246,6 +417,7 @@ static mg_stop_reason measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
     else if (ctx->rank == 0)
         memcpy(root, mine, n * sizeof *mine);
     *n_out = n;
+    *nmine_out = n;
     *iters_out = iters;
     return (mg_stop_reason)stop;
 }
@@ -280,7 +452,19 @@ static int validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
 {
     int ok = 1, from[MG_MAX_SLOTS];
     const uint64_t stride = b->slot_stride ? b->slot_stride(ctx, size) : size;
-    for (uint64_t v = 0; v < 2; ++v) {
+    for (uint64_t v = 0; v < 2 && b->verify; ++v) {
+        char msg[ERRLEN];
+        b->fill(ctx, size, (int)v);
+        MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+        ctx->validating = 1;
+        run_iters(b, ctx, size, 1);
+        ctx->validating = 0;
+        if (b->verify(ctx, size, (int)v, msg, sizeof msg) != 0) {
+            fprintf(stderr, "mpigauge_%s: validation failed: %s\n", b->name, msg);
+            ok = 0;
+        }
+    }
+    for (uint64_t v = 0; v < 2 && !b->verify; ++v) {
         int nrecv = b->recv_slots ? b->recv_slots(ctx, size, from, MG_MAX_SLOTS) : 0;
         int nsend = b->send_slots ? b->send_slots(ctx, size) : 1;
         unsigned char *sb = ctx->sbuf, *rb = ctx->rbuf;
@@ -354,11 +538,10 @@ uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_
         return 0;
     while (left > 0.0) {
         double chunk = test_interval_s > 0.0 && test_interval_s < left ? test_interval_s : left;
-        int flag = 0;
         sink += mg_compute_spin(mg_compute_units(&ctx->compute, chunk), sink + 1);
         left -= chunk;
         if (test_interval_s > 0.0 && nreqs > 0 && left > 0.0)
-            MG_MPI_CHECK(MPI_Testall(nreqs, reqs, &flag, MPI_STATUSES_IGNORE));
+            (void)mg_xfer_testall(nreqs, reqs);
     }
     return sink;
 }
@@ -383,6 +566,18 @@ int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefau
         n = max;
     memcpy(values, v, (size_t)n * sizeof *values);
     return n;
+}
+
+int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, int ndefaults,
+                          long *values, int max)
+{
+    long listed[MG_LIST_MAX];
+    int n = mg_variants_from_list(given, defaults, ndefaults, listed, MG_LIST_MAX), k = 1;
+    values[0] = ref;
+    for (int i = 0; i < n && k < max; ++i)
+        if (listed[i] != ref)
+            values[k++] = listed[i];
+    return k;
 }
 
 /* Every rank's median seconds per iteration, gathered to rank 0 (for the
@@ -464,6 +659,7 @@ static int run_sizes(run_state *s, int argc, char **argv)
     mg_ctx *ctx = &s->ctx;
     mg_policy_cfg pc;
     double *mine, *root, *rank_med = NULL, *figs = NULL;
+    size_t cap;
     int rc = MG_EXIT_OK;
     mg_table_meta meta = {b->name, b->description, b->headline, MG_VERSION_STRING,
                           b->extras ? b->extra_names : NULL, b->variant_name};
@@ -471,7 +667,16 @@ static int run_sizes(run_state *s, int argc, char **argv)
     policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &pc);
     if (b->min_block_iters > 1)
         pc.min_block_iters = b->min_block_iters;
-    mine = malloc(pc.max_samples * sizeof *mine);
+    cap = pc.max_samples;
+    if (b->time_mode == MG_TIME_CALL) {
+        /* a sample is one call: blocks of 1, room for -i N samples and for
+         * late (dropped) calls besides them */
+        pc.min_sample_s = 0.0;
+        if (pc.iterations > 0 && (size_t)pc.iterations > pc.max_samples)
+            pc.max_samples = (size_t)pc.iterations;
+        cap = 2 * pc.max_samples + MG_CALL_BATCH;
+    }
+    mine = malloc(cap * sizeof *mine);
     root = malloc(pc.max_samples * sizeof *root);
     if (ctx->rank == 0) {
         rank_med = malloc((size_t)ctx->nranks * sizeof *rank_med);
@@ -498,16 +703,16 @@ static int run_sizes(run_state *s, int argc, char **argv)
         ctx->ref_s = NAN;
         ctx->ref = NULL;
         for (int v = 0; v < s->nvariants; ++v) {
-            size_t n = 0;
+            size_t n = 0, nmine = 0;
             unsigned long long iters = 0;
             mg_stop_reason why;
             mg_stats st;
             int ok, stop = 0;
             ctx->variant = s->variants[v];
             ctx->variant_index = v;
-            why = measure(b, ctx, size, &pc, mine, root, &n, &iters);
+            why = measure(b, ctx, size, &pc, mine, cap, root, &n, &nmine, &iters);
             if (b->extras)
-                gather_rank_medians(ctx, mine, n, rank_med);
+                gather_rank_medians(ctx, mine, nmine, rank_med);
             if (b->figures)
                 gather_figures(b, ctx, figs);
             ok = s->cfg.validate ? validate(b, ctx, size) : 1;
@@ -587,14 +792,17 @@ static int run(run_state *s, int argc, char **argv)
 {
     const mg_bench *b = s->b;
     mg_ctx *ctx = &s->ctx;
-    mg_opt_table tables[2];
+    mg_opt_table tables[3];
     size_t nt = 0;
     char err[ERRLEN];
     mg_policy_cfg pc;
     uint64_t max_size, need, limit;
+    size_t rbytes;
     int rc;
 
     tables[nt++] = (mg_opt_table){common_opts, &s->cfg};
+    if (b->time_mode == MG_TIME_CALL)
+        tables[nt++] = (mg_opt_table){call_opts, &s->cfg};
     if (b->opts)
         tables[nt++] = (mg_opt_table){b->opts, ctx->params};
     if (mg_opts_parse(tables, nt, argc, argv, err, sizeof err) != 0)
@@ -643,6 +851,10 @@ static int run(run_state *s, int argc, char **argv)
     policy_from_config(&s->cfg, 0.0, 0.0, &pc);
     if (mg_policy_cfg_check(&pc, err, sizeof err) != 0)
         return usage(ctx, b, err);
+    if (s->cfg.sync_window_us > 0.0 && s->cfg.sync != MG_SYNC_WINDOW)
+        return usage(ctx, b, "--sync-window needs --sync window");
+    if (b->time_mode == MG_TIME_CALL && s->cfg.iterations > 10000000)
+        return usage(ctx, b, "-i: at most 10000000 calls per size (every call is a sample)");
     if (b->check && b->check(ctx, err, sizeof err) != 0)
         return usage(ctx, b, err);
     if (b->pairs) {
@@ -668,9 +880,13 @@ static int run(run_state *s, int argc, char **argv)
 
     max_size = mg_sweep_max(&s->sweep);
     ctx->buf_bytes = b->buf_bytes ? b->buf_bytes(ctx, max_size) : (size_t)max_size;
-    need = 2 * (uint64_t)ctx->buf_bytes;
+    rbytes = b->rbuf_bytes ? b->rbuf_bytes(ctx, max_size) : ctx->buf_bytes;
+    need = (uint64_t)ctx->buf_bytes + (uint64_t)rbytes;
     limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(ctx->local_ranks);
     if (!all_true(need <= limit, ctx->comm)) {
+        /* name the largest need of any rank (a root may need more) */
+        uint64_t mine = need;
+        MG_MPI_CHECK(MPI_Allreduce(&mine, &need, 1, MPI_UINT64_T, MPI_MAX, ctx->comm));
         snprintf(err, sizeof err,
                  "messages of %llu bytes need %llu bytes of buffers per rank, above the "
                  "memory limit of %llu bytes (-M)",
@@ -682,7 +898,7 @@ static int run(run_state *s, int argc, char **argv)
         return usage(ctx, b, err);
 
     ctx->sbuf = mg_buf_alloc(ctx->buf_bytes);
-    ctx->rbuf = mg_buf_alloc(ctx->buf_bytes);
+    ctx->rbuf = mg_buf_alloc(rbytes);
     if (!all_true(ctx->sbuf != NULL && ctx->rbuf != NULL, ctx->comm)) {
         snprintf(err, sizeof err, "cannot allocate 2 x %zu bytes of buffers", ctx->buf_bytes);
         return usage(ctx, b, err);

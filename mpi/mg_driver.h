@@ -29,8 +29,21 @@ enum { MG_LINKS_PAIRS = 0, MG_LINKS_RING, MG_LINKS_STAR };
 
 typedef enum {
     MG_TIME_ROOT, /* the sample is rank 0's time */
-    MG_TIME_MAX   /* the sample is the maximum over ranks of their times */
+    MG_TIME_MAX,  /* the sample is the maximum over ranks of their times */
+    MG_TIME_CALL  /* a sample is one call (iterate with iters = 1), each rank timing
+                   * its own; ranks are synchronised before every call (not timed)
+                   * by --sync barrier (an MPI_Barrier, the default) or --sync
+                   * window (a common start time on rank 0's clock, estimated per
+                   * size with ping-pongs, minimum-RTT method; a sample in which a
+                   * rank starts late is dropped and counted, ctx->late). The
+                   * sample is the maximum over ranks (window: the latest end
+                   * minus the common start). Samples reach rank 0 in batches
+                   * between calls. The per-rank medians given to extras are of
+                   * each rank's own call times (doc/measurement.md). */
 } mg_time_mode;
+
+/* --sync of MG_TIME_CALL benchmarks. */
+enum { MG_SYNC_BARRIER = 0, MG_SYNC_WINDOW };
 
 /* Options common to every program (filled from the command line). */
 typedef struct {
@@ -45,6 +58,8 @@ typedef struct {
     int format;             /* mg_format */
     const char *output;     /* -o */
     int help, version;
+    int sync;               /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
+    double sync_window_us;  /* --sync-window; 0: automatic */
 } mg_config;
 
 typedef struct mg_ctx mg_ctx;
@@ -65,6 +80,8 @@ struct mg_ctx {
     int timed;         /* 1 while the driver times samples, 0 in warm-up/validation */
     const double *rank_figures; /* rank 0, in extras: nranks x nfigures */
     int validating;    /* 1 during the driver's validation passes: leave payload alone */
+    double sample_s;   /* bench->times_itself: the kernel adds the timed part of each
+                        * iteration here; zeroed by the driver before each sample */
     mg_compute_calib compute;   /* bench->compute: this rank's calibrated busy loop */
     double compute_err_max;     /* rank 0: the largest calibration error over ranks */
     void *state;       /* bench->state_size bytes of kernel scratch, zeroed */
@@ -74,6 +91,11 @@ struct mg_ctx {
     void *params;      /* the benchmark's own option struct */
     MPI_Request *reqs; /* bench->requests(ctx) requests for the kernel */
     const mg_config *cfg;
+    /* MG_TIME_CALL, rank 0, in extras: samples of this (size, variant) dropped
+     * because a rank started after its window (--sync window), and the window
+     * length in seconds at the end (0 with --sync barrier). */
+    unsigned long long late;
+    double window_s;
 };
 
 typedef struct mg_bench {
@@ -139,6 +161,11 @@ typedef struct mg_bench {
     const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
     void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
                    const double *rank_median_s, double *out);
+    /* The kernel times the part of each iteration that counts (for example
+     * from a "go" message to the data's arrival, leaving out a handshake
+     * that separates iterations) and adds it to ctx->sample_s; the driver
+     * still owns the loop, the samples and the statistics. */
+    int times_itself;
     /* The benchmark computes: the driver calibrates mg_compute's loop once
      * per rank before measuring (ctx->compute) and writes the calibration
      * (rate, largest error over ranks) into the run record. */
@@ -160,6 +187,16 @@ typedef struct mg_bench {
     /* Validation: bytes between the starts of two slots (NULL: size), for
      * kernels whose buffers are spaced out (for example page-aligned). */
     uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
+    /* Bytes of rbuf when it differs from sbuf's buf_bytes (NULL: the same),
+     * e.g. a gather's root receives nranks blocks; the -M guard counts
+     * buf_bytes + rbuf_bytes on every rank. */
+    size_t (*rbuf_bytes)(const mg_ctx *ctx, uint64_t max_size);
+    /* Validation of computed results (instead of recv_slots' byte patterns):
+     * before each of the two untimed passes every rank runs fill (inputs and
+     * poisoned outputs for pass 0 or 1), after the one iteration verify, which
+     * returns 0 or -1 with a message naming the rank, size, pass and element. */
+    void (*fill)(mg_ctx *ctx, uint64_t size, int pass);
+    int (*verify)(mg_ctx *ctx, uint64_t size, int pass, char *err, size_t errlen);
 } mg_bench;
 
 /* Busy computation for `seconds` (the calibrated loop of ctx->compute); with
@@ -171,6 +208,10 @@ uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_
 
 /* Variants from a list option, or from the defaults when it was not given. */
 int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,
+                          long *values, int max);
+
+/* The same, with `ref` first (the reference) and not repeated after it. */
+int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, int ndefaults,
                           long *values, int max);
 
 /* "name=value" (or "name=label") of a variant value. */

@@ -94,6 +94,17 @@ void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, in
     MG_XFER_LARGE(MPI_Irecv, buf, bytes, peer, tag, x->comm, req);
 }
 
+void mg_xfer_issend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
+                          MPI_Request *req)
+{
+    MG_XFER_LARGE(MPI_Issend, buf, bytes, peer, tag, x->comm, req);
+}
+
+void mg_xfer_ssend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
+{
+    MG_XFER_LARGE(MPI_Ssend, buf, bytes, peer, tag, x->comm);
+}
+
 /* MPICH's mpi.h annotates the status array with an access size that GCC
  * checks against the MPI_STATUSES_IGNORE sentinel: a false positive. */
 #pragma GCC diagnostic push
@@ -101,6 +112,13 @@ void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, in
 void mg_xfer_waitall(int n, MPI_Request *reqs)
 {
     MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+}
+
+int mg_xfer_testall(int n, MPI_Request *reqs)
+{
+    int flag = 0;
+    MG_MPI_CHECK(MPI_Testall(n, reqs, &flag, MPI_STATUSES_IGNORE));
+    return flag;
 }
 #pragma GCC diagnostic pop
 

@@ -288,7 +288,13 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     mg_json_bool(&j, "validate", cfg->validate);
     mg_json_uint(&j, "max_memory_bytes", (unsigned long long)cfg->max_memory);
     mg_json_string(&j, "format", fmt_names[cfg->format]);
-    mg_json_string(&j, "time_mode", bench->time_mode == MG_TIME_MAX ? "max" : "root");
+    mg_json_string(&j, "time_mode", bench->time_mode == MG_TIME_CALL  ? "call"
+                                    : bench->time_mode == MG_TIME_MAX ? "max"
+                                                                      : "root");
+    if (bench->time_mode == MG_TIME_CALL) {
+        mg_json_string(&j, "sync", cfg->sync == MG_SYNC_WINDOW ? "window" : "barrier");
+        mg_json_number(&j, "sync_window_us", cfg->sync_window_us);
+    }
     if (bench->opts) {
         mg_opt_table t = {bench->opts, ctx->params};
         mg_opts_json(&j, "benchmark", &t, 1);

@@ -52,14 +52,7 @@ static const completion_params *prm(const mg_ctx *c) { return c->params; }
 static int variants(const mg_ctx *c, long *values, int max)
 {
     static const long all[] = {WAIT, TEST, WAITANY, TESTSOME};
-    long listed[NMETHODS];
-    int n = mg_variants_from_list(&prm(c)->methods, all, 4, listed, NMETHODS), k = 1;
-    (void)max;
-    values[0] = RECV;
-    for (int i = 0; i < n; ++i)
-        if (listed[i] != RECV)
-            values[k++] = listed[i];
-    return k;
+    return mg_variants_ref_first(RECV, &prm(c)->methods, all, 4, values, max);
 }
 
 static int is_set(const mg_ctx *c) { return c->variant == WAITANY || c->variant == TESTSOME; }

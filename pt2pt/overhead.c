@@ -129,19 +129,12 @@ static void iterate_bw(mg_ctx *c, uint64_t size, long iters)
 
 static int variants(const mg_ctx *c, long *values, int max)
 {
-    long listed[MG_LIST_MAX];
-    int n, k = 1;
     if (prm(c)->part == PART_LAT) {
         values[0] = PINGPONG;
         values[1] = CALLS;
         return 2;
     }
-    n = mg_variants_from_list(&prm(c)->shares, default_shares, 7, listed, MG_LIST_MAX);
-    values[0] = 0;
-    for (int i = 0; i < n && k < max; ++i)
-        if (listed[i] != 0)
-            values[k++] = listed[i];
-    return k;
+    return mg_variants_ref_first(0, &prm(c)->shares, default_shares, 7, values, max);
 }
 
 static void figures(const mg_ctx *c, double *out)

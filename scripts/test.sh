@@ -26,8 +26,8 @@ tally_build() { # build dir
     u="$d/tests/unit/unit_tests.log"
     up=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$u" 2>/dev/null | tail -n1)
     uf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$u" 2>/dev/null | tail -n1)
-    mp=$(count "$d/tests/mpi_cases.log" '^ok ')
-    mf=$(count "$d/tests/mpi_cases.log" '^not ok ')
+    mp=$(( $(count "$d/tests/mpi_cases.log" '^ok ') + $(count "$d/tests/protocol_switch.log" '^ok ') ))
+    mf=$(( $(count "$d/tests/mpi_cases.log" '^not ok ') + $(count "$d/tests/protocol_switch.log" '^not ok ') ))
     passed=$((passed + ${up:-0} + mp))
     failed=$((failed + ${uf:-0} + mf))
     echo "== $(basename "$d"): unit tests ${up:-0} passed, ${uf:-0} failed; MPI cases $mp passed, $mf failed"
@@ -40,7 +40,7 @@ for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
         failed=$((failed + 1)); status=1; continue
     fi
     d="$root/_build/$mpi"
-    rm -f "$d/tests/unit/unit_tests.log" "$d/tests/mpi_cases.log"
+    rm -f "$d/tests/unit/unit_tests.log" "$d/tests/mpi_cases.log" "$d/tests/protocol_switch.log"
     echo "== make check ($mpi)"
     if ! make -C "$d" -j1 check >"$d/check.out" 2>&1; then
         status=1

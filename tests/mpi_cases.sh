@@ -4,7 +4,8 @@
 # case instead of the whole test run.
 #
 # Environment (set by make check): MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR,
-# MG_BINDIR (where mpigauge_* are), MG_TESTDIR (this folder), PYTHON.
+# MG_BINDIR (where mpigauge_* are: folders separated by ':'), MG_TESTDIR
+# (this folder), PYTHON.
 # Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 300).
 set -u
 : "${MG_TESTDIR:=$(cd "$(dirname "$0")" && pwd)}"
@@ -27,6 +28,18 @@ echo "# MPI flavour $MG_MPI_FLAVOR, launcher: $MPIEXEC $MPIEXEC_FLAGS"
 n=0
 grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect check args; do
     n=$((n + 1))
+    # "N:flavour" in the ranks column: only with that MPI (e.g. 4:openmpi,
+    # since MPICH busy-polls and crawls when oversubscribed)
+    case "$np" in
+    *:*)
+        only=${np#*:}
+        np=${np%%:*}
+        if [ "$only" != "$MG_MPI_FLAVOR" ]; then
+            echo "ok $n - $id # SKIP only with $only"
+            continue
+        fi
+        ;;
+    esac
     out="$work/$id.jsonl"
     rm -f "$out"
     file=""
@@ -42,10 +55,15 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
         limit=${MG_CASE_TIMEOUT_MPICH_MANY:-90}
         known_hang=1
     fi
+    prog_path=""
+    for d in $(printf '%s' "$MG_BINDIR" | tr ':' ' '); do
+        [ -x "$d/mpigauge_$prog" ] && { prog_path="$d/mpigauge_$prog"; break; }
+    done
+    [ -n "$prog_path" ] || prog_path="mpigauge_$prog (not found in $MG_BINDIR)"
     start=$(date +%s)
     # shellcheck disable=SC2086
     timeout -k 10 "$limit" "$MPIEXEC" $MPIEXEC_FLAGS -n "$np" \
-        "$MG_BINDIR/mpigauge_$prog" $args >"$work/$id.out" 2>"$work/$id.err" </dev/null
+        "$prog_path" $args >"$work/$id.out" 2>"$work/$id.err" </dev/null
     rc=$?
     secs=$(( $(date +%s) - start ))
     why=""

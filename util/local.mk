@@ -2,6 +2,8 @@
 noinst_LIBRARIES += util/libmgutil.a
 util_libmgutil_a_SOURCES = \
 	util/mg_exit.h \
+	util/mg_clocksync.c util/mg_clocksync.h \
+	util/mg_coll.c util/mg_coll.h \
 	util/mg_compute.c util/mg_compute.h \
 	util/mg_json.c util/mg_json.h \
 	util/mg_opts.c util/mg_opts.h \

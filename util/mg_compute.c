@@ -28,7 +28,7 @@ static int cmp_double(const void *a, const void *b)
 int mg_compute_calibrate(mg_compute_calib *c, mg_clock clock, mg_spin_fn spin, double target_s,
                          int repeats)
 {
-    double t[MG_COMPUTE_MAX_REPEATS], sorted[MG_COMPUTE_MAX_REPEATS], med, worst = 0.0;
+    double sorted[MG_COMPUTE_MAX_REPEATS], best, worst;
     uint64_t units = 1, sink = 0;
     double dt = 0.0;
 
@@ -49,19 +49,18 @@ int mg_compute_calibrate(mg_compute_calib *c, mg_clock clock, mg_spin_fn spin, d
     for (int i = 0; i < repeats; ++i) {
         double t0 = clock.now_s(clock.ctx);
         sink += spin(units, sink + (uint64_t)i);
-        t[i] = clock.now_s(clock.ctx) - t0;
-        sorted[i] = t[i];
+        sorted[i] = clock.now_s(clock.ctx) - t0;
     }
     qsort(sorted, (size_t)repeats, sizeof sorted[0], cmp_double);
-    med = repeats % 2 ? sorted[repeats / 2]
-                      : 0.5 * (sorted[repeats / 2 - 1] + sorted[repeats / 2]);
-    if (!(med > 0.0))
+    /* A busy loop is only ever slowed down (preemption, a noisy neighbour):
+     * the fastest repeat is the best estimate of its rate. */
+    best = sorted[0];
+    if (!(best > 0.0))
         return -EINVAL;
-    for (int i = 0; i < repeats; ++i)
-        worst = fmax(worst, fabs(t[i] - med) / med);
+    worst = (sorted[repeats - 1] - best) / best;
     c->units = units;
-    c->run_s = med;
-    c->units_per_s = (double)units / med;
+    c->run_s = best;
+    c->units_per_s = (double)units / best;
     c->rel_error = worst;
     /* keep the result observable so the spins cannot be removed */
     if (sink == UINT64_C(0x5eed))

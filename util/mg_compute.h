@@ -9,9 +9,10 @@
  * progress shows it.
  *
  * Calibration runs the spin for growing unit counts until one run lasts at
- * least target_s, then repeats that count `repeats` times: the rate is the
- * median of the repeats, and the calibration error is the largest relative
- * deviation of a repeat from that median (reported in the run record).
+ * least target_s, then repeats that count `repeats` times. A busy loop can
+ * only be slowed down by the machine, so the rate comes from the fastest
+ * repeat; the calibration error is (slowest - fastest) / fastest, reported
+ * in the run record: a busy machine shows up there.
  */
 #ifndef MG_COMPUTE_H
 #define MG_COMPUTE_H
@@ -26,9 +27,9 @@ extern "C" {
 
 typedef struct {
     double units_per_s; /* calibrated rate */
-    double rel_error;   /* largest |repeat - median| / median of the repeats */
+    double rel_error;   /* (slowest - fastest) / fastest repeat */
     uint64_t units;     /* unit count of one calibration run */
-    double run_s;       /* median duration of one calibration run */
+    double run_s;       /* duration of the fastest calibration run */
 } mg_compute_calib;
 
 /* The work itself; the seed makes the chain differ between calls. */

@@ -1,0 +1,62 @@
+/* Collective benchmarks: one ops table (collective/ops.c, ReproMPI's
+ * collectives.c is the model) and one descriptor (collective/coll.c) run by
+ * the shared driver. Every program mpigauge_<name> is collective/main.c
+ * compiled with -DMG_COLL_NAME="<name>": "allreduce" is the blocking call,
+ * "iallreduce" the non-blocking one, "allreduce_init" the persistent one
+ * (MPI-4). Method and columns: doc/collectives.md.
+ */
+#ifndef MG_COLL_BENCH_H
+#define MG_COLL_BENCH_H
+
+#include "mg_coll.h"
+#include "mg_mpi.h"
+
+#include <stdint.h>
+
+/* How a call is made. */
+enum { MG_FORM_BLOCKING = 0, MG_FORM_NONBLOCKING, MG_FORM_PERSISTENT };
+
+/* Operation flags. */
+enum {
+    MG_COLL_ROOTED = 1 << 0,   /* has a root (--root) */
+    MG_COLL_REDUCE = 1 << 1,   /* combines typed values with --op */
+    MG_COLL_VECTOR = 1 << 2,   /* v-variant: unequal counts (mg_coll_vcount) */
+    MG_COLL_NODATA = 1 << 3,   /* barrier */
+    MG_COLL_SEND_P = 1 << 4,   /* the send buffer holds nranks blocks ... */
+    MG_COLL_RECV_P = 1 << 5,   /* ... the receive buffer */
+    MG_COLL_P_ROOT = 1 << 6,   /* ... only on the root (scatter, gather) */
+    MG_COLL_SCATTER = 1 << 7,  /* block j goes to rank j (not the same block to all) */
+    MG_COLL_SCAN = 1 << 8,     /* prefix over ranks 0..r (exscan: 0..r-1) */
+    MG_COLL_EXCL = 1 << 9,     /* exscan */
+    MG_COLL_IN_ALL = 1 << 10,  /* --in-place: MPI_IN_PLACE as the send buffer on all ranks */
+    MG_COLL_IN_ROOT = 1 << 11, /* ... on the root: send (reduce, gather) or receive (scatter) */
+    MG_COLL_ONEBUF = 1 << 12   /* bcast: one buffer (rbuf) on every rank */
+};
+
+/* One call, everything resolved (slot, root, in-place, counts). */
+typedef struct {
+    int form;
+    const void *sbuf;
+    void *rbuf;
+    int count; /* elements per block (v-variants: this rank's count) */
+    MPI_Datatype dt;
+    MPI_Op op;
+    int root;
+    MPI_Comm comm;
+    const int *scounts, *sdispls, *rcounts, *rdispls; /* v-variants */
+    MPI_Request *req;
+} mg_coll_args;
+
+typedef struct {
+    const char *name; /* "allreduce": MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init */
+    unsigned flags;
+    int (*call)(const mg_coll_args *a); /* returns the MPI error code */
+} mg_coll_op;
+
+/* The table, terminated by an entry with name NULL. */
+extern const mg_coll_op mg_coll_ops[];
+
+/* The program: name as installed without "mpigauge_". */
+int mg_coll_main(const char *name, int argc, char **argv);
+
+#endif

@@ -1,0 +1,133 @@
+/* The ops table: one entry per collective operation with its buffer layout
+ * (flags) and one function that makes the call in each form: blocking
+ * MPI_<Op>, non-blocking MPI_I<op> and persistent MPI_<Op>_init (MPI-4, where
+ * configure found it). Everything else (buffers, counts, in-place, roots,
+ * validation, timing) is generic: collective/coll.c and the driver.
+ */
+#include "coll.h"
+
+#include "config.h"
+
+#if MG_HAVE_PERSISTENT_COLL
+#define INIT(Name, ...) MPI_##Name##_init(__VA_ARGS__, MPI_INFO_NULL, a->req)
+#else
+#define INIT(Name, ...) MPI_ERR_OTHER
+#endif
+
+/* The three forms of one call with the same arguments. */
+#define FORMS(Name, name, ...)                                                               \
+    switch (a->form) {                                                                       \
+    case MG_FORM_BLOCKING: return MPI_##Name(__VA_ARGS__);                                   \
+    case MG_FORM_NONBLOCKING: return MPI_I##name(__VA_ARGS__, a->req);                       \
+    default: return INIT(Name, __VA_ARGS__);                                                 \
+    }
+
+static int barrier(const mg_coll_args *a) { FORMS(Barrier, barrier, a->comm) }
+
+static int bcast(const mg_coll_args *a)
+{
+    FORMS(Bcast, bcast, a->rbuf, a->count, a->dt, a->root, a->comm)
+}
+
+static int reduce(const mg_coll_args *a)
+{
+    FORMS(Reduce, reduce, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->root, a->comm)
+}
+
+static int allreduce(const mg_coll_args *a)
+{
+    FORMS(Allreduce, allreduce, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
+}
+
+static int reduce_scatter_block(const mg_coll_args *a)
+{
+    FORMS(Reduce_scatter_block, reduce_scatter_block, a->sbuf, a->rbuf, a->count, a->dt, a->op,
+          a->comm)
+}
+
+static int reduce_scatter(const mg_coll_args *a)
+{
+    FORMS(Reduce_scatter, reduce_scatter, a->sbuf, a->rbuf, a->rcounts, a->dt, a->op, a->comm)
+}
+
+static int scatter(const mg_coll_args *a)
+{
+    FORMS(Scatter, scatter, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root,
+          a->comm)
+}
+
+static int scatterv(const mg_coll_args *a)
+{
+    FORMS(Scatterv, scatterv, a->sbuf, a->scounts, a->sdispls, a->dt, a->rbuf, a->count, a->dt,
+          a->root, a->comm)
+}
+
+static int gather(const mg_coll_args *a)
+{
+    FORMS(Gather, gather, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root, a->comm)
+}
+
+static int gatherv(const mg_coll_args *a)
+{
+    FORMS(Gatherv, gatherv, a->sbuf, a->count, a->dt, a->rbuf, a->rcounts, a->rdispls, a->dt,
+          a->root, a->comm)
+}
+
+static int allgather(const mg_coll_args *a)
+{
+    FORMS(Allgather, allgather, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->comm)
+}
+
+static int allgatherv(const mg_coll_args *a)
+{
+    FORMS(Allgatherv, allgatherv, a->sbuf, a->count, a->dt, a->rbuf, a->rcounts, a->rdispls,
+          a->dt, a->comm)
+}
+
+static int alltoall(const mg_coll_args *a)
+{
+    FORMS(Alltoall, alltoall, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->comm)
+}
+
+static int alltoallv(const mg_coll_args *a)
+{
+    FORMS(Alltoallv, alltoallv, a->sbuf, a->scounts, a->sdispls, a->dt, a->rbuf, a->rcounts,
+          a->rdispls, a->dt, a->comm)
+}
+
+static int scan(const mg_coll_args *a)
+{
+    FORMS(Scan, scan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
+}
+
+static int exscan(const mg_coll_args *a)
+{
+    FORMS(Exscan, exscan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
+}
+
+enum {
+    RED = MG_COLL_REDUCE | MG_COLL_IN_ALL,
+    ALLP = MG_COLL_SEND_P | MG_COLL_RECV_P | MG_COLL_SCATTER | MG_COLL_IN_ALL,
+    SCAT = MG_COLL_ROOTED | MG_COLL_SEND_P | MG_COLL_P_ROOT | MG_COLL_SCATTER | MG_COLL_IN_ROOT,
+    GATH = MG_COLL_ROOTED | MG_COLL_RECV_P | MG_COLL_P_ROOT | MG_COLL_IN_ROOT,
+    AGATH = MG_COLL_RECV_P | MG_COLL_IN_ALL
+};
+
+const mg_coll_op mg_coll_ops[] = {
+    {"barrier", MG_COLL_NODATA, barrier},
+    {"bcast", MG_COLL_ROOTED | MG_COLL_ONEBUF, bcast},
+    {"reduce", MG_COLL_ROOTED | MG_COLL_REDUCE | MG_COLL_IN_ROOT, reduce},
+    {"allreduce", RED, allreduce},
+    {"reduce_scatter", RED | MG_COLL_SEND_P | MG_COLL_VECTOR, reduce_scatter},
+    {"reduce_scatter_block", RED | MG_COLL_SEND_P, reduce_scatter_block},
+    {"scatter", SCAT, scatter},
+    {"scatterv", SCAT | MG_COLL_VECTOR, scatterv},
+    {"gather", GATH, gather},
+    {"gatherv", GATH | MG_COLL_VECTOR, gatherv},
+    {"allgather", AGATH, allgather},
+    {"allgatherv", AGATH | MG_COLL_VECTOR, allgatherv},
+    {"alltoall", ALLP, alltoall},
+    {"alltoallv", ALLP | MG_COLL_VECTOR, alltoallv},
+    {"scan", RED | MG_COLL_SCAN, scan},
+    {"exscan", RED | MG_COLL_SCAN | MG_COLL_EXCL, exscan},
+    {NULL, 0, NULL}};

@@ -1,0 +1,57 @@
+#!/bin/sh
+# The protocol switch detected by mpigauge_protocol moves when the library's
+# limit is changed through the environment (TAP). The evidence is a latency
+# step or the size where send or receive progress is lost; the expected size
+# must be among them. Open MPI's shared-memory
+# eager limit is btl_vader_eager_limit (default 4096: the step lies between
+# 2 and 4 KiB; 1024 moves it below 1 KiB). MPICH 4.0.2 ch4:ucx switches at
+# UCX's rendezvous threshold (auto: the step lies between 8 and 16 KiB here;
+# UCX_RNDV_THRESH=4096 moves it to 2..4 KiB). Environment as for
+# mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR, MG_BINDIR, PYTHON).
+set -u
+: "${PYTHON:=python3}"
+: "${MPIEXEC_FLAGS:=}"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+prog=""
+for d in $(printf '%s' "$MG_BINDIR" | tr ':' ' '); do
+    [ -x "$d/mpigauge_protocol" ] && prog="$d/mpigauge_protocol"
+done
+case "$MG_MPI_FLAVOR" in
+    openmpi) cases="- 4096
+OMPI_MCA_btl_vader_eager_limit=1024 1024" ;;
+    mpich) cases="- 16384
+UCX_RNDV_THRESH=4096 4096" ;;
+    *) echo "1..0 # SKIP no known limit variable for MPI flavour $MG_MPI_FLAVOR"; exit 0 ;;
+esac
+echo "1..2"
+n=0
+# One measurement: the sizes where some evidence of a switch shows.
+evidence() { # var ("-" for none)
+    out=$(mktemp)
+    if [ "$1" = - ]; then set -- env; else set -- env "$1"; fi
+    # shellcheck disable=SC2086
+    timeout -k 10 300 "$@" "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 512:64K \
+        --time-budget 0.2 --format json >"$out" 2>/dev/null </dev/null
+    "$PYTHON" -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+s = [r for r in recs if r.get("type") == "summary"]
+ev = []
+if s:
+    ev += [int(x["above_bytes"]) for x in s[0]["latency_steps"]]
+    ev += [int(s[0][k]["above_bytes"]) for k in ("send_progress_lost", "recv_progress_lost") if s[0][k]]
+print(",".join(str(x) for x in ev) or "none")' "$out" 2>&1
+    rm -f "$out"
+}
+printf '%s\n' "$cases" | while read -r var want; do
+    n=$((n + 1))
+    # A busy machine can blur one measurement: a second one decides.
+    for try in 1 2; do
+        got=$(evidence "$var")
+        case ",$got," in *",$want,"*) break ;; esac
+    done
+    case ",$got," in
+        *",$want,"*) echo "ok $n - $MG_MPI_FLAVOR ${var}: switch evidence at $got bytes (expected $want, try $try)" ;;
+        *) echo "not ok $n - $MG_MPI_FLAVOR ${var}: switch evidence at $got bytes, expected $want (2 tries)" ;;
+    esac
+done

@@ -1,0 +1,111 @@
+// Unit tests for util/mg_coll: reduction inputs and expected values,
+// v-variant counts and displacements, the overlap formula.
+#include "mg_coll.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+// The closed forms must equal the brute-force reduction of the inputs.
+static double brute(mg_red_op op, mg_elem_type t, int nranks, int n, uint64_t i)
+{
+    double acc = mg_red_input(op, nranks, 0, i);
+    for (int r = 1; r < n; ++r) {
+        double v = mg_red_input(op, nranks, r, i);
+        switch (op) {
+        case MG_RED_SUM: acc += v; break;
+        case MG_RED_PROD: acc *= v; break;
+        case MG_RED_MAX: acc = std::max(acc, v); break;
+        default: acc = std::min(acc, v);
+        }
+    }
+    if (t == MG_ELEM_CHAR) {
+        acc = std::fmod(acc, 256.0);
+        if (acc >= 128.0)
+            acc -= 256.0;
+    }
+    return acc;
+}
+
+TEST(Coll, ExpectedValuesMatchTheBruteForceReduction)
+{
+    const int sizes[] = {1, 2, 3, 4, 5, 7, 64, 99, 100, 101, 250};
+    for (int op = MG_RED_SUM; op <= MG_RED_MIN; ++op)
+        for (int P : sizes)
+            for (int n = 1; n <= P; n += (P > 20 ? 7 : 1))
+                for (uint64_t i = 0; i < 300; i += 7)
+                    for (int t = MG_ELEM_CHAR; t <= MG_ELEM_DOUBLE; ++t)
+                        ASSERT_EQ(mg_red_expected((mg_red_op)op, (mg_elem_type)t, P, n, i),
+                                  brute((mg_red_op)op, (mg_elem_type)t, P, n, i))
+                            << mg_red_op_names[op] << " P=" << P << " n=" << n << " i=" << i;
+}
+
+TEST(Coll, InputsFitEveryType)
+{
+    for (int op = MG_RED_SUM; op <= MG_RED_MIN; ++op)
+        for (int r = 0; r < 300; r += 3)
+            for (uint64_t i = 0; i < 50; ++i) {
+                double v = mg_red_input((mg_red_op)op, 300, r, i);
+                EXPECT_GE(v, 0.0);
+                EXPECT_LE(v, 127.0);
+            }
+}
+
+TEST(Coll, SumOfCharWrapsLikeASignedChar)
+{
+    // 256 ranks, element 0: sum of (r mod 4) = 64 x 6 = 384 -> 128 -> -128
+    EXPECT_EQ(mg_red_expected(MG_RED_SUM, MG_ELEM_CHAR, 256, 256, 0), -128.0);
+    EXPECT_EQ(mg_red_expected(MG_RED_SUM, MG_ELEM_INT, 256, 256, 0), 384.0);
+}
+
+TEST(Coll, VCountsAreUnequalAndNeverAboveTheCount)
+{
+    EXPECT_EQ(mg_coll_vcount(10, 0, 0), 10u);
+    EXPECT_EQ(mg_coll_vcount(10, 1, 0), 5u);
+    EXPECT_EQ(mg_coll_vcount(11, 1, 0), 6u);
+    EXPECT_EQ(mg_coll_vcount(11, 2, 1), 6u);
+    EXPECT_EQ(mg_coll_vcount(11, 1, 2), mg_coll_vcount(11, 2, 1));
+    EXPECT_EQ(mg_coll_vcount(1, 1, 0), 1u);
+}
+
+TEST(Coll, DisplacementsArePackedPrefixSums)
+{
+    for (uint64_t count : {0u, 1u, 7u, 8u, 1000u}) {
+        uint64_t d = 0;
+        for (int r = 0; r < 50; ++r) {
+            EXPECT_EQ(mg_coll_vdispl(count, r), d) << count << " " << r;
+            d += mg_coll_vcount(count, r, 0);
+        }
+    }
+}
+
+TEST(Coll, OverlapIsImbNbcsFormula)
+{
+    // nothing hidden: overall = pure + cpu
+    EXPECT_DOUBLE_EQ(mg_coll_overlap_pct(10.0, 10.0, 20.0), 0.0);
+    // fully hidden
+    EXPECT_DOUBLE_EQ(mg_coll_overlap_pct(10.0, 10.0, 10.0), 100.0);
+    // half hidden
+    EXPECT_DOUBLE_EQ(mg_coll_overlap_pct(10.0, 10.0, 15.0), 50.0);
+    // divided by the smaller of the two
+    EXPECT_DOUBLE_EQ(mg_coll_overlap_pct(10.0, 4.0, 12.0), 50.0);
+}
+
+TEST(Coll, OverlapIsClampedAndUndefinedWithoutTimes)
+{
+    EXPECT_DOUBLE_EQ(mg_coll_overlap_pct(10.0, 10.0, 25.0), 0.0);
+    EXPECT_DOUBLE_EQ(mg_coll_overlap_pct(10.0, 10.0, 5.0), 100.0);
+    EXPECT_TRUE(std::isnan(mg_coll_overlap_pct(0.0, 10.0, 5.0)));
+    EXPECT_TRUE(std::isnan(mg_coll_overlap_pct(10.0, NAN, 5.0)));
+    EXPECT_TRUE(std::isnan(mg_coll_overlap_pct(10.0, 10.0, 0.0)));
+}
+
+TEST(Coll, NamesAndSizes)
+{
+    EXPECT_STREQ(mg_elem_type_names[MG_ELEM_DOUBLE], "double");
+    EXPECT_STREQ(mg_red_op_names[MG_RED_MIN], "min");
+    EXPECT_EQ(mg_elem_type_names[4], nullptr);
+    EXPECT_EQ(mg_elem_size(MG_ELEM_CHAR), 1u);
+    EXPECT_EQ(mg_elem_size(MG_ELEM_DOUBLE), 8u);
+}

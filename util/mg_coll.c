@@ -1,0 +1,75 @@
+/* Arithmetic of the collective benchmarks: see mg_coll.h. */
+#include "mg_coll.h"
+
+#include <math.h>
+
+const char *const mg_elem_type_names[] = {"char", "int", "float", "double", NULL};
+const char *const mg_red_op_names[] = {"sum", "prod", "max", "min", NULL};
+
+size_t mg_elem_size(mg_elem_type t)
+{
+    switch (t) {
+    case MG_ELEM_CHAR: return sizeof(signed char);
+    case MG_ELEM_INT: return sizeof(int);
+    case MG_ELEM_FLOAT: return sizeof(float);
+    default: return sizeof(double);
+    }
+}
+
+static uint64_t modulus(int nranks) { return nranks < 100 ? (uint64_t)nranks : 100; }
+
+double mg_red_input(mg_red_op op, int nranks, int rank, uint64_t i)
+{
+    switch (op) {
+    case MG_RED_SUM: return (double)(((uint64_t)rank + i) % 4);
+    case MG_RED_PROD: return (uint64_t)rank == i % (uint64_t)nranks ? (double)(2 + i % 3) : 1.0;
+    default: return (double)(((uint64_t)rank + i) % modulus(nranks) + i % 5);
+    }
+}
+
+double mg_red_expected(mg_red_op op, mg_elem_type t, int nranks, int n, uint64_t i)
+{
+    const uint64_t m = modulus(nranks), a = i % m, un = (uint64_t)n;
+    double v;
+    switch (op) {
+    case MG_RED_SUM: {
+        uint64_t sum = 6 * (un / 4);
+        for (uint64_t k = 0; k < un % 4; ++k)
+            sum += (k + i) % 4;
+        v = (double)sum;
+        break;
+    }
+    case MG_RED_PROD: v = i % (uint64_t)nranks < un ? (double)(2 + i % 3) : 1.0; break;
+    case MG_RED_MAX:
+        v = (double)((un >= m || a + un - 1 >= m ? m - 1 : a + un - 1) + i % 5);
+        break;
+    default: v = (double)((un >= m || a + un - 1 >= m ? 0 : a) + i % 5); break;
+    }
+    if (t == MG_ELEM_CHAR) {
+        v = fmod(v, 256.0);
+        if (v >= 128.0)
+            v -= 256.0;
+    }
+    return v;
+}
+
+uint64_t mg_coll_vcount(uint64_t count, int src, int dst)
+{
+    return ((unsigned)src + (unsigned)dst) % 2 ? count - count / 2 : count;
+}
+
+uint64_t mg_coll_vdispl(uint64_t count, int r)
+{
+    const uint64_t ur = (uint64_t)r;
+    return ur * count - (ur / 2) * (count / 2);
+}
+
+double mg_coll_overlap_pct(double pure_s, double cpu_s, double overall_s)
+{
+    double lo = fmin(pure_s, cpu_s), x;
+    if (!(lo > 0.0) || !isfinite(pure_s) || !isfinite(cpu_s) || !(overall_s > 0.0) ||
+        !isfinite(overall_s))
+        return NAN;
+    x = (pure_s + cpu_s - overall_s) / lo;
+    return 100.0 * fmin(1.0, fmax(0.0, x));
+}
