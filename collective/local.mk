@@ -3,7 +3,7 @@
 # -DMG_COLL_NAME="<name>": blocking, non-blocking (i...) and, where configure
 # found MPI-4 persistent collectives, persistent (..._init).
 noinst_LIBRARIES += collective/libmgcoll.a
-collective_libmgcoll_a_SOURCES = collective/coll.c collective/coll.h collective/ops.c
+collective_libmgcoll_a_SOURCES = mpi/mg_collective.c mpi/mg_collective.h collective/ops.c
 MG_COLL_LDADD = collective/libmgcoll.a $(MG_LDADD)
 
 bin_PROGRAMS += \

@@ -1,4 +1,4 @@
-/* The one descriptor of every collective program (see coll.h): an op of the
+/* The one descriptor of every collective program (see mg_collective.h): an op of the
  * table in one form, timed per call by the driver (MG_TIME_CALL: a barrier or
  * a start window before each call, the slowest rank per call).
  *
@@ -12,7 +12,7 @@
  * Validation checks values: reductions against mg_red_expected, data
  * movement block by block against patterns of (source, destination).
  */
-#include "coll.h"
+#include "mg_collective.h"
 
 #include "config.h"
 #include "mg_driver.h"

@@ -1,5 +1,5 @@
 /* Collective benchmarks: one ops table (collective/ops.c, ReproMPI's
- * collectives.c is the model) and one descriptor (collective/coll.c) run by
+ * collectives.c is the model) and one descriptor (mpi/mg_collective.c) run by
  * the shared driver. Every program mpigauge_<name> is collective/main.c
  * compiled with -DMG_COLL_NAME="<name>": "allreduce" is the blocking call,
  * "iallreduce" the non-blocking one, "allreduce_init" the persistent one
