@@ -8,30 +8,6 @@
 #include "mg_driver.h"
 #include "pt2pt.h"
 
-enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4 };
-
-static void iterate(mg_ctx *c, uint64_t size, long iters)
-{
-    const mg_xfer *x = &c->xfer;
-    const int w = (int)mg_window(c);
-    char ack[ACK_BYTES] = {0};
-    for (long i = 0; i < iters; ++i) {
-        if (c->rank == 0) {
-            for (int k = 0; k < w; ++k)
-                mg_xfer_isend(x, mg_slot(c, c->sbuf, size, k), size, c->peer, TAG_DATA,
-                              &c->reqs[k]);
-            mg_xfer_waitall(w, c->reqs);
-            mg_xfer_recv(x, ack, ACK_BYTES, c->peer, TAG_ACK);
-        } else {
-            for (int k = 0; k < w; ++k)
-                mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA,
-                              &c->reqs[k]);
-            mg_xfer_waitall(w, c->reqs);
-            mg_xfer_send(x, ack, ACK_BYTES, c->peer, TAG_ACK);
-        }
-    }
-}
-
 static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 {
     return (double)size * (double)mg_window(c);
@@ -48,7 +24,7 @@ static const mg_bench bench = {
     .params_default = &mg_pt2pt_default,
     .opts = opts,
     .bytes_per_iter = bytes_per_iter,
-    .iterate = iterate,
+    .iterate = mg_window_stream,
     .recv_slots = mg_recv_if_receiver,
 };
 

@@ -15,32 +15,6 @@
 
 #include <math.h>
 
-enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4 };
-
-static void iterate(mg_ctx *c, uint64_t size, long iters)
-{
-    const mg_xfer *x = &c->xfer;
-    const int w = (int)mg_window(c);
-    char ack[ACK_BYTES] = {0};
-    if (c->peer < 0)
-        return;
-    for (long i = 0; i < iters; ++i) {
-        if (mg_initiator(c)) {
-            for (int k = 0; k < w; ++k)
-                mg_xfer_isend(x, mg_slot(c, c->sbuf, size, k), size, c->peer, TAG_DATA,
-                              &c->reqs[k]);
-            mg_xfer_waitall(w, c->reqs);
-            mg_xfer_recv(x, ack, ACK_BYTES, c->peer, TAG_ACK);
-        } else {
-            for (int k = 0; k < w; ++k)
-                mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA,
-                              &c->reqs[k]);
-            mg_xfer_waitall(w, c->reqs);
-            mg_xfer_send(x, ack, ACK_BYTES, c->peer, TAG_ACK);
-        }
-    }
-}
-
 static int npairs(const mg_ctx *c)
 {
     int n = 0;
@@ -84,7 +58,7 @@ static const mg_bench bench = {
     .opts = opts,
     .pairs = mg_pairs_by_option,
     .bytes_per_iter = bytes_per_iter,
-    .iterate = iterate,
+    .iterate = mg_window_stream,
     .recv_slots = mg_recv_if_receiver,
     .extra_names = extra_names,
     .extras = extras,
