@@ -4,6 +4,7 @@ mpi_libmgmpi_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_driver.c mpi/mg_driver.h \
 	mpi/mg_mpi.c mpi/mg_mpi.h \
+	mpi/mg_multirail.c mpi/mg_multirail.h \
 	mpi/mg_prov.c mpi/mg_prov.h
 
 # Every benchmark program links the two libraries.

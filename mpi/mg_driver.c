@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "mg_exit.h"
+#include "mg_multirail.h"
 #include "mg_pairing.h"
 #include "mg_clocksync.h"
 #include "mg_pattern.h"
@@ -603,6 +604,8 @@ typedef struct {
     int *node_of, *partner_of;
     mg_prov prov;
     out_file out;
+    mg_rail_opts rails;
+    int rail_helper; /* this process serves a rail group (mg_multirail_serve) */
 } run_state;
 
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
@@ -792,7 +795,7 @@ static int run(run_state *s, int argc, char **argv)
 {
     const mg_bench *b = s->b;
     mg_ctx *ctx = &s->ctx;
-    mg_opt_table tables[3];
+    mg_opt_table tables[4];
     size_t nt = 0;
     char err[ERRLEN];
     mg_policy_cfg pc;
@@ -805,6 +808,8 @@ static int run(run_state *s, int argc, char **argv)
         tables[nt++] = (mg_opt_table){call_opts, &s->cfg};
     if (b->opts)
         tables[nt++] = (mg_opt_table){b->opts, ctx->params};
+    if (b->rails)
+        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails};
     if (mg_opts_parse(tables, nt, argc, argv, err, sizeof err) != 0)
         return usage(ctx, b, err);
     if (s->cfg.help || s->cfg.version) {
@@ -820,6 +825,27 @@ static int run(run_state *s, int argc, char **argv)
             if (form->opts != b->opts || form->params_size != b->params_size)
                 mg_mpi_die(__FILE__, __LINE__, "choose returned a form with other options");
             s->b = b = form;
+        }
+    }
+    if (b->rails) {
+        MPI_Comm bc;
+        if (mg_multirail_setup(&s->rails, b->max_ranks, ctx->comm, &bc, &s->rail_helper, err,
+                               sizeof err) != 0)
+            return usage(ctx, b, err);
+        if (s->rail_helper)
+            return mg_multirail_serve();
+        if (bc != ctx->comm) {
+            /* the benchmark runs on the rail groups' first processes */
+            ctx->comm = bc;
+            MG_MPI_CHECK(MPI_Comm_rank(bc, &ctx->rank));
+            MG_MPI_CHECK(MPI_Comm_size(bc, &ctx->nranks));
+            free(s->node_of);
+            s->node_of = topology(ctx);
+            mg_xfer_init(&ctx->xfer, bc);
+        }
+        if (mg_multirail_active()) {
+            ctx->xfer.rails = 1;
+            ctx->xfer.fast_max = s->rails.mode == MG_RAIL_BIND ? 0 : (size_t)s->rails.threshold;
         }
     }
     if (s->cfg.iterations == 0)
@@ -897,8 +923,8 @@ static int run(run_state *s, int argc, char **argv)
     if (s->cfg.output && !out_open(&s->out, s->cfg.output, ctx, err))
         return usage(ctx, b, err);
 
-    ctx->sbuf = mg_buf_alloc(ctx->buf_bytes);
-    ctx->rbuf = mg_buf_alloc(rbytes);
+    ctx->sbuf = mg_multirail_alloc(ctx->buf_bytes);
+    ctx->rbuf = mg_multirail_alloc(rbytes);
     if (!all_true(ctx->sbuf != NULL && ctx->rbuf != NULL, ctx->comm)) {
         snprintf(err, sizeof err, "cannot allocate 2 x %zu bytes of buffers", ctx->buf_bytes);
         return usage(ctx, b, err);
@@ -915,6 +941,9 @@ static int run(run_state *s, int argc, char **argv)
 
     if (b->compute)
         calibrate_compute(ctx);
+    if (b->rails)
+        mg_multirail_pairs(ctx->comm, ctx->partner_of, ctx->nranks, ctx->rank, ctx->sbuf,
+                           ctx->rbuf, ctx->buf_bytes);
 
     rc = run_sizes(s, argc, argv);
     if (ctx->rank == 0 && s->cfg.output && out_commit(&s->out, s->cfg.output) != 0)
@@ -930,6 +959,9 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.b = b;
     config_default(&s.cfg);
+    mg_rail_opts_default(&s.rails);
+    if (b->rails)
+        mg_multirail_pre_init(argc, argv);
     MG_MPI_CHECK(MPI_Init(&argc, &argv));
     MG_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     s.ctx.comm = MPI_COMM_WORLD;
@@ -946,9 +978,11 @@ int mg_main(const mg_bench *b, int argc, char **argv)
         memcpy(s.ctx.params, b->params_default, b->params_size);
 
     rc = run(&s, argc, argv);
+    if (!s.rail_helper)
+        mg_multirail_finish(rc);
 
-    mg_buf_free(s.ctx.sbuf);
-    mg_buf_free(s.ctx.rbuf);
+    mg_multirail_free(s.ctx.sbuf);
+    mg_multirail_free(s.ctx.rbuf);
     free(s.ctx.reqs);
     free(s.ctx.state);
     free(s.node_of);

@@ -197,6 +197,9 @@ typedef struct mg_bench {
      * returns 0 or -1 with a message naming the rank, size, pass and element. */
     void (*fill)(mg_ctx *ctx, uint64_t size, int pass);
     int (*verify)(mg_ctx *ctx, uint64_t size, int pass, char *err, size_t errlen);
+    /* The multirail options (--rails, --rail-mode, ...; mpi/mg_multirail.h)
+     * apply: the kernel's messages go through mg_xfer_* and sbuf/rbuf. */
+    int rails;
 } mg_bench;
 
 /* Busy computation for `seconds` (the calibrated loop of ctx->compute); with

@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "mg_exit.h"
+#include "mg_multirail.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -32,7 +33,14 @@ void mg_mpi_die(const char *file, int line, const char *msg)
     exit(MG_EXIT_INTERNAL);
 }
 
-void mg_xfer_init(mg_xfer *x, MPI_Comm comm) { x->comm = comm; }
+int mg_multirail_pending = 0;
+
+void mg_xfer_init(mg_xfer *x, MPI_Comm comm)
+{
+    x->comm = comm;
+    x->fast_max = (size_t)INT_MAX;
+    x->rails = 0;
+}
 
 #if !MG_HAVE_MPI_LARGE_COUNT
 /* A datatype of exactly `bytes` bytes built from 1 MiB blocks and a tail,
@@ -72,37 +80,81 @@ static MPI_Datatype big_type(size_t bytes)
     } while (0)
 #endif
 
+void mg_xfer_post_comm(int send, MPI_Comm comm, void *buf, size_t bytes, int peer, int tag,
+                       MPI_Request *req)
+{
+    if (bytes <= (size_t)INT_MAX && send)
+        MG_MPI_CHECK(MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, comm, req));
+    else if (bytes <= (size_t)INT_MAX)
+        MG_MPI_CHECK(MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, comm, req));
+    else if (send)
+        MG_XFER_LARGE(MPI_Isend, buf, bytes, peer, tag, comm, req);
+    else
+        MG_XFER_LARGE(MPI_Irecv, buf, bytes, peer, tag, comm, req);
+}
+
+/* Blocking calls over the rails: post, then complete every part. */
+static void rails_blocking(int send, const void *buf, size_t bytes, int peer, int tag)
+{
+    MPI_Request r;
+    mg_multirail_post(send, buf, bytes, peer, tag, &r);
+    mg_multirail_complete(1, &r);
+}
+
 void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
-    MG_XFER_LARGE(MPI_Send, buf, bytes, peer, tag, x->comm);
+    if (x->rails)
+        rails_blocking(1, buf, bytes, peer, tag);
+    else if (bytes <= (size_t)INT_MAX)
+        MG_MPI_CHECK(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm));
+    else
+        MG_XFER_LARGE(MPI_Send, buf, bytes, peer, tag, x->comm);
 }
 
 void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
 {
-    MG_XFER_LARGE(MPI_Recv, buf, bytes, peer, tag, x->comm, MPI_STATUS_IGNORE);
+    if (x->rails)
+        rails_blocking(0, buf, bytes, peer, tag);
+    else if (bytes <= (size_t)INT_MAX)
+        MG_MPI_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, MPI_STATUS_IGNORE));
+    else
+        MG_XFER_LARGE(MPI_Recv, buf, bytes, peer, tag, x->comm, MPI_STATUS_IGNORE);
 }
 
 void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    MG_XFER_LARGE(MPI_Isend, buf, bytes, peer, tag, x->comm, req);
+    if (x->rails)
+        mg_multirail_post(1, buf, bytes, peer, tag, req);
+    else
+        mg_xfer_post_comm(1, x->comm, (void *)buf, bytes, peer, tag, req);
 }
 
 void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    MG_XFER_LARGE(MPI_Irecv, buf, bytes, peer, tag, x->comm, req);
+    if (x->rails)
+        mg_multirail_post(0, buf, bytes, peer, tag, req);
+    else
+        mg_xfer_post_comm(0, x->comm, buf, bytes, peer, tag, req);
 }
 
+/* Synchronous sends are not striped (no rail benchmark uses them). */
 void mg_xfer_issend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
                           MPI_Request *req)
 {
-    MG_XFER_LARGE(MPI_Issend, buf, bytes, peer, tag, x->comm, req);
+    if (bytes <= (size_t)INT_MAX)
+        MG_MPI_CHECK(MPI_Issend(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, req));
+    else
+        MG_XFER_LARGE(MPI_Issend, buf, bytes, peer, tag, x->comm, req);
 }
 
 void mg_xfer_ssend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
-    MG_XFER_LARGE(MPI_Ssend, buf, bytes, peer, tag, x->comm);
+    if (bytes <= (size_t)INT_MAX)
+        MG_MPI_CHECK(MPI_Ssend(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm));
+    else
+        MG_XFER_LARGE(MPI_Ssend, buf, bytes, peer, tag, x->comm);
 }
 
 /* MPICH's mpi.h annotates the status array with an access size that GCC
@@ -111,7 +163,10 @@ void mg_xfer_ssend_large(const mg_xfer *x, const void *buf, size_t bytes, int pe
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 void mg_xfer_waitall(int n, MPI_Request *reqs)
 {
-    MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+    if (mg_multirail_pending)
+        mg_multirail_complete(n, reqs);
+    else
+        MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
 }
 
 int mg_xfer_testall(int n, MPI_Request *reqs)

@@ -33,11 +33,22 @@ void mg_mpi_die(const char *file, int line, const char *msg);
 /* The communicator and peer-independent state of the transfer layer. */
 typedef struct {
     MPI_Comm comm;
+    size_t fast_max; /* messages above this take the out-of-line path: INT_MAX, or
+                      * the stripe threshold (0 for bound rails) with multirail */
+    int rails;       /* that path posts over the rails (mpi/mg_multirail.h) */
 } mg_xfer;
 
 void mg_xfer_init(mg_xfer *x, MPI_Comm comm);
 
-/* Counts above INT_MAX (out of line: rare, and slow anyway). */
+/* Rail parts are outstanding: mg_xfer_waitall completes them too. */
+extern int mg_multirail_pending;
+
+/* Post a send (send = 1) or receive of any count on comm (no rails). */
+void mg_xfer_post_comm(int send, MPI_Comm comm, void *buf, size_t bytes, int peer, int tag,
+                       MPI_Request *req);
+
+/* The out-of-line path: counts above INT_MAX (rare, and slow anyway) and
+ * multirail. */
 void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag);
 void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag);
 void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
@@ -55,7 +66,7 @@ int mg_xfer_testall(int n, MPI_Request *reqs); /* 1 when all have completed */
 static inline void mg_xfer_send(const mg_xfer *x, const void *buf, size_t bytes, int peer,
                                 int tag)
 {
-    if (bytes > (size_t)INT_MAX)
+    if (bytes > x->fast_max)
         mg_xfer_send_large(x, buf, bytes, peer, tag);
     else
         MG_MPI_CHECK(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm));
@@ -63,7 +74,7 @@ static inline void mg_xfer_send(const mg_xfer *x, const void *buf, size_t bytes,
 
 static inline void mg_xfer_recv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
 {
-    if (bytes > (size_t)INT_MAX)
+    if (bytes > x->fast_max)
         mg_xfer_recv_large(x, buf, bytes, peer, tag);
     else
         MG_MPI_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, MPI_STATUS_IGNORE));
@@ -72,7 +83,7 @@ static inline void mg_xfer_recv(const mg_xfer *x, void *buf, size_t bytes, int p
 static inline void mg_xfer_isend(const mg_xfer *x, const void *buf, size_t bytes, int peer,
                                  int tag, MPI_Request *req)
 {
-    if (bytes > (size_t)INT_MAX)
+    if (bytes > x->fast_max)
         mg_xfer_isend_large(x, buf, bytes, peer, tag, req);
     else
         MG_MPI_CHECK(MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, req));
@@ -81,7 +92,7 @@ static inline void mg_xfer_isend(const mg_xfer *x, const void *buf, size_t bytes
 static inline void mg_xfer_irecv(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
                                  MPI_Request *req)
 {
-    if (bytes > (size_t)INT_MAX)
+    if (bytes > x->fast_max)
         mg_xfer_irecv_large(x, buf, bytes, peer, tag, req);
     else
         MG_MPI_CHECK(MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, req));
@@ -101,7 +112,7 @@ double mg_timer_overhead_s(void);
 static inline void mg_xfer_issend(const mg_xfer *x, const void *buf, size_t bytes, int peer,
                                   int tag, MPI_Request *req)
 {
-    if (bytes > (size_t)INT_MAX)
+    if (bytes > x->fast_max)
         mg_xfer_issend_large(x, buf, bytes, peer, tag, req);
     else
         MG_MPI_CHECK(MPI_Issend(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, req));
@@ -110,7 +121,7 @@ static inline void mg_xfer_issend(const mg_xfer *x, const void *buf, size_t byte
 static inline void mg_xfer_ssend(const mg_xfer *x, const void *buf, size_t bytes, int peer,
                                  int tag)
 {
-    if (bytes > (size_t)INT_MAX)
+    if (bytes > x->fast_max)
         mg_xfer_ssend_large(x, buf, bytes, peer, tag);
     else
         MG_MPI_CHECK(MPI_Ssend(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm));

@@ -3,6 +3,7 @@
 
 #include "config.h"
 #include "mg_json.h"
+#include "mg_multirail.h"
 #include "mg_opts_json.h"
 #include "mg_report.h"
 
@@ -255,6 +256,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
         mg_json_number(&j, "calibration_error_max", ctx->compute_err_max);
         mg_json_object_end(&j);
     }
+    mg_multirail_write_json(&j);
     mg_json_string(&j, "timer", "MPI_Wtime");
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);
@@ -311,4 +313,5 @@ void mg_prov_write_comment(FILE *f, const mg_prov *p)
     fprintf(f, "# MPI: %s (MPI %d.%d), %d ranks on %d node%s, timer MPI_Wtime (overhead %.0f ns)\n",
             lib, p->mpi_version, p->mpi_subversion, p->nranks, p->nnodes, p->nnodes == 1 ? "" : "s",
             p->timer_overhead_s * 1e9);
+    mg_multirail_write_comment(f);
 }

@@ -41,6 +41,7 @@ static const mg_bench bench = {
     .opts = opts,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,
+    .rails = 1,
     .recv_slots = mg_recv_window_from_peer,
 };
 

@@ -25,6 +25,7 @@ static const mg_bench bench = {
     .opts = opts,
     .bytes_per_iter = bytes_per_iter,
     .iterate = mg_window_stream,
+    .rails = 1,
     .recv_slots = mg_recv_if_receiver,
 };
 

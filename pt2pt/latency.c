@@ -31,6 +31,7 @@ static const mg_bench bench = {
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(0.5),
     .iterate = iterate,
+    .rails = 1,
     .recv_slots = mg_recv_from_peer,
 };
 

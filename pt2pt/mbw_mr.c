@@ -59,6 +59,7 @@ static const mg_bench bench = {
     .pairs = mg_pairs_by_option,
     .bytes_per_iter = bytes_per_iter,
     .iterate = mg_window_stream,
+    .rails = 1,
     .recv_slots = mg_recv_if_receiver,
     .extra_names = extra_names,
     .extras = extras,

@@ -6,28 +6,38 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_coll.cc \
 	tests/unit/test_compute.cc \
 	tests/unit/test_json.cc \
+	tests/unit/test_netdev.cc \
 	tests/unit/test_opts.cc \
 	tests/unit/test_overlap.cc \
 	tests/unit/test_pairing.cc \
 	tests/unit/test_pattern.cc \
 	tests/unit/test_policy.cc \
+	tests/unit/test_rails.cc \
 	tests/unit/test_report.cc \
 	tests/unit/test_size.cc \
 	tests/unit/test_stats.cc
-tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DMG_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"'
-tests_unit_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS)
-tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) -lm
+tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DMG_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"' \
+	-DMG_FIXTURE_DIR='"$(abs_top_srcdir)/tests/fixtures"'
+tests_unit_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS)
+tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lm
 
-TESTS += tests/unit/unit_tests tests/mpi_cases.sh tests/protocol_switch.sh
+TESTS += tests/unit/unit_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_FLAGS='$(MPIEXEC_FLAGS)'; MG_MPI_FLAVOR='$(MG_MPI_FLAVOR)'; \
-	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
+	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective:$(abs_top_builddir)/util'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
 	PYTHON='$(PYTHON)'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_BINDIR MG_TESTDIR PYTHON;
 
 EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/check_output.py \
+	tests/rails_tool.sh tests/fixtures/topo/two_socket_two_hca.xml \
+	tests/fixtures/topo/two_socket_four_hca.xml tests/fixtures/topo/one_socket_no_hca.xml \
+	tests/fixtures/sysfs/net/bonding_masters tests/fixtures/sysfs/net/docker0/type \
+	tests/fixtures/sysfs/net/eth0/type tests/fixtures/sysfs/net/ib0/type \
+	tests/fixtures/sysfs/net/lo/type tests/fixtures/sysfs/net/veth_a/type \
+	tests/fixtures/sysfs/net/vxlan9/type tests/fixtures/sysfs/net/vxlan10/type \
+	tests/fixtures/sysfs/infiniband/mlx5_0/node_type tests/fixtures/sysfs/infiniband/rxe0/node_type \
 	tests/golden/report_table.txt tests/golden/report.csv tests/golden/report.jsonl \
 	build-aux/tap-driver.sh

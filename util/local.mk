@@ -1,17 +1,26 @@
 # util/: plain C, no MPI; covered by the GoogleTest unit tests.
 noinst_LIBRARIES += util/libmgutil.a
+util_libmgutil_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 util_libmgutil_a_SOURCES = \
 	util/mg_exit.h \
 	util/mg_clocksync.c util/mg_clocksync.h \
 	util/mg_coll.c util/mg_coll.h \
 	util/mg_compute.c util/mg_compute.h \
 	util/mg_json.c util/mg_json.h \
+	util/mg_netdev.c util/mg_netdev.h \
 	util/mg_opts.c util/mg_opts.h \
 	util/mg_overlap.c util/mg_overlap.h \
 	util/mg_opts_json.c util/mg_opts_json.h \
 	util/mg_pairing.c util/mg_pairing.h \
 	util/mg_pattern.c util/mg_pattern.h \
 	util/mg_policy.c util/mg_policy.h \
+	util/mg_rails.c util/mg_rails.h \
 	util/mg_report.c util/mg_report.h \
 	util/mg_size.c util/mg_size.h \
 	util/mg_stats.c util/mg_stats.h
+
+# mpigauge-rails: network devices and rails (multirail); hwloc only, no MPI.
+bin_PROGRAMS += util/mpigauge-rails
+util_mpigauge_rails_SOURCES = util/mpigauge_rails.c
+util_mpigauge_rails_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
+util_mpigauge_rails_LDADD = util/libmgutil.a $(HWLOC_LIBS)

@@ -1,0 +1,233 @@
+/* mpigauge-rails: the network devices of a node and the rails chosen from
+ * them (mg_netdev.h), or a wrapper that steers one MPI process to one rail:
+ *
+ *   mpirun -n 8 mpigauge-rails bind --rails 2 -- mpigauge_mbw_mr ...
+ *
+ * Local rank L (from the launcher's environment, before MPI_Init) gets rail
+ * L % K. The rails are the --devices list, or the K devices chosen for the
+ * node as a whole (no binding preference, so that every local rank sees the
+ * same list). The wrapper sets UCX_NET_DEVICES, OMPI_MCA_btl_tcp_if_include
+ * and FI_TCP_IFACE (mg_netdev_env; overriding the user's values) and execs the
+ * command. No MPI: it runs before the MPI library is loaded.
+ */
+#include "mg_exit.h"
+#include "mg_json.h"
+#include "mg_netdev.h"
+#include "mg_opts.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+
+#define MAX_DEVS 256
+#define EXIT_EXEC 127
+
+typedef struct {
+    long rails; /* 0: not given */
+    const char *input, *near, *devices;
+    int format, verbose, help;
+} rails_opts;
+
+static const char *const formats[] = {"table", "json", NULL};
+
+static const mg_opt opts[] = {
+    {'k', "rails", MG_OPT_LONG, offsetof(rails_opts, rails), "K",
+     "number of rails (default: the --devices count, else 1)", 1, MG_NETDEV_MAX_RAILS, NULL},
+    {'i', "input", MG_OPT_STRING, offsetof(rails_opts, input), "FILE",
+     "an hwloc XML topology instead of this machine", 0, 0, NULL},
+    {0, "near", MG_OPT_STRING, offsetof(rails_opts, near), "CPUS",
+     "list: choose for these CPUs (hwloc list, 0-3; default: this process's binding)", 0, 0, NULL},
+    {0, "format", MG_OPT_CHOICE, offsetof(rails_opts, format), "table|json", "list: output format",
+     0, 0, formats},
+    {'d', "devices", MG_OPT_STRING, offsetof(rails_opts, devices), "LIST",
+     "bind: the rails, comma-separated (rail r = entry r)", 0, 0, NULL},
+    {'v', "verbose", MG_OPT_FLAG, offsetof(rails_opts, verbose), NULL,
+     "bind: print the rail of each process on stderr", 0, 0, NULL},
+    {'h', "help", MG_OPT_FLAG, offsetof(rails_opts, help), NULL, "this help", 0, 0, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL},
+};
+
+static void usage(FILE *f, const mg_opt_table *t)
+{
+    fprintf(f, "usage: mpigauge-rails [--rails K] [--input topo.xml] [--near CPUS] [--format table|json]\n"
+               "         list the network devices and the K rails chosen for this process's binding\n"
+               "       mpigauge-rails bind [--rails K] [--devices LIST] [--verbose] -- COMMAND [ARGS...]\n"
+               "         run COMMAND steered to rail L %% K, L the launcher's local rank: sets\n"
+               "         UCX_NET_DEVICES, OMPI_MCA_btl_tcp_if_include and FI_TCP_IFACE\n"
+               "exit status: 0; 2 usage error, no device or unknown local rank; 127 COMMAND not run\n\n");
+    mg_opts_help(f, t, 1);
+}
+
+static int fail(const char *msg, const char *arg)
+{
+    fprintf(stderr, "mpigauge-rails: %s%s\n", msg, arg ? arg : "");
+    return MG_EXIT_USAGE;
+}
+
+static const char *or_null(const char *s)
+{
+    return s && *s ? s : NULL;
+}
+
+static void list(const mg_netdev *d, int n, const int *idx, int chosen, int k, const char *binding,
+                 int json)
+{
+    static const char *const kinds[] = {"openfabrics", "network"};
+    if (json) {
+        mg_json j;
+        mg_json_init(&j, stdout);
+        mg_json_object_begin(&j, NULL);
+        mg_json_array_begin(&j, "devices");
+        for (int i = 0; i < n; ++i) {
+            mg_json_object_begin(&j, NULL);
+            mg_json_string(&j, "name", d[i].name);
+            mg_json_string(&j, "kind", kinds[d[i].kind]);
+            if (d[i].numa >= 0)
+                mg_json_int(&j, "numa", d[i].numa);
+            else
+                mg_json_null(&j, "numa");
+            mg_json_string(&j, "pci_busid", or_null(d[i].pci_busid));
+            if (d[i].pci_gbps > 0)
+                mg_json_number(&j, "pci_gbps", d[i].pci_gbps);
+            else
+                mg_json_null(&j, "pci_gbps");
+            mg_json_string(&j, "cpuset", or_null(d[i].cpuset));
+            mg_json_string(&j, "netdev", or_null(d[i].netdev));
+            mg_json_object_end(&j);
+        }
+        mg_json_array_end(&j);
+        mg_json_string(&j, "binding", binding);
+        mg_json_int(&j, "rails_requested", k);
+        mg_json_array_begin(&j, "rails");
+        for (int r = 0; r < chosen; ++r)
+            mg_json_string(&j, NULL, d[idx[r]].name);
+        mg_json_array_end(&j);
+        mg_json_object_end(&j);
+        putchar('\n');
+        return;
+    }
+    printf("%-16s %-11s %4s  %-12s  %8s  %-16s %s\n", "device", "kind", "numa", "pci_busid",
+           "pci_GB/s", "cpuset", "netdev");
+    for (int i = 0; i < n; ++i) {
+        char numa[16] = "-", gbps[32] = "-";
+        if (d[i].numa >= 0)
+            snprintf(numa, sizeof numa, "%d", d[i].numa);
+        if (d[i].pci_gbps > 0)
+            snprintf(gbps, sizeof gbps, "%.2f", d[i].pci_gbps);
+        printf("%-16s %-11s %4s  %-12s  %8s  %-16s %s\n", d[i].name, kinds[d[i].kind], numa,
+               d[i].pci_busid[0] ? d[i].pci_busid : "-", gbps, d[i].cpuset[0] ? d[i].cpuset : "-",
+               d[i].netdev[0] ? d[i].netdev : "-");
+    }
+    printf("binding: %s\nrails (%d of %d):", binding ? binding : "none", chosen, k);
+    for (int r = 0; r < chosen; ++r)
+        printf(" %s", d[idx[r]].name);
+    putchar('\n');
+}
+
+int main(int argc, char **argv)
+{
+    static mg_netdev devs[MAX_DEVS];
+    rails_opts o = {0};
+    mg_opt_table table = {opts, &o};
+    hwloc_topology_t topo;
+    char err[256];
+    int bind = argc > 1 && strcmp(argv[1], "bind") == 0, first = bind ? 2 : 1, end = argc, n = 0;
+    int idx[MG_NETDEV_MAX_RAILS];
+
+    for (int i = first; i < argc && end == argc; ++i)
+        if (strcmp(argv[i], "--") == 0)
+            end = i;
+    /* argv[first - 1] stands in for the program name */
+    if (mg_opts_parse(&table, 1, end - first + 1, argv + first - 1, err, sizeof err) != 0)
+        return fail(err, NULL);
+    if (o.help) {
+        usage(stdout, &table);
+        return MG_EXIT_OK;
+    }
+    if (!bind && (end < argc || o.devices || o.verbose))
+        return fail("-- COMMAND, --devices and --verbose are for 'mpigauge-rails bind'", NULL);
+    if (bind && (o.near || o.format))
+        return fail("--near and --format are for the listing (without 'bind')", NULL);
+    if (bind && end + 1 >= argc)
+        return fail("bind: missing -- COMMAND [ARGS...]", NULL);
+    /* The devices (for bind with --devices only to know their kinds). */
+    if (mg_netdev_topology(&topo, o.input) == 0) {
+        n = o.input ? mg_netdev_discover(topo, devs, MAX_DEVS)
+                    : mg_netdev_discover_machine(topo, devs, MAX_DEVS);
+    } else if (o.input || !o.devices) {
+        return fail("cannot load the hwloc topology ", o.input ? o.input : "of this machine");
+    } else {
+        topo = NULL;
+    }
+    int rc = MG_EXIT_USAGE;
+    if (!bind) {
+        hwloc_bitmap_t near = hwloc_bitmap_alloc();
+        char *binding = NULL;
+        int k = o.rails ? (int)o.rails : 1, have = 0;
+        if (o.near)
+            have = hwloc_bitmap_list_sscanf(near, o.near) == 0 && !hwloc_bitmap_iszero(near);
+        else if (!o.input)
+            have = hwloc_get_cpubind(topo, near, HWLOC_CPUBIND_PROCESS) == 0;
+        if (o.near && !have) {
+            rc = fail("--near: not a CPU list (hwloc list syntax, e.g. 0-3,8): ", o.near);
+        } else if (n == 0) {
+            rc = fail("no network device found", NULL);
+        } else {
+            if (have)
+                hwloc_bitmap_list_asprintf(&binding, near);
+            int chosen = mg_netdev_select(devs, n, topo, have ? near : NULL, k, idx);
+            list(devs, n, idx, chosen, k, binding, o.format == 1);
+            free(binding);
+            rc = MG_EXIT_OK;
+        }
+        hwloc_bitmap_free(near);
+        hwloc_topology_destroy(topo);
+        return rc;
+    }
+    /* bind: this process's rail. */
+    char names[MG_NETDEV_MAX_RAILS][64], env[MG_NETDEV_MAX_ENV][256], host[256] = "?";
+    const char *dev = NULL;
+    int local = mg_netdev_local_rank(NULL), k = 0, rail = 0, nenv;
+    if (o.devices) {
+        int m = mg_netdev_parse_list(o.devices, names, MG_NETDEV_MAX_RAILS, err, sizeof err);
+        if (m < 0)
+            rc = fail("--devices: ", err);
+        else if ((k = o.rails ? (int)o.rails : m) > m) {
+            rc = fail("--rails is larger than the number of --devices: ", o.devices);
+            k = 0;
+        }
+    } else if (n == 0) {
+        rc = fail("no network device found", NULL);
+    } else {
+        /* the node's choice, the same in every local rank; fewer rails if fewer exist */
+        k = mg_netdev_select(devs, n, topo, NULL, o.rails ? (int)o.rails : 1, idx);
+    }
+    if (topo)
+        hwloc_topology_destroy(topo);
+    if (k == 0)
+        return rc;
+    if (local < 0)
+        return fail("unknown local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, "
+                    "PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID is a non-negative integer",
+                    NULL);
+    rail = local % k;
+    dev = o.devices ? names[rail] : devs[idx[rail]].name;
+    if ((nenv = mg_netdev_env(devs, n, dev, env, MG_NETDEV_MAX_ENV)) < 0)
+        return fail("bad device name: ", dev);
+    for (int e = 0; e < nenv; ++e) {
+        char *eq = strchr(env[e], '=');
+        *eq = '\0';
+        if (setenv(env[e], eq + 1, 1) != 0)
+            return fail("cannot set ", env[e]);
+    }
+    if (o.verbose) {
+        gethostname(host, sizeof host - 1);
+        fprintf(stderr, "mpigauge-rails: %s local rank %d -> rail %d (%s)\n", host, local, rail, dev);
+    }
+    execvp(argv[end + 1], argv + end + 1);
+    fprintf(stderr, "mpigauge-rails: cannot run '%s': %s\n", argv[end + 1], strerror(errno));
+    return EXIT_EXEC;
+}
