@@ -295,7 +295,7 @@ int mg_netdev_local_rank(const char *(*getenv_fn)(const char *name))
         getenv_fn = sys_getenv;
     for (size_t v = 0; v < sizeof vars / sizeof vars[0]; ++v) {
         const char *s = getenv_fn(vars[v]);
-        long r = 0;
+        long long r = 0;
         if (!s)
             continue;
         if (!*s)
@@ -319,7 +319,8 @@ static int append(char *buf, size_t len, size_t prefix, const char *item, const 
 
 int mg_netdev_env(const mg_netdev *devs, int n, const char *list, char env[][256], int max)
 {
-    char names[MG_NETDEV_MAX_RAILS][64], tcp[MG_NETDEV_MAX_RAILS][64], err[160];
+    char names[MG_NETDEV_MAX_RAILS][64], err[160];
+    const char *tcp[MG_NETDEV_MAX_RAILS]; /* names or netdevs, each once */
     char ucx[256] = "UCX_NET_DEVICES=", inc[256] = "OMPI_MCA_btl_tcp_if_include=";
     const size_t ucx0 = strlen(ucx), inc0 = strlen(inc);
     int m = mg_netdev_parse_list(list, names, MG_NETDEV_MAX_RAILS, err, sizeof err), ntcp = 0,
@@ -346,7 +347,7 @@ int mg_netdev_env(const mg_netdev *devs, int n, const char *list, char env[][256
         for (int t = 0; t < ntcp && tcpname; ++t)
             dup |= strcmp(tcp[t], tcpname) == 0;
         if (tcpname && !dup) {
-            snprintf(tcp[ntcp++], sizeof tcp[0], "%s", tcpname);
+            tcp[ntcp++] = tcpname;
             if (append(inc, sizeof inc, inc0, tcpname, "") != 0)
                 return -1;
         }

@@ -15,11 +15,11 @@
 #include "mg_netdev.h"
 #include "mg_opts.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <unistd.h>
 
 #define MAX_DEVS 256
@@ -210,8 +210,9 @@ int main(int argc, char **argv)
     if (k == 0)
         return rc;
     if (local < 0)
-        return fail("unknown local rank: none of OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID, "
-                    "PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID is a non-negative integer",
+        return fail("unknown local rank: the first set of OMPI_COMM_WORLD_LOCAL_RANK, "
+                    "MPI_LOCALRANKID, PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID must be a "
+                    "non-negative integer (run under an MPI launcher)",
                     NULL);
     rail = local % k;
     dev = o.devices ? names[rail] : devs[idx[rail]].name;

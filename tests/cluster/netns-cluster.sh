@@ -1,0 +1,695 @@
+#!/bin/bash
+# netns-cluster.sh - an emulated two-node MPI cluster with N shaped network
+# "rails" on one Linux host (network, UTS and IPC namespaces and veth pairs),
+# so that MPI libraries see two hosts and really send inter-node traffic over
+# rate-limited links: the test bed of mpigauge's multirail modes
+# (tests/cluster/check_cluster.sh, bench/multirail.sh, doc/multirail.md).
+# Needs root, iproute2 (ip, tc) and util-linux (unshare, nsenter, flock). No
+# process is left running: the namespaces are kept alive by bind mounts.
+#
+# Several instances may exist at once: MG_CLUSTER=NAME (default mgc) names the
+# namespaces (NAME-nodeA, NAME-nodeB), the management bridge (NAME-br), the
+# root-side veths (NAME-nodeA, NAME-nodeB) and the state folder
+# (/run/mgcluster-NAME); MG_CLUSTER_ID=0..7 (default 0; 'auto' = the first
+# free one, for 'up' only) chooses the addresses: rail R is 10.77.(20 ID + R).0/24,
+# the management net 10.77.(20 ID + 19).0/24. Inside the nodes the host names
+# are nodeA and nodeB whatever the instance.
+set -Eeuo pipefail
+
+NAME=${MG_CLUSTER:-mgc}
+[[ $NAME =~ ^[a-z][a-z0-9]{0,8}$ ]] ||
+    { echo "netns-cluster: MG_CLUSTER='$NAME': 1-9 characters [a-z0-9], starting with a letter" >&2; exit 2; }
+STATE=/run/mgcluster-$NAME        # namespace files, helpers, hostfiles, config
+LOCK=/run/mgcluster.lock          # serialises 'up' and 'down' of all instances
+NODES=(nodeA nodeB)               # host names inside the nodes
+MGMT_BR=$NAME-br                  # management bridge in the root namespace
+PROG=$(basename "$0")
+
+ns_of() { echo "$NAME-$1"; }                         # namespace of node name
+die() { echo "netns-cluster($NAME): $*" >&2; exit 1; }
+need_root() { [ "$(id -u)" = 0 ] || die "must run as root"; }
+is_mounted() { awk -v p="$1" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo; }
+is_up() { [ -f "$STATE/config" ]; }
+need_up() { is_up || die "not up (no $STATE/config; '$PROG up' first)"; }
+load_config() { need_up; # shellcheck disable=SC1091
+                . "$STATE/config"; }
+subnet_used() { # 10.77.X -> is an address of that /24 on a root-namespace interface?
+    ip -o -4 addr show 2>/dev/null | awk -v p="$1." '{ split($4, a, "/"); if (index(a[1], p) == 1) f = 1 } END { exit !f }'
+}
+
+usage() {
+    cat <<EOF
+Usage: $PROG up [options]      create the emulated cluster (instance MG_CLUSTER=$NAME)
+       $PROG down [--force]    remove everything 'up' created, also after a failed or
+                                partial 'up'; processes still running inside the nodes
+                                are killed (by PID) first
+       $PROG status            namespaces, addresses, qdiscs, counters
+       $PROG counters [--json|--env] [--since FILE]
+                                tx/rx bytes of every device of every node; --env prints
+                                NODE_DEV_tx_bytes=N lines (save them to FILE), --since FILE
+                                the bytes carried by each rail since that snapshot
+                                (tx of both ends) with its share of all rail bytes
+       $PROG exec NODE CMD...  run CMD inside NODE, keeping the caller's environment
+       $PROG run [run options] -- PROGRAM ARGS...
+                                launch PROGRAM on the cluster under 'timeout'
+       $PROG line [run options] -- PROGRAM ARGS...
+                                print that launch command line instead (shell-quoted)
+       $PROG env               NAME=VALUE lines: state, helpers, hostfiles, networks
+       $PROG info              paths and example command lines for both MPIs
+       $PROG reap              kill (by PID) every process left inside the nodes
+
+Options for 'up':
+  --rate RATE     tbf rate per rail and direction, tc syntax (default 1gbit);
+                  'none' = no shaping (veth runs at CPU speed)
+  --burst SIZE    tbf burst (default 256kb)
+  --delay TIME    extra one-way delay per rail with netem, e.g. 25us (default none;
+                  needs sch_netem)
+  --rails N       number of rails, 1..8 (default 2)
+  --mtu BYTES     MTU of the rail links (default 1500)
+  --slots N       slots per node in the generated hostfiles (default 2)
+  --native-netdev-order  leave /sys/class/net in sysfs' own per-namespace (hash)
+                  order instead of the same order on both nodes (see UCX note)
+
+Options for 'run' and 'line':
+  --mpi ompi|ompi-ucx|mpich  Open MPI with pml ob1 + tcp BTL (default), Open MPI with
+                  pml ucx over UCX tcp, or MPICH (ch4:ucx) with hydra
+  --np N          processes in all (default 2 x --ppn)
+  --ppn N         processes per node (default 1); Open MPI: --map-by ppr:N:node,
+                  MPICH: -ppn N; ranks 0..N-1 on nodeA, the next N on nodeB
+  --devices LIST  the rail devices handed to the library, e.g. rail0 or
+                  rail0,rail1, or 'all' (default rail0); always explicit, so that
+                  mgmt0 never carries MPI data
+  --env K=V       one more environment variable for every rank (repeatable)
+  --timeout S     kill the launch after S seconds (default 300); exit code 124
+  --done FILE --grace S
+                  once FILE exists and is not empty (a result file written before
+                  MPI_Finalize), allow the launch S more seconds (default 20), then
+                  kill it and exit 124 with a note: MPICH 4.0.2 + UCX 1.13 tcp with
+                  more than 2 ranks now and then hangs in MPI_Finalize after complete
+                  output (openucx/ucx#8738)
+After a timeout 'run' kills what the launch left inside the nodes (by PID).
+
+What 'up' builds (device names are the same on both nodes, as on a real cluster):
+  nodes      ${NODES[*]} = namespaces $(ns_of nodeA), $(ns_of nodeB): net namespace
+             (/run/netns/NS, usable with 'ip -n NS') + UTS namespace (host name)
+             + IPC namespace, kept in $STATE. Every entry through nsrsh also gets
+             a fresh mount namespace with the node's own /sys (its net devices),
+             /dev/shm (per-node tmpfs), /etc/hosts (cluster names) and
+             /proc/sys/kernel/random/boot_id. UCX treats equal boot_id + IPC
+             namespace as "same host" and would otherwise use shared memory between
+             the two nodes whatever their host names are.
+             UCX note: sysfs lists /sys/class/net in a per-namespace hash order.
+             UCX 1.13 numbers its TCP devices in that order and pairs the lanes of
+             two peers by that number; when the orders differ between the nodes its
+             lanes pair local rail0 with remote rail1, and as UCX does not bind its
+             sockets to a device the kernel routes both multi-rail connections over
+             one rail. nsrsh therefore shows /sys/class/net in the same (sorted)
+             order on every node (a tmpfs holding the same symlinks as sysfs).
+  rails      veth railR(nodeA) <-> railR(nodeB), 10.77.(20 ID + R).1/24 <-> .2/24,
+             tbf (and netem with --delay) on the egress of both ends
+  mgmt net   bridge $MGMT_BR 10.77.(20 ID + 19).1/24 in the root namespace; veth
+             $NAME-NODE <-> mgmt0 in each node (.11 nodeA, .12 nodeB); inside the nodes
+             the root host's name ($(hostname)) resolves to the bridge address
+  helpers    $STATE/nsrsh    ssh/rsh stand-in: nsrsh [ssh options] HOST [CMD...]
+             $STATE/railbind [bind --rails K --devices LIST --] CMD...: exports
+                             UCX_NET_DEVICES and OMPI_MCA_btl_tcp_if_include = device
+                             (local rank mod K) of LIST (default: all rails)
+  hostfiles  $STATE/hostfile.ompi ("nodeA slots=N"), $STATE/hostfile.mpich ("nodeA:N")
+Nothing outside the namespaces, $MGMT_BR, the $NAME-node* veths and $STATE is changed.
+EOF
+}
+
+write_helpers() {
+    cat >"$STATE/nsrsh" <<'NSRSH_EOF'
+#!/bin/bash
+# nsrsh - ssh/rsh stand-in for netns-cluster.sh
+#   nsrsh [ssh-style options] HOST [COMMAND...]
+# HOST: node name (nodeA), user@node, node.domain or the node's management IP.
+# The COMMAND words are joined with spaces and run with "bash -c" inside the
+# node (its net, UTS and IPC namespaces plus a fresh mount namespace set up by
+# node-init), in /root, with a clean login-like environment as sshd would give,
+# plus the variables named in NSRSH_PASS_ENV when the caller has them (default:
+# Open MPI's OMPI_ALLOW_RUN_AS_ROOT and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM).
+# NSRSH_KEEP_ENV=1 keeps the caller's whole environment instead. Without
+# COMMAND: a login shell. NSRSH_LOG=FILE appends every call to FILE.
+set -u
+STATE=__STATE__
+if [ -n "${NSRSH_LOG:-}" ]; then
+    { printf '%s nsrsh[%d]' "$(date +%T.%N)" $$; printf ' %q' "$@"; echo; } >>"$NSRSH_LOG"
+fi
+skipopts() {  # number of leading ssh option words in "$@"
+    local k=0
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --) k=$((k + 1)); break ;;
+            -[bcDEeFIiJLlmOopQRSWw]) k=$((k + 2)); shift; [ $# -gt 0 ] && shift ;;
+            -?*) k=$((k + 1)); shift ;;
+            *) break ;;
+        esac
+    done
+    echo $k
+}
+shift "$(skipopts "$@")"
+[ $# -ge 1 ] || { echo "usage: nsrsh [options] HOST [COMMAND...]" >&2; exit 255; }
+host=${1#*@}; shift
+shift "$(skipopts "$@")"          # OpenSSH also accepts options after the host
+node="" ns=""
+h=${host,,}
+while read -r n s ip; do
+    if [ "$h" = "${n,,}" ] || [ "$h" = "$ip" ] || [ "${h%%.*}" = "${n,,}" ]; then node=$n ns=$s; fi
+done <"$STATE/nodes"
+[ -n "$node" ] || { echo "nsrsh: unknown host '$host'" >&2; exit 255; }
+if [ "${NSRSH_KEEP_ENV:-0}" = 1 ]; then
+    envcmd=(env)
+else
+    envcmd=(env -i HOME=/root USER=root LOGNAME=root SHELL=/bin/bash
+            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+            LANG=${LANG:-C.UTF-8})
+    [ -n "${TERM:-}" ] && envcmd+=(TERM="$TERM")
+    for v in ${NSRSH_PASS_ENV-OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM}; do
+        [ -n "${!v+x}" ] && envcmd+=("$v=${!v}")
+    done
+fi
+if [ $# -gt 0 ]; then set -- "$*"; fi
+exec nsenter --net=/run/netns/"$ns" --uts="$STATE/$node.uts" --ipc="$STATE/$node.ipc" -- \
+    unshare --mount --propagation slave -- "${envcmd[@]}" /bin/bash "$STATE/node-init" "$node" "$@"
+NSRSH_EOF
+    cat >"$STATE/node-init" <<'NODEINIT_EOF'
+#!/bin/bash
+# node-init NODE [COMMAND] - run by nsrsh inside NODE's net/UTS/IPC namespaces
+# and a fresh mount namespace: give the node its own view, then run COMMAND
+# (bash -c) or a login shell.
+node=$1; shift
+STATE=$(dirname "$0")
+fail() { echo "nsrsh/node-init($node): $*" >&2; exit 255; }
+# sysfs of the node's net namespace: /sys/class/net lists the node's own devices
+mount -t sysfs "sysfs-$node" /sys || fail "mounting sysfs"
+# sysfs lists /sys/class/net in a hash order that differs from namespace to
+# namespace. UCX 1.13 numbers its TCP devices in that order and pairs the lanes
+# of two peers by that number, so unequal orders on the two nodes cross the rails
+# (both multi-rail TCP connections end up on one rail). Present the entries in
+# the same (sorted) order on every node: a tmpfs holding the symlinks sysfs has.
+if [ "$(cat "$STATE/netdev-order")" = sorted ]; then
+    links=()
+    for d in /sys/class/net/*; do links+=("${d##*/}" "$(readlink "$d")"); done
+    mount -t tmpfs -o mode=755,size=1m "netclass-$node" /sys/class/net || fail "tmpfs on /sys/class/net"
+    for ((i = 0; i < ${#links[@]}; i += 2)); do
+        ln -s "${links[i + 1]}" "/sys/class/net/${links[i]}" || fail "symlink ${links[i]}"
+    done
+fi
+mount --bind "$STATE/$node.shm" /dev/shm || fail "binding /dev/shm"
+mount --bind "$STATE/hosts" /etc/hosts || fail "binding /etc/hosts"
+mount --bind "$STATE/$node.boot_id" /proc/sys/kernel/random/boot_id || fail "binding boot_id"
+cd "${HOME:-/root}" 2>/dev/null || cd /
+if [ $# -gt 0 ]; then exec /bin/bash -c "$1"; else exec /bin/bash -l; fi
+NODEINIT_EOF
+    sed -i "s|__STATE__|$STATE|" "$STATE/nsrsh"
+    echo "$NETDEV_ORDER" >"$STATE/netdev-order"
+    cat >"$STATE/railbind" <<RAILBIND_EOF
+#!/bin/bash
+# railbind [bind [--rails K] [--devices LIST] --] CMD... : bind this MPI rank to
+# one rail device, the (local rank mod K)-th of LIST (default: the cluster's
+# rails), for UCX (UCX_NET_DEVICES) and Open MPI's tcp BTL (btl_tcp_if_include).
+# The same command line as 'mpigauge-rails bind'. RAILBIND_VERBOSE=1: say which.
+devices=\${RAILBIND_DEVICES:-$ALL_DEVICES} k=""
+if [ "\${1:-}" = bind ]; then
+    shift
+    while [ \$# -gt 0 ]; do
+        case "\$1" in
+            --rails) k=\$2; shift 2 ;;
+            --devices) devices=\$2; shift 2 ;;
+            --) shift; break ;;
+            *) break ;;
+        esac
+    done
+fi
+IFS=, read -r -a devs <<<"\$devices"
+[ -n "\$k" ] || k=\${#devs[@]}
+lr=\${OMPI_COMM_WORLD_LOCAL_RANK:-\${MPI_LOCALRANKID:-\${PMI_LOCAL_RANK:-0}}}
+d=\${devs[\$((lr % k))]}
+export UCX_NET_DEVICES=\$d OMPI_MCA_btl_tcp_if_include=\$d
+[ -n "\${RAILBIND_VERBOSE:-}" ] && echo "railbind: \$(hostname) local rank \$lr -> \$d" >&2
+exec "\$@"
+RAILBIND_EOF
+    chmod 755 "$STATE/nsrsh" "$STATE/node-init" "$STATE/railbind"
+}
+
+shape() {  # shape NS DEV
+    local n=$1 dev=$2
+    if [ -n "$DELAY" ]; then
+        if ! tc -n "$n" qdisc add dev "$dev" root handle 1: netem delay "$DELAY" limit 100000; then
+            echo "netns-cluster: cannot add a netem qdisc (kernel without sch_netem?): --delay unusable" >&2
+            false   # -> ERR trap: undo
+        fi
+        [ "$RATE" = none ] || tc -n "$n" qdisc add dev "$dev" parent 1:1 handle 10: \
+            tbf rate "$RATE" burst "$BURST" latency 50ms
+    elif [ "$RATE" != none ]; then
+        tc -n "$n" qdisc add dev "$dev" root tbf rate "$RATE" burst "$BURST" latency 50ms
+    fi
+}
+
+cmd_up() {
+    RATE=1gbit BURST=256kb DELAY="" RAILS=2 MTU=1500 SLOTS=2 NETDEV_ORDER=sorted
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --rate|--burst|--delay|--rails|--mtu|--slots) [ $# -ge 2 ] || die "$1 needs a value" ;;&
+            --rate) RATE=$2; shift 2 ;;
+            --burst) BURST=$2; shift 2 ;;
+            --delay) DELAY=$2; shift 2 ;;
+            --rails) RAILS=$2; shift 2 ;;
+            --mtu) MTU=$2; shift 2 ;;
+            --slots) SLOTS=$2; shift 2 ;;
+            --native-netdev-order) NETDEV_ORDER=native; shift ;;
+            -h|--help) usage; exit 0 ;;
+            *) die "unknown option for up: $1" ;;
+        esac
+    done
+    [[ $RAILS =~ ^[1-8]$ ]] || die "--rails must be 1..8"
+    [[ $SLOTS =~ ^[1-9][0-9]*$ ]] || die "--slots must be a positive integer"
+    need_root
+    local cmd n i r ns id
+    for cmd in ip tc unshare nsenter flock timeout; do
+        command -v $cmd >/dev/null || die "$cmd missing"
+    done
+    exec 9>"$LOCK"
+    flock 9
+    [ ! -e "$STATE" ] || die "$STATE exists: already up? ('MG_CLUSTER=$NAME $PROG down' first)"
+    for n in "${NODES[@]}"; do
+        ns=$(ns_of "$n")
+        [ ! -e "/run/netns/$ns" ] || die "/run/netns/$ns already exists"
+        ! ip link show "$ns" >/dev/null 2>&1 || die "link $ns already exists"
+    done
+    ! ip link show "$MGMT_BR" >/dev/null 2>&1 || die "link $MGMT_BR already exists"
+    id=${MG_CLUSTER_ID:-0}
+    if [ "$id" = auto ]; then
+        for id in 0 1 2 3 4 5 6 7 none; do
+            [ "$id" = none ] && die "MG_CLUSTER_ID=auto: all management nets 10.77.(20 ID + 19) are in use"
+            subnet_used "10.77.$((20 * id + 19))" || break
+        done
+    fi
+    [[ $id =~ ^[0-7]$ ]] || die "MG_CLUSTER_ID must be 0..7 or auto"
+    MGMT_NET=10.77.$((20 * id + 19))
+    ! subnet_used "$MGMT_NET" ||
+        die "$MGMT_NET.0/24 is in use in the root namespace (another instance with MG_CLUSTER_ID=$id?)"
+    ALL_DEVICES=$(for ((r = 0; r < RAILS; r++)); do printf 'rail%d,' $r; done)
+    ALL_DEVICES=${ALL_DEVICES%,}
+
+    # from here on, undo partial work on any failure
+    trap 'echo "netns-cluster($NAME): up failed at line $LINENO, cleaning up" >&2
+          trap - ERR; cmd_down_locked >/dev/null 2>&1 || true; exit 1' ERR
+
+    mkdir -p "$STATE" "$STATE/tmp"
+    cat >"$STATE/config" <<EOF
+CLUSTER=$NAME
+ID=$id
+RATE=$RATE
+BURST=$BURST
+DELAY=${DELAY:-none}
+RAILS=$RAILS
+MTU=$MTU
+SLOTS=$SLOTS
+NETDEV_ORDER=$NETDEV_ORDER
+MGMT_NET=$MGMT_NET
+RAIL_NETS="$(for ((r = 0; r < RAILS; r++)); do printf '10.77.%d ' $((20 * id + r)); done)"
+ALL_DEVICES=$ALL_DEVICES
+OWNER=${MG_CLUSTER_OWNER:-}
+EOF
+    : >"$STATE/nodes"
+    { echo "127.0.0.1 localhost"; echo "$MGMT_NET.1 $(hostname) $NAME-head"; } >"$STATE/hosts"
+    i=0
+    for n in "${NODES[@]}"; do
+        echo "$n $(ns_of "$n") $MGMT_NET.$((11 + i))" >>"$STATE/nodes"
+        echo "$MGMT_NET.$((11 + i)) $n" >>"$STATE/hosts"
+        i=$((i + 1))
+    done
+    for ((r = 0; r < RAILS; r++)); do
+        echo "10.77.$((20 * id + r)).1 nodeA-rail$r" >>"$STATE/hosts"
+        echo "10.77.$((20 * id + r)).2 nodeB-rail$r" >>"$STATE/hosts"
+    done
+
+    # management bridge in the root namespace (IPv6 off: no stray traffic)
+    ip link add "$MGMT_BR" type bridge
+    echo 1 >"/proc/sys/net/ipv6/conf/$MGMT_BR/disable_ipv6" 2>/dev/null || true
+    ip addr add "$MGMT_NET.1/24" dev "$MGMT_BR"
+    ip link set "$MGMT_BR" up
+
+    i=0
+    for n in "${NODES[@]}"; do
+        ns=$(ns_of "$n")
+        ip netns add "$ns"
+        ip netns exec "$ns" sh -c 'for f in all default; do
+            [ -e /proc/sys/net/ipv6/conf/$f/disable_ipv6 ] && echo 1 >/proc/sys/net/ipv6/conf/$f/disable_ipv6
+            done; true'
+        ip -n "$ns" link set lo up
+        ip link add "$ns" type veth peer name mgmt0 netns "$ns"
+        echo 1 >"/proc/sys/net/ipv6/conf/$ns/disable_ipv6" 2>/dev/null || true
+        ip link set "$ns" master "$MGMT_BR"
+        ip link set "$ns" up
+        ip -n "$ns" addr add "$MGMT_NET.$((11 + i))/24" dev mgmt0
+        ip -n "$ns" link set mgmt0 up
+        i=$((i + 1))
+    done
+
+    local A B
+    A=$(ns_of nodeA) B=$(ns_of nodeB)
+    for ((r = 0; r < RAILS; r++)); do
+        ip link add "rail$r" netns "$A" type veth peer name "rail$r" netns "$B"
+        ip -n "$A" addr add "10.77.$((20 * id + r)).1/24" dev "rail$r"
+        ip -n "$B" addr add "10.77.$((20 * id + r)).2/24" dev "rail$r"
+        for ns in "$A" "$B"; do
+            ip -n "$ns" link set "rail$r" mtu "$MTU"
+            ip -n "$ns" link set "rail$r" up
+            shape "$ns" "rail$r"
+        done
+    done
+
+    # per node: persistent UTS (host name) and IPC namespaces, own /dev/shm, boot_id
+    for n in "${NODES[@]}"; do
+        cat /proc/sys/kernel/random/uuid >"$STATE/$n.boot_id"
+        mkdir "$STATE/$n.shm"
+        mount -t tmpfs -o mode=1777 "$NAME-shm-$n" "$STATE/$n.shm"
+        touch "$STATE/$n.uts" "$STATE/$n.ipc"
+        unshare --uts="$STATE/$n.uts" --ipc="$STATE/$n.ipc" hostname "$n"
+    done
+
+    write_helpers
+    : >"$STATE/hostfile.ompi"
+    : >"$STATE/hostfile.mpich"
+    for n in "${NODES[@]}"; do
+        echo "$n slots=$SLOTS" >>"$STATE/hostfile.ompi"
+        echo "$n:$SLOTS" >>"$STATE/hostfile.mpich"
+    done
+    # wait for the veths to report carrier on both ends (operstate settles async)
+    for ((i = 0; i < 50; i++)); do
+        ! ip -n "$A" -br link | grep -E '^rail' | grep -vq ' UP ' &&
+        ! ip -n "$B" -br link | grep -E '^rail' | grep -vq ' UP ' && break
+        sleep 0.1
+    done
+    # sanity check: each node has its own host name, boot_id and devices
+    for n in "${NODES[@]}"; do
+        "$STATE/nsrsh" "$n" 'echo "$(hostname): boot_id $(cut -c1-8 /proc/sys/kernel/random/boot_id)... devices: $(ls /sys/class/net | tr "\n" " ")"'
+    done
+    trap - ERR
+    echo "netns-cluster up: $NAME id=$id mgmt=$MGMT_NET.0/24 rails=$RAILS rate=$RATE burst=$BURST delay=${DELAY:-none} mtu=$MTU slots=$SLOTS state=$STATE"
+}
+
+node_pids() { # NS -> PIDs of processes in that network namespace
+    [ -e "/run/netns/$1" ] || return 0
+    ip netns pids "$1" 2>/dev/null | tr '\n' ' '
+}
+
+cmd_reap() { # kill every process inside the nodes, by PID
+    local n ns pids quiet=${1:-}
+    for n in "${NODES[@]}"; do
+        ns=$(ns_of "$n")
+        pids=$(node_pids "$ns")
+        [ -n "${pids// /}" ] || continue
+        [ -n "$quiet" ] || echo "netns-cluster($NAME): killing processes left in $n: $pids" >&2
+        # shellcheck disable=SC2086
+        kill $pids 2>/dev/null || true
+    done
+    for n in "${NODES[@]}"; do
+        ns=$(ns_of "$n")
+        for _ in 1 2 3 4 5 6 7 8 9 10; do
+            [ -n "$(node_pids "$ns" | tr -d ' ')" ] || break
+            sleep 0.2
+        done
+        pids=$(node_pids "$ns")
+        # shellcheck disable=SC2086
+        [ -z "${pids// /}" ] || kill -9 $pids 2>/dev/null || true
+    done
+}
+
+cmd_down_locked() {
+    local n ns t
+    cmd_reap
+    for n in "${NODES[@]}"; do
+        ns=$(ns_of "$n")
+        for t in uts ipc shm; do
+            if is_mounted "$STATE/$n.$t"; then umount "$STATE/$n.$t" || umount -l "$STATE/$n.$t"; fi
+        done
+        if [ -e "/run/netns/$ns" ]; then ip netns del "$ns"; fi
+        ip link del "$ns" 2>/dev/null || true
+    done
+    ip link del "$MGMT_BR" 2>/dev/null || true
+    if [ -d "$STATE" ]; then
+        # never rm -rf across a still-mounted tmpfs / namespace file
+        local left
+        left=$(awk -v p="$STATE/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo | tr '\n' ' ')
+        [ -z "$left" ] || die "mounts under $STATE remain, not removing it: $left"
+        rm -rf "$STATE"
+    fi
+    # veths in a deleted netns disappear asynchronously: wait for the root-side ends
+    for _ in $(seq 50); do
+        ip -o link show 2>/dev/null | grep -qE "^[0-9]+: ($NAME-node[AB]|$MGMT_BR)[:@]" || break
+        sleep 0.2
+    done
+    echo "netns-cluster down: $NAME"
+}
+
+cmd_down() {
+    [ $# -eq 0 ] || [ "$1" = --force ] || die "usage: $PROG down [--force]"
+    need_root
+    exec 9>"$LOCK"
+    flock 9
+    cmd_down_locked
+}
+
+counters_env() { # NODE_DEV_{rx,tx}_bytes=N for every device but lo of every node
+    local n ns
+    for n in "${NODES[@]}"; do
+        ns=$(ns_of "$n")
+        [ -e "/run/netns/$ns" ] || continue
+        # /proc/net/dev is the reader's network namespace
+        nsenter --net="/run/netns/$ns" cat /proc/net/dev |
+            awk -v n="$n" -F'[: ]+' 'NR > 2 { sub(/^ +/, ""); split($0, a, /[: ]+/)
+                if (a[1] != "lo") printf "%s_%s_rx_bytes=%s\n%s_%s_tx_bytes=%s\n", n, a[1], a[2], n, a[1], a[10] }'
+    done
+}
+
+cmd_counters() {
+    local mode=text since=""
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --json) mode=json; shift ;;
+            --env) mode=env; shift ;;
+            --since) [ $# -ge 2 ] || die "--since needs a file"; since=$2; shift 2 ;;
+            *) die "unknown option for counters: $1" ;;
+        esac
+    done
+    need_up
+    if [ -n "$since" ]; then
+        [ -r "$since" ] || die "cannot read $since"
+        counters_env | awk -F= -v mode="$mode" '
+            NR == FNR { before[$1] = $2; next }
+            { now[$1] = $2 }
+            END {
+                for (k in now) if (k ~ /^node[AB]_rail[0-9]+_tx_bytes$/) {
+                    split(k, p, "_"); d = now[k] - before[k]; rail[p[2]] += d; total += d }
+                n = 0; for (r in rail) names[n++] = r
+                for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
+                if (mode == "json") printf "{"
+                for (i = 0; i < n; i++) {
+                    r = names[i]; s = total > 0 ? rail[r] / total : 0
+                    if (mode == "json") printf "%s\"%s\":{\"bytes\":%.0f,\"share\":%.4f}", i ? "," : "", r, rail[r], s
+                    else if (mode == "env") printf "%s_bytes=%.0f\n%s_share=%.4f\n", r, rail[r], r, s
+                    else printf "%-6s %15.0f bytes %6.1f%%\n", r, rail[r], 100 * s
+                }
+                if (mode == "json") printf "}\n"
+            }' "$since" -
+        return
+    fi
+    case $mode in
+        env) counters_env ;;
+        json) counters_env | awk -F= '
+            { split($1, p, "_"); node = p[1]; dev = p[2]; dir = p[3]
+              if (!(node in seen)) { nodes[nn++] = node; seen[node] = 1 }
+              if (!((node, dev) in dseen)) { devs[node, nd[node]++] = dev; dseen[node, dev] = 1 }
+              v[node, dev, dir] = $2 }
+            END { printf "{"
+                  for (i = 0; i < nn; i++) { node = nodes[i]; printf "%s\"%s\":{", i ? "," : "", node
+                      for (j = 0; j < nd[node]; j++) { dev = devs[node, j]
+                          printf "%s\"%s\":{\"tx_bytes\":%s,\"rx_bytes\":%s}", j ? "," : "", dev, v[node, dev, "tx"], v[node, dev, "rx"] }
+                      printf "}" }
+                  printf "}\n" }' ;;
+        text) counters_env | awk -F= '
+            { split($1, p, "_"); k = p[1] " " p[2]; v[k, p[3]] = $2; if (!(k in s)) { o[n++] = k; s[k] = 1 } }
+            END { for (i = 0; i < n; i++) { split(o[i], q, " ")
+                  printf "%s %-6s tx_bytes=%s rx_bytes=%s\n", q[1], q[2], v[o[i], "tx"], v[o[i], "rx"] } }' ;;
+    esac
+}
+
+cmd_status() {
+    local n ns
+    echo "state: $STATE"
+    [ -f "$STATE/config" ] && sed 's/^/  /' "$STATE/config"
+    echo "--- namespaces"; ip netns list | grep -E "^$NAME-" || true
+    echo "--- root-namespace links"; ip -br link | grep -E "^($NAME-node|$MGMT_BR)" || true
+    for n in "${NODES[@]}"; do
+        ns=$(ns_of "$n")
+        [ -e "/run/netns/$ns" ] || continue
+        echo "--- $n = $ns (host name: $("$STATE/nsrsh" "$n" hostname 2>/dev/null || echo '?'))"
+        ip -n "$ns" -br addr
+        tc -n "$ns" qdisc show | grep -v noqueue || true
+    done
+    if is_up; then echo "--- counters"; cmd_counters; fi
+}
+
+cmd_env() {
+    load_config
+    cat <<EOF
+MGC_CLUSTER=$NAME
+MGC_ID=$ID
+MGC_STATE=$STATE
+MGC_NSRSH=$STATE/nsrsh
+MGC_RAILBIND=$STATE/railbind
+MGC_HOSTFILE_OMPI=$STATE/hostfile.ompi
+MGC_HOSTFILE_MPICH=$STATE/hostfile.mpich
+MGC_MGMT_NET=$MGMT_NET.0/24
+MGC_RAILS=$RAILS
+MGC_DEVICES=$ALL_DEVICES
+MGC_RATE=$RATE
+MGC_SLOTS=$SLOTS
+EOF
+}
+
+# Launch lines. Sets the array LAUNCH from the run options and the program.
+build_launch() {
+    load_config
+    local mpi=ompi np="" ppn=1 devices=rail0 envs=() kv
+    TIMEOUT=300 DONE="" GRACE=20
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            --mpi|--np|--ppn|--devices|--env|--timeout|--done|--grace) [ $# -ge 2 ] || die "$1 needs a value" ;;&
+            --mpi) mpi=$2; shift 2 ;;
+            --np) np=$2; shift 2 ;;
+            --ppn) ppn=$2; shift 2 ;;
+            --devices) devices=$2; shift 2 ;;
+            --env) envs+=("$2"); shift 2 ;;
+            --timeout) TIMEOUT=$2; shift 2 ;;
+            --done) DONE=$2; shift 2 ;;
+            --grace) GRACE=$2; shift 2 ;;
+            --) shift; break ;;
+            *) die "unknown run option '$1' (the program goes after --)" ;;
+        esac
+    done
+    [ $# -ge 1 ] || die "no program (run options -- PROGRAM ARGS...)"
+    [[ $ppn =~ ^[1-9][0-9]*$ ]] || die "--ppn must be a positive integer"
+    [ -n "$np" ] || np=$((2 * ppn))
+    [[ $np =~ ^[1-9][0-9]*$ ]] || die "--np must be a positive integer"
+    [ "$devices" != all ] || devices=$ALL_DEVICES
+    [[ $devices =~ ^rail[0-9](,rail[0-9])*$ ]] || die "--devices: a list of rail devices (rail0,rail1) or 'all'"
+    case $mpi in
+        ompi|ompi-ob1|ompi-ucx)
+            LAUNCH=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi
+                    -x OMPI_ALLOW_RUN_AS_ROOT -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+                    --hostfile "$STATE/hostfile.ompi" --map-by "ppr:$ppn:node" -np "$np" --bind-to none
+                    --mca plm_rsh_agent "$STATE/nsrsh" --mca oob_tcp_if_include "$MGMT_NET.0/24"
+                    --mca orte_tmpdir_base "$STATE/tmp" --mca btl_tcp_if_include "$devices")
+            if [ "$mpi" = ompi-ucx ]; then
+                LAUNCH+=(--mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any
+                         -x UCX_TLS=tcp,sm,self -x "UCX_NET_DEVICES=$devices")
+            else
+                LAUNCH+=(--mca pml ob1 --mca btl tcp,vader,self)
+            fi
+            for kv in ${envs[@]+"${envs[@]}"}; do LAUNCH+=(-x "$kv"); done ;;
+        mpich)
+            LAUNCH=(mpiexec.mpich -launcher ssh -launcher-exec "$STATE/nsrsh" -f "$STATE/hostfile.mpich"
+                    -ppn "$ppn" -n "$np" -genv UCX_TLS tcp,sm,self -genv UCX_NET_DEVICES "$devices")
+            for kv in ${envs[@]+"${envs[@]}"}; do
+                [[ $kv == *=* ]] || die "--env wants K=V, not '$kv'"
+                LAUNCH+=(-genv "${kv%%=*}" "${kv#*=}")
+            done ;;
+        *) die "--mpi must be ompi, ompi-ucx or mpich" ;;
+    esac
+    LAUNCH+=("$@")
+}
+
+cmd_line() {
+    build_launch "$@"
+    printf '%q ' "${LAUNCH[@]}" | sed 's/ $//'
+    echo
+}
+
+cmd_run() {
+    build_launch "$@"
+    local pid rc since="" now killed=0
+    timeout -k 10 "$TIMEOUT" "${LAUNCH[@]}" &
+    pid=$!
+    # a background job of a script ignores SIGINT: pass interruptions on
+    trap 'kill -TERM "$pid" 2>/dev/null; wait "$pid"; cmd_reap; exit 130' INT TERM HUP
+    if [ -n "$DONE" ]; then
+        while kill -0 "$pid" 2>/dev/null; do
+            if [ -z "$since" ] && [ -s "$DONE" ]; then since=$SECONDS; fi
+            if [ -n "$since" ] && [ $((SECONDS - since)) -ge "$GRACE" ]; then
+                echo "netns-cluster($NAME): still running ${GRACE}s after its output $DONE was complete:" \
+                     "killed (known MPICH 4.0.2 + UCX MPI_Finalize hang, openucx/ucx#8738)" >&2
+                killed=1
+                kill -TERM "$pid" 2>/dev/null || true
+                break
+            fi
+            sleep 0.5
+        done
+    fi
+    rc=0
+    wait "$pid" || rc=$?
+    if [ $killed = 1 ]; then rc=124; fi
+    if [ $rc = 124 ] || [ $rc = 137 ] || [ $killed = 1 ]; then
+        [ $killed = 1 ] || echo "netns-cluster($NAME): launch timed out after ${TIMEOUT}s" >&2
+        cmd_reap
+    fi
+    return $rc
+}
+
+cmd_info() {
+    load_config
+    local one two
+    one=$(cmd_line --mpi ompi --np 2 --devices rail0 -- ./app)
+    two=$(cmd_line --mpi ompi-ucx --np 2 --devices "$ALL_DEVICES" --env UCX_MAX_RNDV_RAILS="$RAILS" -- ./app)
+    cat <<EOF
+instance:  $NAME (MG_CLUSTER_ID=$ID), state $STATE
+helpers:   $STATE/nsrsh  $STATE/railbind
+hostfiles: $STATE/hostfile.ompi  $STATE/hostfile.mpich
+networks:  management $MGMT_NET.0/24 (bridge $MGMT_BR), rails $ALL_DEVICES on $RAIL_NETS
+shaping:   rate=$RATE burst=$BURST delay=$DELAY mtu=$MTU
+
+'$PROG run [options] -- PROGRAM ARGS' launches; '$PROG line ...' prints the line.
+Open MPI 4.1, pml ob1 + tcp BTL, one rail ($PROG line --mpi ompi --devices rail0 -- ./app):
+  $one
+Open MPI 4.1, pml ucx over UCX tcp, both rails striped by the library
+($PROG line --mpi ompi-ucx --devices all --env UCX_MAX_RNDV_RAILS=$RAILS -- ./app):
+  $two
+MPICH 4.0 (ch4:ucx), hydra:
+  $(cmd_line --mpi mpich --np 2 --devices "$ALL_DEVICES" --env UCX_MAX_RNDV_RAILS="$RAILS" -- ./app)
+Notes:
+ * --bind-to none matters: each node thinks it owns all cores, so Open MPI's default
+   binding puts the ranks of both nodes on the same physical core.
+ * pml ucx refuses a tcp-only UCX unless told (pml_ucx_tls any, pml_ucx_devices any).
+ * orte_tmpdir_base keeps Open MPI's session folders (named after the host name,
+   nodeA) apart from those of other instances.
+ * Binding mode (2 ranks per node, local rank k -> rail k): --ppn 2 and run
+   "$STATE/railbind bind --rails 2 --devices rail0,rail1 -- ./app"; Open MPI and MPICH
+   both place ranks 0,1 on nodeA and 2,3 on nodeB, so pair across the nodes.
+ * Always restrict UCX/BTL to the rails: otherwise mgmt0 may carry MPI data.
+ * MPICH 4.0.2 + UCX 1.13 tcp with >2 ranks: MPI_Finalize hangs now and then
+   (openucx/ucx#8738), also outside the emulation: 'run' uses timeout (--timeout,
+   --done FILE --grace S).
+EOF
+}
+
+case "${1:-}" in
+    up) shift; cmd_up "$@" ;;
+    down) shift; cmd_down "$@" ;;
+    status) cmd_status ;;
+    counters) shift; cmd_counters "$@" ;;
+    exec) shift; [ $# -ge 2 ] || die "usage: $PROG exec NODE CMD..."
+          [ -x "$STATE/nsrsh" ] || die "not up"
+          NSRSH_KEEP_ENV=1 exec "$STATE/nsrsh" "$@" ;;
+    run) shift; need_root; cmd_run "$@" ;;
+    line) shift; cmd_line "$@" ;;
+    env) cmd_env ;;
+    info) cmd_info ;;
+    reap) need_root; cmd_reap ;;
+    -h|--help|help|"") usage ;;
+    *) usage >&2; exit 2 ;;
+esac
