@@ -853,11 +853,17 @@ static int run(run_state *s, int argc, char **argv)
     if (s->cfg.warmup < 0 && b->default_warmup > 0)
         s->cfg.warmup = b->default_warmup;
     if (ctx->nranks < b->min_ranks || ctx->nranks > b->max_ranks) {
+        char rails[160] = "";
+        if (b->rails && mg_multirail_groups() > 1)
+            snprintf(rails, sizeof rails, " (benchmark ranks: with --rails %d --rail-steer "
+                     "process every benchmark rank takes %d processes of its node)",
+                     mg_multirail_groups(), mg_multirail_groups());
         if (b->min_ranks == b->max_ranks)
-            snprintf(err, sizeof err, "needs exactly %d ranks, got %d", b->min_ranks, ctx->nranks);
+            snprintf(err, sizeof err, "needs exactly %d ranks, got %d%s", b->min_ranks,
+                     ctx->nranks, rails);
         else
-            snprintf(err, sizeof err, "needs %d to %d ranks, got %d", b->min_ranks, b->max_ranks,
-                     ctx->nranks);
+            snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->min_ranks,
+                     b->max_ranks, ctx->nranks, rails);
         return usage(ctx, b, err);
     }
     {

@@ -110,8 +110,18 @@ static struct {
     int nmap;
 } R;
 
+/* Keep MPI progressing while a process waits on shared memory: a finished
+ * rendezvous may still owe its peer an acknowledgement (MPICH over UCX). */
+static void progress(void)
+{
+    int flag;
+    MG_MPI_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, R.rail_comm, &flag, MPI_STATUS_IGNORE));
+}
+
 static void relax(unsigned long *spins)
 {
+    if (R.rail_comm != MPI_COMM_NULL)
+        progress();
     if (++*spins < 64)
         return;
     if (*spins < 20000) {
@@ -401,15 +411,17 @@ int mg_multirail_setup(const mg_rail_opts *o, int max_ranks, MPI_Comm world, MPI
         snprintf(msg, sizeof msg, "the rail options need --rails K with K >= 2");
     else if (R.pre_err[0])
         snprintf(msg, sizeof msg, "%s", R.pre_err);
-    else if (mg_rail_weights_parse(o->weights, R.k, R.w, &R.wsource, msg, sizeof msg) != 0)
-        ;
+    else if (mg_rail_weights_parse(o->weights, R.k, R.w, &R.wsource, msg, sizeof msg) != 0) {
+        /* msg says why */
+    }
     else if (o->weights && o->mode != MG_RAIL_STRIPE)
         snprintf(msg, sizeof msg, "--rail-weights applies to --rail-mode stripe only");
     else if (o->hints && o->steer != MG_STEER_HINT)
         snprintf(msg, sizeof msg, "--rail-hint needs --rail-steer hint");
     else if (o->hints && (R.nhints = mg_rail_hints_parse(o->hints, R.hint_keys, R.hint_vals,
-                                                         MAX_HINTS, msg, sizeof msg)) < 0)
-        ;
+                                                         MAX_HINTS, msg, sizeof msg)) < 0) {
+        /* msg says why */
+    }
     if (agree_error(msg, err, errlen) != 0)
         return -1;
     R.on = 1;
@@ -442,6 +454,7 @@ int mg_multirail_setup(const mg_rail_opts *o, int max_ranks, MPI_Comm world, MPI
                  "launch ranks in node order", R.pre_local_rank, local);
     if (agree_error(msg, err, errlen) != 0) {
         MG_MPI_CHECK(MPI_Comm_free(&node));
+        R.on = R.groups = R.active = 0; /* nothing to stop or free */
         return -1;
     }
     R.member = R.groups ? local % R.k : 0;
@@ -493,6 +506,8 @@ int mg_multirail_setup(const mg_rail_opts *o, int max_ranks, MPI_Comm world, MPI
 }
 
 int mg_multirail_active(void) { return R.active; }
+
+int mg_multirail_groups(void) { return R.groups ? R.k : 1; }
 
 /* ---- rail helpers ---- */
 
@@ -680,29 +695,28 @@ void mg_multirail_post(int send, const void *buf, size_t bytes, int peer, int ta
                        MPI_Request *req)
 {
     MPI_Request *first = req;
+    uint64_t off[MG_RAILS_MAX], len[MG_RAILS_MAX];
     if (R.mode == MG_RAIL_BIND) {
         int sender = send ? R.bench_rank : peer, receiver = send ? peer : R.bench_rank;
         post_on_rail(send, buf, bytes, peer, tag, mg_rail_bound(R.pair, sender > receiver, R.k),
                      req);
         return;
     }
-    if (bytes <= R.threshold) {
-        /* not striped: on this rank's own rail */
+    if (bytes <= R.threshold || (R.groups && window_of(buf, bytes, &off[0]) < 0)) {
+        /* not striped: on this rank's own rail (also small control messages,
+         * e.g. acknowledgements, that live outside the shared window) */
         if (R.groups)
             post_on_rail(send, buf, bytes, peer, tag, 0, req);
         else
             mg_xfer_post_comm(send, R.comm[0], (void *)buf, bytes, peer, tag, req);
         return;
     }
-    {
-        uint64_t off[MG_RAILS_MAX], len[MG_RAILS_MAX];
-        mg_stripe_split(bytes, R.k, R.w, 4096, off, len);
-        for (int r = 0; r < R.k; ++r)
-            if (len[r] > 0)
-                post_part(send, buf, off[r], len[r], peer, tag, r, &first);
-        if (first)
-            *first = MPI_REQUEST_NULL;
-    }
+    mg_stripe_split(bytes, R.k, R.w, 4096, off, len);
+    for (int r = 0; r < R.k; ++r)
+        if (len[r] > 0)
+            post_part(send, buf, off[r], len[r], peer, tag, r, &first);
+    if (first)
+        *first = MPI_REQUEST_NULL;
 }
 
 void mg_multirail_complete(int n, MPI_Request *reqs)
@@ -864,7 +878,7 @@ void mg_multirail_write_json(mg_json *j)
             mg_json_object_begin(j, NULL);
             mg_json_int(j, "rail", r);
             mg_json_string(j, "read_back", R.hint_seen[r]);
-            mg_json_bool(j, "accepted", R.hint_ok[r]);
+            mg_json_bool(j, "kept", R.hint_ok[r]);
             mg_json_object_end(j);
         }
         mg_json_array_end(j);
@@ -912,7 +926,7 @@ void mg_multirail_write_comment(FILE *f)
     if (R.steer == MG_STEER_HINT && R.mode != MG_RAIL_LIBRARY)
         for (int r = 0; r < R.k; ++r)
             fprintf(f, "# rail %d hints: %s: %s\n", r, R.hint_seen[r],
-                    R.hint_ok[r] ? "accepted" : "not accepted by the library (unverified)");
+                    R.hint_ok[r] ? "kept by the library (MPI_Comm_get_info; steering shows only in the devices' counters)" : "dropped by the library");
     for (int w = 0; w < R.nmap; ++w) {
         const map_entry *e = &R.map[w];
         char role[64], numa[16] = "?";

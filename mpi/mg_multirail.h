@@ -62,6 +62,9 @@ int mg_multirail_setup(const mg_rail_opts *o, int max_ranks, MPI_Comm world, MPI
  * exit code. */
 int mg_multirail_serve(void);
 
+/* Processes per rail group (K), or 1 without rail groups. */
+int mg_multirail_groups(void);
+
 /* Whether multirail changes the transfer layer (stripes or bound rails). */
 int mg_multirail_active(void);
 
