@@ -198,7 +198,12 @@ void mg_multirail_pre_init(int argc, char **argv)
     if (strcmp(bind, "auto") == 0) {
         int idx[MG_RAILS_MAX], n;
         hwloc_bitmap_t set = hwloc_bitmap_alloc();
-        if (topo == NULL || set == NULL || hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) != 0) {
+        /* one process driving all K devices takes the K nearest to its
+         * binding; under process steering rail r must be the same device
+         * for every process of the node: the node's K rails, by name */
+        int one = mode == MG_RAIL_LIBRARY || steer == MG_STEER_HINT;
+        if (!one || topo == NULL || set == NULL ||
+            hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) != 0) {
             if (set)
                 hwloc_bitmap_free(set);
             set = NULL;

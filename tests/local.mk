@@ -37,7 +37,8 @@ EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh te
 	tests/fixtures/sysfs/net/bonding_masters tests/fixtures/sysfs/net/docker0/type \
 	tests/fixtures/sysfs/net/eth0/type tests/fixtures/sysfs/net/ib0/type \
 	tests/fixtures/sysfs/net/lo/type tests/fixtures/sysfs/net/veth_a/type \
-	tests/fixtures/sysfs/net/vxlan9/type tests/fixtures/sysfs/net/vxlan10/type \
+	tests/fixtures/sysfs/net/ifb0/type tests/fixtures/sysfs/net/ifb0/operstate \
+	tests/fixtures/sysfs/net/veth_a/operstate tests/fixtures/sysfs/net/vxlan9/type tests/fixtures/sysfs/net/vxlan10/type \
 	tests/fixtures/sysfs/infiniband/mlx5_0/node_type tests/fixtures/sysfs/infiniband/rxe0/node_type \
 	tests/golden/report_table.txt tests/golden/report.csv tests/golden/report.jsonl \
 	build-aux/tap-driver.sh

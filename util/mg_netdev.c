@@ -130,6 +130,20 @@ int mg_netdev_discover(hwloc_topology_t topo, mg_netdev *out, int max)
     return n;
 }
 
+/* A device whose sysfs operstate says "down" (administratively or without
+ * carrier) carries nothing: not a rail. No operstate file: kept. */
+static int is_down(const char *path)
+{
+    char p[PATH_MAX], state[16] = "";
+    FILE *f;
+    if (snprintf(p, sizeof p, "%s/operstate", path) >= (int)sizeof p || (f = fopen(p, "r")) == NULL)
+        return 0;
+    if (fgets(state, sizeof state, f) == NULL)
+        state[0] = '\0';
+    fclose(f);
+    return strncmp(state, "down", 4) == 0;
+}
+
 int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *devs, int n,
                              int max)
 {
@@ -143,7 +157,7 @@ int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *de
         if (n < max && name[0] != '.' && strcmp(name, "lo") != 0 && strlen(name) < sizeof devs->name &&
             find_name(devs, n, name) < 0 &&
             snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path &&
-            stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            stat(path, &st) == 0 && S_ISDIR(st.st_mode) && !is_down(path)) {
             mg_netdev *d = &devs[n++];
             memset(d, 0, sizeof *d);
             snprintf(d->name, sizeof d->name, "%s", name);

@@ -58,7 +58,8 @@ int mg_netdev_discover(hwloc_topology_t topo, mg_netdev *out, int max);
 /* Add to devs[0..n) the entries of a sysfs class directory (/sys/class/net,
  * /sys/class/infiniband, or a test fixture) that are not there yet, as virtual
  * devices of the given kind: every subdirectory (or link to one) except lo and
- * names starting with '.' or of 64 characters or more; plain files such as
+ * names starting with '.' or of 64 characters or more, and devices whose
+ * operstate file reads "down"; plain files such as
  * bonding_masters are skipped. A missing directory adds nothing. Keeps the
  * name order; returns the new count (<= max). */
 int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *devs, int n,

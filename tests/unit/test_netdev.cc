@@ -165,7 +165,8 @@ TEST(Netdev, SysfsAddsVirtualDevicesHwlocDidNotReport)
     Names got;
     for (const mg_netdev &x : d)
         got.push_back(x.name);
-    // eth0, ib0 and mlx5_0 are there already; lo and the file bonding_masters are not devices
+    // eth0, ib0 and mlx5_0 are there already; lo and the file bonding_masters are not devices,
+    // ifb0 is down
     EXPECT_EQ(got, (Names{"docker0", "eth0", "ib0", "ib1", "mlx5_0", "mlx5_1", "rxe0", "veth_a",
                           "vxlan9", "vxlan10"}));
     expect_dev(d[0], "docker0", NET, -1, "", 0.0, "", "");
