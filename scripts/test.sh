@@ -4,12 +4,14 @@
 # integration cases under each library's own launcher), then `make distcheck`
 # (tarball, out-of-tree build, check, install, uninstall) with Open MPI, the
 # the front-end's unit tests, its end-to-end test with
-# both MPI builds and make check-slurm (a real single-node Slurm). Ends with
-# one line "N passed, N failed".
+# both MPI builds, make check-slurm (a real single-node Slurm) and make
+# check-cluster (multirail on an emulated two-node cluster). Ends with one
+# line "N passed, N failed".
 #   scripts/test.sh            everything
 #   MG_TEST_MPIS="mpich" scripts/test.sh    only some libraries
 #   MG_TEST_DISTCHECK=0 scripts/test.sh     skip distcheck
 #   MG_TEST_SLURM=0 scripts/test.sh         skip make check-slurm
+#   MG_TEST_CLUSTER=0 scripts/test.sh       skip make check-cluster
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup-deps.sh" || exit 1
@@ -108,6 +110,34 @@ if [ "${MG_TEST_SLURM:-1}" = 1 ]; then
     fi
     tally_tap "$sl_out"
     rm -f "$sl_out"
+fi
+
+# The multirail modes on an emulated two-node, two-rail cluster (network
+# namespaces; tests/cluster/check_cluster.sh). Skipped where namespaces are not
+# available (not root, container without CAP_SYS_ADMIN).
+if [ "${MG_TEST_CLUSTER:-1}" = 1 ]; then
+    echo "== make check-cluster"
+    builds=""
+    for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do builds="$builds $root/_build/$mpi"; done
+    first=$(echo $builds | cut -d' ' -f1)
+    cl_out=$(mktemp)
+    if [ "$(id -u)" != 0 ] || ! unshare --net true 2>/dev/null; then
+        echo "1..0 # SKIP check-cluster: no network namespaces here (needs root and unshare --net)" | tee "$cl_out"
+    elif make -C "$first" check-cluster MG_CLUSTER_BUILDS="$builds" >"$cl_out" 2>&1; then
+        cat "$cl_out"
+    elif grep -q '^1\.\.0 # SKIP' "$cl_out"; then
+        grep '^1\.\.0 # SKIP' "$cl_out"
+    else
+        status=1
+        cat "$cl_out"
+        grep -q '^\(not \)\{0,1\}ok ' "$cl_out" || failed=$((failed + 1))
+    fi
+    # skipped cases (# SKIP) are neither passed nor failed
+    cl_p=$(grep '^ok ' "$cl_out" 2>/dev/null | grep -vc "# SKIP") || cl_p=0
+    cl_f=$(count "$cl_out" '^not ok ')
+    passed=$((passed + cl_p))
+    failed=$((failed + cl_f))
+    rm -f "$cl_out"
 fi
 
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then

@@ -10,10 +10,12 @@
 # Several instances may exist at once: MG_CLUSTER=NAME (default mgc) names the
 # namespaces (NAME-nodeA, NAME-nodeB), the management bridge (NAME-br), the
 # root-side veths (NAME-nodeA, NAME-nodeB) and the state folder
-# (/run/mgcluster-NAME); MG_CLUSTER_ID=0..7 (default 0; 'auto' = the first
+# (/run/mgcluster-NAME); MG_CLUSTER_ID=0..7 (default 0; 'auto' = the highest
 # free one, for 'up' only) chooses the addresses: rail R is 10.77.(20 ID + R).0/24,
 # the management net 10.77.(20 ID + 19).0/24. Inside the nodes the host names
-# are nodeA and nodeB whatever the instance.
+# are nodeA and nodeB whatever the instance. 'up' records MG_CLUSTER_OWNER (a
+# PID, optional) in the config, so that a script can tell a stale instance
+# left by a killed run from one in use.
 set -Eeuo pipefail
 
 NAME=${MG_CLUSTER:-mgc}
@@ -48,7 +50,8 @@ Usage: $PROG up [options]      create the emulated cluster (instance MG_CLUSTER=
                                 tx/rx bytes of every device of every node; --env prints
                                 NODE_DEV_tx_bytes=N lines (save them to FILE), --since FILE
                                 the bytes carried by each rail since that snapshot
-                                (tx of both ends) with its share of all rail bytes
+                                (tx of both ends) with its share of all rail bytes,
+                                and the bytes of the management net mgmt0
        $PROG exec NODE CMD...  run CMD inside NODE, keeping the caller's environment
        $PROG run [run options] -- PROGRAM ARGS...
                                 launch PROGRAM on the cluster under 'timeout'
@@ -84,9 +87,9 @@ Options for 'run' and 'line':
   --done FILE --grace S
                   once FILE exists and is not empty (a result file written before
                   MPI_Finalize), allow the launch S more seconds (default 20), then
-                  kill it and exit 124 with a note: MPICH 4.0.2 + UCX 1.13 tcp with
-                  more than 2 ranks now and then hangs in MPI_Finalize after complete
-                  output (openucx/ucx#8738)
+                  kill it and exit 124 with a note: MPICH 4.0.2 + UCX 1.13 tcp now
+                  and then hangs in MPI_Finalize after complete output, more often
+                  with more than 2 ranks (openucx/ucx#8738)
 After a timeout 'run' kills what the launch left inside the nodes (by PID).
 
 What 'up' builds (device names are the same on both nodes, as on a real cluster):
@@ -282,7 +285,7 @@ cmd_up() {
     ! ip link show "$MGMT_BR" >/dev/null 2>&1 || die "link $MGMT_BR already exists"
     id=${MG_CLUSTER_ID:-0}
     if [ "$id" = auto ]; then
-        for id in 0 1 2 3 4 5 6 7 none; do
+        for id in 7 6 5 4 3 2 1 0 none; do   # from the top: people pick small IDs by hand
             [ "$id" = none ] && die "MG_CLUSTER_ID=auto: all management nets 10.77.(20 ID + 19) are in use"
             subnet_used "10.77.$((20 * id + 19))" || break
         done
@@ -486,6 +489,7 @@ cmd_counters() {
             END {
                 for (k in now) if (k ~ /^node[AB]_rail[0-9]+_tx_bytes$/) {
                     split(k, p, "_"); d = now[k] - before[k]; rail[p[2]] += d; total += d }
+                    else if (k ~ /^node[AB]_mgmt0_tx_bytes$/) mgmt += now[k] - before[k]
                 n = 0; for (r in rail) names[n++] = r
                 for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
                 if (mode == "json") printf "{"
@@ -495,7 +499,9 @@ cmd_counters() {
                     else if (mode == "env") printf "%s_bytes=%.0f\n%s_share=%.4f\n", r, rail[r], r, s
                     else printf "%-6s %15.0f bytes %6.1f%%\n", r, rail[r], 100 * s
                 }
-                if (mode == "json") printf "}\n"
+                if (mode == "json") printf ",\"mgmt0\":{\"bytes\":%.0f}}\n", mgmt
+                else if (mode == "env") printf "mgmt0_bytes=%.0f\n", mgmt
+                else printf "%-6s %15.0f bytes (management, not a rail)\n", "mgmt0", mgmt
             }' "$since" -
         return
     fi
@@ -671,13 +677,17 @@ Notes:
    "$STATE/railbind bind --rails 2 --devices rail0,rail1 -- ./app"; Open MPI and MPICH
    both place ranks 0,1 on nodeA and 2,3 on nodeB, so pair across the nodes.
  * Always restrict UCX/BTL to the rails: otherwise mgmt0 may carry MPI data.
- * MPICH 4.0.2 + UCX 1.13 tcp with >2 ranks: MPI_Finalize hangs now and then
-   (openucx/ucx#8738), also outside the emulation: 'run' uses timeout (--timeout,
-   --done FILE --grace S).
+ * MPICH 4.0.2 + UCX 1.13 tcp: MPI_Finalize hangs now and then after complete output
+   (openucx/ucx#8738; often with 4 ranks, seen with 2 as well), also outside the
+   emulation: 'run' uses timeout (--timeout, --done FILE --grace S).
+ * Open MPI ob1 + tcp BTL opens one TCP connection per peer and interface: bibw on
+   one rail then reaches only one direction's rate (~119 MB/s); --env
+   OMPI_MCA_btl_tcp_links=2 gives ~238 MB/s.
 EOF
 }
 
-case "${1:-}" in
+main() {
+    case "${1:-}" in
     up) shift; cmd_up "$@" ;;
     down) shift; cmd_down "$@" ;;
     status) cmd_status ;;
@@ -692,4 +702,8 @@ case "${1:-}" in
     reap) need_root; cmd_reap ;;
     -h|--help|help|"") usage ;;
     *) usage >&2; exit 2 ;;
-esac
+    esac
+}
+# One line, parsed whole before it runs: editing this file while a launch is in
+# flight cannot make the running script read on at a shifted offset.
+main "$@"; exit $?
