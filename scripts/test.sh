@@ -57,8 +57,8 @@ done
 
 # Front-end (frontend/mpigauge.py): unit tests, end-to-end with both MPI
 # builds, and a real single-node Slurm (make check-slurm).
-tally_tap() { # TAP output file -> add its ok / not ok lines to the tally
-    tp=$(count "$1" '^ok ')
+tally_tap() { # TAP output file -> add its ok / not ok lines to the tally (# SKIP: neither)
+    tp=$(grep '^ok ' "$1" 2>/dev/null | grep -vc '# SKIP') || tp=0
     tf=$(count "$1" '^not ok ')
     passed=$((passed + tp))
     failed=$((failed + tf))
@@ -93,51 +93,41 @@ case "$both" in
 *) echo "== front-end end-to-end: skipped (needs both openmpi and mpich in MG_TEST_MPIS)" ;;
 esac
 
-if [ "${MG_TEST_SLURM:-1}" = 1 ]; then
-    echo "== make check-slurm"
+# A make target that prints TAP over every build (check-slurm,
+# check-cluster): its output, its ok / not ok lines in the tally, "1..0 # SKIP"
+# when the machine cannot run it.
+#   make_check_tap TARGET BUILDS_VARIABLE [SKIP_REASON]
+make_check_tap() {
+    echo "== make $1"
     builds=""
     for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do builds="$builds $root/_build/$mpi"; done
     first=$(echo $builds | cut -d' ' -f1)
-    sl_out=$(mktemp)
-    if make -C "$first" check-slurm MG_SLURM_BUILDS="$builds" >"$sl_out" 2>&1; then
-        cat "$sl_out"
-    elif grep -q '^1\.\.0 # SKIP' "$sl_out"; then
-        grep '^1\.\.0 # SKIP' "$sl_out"
+    tap_out=$(mktemp)
+    if [ -n "${3:-}" ]; then
+        echo "1..0 # SKIP $1: $3" | tee "$tap_out"
+    elif make -C "$first" "$1" "$2=$builds" >"$tap_out" 2>&1; then
+        cat "$tap_out"
+    elif grep -q '^1\.\.0 # SKIP' "$tap_out"; then
+        grep '^1\.\.0 # SKIP' "$tap_out"
     else
         status=1
-        cat "$sl_out"
-        grep -q '^\(not \)\{0,1\}ok ' "$sl_out" || failed=$((failed + 1))
+        cat "$tap_out"
+        grep -q '^\(not \)\{0,1\}ok ' "$tap_out" || failed=$((failed + 1))
     fi
-    tally_tap "$sl_out"
-    rm -f "$sl_out"
-fi
+    tally_tap "$tap_out"
+    rm -f "$tap_out"
+}
+
+[ "${MG_TEST_SLURM:-1}" = 1 ] && make_check_tap check-slurm MG_SLURM_BUILDS
 
 # The multirail modes on an emulated two-node, two-rail cluster (network
-# namespaces; tests/cluster/check_cluster.sh). Skipped where namespaces are not
-# available (not root, container without CAP_SYS_ADMIN).
+# namespaces; tests/cluster/check_cluster.sh), where namespaces are allowed.
 if [ "${MG_TEST_CLUSTER:-1}" = 1 ]; then
-    echo "== make check-cluster"
-    builds=""
-    for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do builds="$builds $root/_build/$mpi"; done
-    first=$(echo $builds | cut -d' ' -f1)
-    cl_out=$(mktemp)
+    why=""
     if [ "$(id -u)" != 0 ] || ! unshare --net true 2>/dev/null; then
-        echo "1..0 # SKIP check-cluster: no network namespaces here (needs root and unshare --net)" | tee "$cl_out"
-    elif make -C "$first" check-cluster MG_CLUSTER_BUILDS="$builds" >"$cl_out" 2>&1; then
-        cat "$cl_out"
-    elif grep -q '^1\.\.0 # SKIP' "$cl_out"; then
-        grep '^1\.\.0 # SKIP' "$cl_out"
-    else
-        status=1
-        cat "$cl_out"
-        grep -q '^\(not \)\{0,1\}ok ' "$cl_out" || failed=$((failed + 1))
+        why="no network namespaces here (needs root and unshare --net)"
     fi
-    # skipped cases (# SKIP) are neither passed nor failed
-    cl_p=$(grep '^ok ' "$cl_out" 2>/dev/null | grep -vc "# SKIP") || cl_p=0
-    cl_f=$(count "$cl_out" '^not ok ')
-    passed=$((passed + cl_p))
-    failed=$((failed + cl_f))
-    rm -f "$cl_out"
+    make_check_tap check-cluster MG_CLUSTER_BUILDS "$why"
 fi
 
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then
