@@ -88,6 +88,7 @@ static struct {
     /* communicators */
     MPI_Comm world, rail_comm, group, comm[MG_RAILS_MAX];
     int world_rank, member; /* member: index in the rail group (0: benchmark rank) */
+    int local;              /* rank on the node */
     int *peer_world;        /* [bench rank * k + member] -> world rank */
     int pair, high_rank;    /* bind: this rank's pair index; rank and peer for directions */
     int bench_rank;
@@ -338,7 +339,8 @@ static void gather_map(void)
     my_device(&me);
     me.bench_rank = R.bench_rank;
     me.member = R.member;
-    me.rail = R.steer == MG_STEER_HINT || R.mode == MG_RAIL_LIBRARY ? -1 : R.member;
+    /* process steering: the device of the node rank (the group member) */
+    me.rail = R.steer == MG_STEER_HINT || R.mode == MG_RAIL_LIBRARY ? -1 : R.local % R.k;
     MG_MPI_CHECK(MPI_Comm_size(R.world, &n));
     me.local_rank = R.pre_local_rank;
     if (R.world_rank == 0) {
@@ -447,12 +449,15 @@ int mg_multirail_setup(const mg_rail_opts *o, int max_ranks, MPI_Comm world, MPI
         R.pre_local_rank = local;
     /* the launcher's local rank chose the device: it must be MPI's too */
     bad = R.pre_rail >= 0 && R.pre_rail != local % R.k;
-    if (!R.groups)
-        msg[0] = '\0';
-    else if (nlocal % R.k != 0)
+    msg[0] = '\0';
+    if (R.groups && nlocal % R.k != 0)
         snprintf(msg, sizeof msg,
                  "--rails %d --rail-steer process: every node needs a multiple of %d processes "
                  "(a rail group per benchmark rank), a node has %d", R.k, R.k, nlocal);
+    else if (!R.groups && R.steer == MG_STEER_PROCESS && R.mode == MG_RAIL_BIND && nlocal < R.k)
+        snprintf(msg, sizeof msg,
+                 "--rails %d --rail-mode bind: every process drives the rail of its node rank, "
+                 "so a node needs at least %d processes, a node has %d", R.k, R.k, nlocal);
     if (bad)
         snprintf(msg, sizeof msg,
                  "--rail-bind: the launcher's local rank %d differs from MPI's node rank %d: "
@@ -462,6 +467,7 @@ int mg_multirail_setup(const mg_rail_opts *o, int max_ranks, MPI_Comm world, MPI
         R.on = R.groups = R.active = 0; /* nothing to stop or free */
         return -1;
     }
+    R.local = local;
     R.member = R.groups ? local % R.k : 0;
     if (R.groups) {
         int bench = -1;
