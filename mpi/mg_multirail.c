@@ -71,6 +71,7 @@ typedef struct {
 typedef struct {
     char host[64], device[64], steer_env[192], binding[64];
     int local_rank, bench_rank, member, rail, numa;
+    double pci_gbps; /* the device's PCI link speed, 0 unknown */
 } map_entry;
 
 static struct {
@@ -228,6 +229,20 @@ void mg_multirail_pre_init(int argc, char **argv)
         else if (n != k)
             snprintf(R.pre_err, sizeof R.pre_err,
                      "--rail-bind: %d device%s listed for --rails %d", n, n == 1 ? "" : "s", k);
+        for (int i = 0; i < n && ndevs > 0 && R.pre_err[0] == '\0'; ++i) {
+            /* a listed device must exist here ("mlx5_0:1" names port 1 of mlx5_0) */
+            int found = 0;
+            size_t len = strcspn(R.devices[i], ":");
+            for (int d = 0; d < ndevs; ++d)
+                found |= strlen(devs[d].name) == len && strncmp(devs[d].name, R.devices[i], len) == 0;
+            if (!found) {
+                char host[64] = "?";
+                gethostname(host, sizeof host - 1);
+                snprintf(R.pre_err, sizeof R.pre_err,
+                         "--rail-bind: no network device '%s' on %s (mpigauge-rails lists them)",
+                         R.devices[i], host);
+            }
+        }
         R.ndevices = n > 0 ? n : 0;
     }
     if (R.pre_err[0] == '\0') {
@@ -322,8 +337,10 @@ static void my_device(map_entry *e)
         for (int i = 0; i < n; ++i) {
             size_t len = strlen(devs[i].name);
             if (strncmp(e->device, devs[i].name, len) == 0 &&
-                (e->device[len] == '\0' || e->device[len] == ':'))
+                (e->device[len] == '\0' || e->device[len] == ':')) {
                 e->numa = devs[i].numa;
+                e->pci_gbps = devs[i].pci_gbps;
+            }
         }
         hwloc_topology_destroy(topo);
     }
@@ -912,6 +929,10 @@ void mg_multirail_write_json(mg_json *j)
             mg_json_int(j, "device_numa", e->numa);
         else
             mg_json_null(j, "device_numa");
+        if (e->pci_gbps > 0)
+            mg_json_number(j, "device_pci_GB/s", e->pci_gbps);
+        else
+            mg_json_null(j, "device_pci_GB/s");
         mg_json_string(j, "binding", e->binding);
         mg_json_string(j, "steering", e->steer_env);
         mg_json_object_end(j);
@@ -940,13 +961,15 @@ void mg_multirail_write_comment(FILE *f)
                     R.hint_ok[r] ? "kept by the library (MPI_Comm_get_info; steering shows only in the devices' counters)" : "dropped by the library");
     for (int w = 0; w < R.nmap; ++w) {
         const map_entry *e = &R.map[w];
-        char role[64], numa[16] = "?";
+        char role[64], numa[16] = "?", pci[32] = "";
         if (e->numa >= 0)
             snprintf(numa, sizeof numa, "%d", e->numa);
+        if (e->pci_gbps > 0)
+            snprintf(pci, sizeof pci, ", PCI %.2f GB/s", e->pci_gbps);
         fprintf(f, "# rail map: process %d on %s (local %d, %s, cpus %s)", w, e->host,
                 e->local_rank, role_of(e, role, sizeof role), e->binding);
         if (e->rail >= 0)
             fprintf(f, " -> rail %d", e->rail);
-        fprintf(f, " -> %s (NUMA %s); %s\n", e->device, numa, e->steer_env);
+        fprintf(f, " -> %s (NUMA %s%s); %s\n", e->device, numa, pci, e->steer_env);
     }
 }
