@@ -948,7 +948,7 @@ static int run(run_state *s, int argc, char **argv)
     if (b->compute)
         calibrate_compute(ctx);
     if (b->rails)
-        mg_multirail_pairs(ctx->comm, ctx->partner_of, ctx->nranks, ctx->rank, ctx->sbuf,
+        mg_multirail_pairs(ctx->comm, ctx->partner_of, ctx->rank, ctx->sbuf,
                            ctx->rbuf, ctx->buf_bytes);
 
     rc = run_sizes(s, argc, argv);

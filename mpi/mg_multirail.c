@@ -2,6 +2,7 @@
 #include "mg_multirail.h"
 
 #include "mg_netdev.h"
+#include "mg_prov.h"
 
 #include <hwloc.h>
 #include <limits.h>
@@ -159,26 +160,6 @@ static int choice_index(const char *v, const char *const *names)
     return 0;
 }
 
-static void set_env_list(const mg_netdev *devs, int n, const char *list)
-{
-    char env[8][256];
-    int m = mg_netdev_env(devs, n, list, env, 8);
-    size_t o = 0;
-    for (int i = 0; i < m; ++i) {
-        char *eq = strchr(env[i], '=');
-        if (eq == NULL)
-            continue;
-        *eq = '\0';
-        setenv(env[i], eq + 1, 1);
-        *eq = '=';
-        if (i == 0 || o + strlen(env[i]) + 2 < sizeof R.steer_env)
-            o += (size_t)snprintf(R.steer_env + o, sizeof R.steer_env - o, "%s%s", o ? " " : "",
-                                  env[i]);
-        if (o >= sizeof R.steer_env)
-            o = sizeof R.steer_env - 1;
-    }
-}
-
 void mg_multirail_pre_init(int argc, char **argv)
 {
     const char *rails = arg_value(argc, argv, "--rails");
@@ -251,7 +232,7 @@ void mg_multirail_pre_init(int argc, char **argv)
             for (int i = 0; i < k; ++i)
                 o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? "," : "",
                                       R.devices[i]);
-            set_env_list(devs, ndevs, list);
+            mg_netdev_setenv(devs, ndevs, list, R.steer_env, sizeof R.steer_env);
         } else {
             R.pre_local_rank = mg_netdev_local_rank(NULL);
             if (R.pre_local_rank < 0) {
@@ -260,7 +241,8 @@ void mg_multirail_pre_init(int argc, char **argv)
                          "RANK, MPI_LOCALRANKID, SLURM_LOCALID, ...): cannot pick a device");
             } else {
                 R.pre_rail = R.pre_local_rank % k;
-                set_env_list(devs, ndevs, R.devices[R.pre_rail]);
+                mg_netdev_setenv(devs, ndevs, R.devices[R.pre_rail], R.steer_env,
+                                 sizeof R.steer_env);
             }
         }
         if (mode == MG_RAIL_LIBRARY && R.pre_err[0] == '\0') {
@@ -291,31 +273,14 @@ static int agree_error(const char *mine, char *err, size_t errlen)
     return -1;
 }
 
-static void binding_text(char *out, size_t len)
-{
-    hwloc_topology_t topo;
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    snprintf(out, len, "unknown");
-    if (set == NULL)
-        return;
-    if (hwloc_topology_init(&topo) == 0) {
-        if (hwloc_topology_load(topo) == 0 &&
-            hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0)
-            hwloc_bitmap_list_snprintf(out, len, set);
-        hwloc_topology_destroy(topo);
-    }
-    hwloc_bitmap_free(set);
-}
-
 /* This process's device: the one it was steered to, else what the
  * environment says (a launcher or the mpigauge-rails wrapper). */
-static void my_device(map_entry *e)
+static void my_device(map_entry *e, hwloc_topology_t topo)
 {
     const char *v = getenv("UCX_NET_DEVICES");
     const char *t = getenv("OMPI_MCA_btl_tcp_if_include");
     mg_netdev devs[64];
-    int n = 0;
-    hwloc_topology_t topo;
+    int n = topo ? mg_netdev_discover_machine(topo, devs, 64) : 0;
 
     if (R.steer_env[0])
         snprintf(e->steer_env, sizeof e->steer_env, "%s", R.steer_env);
@@ -332,28 +297,29 @@ static void my_device(map_entry *e)
     else
         snprintf(e->device, sizeof e->device, "%s", v ? v : t ? t : "default");
     e->numa = -1;
-    if (mg_netdev_topology(&topo, NULL) == 0) {
-        n = mg_netdev_discover_machine(topo, devs, 64);
-        for (int i = 0; i < n; ++i) {
-            size_t len = strlen(devs[i].name);
-            if (strncmp(e->device, devs[i].name, len) == 0 &&
-                (e->device[len] == '\0' || e->device[len] == ':')) {
-                e->numa = devs[i].numa;
-                e->pci_gbps = devs[i].pci_gbps;
-            }
+    for (int i = 0; i < n; ++i) {
+        size_t len = strlen(devs[i].name);
+        if (strncmp(e->device, devs[i].name, len) == 0 &&
+            (e->device[len] == '\0' || e->device[len] == ':')) {
+            e->numa = devs[i].numa;
+            e->pci_gbps = devs[i].pci_gbps;
         }
-        hwloc_topology_destroy(topo);
     }
 }
 
 static void gather_map(void)
 {
     map_entry me;
+    hwloc_topology_t topo = NULL;
     int n;
     memset(&me, 0, sizeof me);
     gethostname(me.host, sizeof me.host - 1);
-    binding_text(me.binding, sizeof me.binding);
-    my_device(&me);
+    if (mg_netdev_topology(&topo, NULL) != 0)
+        topo = NULL;
+    mg_prov_binding(topo, me.binding, sizeof me.binding);
+    my_device(&me, topo);
+    if (topo)
+        hwloc_topology_destroy(topo);
     me.bench_rank = R.bench_rank;
     me.member = R.member;
     /* process steering: the device of the node rank (the group member) */
@@ -778,7 +744,7 @@ void mg_multirail_complete(int n, MPI_Request *reqs)
 #define PROBE_MSGS 8
 #define PROBE_TAG 28111
 
-void mg_multirail_pairs(MPI_Comm comm, const int *partner_of, int nranks, int rank, void *sbuf,
+void mg_multirail_pairs(MPI_Comm comm, const int *partner_of, int rank, void *sbuf,
                         void *rbuf, size_t buf_bytes)
 {
     int peer = partner_of ? partner_of[rank] : -1;
@@ -831,7 +797,6 @@ void mg_multirail_pairs(MPI_Comm comm, const int *partner_of, int nranks, int ra
         }
         MG_MPI_CHECK(MPI_Barrier(comm));
     }
-    (void)nranks;
 }
 
 /* ---- the end ---- */

@@ -70,7 +70,7 @@ int mg_multirail_active(void);
 
 /* Benchmark ranks, after the buffers exist: learn the pairs (bound rails),
  * run the --rail-weights auto probe. Collective over comm. */
-void mg_multirail_pairs(MPI_Comm comm, const int *partner_of, int nranks, int rank, void *sbuf,
+void mg_multirail_pairs(MPI_Comm comm, const int *partner_of, int rank, void *sbuf,
                         void *rbuf, size_t buf_bytes);
 
 /* Buffers: in the group's shared-memory window when there are rail helpers,

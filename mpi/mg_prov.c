@@ -18,34 +18,32 @@ extern char **environ;
 static const char *const env_prefixes[] = {"OMPI_", "UCX_",    "MPIR_CVAR_", "FI_",  "I_MPI_",
                                            "MV2_",  "SLURM_", "PMIX_",      "HYDRA_", NULL};
 
-static char *binding_string(void)
+void mg_prov_binding(struct hwloc_topology *topo, char *out, size_t len)
 {
-    hwloc_topology_t topo;
+    hwloc_topology_t own = NULL;
     hwloc_bitmap_t set;
-    char *s = NULL;
 
-    if (hwloc_topology_init(&topo) != 0)
-        return strdup("unknown");
-    if (hwloc_topology_load(topo) != 0) {
-        hwloc_topology_destroy(topo);
-        return strdup("unknown");
+    snprintf(out, len, "unknown");
+    if (topo == NULL) {
+        if (hwloc_topology_init(&own) != 0)
+            return;
+        if (hwloc_topology_load(own) != 0) {
+            hwloc_topology_destroy(own);
+            return;
+        }
+        topo = own;
     }
     set = hwloc_bitmap_alloc();
     if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0) {
-        char *list = NULL;
         int whole = hwloc_bitmap_isequal(set, hwloc_topology_get_complete_cpuset(topo));
-        if (hwloc_bitmap_list_asprintf(&list, set) >= 0 && list) {
-            size_t n = strlen(list) + 16;
-            s = malloc(n);
-            if (s)
-                snprintf(s, n, "%s%s", list, whole ? " (unbound)" : "");
-            free(list);
-        }
+        int w = hwloc_bitmap_list_snprintf(out, len, set);
+        if (whole && w >= 0 && (size_t)w < len)
+            snprintf(out + w, len - (size_t)w, " (unbound)");
     }
     if (set)
         hwloc_bitmap_free(set);
-    hwloc_topology_destroy(topo);
-    return s ? s : strdup("unknown");
+    if (own)
+        hwloc_topology_destroy(own);
 }
 
 /* Gather one string per rank to rank 0 (O(total length) at the root). */
@@ -88,7 +86,7 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
 {
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
     int len = 0;
-    char *bind;
+    char bind[256];
     time_t now = time(NULL);
     struct tm tm;
 
@@ -103,10 +101,9 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     gmtime_r(&now, &tm);
     strftime(p->date_utc, sizeof p->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-    bind = binding_string();
+    mg_prov_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
     p->bindings = gather_strings(bind, ctx->comm);
-    free(bind);
 }
 
 void mg_prov_free(mg_prov *p)

@@ -374,3 +374,26 @@ int mg_netdev_env(const mg_netdev *devs, int n, const char *list, char env[][256
         snprintf(env[count++], 256, "FI_TCP_IFACE=%s", tcp[0]);
     return count;
 }
+
+int mg_netdev_setenv(const mg_netdev *devs, int n, const char *list, char *applied, size_t len)
+{
+    char env[MG_NETDEV_MAX_ENV][256];
+    int m = mg_netdev_env(devs, n, list, env, MG_NETDEV_MAX_ENV);
+    size_t o = 0;
+    if (applied && len > 0)
+        applied[0] = '\0';
+    for (int i = 0; i < m; ++i) {
+        char *eq = strchr(env[i], '=');
+        int ok;
+        *eq = '\0';
+        ok = setenv(env[i], eq + 1, 1) == 0;
+        *eq = '=';
+        if (!ok)
+            return -1;
+        if (applied && o < len) {
+            int w = snprintf(applied + o, len - o, "%s%s", o ? " " : "", env[i]);
+            o += w > 0 ? (size_t)w : 0;
+        }
+    }
+    return m;
+}

@@ -108,6 +108,11 @@ int mg_netdev_local_rank(const char *(*getenv_fn)(const char *name));
  * longer than 255 characters. */
 int mg_netdev_env(const mg_netdev *devs, int n, const char *list, char env[][256], int max);
 
+/* Set the environment of mg_netdev_env in this process (overwriting) and
+ * write it as "NAME=VALUE NAME=VALUE" into applied (may be NULL). Returns the
+ * number of variables, or -1 (bad list, or setenv failed). */
+int mg_netdev_setenv(const mg_netdev *devs, int n, const char *list, char *applied, size_t len);
+
 /* Natural name order (digit runs compare as numbers): <0, 0, >0. */
 int mg_netdev_name_cmp(const char *a, const char *b);
 

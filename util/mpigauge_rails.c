@@ -188,9 +188,9 @@ int main(int argc, char **argv)
         return rc;
     }
     /* bind: this process's rail. */
-    char names[MG_NETDEV_MAX_RAILS][64], env[MG_NETDEV_MAX_ENV][256], host[256] = "?";
+    char names[MG_NETDEV_MAX_RAILS][64], host[256] = "?";
     const char *dev = NULL;
-    int local = mg_netdev_local_rank(NULL), k = 0, rail = 0, nenv;
+    int local = mg_netdev_local_rank(NULL), k = 0, rail = 0;
     if (o.devices) {
         int m = mg_netdev_parse_list(o.devices, names, MG_NETDEV_MAX_RAILS, err, sizeof err);
         if (m < 0)
@@ -216,14 +216,8 @@ int main(int argc, char **argv)
                     NULL);
     rail = local % k;
     dev = o.devices ? names[rail] : devs[idx[rail]].name;
-    if ((nenv = mg_netdev_env(devs, n, dev, env, MG_NETDEV_MAX_ENV)) < 0)
-        return fail("bad device name: ", dev);
-    for (int e = 0; e < nenv; ++e) {
-        char *eq = strchr(env[e], '=');
-        *eq = '\0';
-        if (setenv(env[e], eq + 1, 1) != 0)
-            return fail("cannot set ", env[e]);
-    }
+    if (mg_netdev_setenv(devs, n, dev, NULL, 0) < 0)
+        return fail("cannot steer to the device (bad name, or setenv failed): ", dev);
     if (o.verbose) {
         gethostname(host, sizeof host - 1);
         fprintf(stderr, "mpigauge-rails: %s local rank %d -> rail %d (%s)\n", host, local, rail, dev);

@@ -403,3 +403,26 @@ TEST(Netdev, EnvForUnknownNames)
         longlist += (i ? "," : "") + std::string(60, 'a') + std::to_string(i);
     EXPECT_EQ(env_of(none, longlist.c_str()), (Names{"error"}));
 }
+
+TEST(Netdev, SetenvSetsAndReportsTheSteering)
+{
+    const char *names[] = {"UCX_NET_DEVICES", "OMPI_MCA_btl_tcp_if_include", "FI_TCP_IFACE"};
+    std::map<std::string, std::string> saved;
+    for (const char *v : names)
+        if (const char *old = std::getenv(v))
+            saved[v] = old;
+    char applied[256];
+    ASSERT_EQ(mg_netdev_setenv(nullptr, 0, "rail0,rail1", applied, sizeof applied), 3);
+    EXPECT_STREQ(applied, "UCX_NET_DEVICES=rail0,rail1 OMPI_MCA_btl_tcp_if_include=rail0,rail1 "
+                          "FI_TCP_IFACE=rail0");
+    EXPECT_STREQ(std::getenv("UCX_NET_DEVICES"), "rail0,rail1");
+    EXPECT_STREQ(std::getenv("OMPI_MCA_btl_tcp_if_include"), "rail0,rail1");
+    EXPECT_STREQ(std::getenv("FI_TCP_IFACE"), "rail0");
+    EXPECT_EQ(mg_netdev_setenv(nullptr, 0, "a b", applied, sizeof applied), -1);
+    for (const char *v : names) {
+        if (saved.count(v))
+            setenv(v, saved[v].c_str(), 1);
+        else
+            unsetenv(v);
+    }
+}
