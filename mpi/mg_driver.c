@@ -18,6 +18,7 @@
 #include "mg_policy.h"
 #include "mg_prov.h"
 #include "mg_report.h"
+#include "mg_sentinel.h"
 #include "mg_size.h"
 #include "mg_stats.h"
 
@@ -70,6 +71,9 @@ static const mg_opt common_opts[] = {
      "what goes to standard output (default table)", 0, 0, format_names},
     {'o', "output", MG_OPT_STRING, offsetof(mg_config, output), "FILE",
      "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL},
+    {0, "sentinel", MG_OPT_FLAG, offsetof(mg_config, sentinel), NULL,
+     "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
+     "node's load (JSON records of type sentinel)", 0, 0, NULL},
     {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL, "show this help and exit", 0, 0,
      NULL},
     {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
@@ -115,14 +119,58 @@ static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
            MG_EXIT_OK, MG_EXIT_FAIL, MG_EXIT_USAGE, MG_EXIT_SKIP, MG_EXIT_INTERNAL);
 }
 
-/* All ranks reach the same verdict; rank 0 says why. */
-static int usage(const mg_ctx *ctx, const mg_bench *b, const char *msg)
+/* All ranks reach the same verdict; rank 0 says why, on standard error and,
+ * in JSON mode, as a record on standard output ({"type":"error"}, with the
+ * rank counts when `code` is "ranks"; doc/output.md) so that a runner never
+ * reads prose. need_min < 0: no counts. */
+static int usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
+                       int need_min, int need_max)
 {
     if (ctx->rank == 0) {
         fprintf(stderr, "mpigauge_%s: error: %s (see --help)\n", b->name, msg);
         fflush(stderr);
+        if (ctx->cfg && ctx->cfg->format == MG_FORMAT_JSON) {
+            mg_json j;
+            mg_json_init(&j, stdout);
+            mg_json_object_begin(&j, NULL);
+            mg_json_string(&j, "type", "error");
+            mg_json_string(&j, "code", code);
+            mg_json_string(&j, "benchmark", b->name);
+            mg_json_int(&j, "exit_code", MG_EXIT_USAGE);
+            mg_json_string(&j, "message", msg);
+            if (need_min >= 0) {
+                mg_json_int(&j, "ranks_min", need_min);
+                mg_json_int(&j, "ranks_max", need_max);
+                mg_json_int(&j, "ranks_got", ctx->nranks);
+            }
+            mg_json_object_end(&j);
+            fputc('\n', stdout);
+            fflush(stdout);
+        }
     }
     return MG_EXIT_USAGE;
+}
+
+static int usage(const mg_ctx *ctx, const mg_bench *b, const char *msg)
+{
+    return usage_error(ctx, b, "usage", msg, -1, -1);
+}
+
+/* JSON mode is known before the options are parsed, so that an error in
+ * them is still reported as a record. */
+static int json_requested(int argc, char **argv)
+{
+    int json = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            json = 1;
+        else if (strncmp(argv[i], "--format", 8) == 0)
+            json = 0;
+    }
+    return json;
 }
 
 static int all_true(int mine, MPI_Comm comm)
@@ -700,6 +748,8 @@ static int run_sizes(run_state *s, int argc, char **argv)
                           s->nvariants, argc, argv);
         fflush(stdout);
     }
+    if (s->cfg.sentinel)
+        mg_sentinel_take(ctx, "before", s->cfg.format == MG_FORMAT_JSON ? stdout : NULL, s->out.f);
     for (size_t k = 0; k < s->sweep.n; ++k) {
         uint64_t size = s->sweep.sizes_bytes[k];
         mg_stats ref;
@@ -746,6 +796,8 @@ static int run_sizes(run_state *s, int argc, char **argv)
             }
         }
     }
+    if (s->cfg.sentinel)
+        mg_sentinel_take(ctx, "after", s->cfg.format == MG_FORMAT_JSON ? stdout : NULL, s->out.f);
     if (ctx->rank == 0 && b->summary) {
         if (s->cfg.format == MG_FORMAT_TABLE)
             b->summary(ctx, NULL, stdout);
@@ -864,7 +916,7 @@ static int run(run_state *s, int argc, char **argv)
         else
             snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->min_ranks,
                      b->max_ranks, ctx->nranks, rails);
-        return usage(ctx, b, err);
+        return usage_error(ctx, b, "ranks", err, b->min_ranks, b->max_ranks);
     }
     {
         char spec[64], msg[ERRLEN - 32];
@@ -965,6 +1017,8 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     memset(&s, 0, sizeof s);
     s.b = b;
     config_default(&s.cfg);
+    if (json_requested(argc, argv))
+        s.cfg.format = MG_FORMAT_JSON;
     mg_rail_opts_default(&s.rails);
     if (b->rails)
         mg_multirail_pre_init(argc, argv);

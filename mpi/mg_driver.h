@@ -60,6 +60,7 @@ typedef struct {
     int help, version;
     int sync;               /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us;  /* --sync-window; 0: automatic */
+    int sentinel;           /* --sentinel: probes and node state before and after */
 } mg_config;
 
 typedef struct mg_ctx mg_ctx;

@@ -7,6 +7,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_compute.cc \
 	tests/unit/test_json.cc \
 	tests/unit/test_netdev.cc \
+	tests/unit/test_nodestate.cc \
 	tests/unit/test_opts.cc \
 	tests/unit/test_overlap.cc \
 	tests/unit/test_pairing.cc \

@@ -8,6 +8,7 @@ util_libmgutil_a_SOURCES = \
 	util/mg_compute.c util/mg_compute.h \
 	util/mg_json.c util/mg_json.h \
 	util/mg_netdev.c util/mg_netdev.h \
+	util/mg_nodestate.c util/mg_nodestate.h \
 	util/mg_opts.c util/mg_opts.h \
 	util/mg_overlap.c util/mg_overlap.h \
 	util/mg_opts_json.c util/mg_opts_json.h \

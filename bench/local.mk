@@ -1,0 +1,9 @@
+# bench/: libmgslow, the PMPI library that injects a chosen slowdown for
+# `mpigauge selftest` (bench/mg_slow.c). Built with the MPI compiler of this
+# build by `make`, never installed.
+noinst_DATA = bench/libmgslow.so
+bench/libmgslow.so: $(srcdir)/bench/mg_slow.c
+	$(AM_V_CC)$(MKDIR_P) bench && \
+	$(CC) $(AM_CFLAGS) $(CFLAGS) -O2 -fPIC -shared -o $@ $(srcdir)/bench/mg_slow.c
+CLEANFILES += bench/libmgslow.so
+EXTRA_DIST += bench/mg_slow.c

@@ -1,0 +1,178 @@
+/* Noise sentinels: see mg_sentinel.h. */
+#include "mg_sentinel.h"
+
+#include "mg_nodestate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROBE_TAG 28011
+#define PROBE_WARMUP 100
+#define PROBE_BLOCKS 10
+#define PROBE_ROUNDS 100
+#define SPIN_UNITS (UINT64_C(1) << 20)
+#define SPIN_REPEATS 3
+
+/* What every node's first rank sends to rank 0. */
+typedef struct {
+    double load1, load5, load15, cpu_mhz;
+    long long procs_running, ctxt, cpu_jiffies, steal_jiffies;
+    int valid;
+    char host[MPI_MAX_PROCESSOR_NAME];
+} node_report;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One-way time (us) of an 8-byte ping-pong between rank 0 and `peer`:
+ * the median of PROBE_BLOCKS blocks; NAN on other ranks or without a peer. */
+static double probe_latency_us(const mg_ctx *ctx, int peer)
+{
+    char buf[8] = {0};
+    double block_s[PROBE_BLOCKS];
+    int me = ctx->rank;
+    if (peer < 0 || (me != 0 && me != peer))
+        return NAN;
+    int other = me == 0 ? peer : 0;
+    for (int b = -1; b < PROBE_BLOCKS; ++b) {
+        int rounds = b < 0 ? PROBE_WARMUP : PROBE_ROUNDS;
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < rounds; ++i) {
+            if (me == 0) {
+                MG_MPI_CHECK(MPI_Send(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm));
+                MG_MPI_CHECK(MPI_Recv(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm,
+                                      MPI_STATUS_IGNORE));
+            } else {
+                MG_MPI_CHECK(MPI_Recv(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm,
+                                      MPI_STATUS_IGNORE));
+                MG_MPI_CHECK(MPI_Send(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm));
+            }
+        }
+        if (b >= 0)
+            block_s[b] = MPI_Wtime() - t0;
+    }
+    if (me != 0)
+        return NAN;
+    qsort(block_s, PROBE_BLOCKS, sizeof block_s[0], cmp_double);
+    return 0.5 * (block_s[PROBE_BLOCKS / 2 - 1] + block_s[PROBE_BLOCKS / 2]) /
+           (2.0 * PROBE_ROUNDS) * 1e6;
+}
+
+/* This rank's computation rate in millions of units per second. */
+static double compute_rate(void)
+{
+    double best = INFINITY;
+    volatile uint64_t sink = 0;
+    for (int r = 0; r < SPIN_REPEATS; ++r) {
+        double t0 = MPI_Wtime();
+        sink += mg_compute_spin(SPIN_UNITS, (uint64_t)r + 1);
+        double t = MPI_Wtime() - t0;
+        if (t < best)
+            best = t;
+    }
+    (void)sink;
+    return best > 0 ? (double)SPIN_UNITS / best * 1e-6 : NAN;
+}
+
+static void node_state(const mg_ctx *ctx, node_report *me)
+{
+    mg_nodestate st;
+    int len = 0;
+    memset(me, 0, sizeof *me);
+    if (ctx->local_rank != 0)
+        return;
+    mg_nodestate_read(&st);
+    me->valid = 1;
+    me->load1 = st.load1;
+    me->load5 = st.load5;
+    me->load15 = st.load15;
+    me->cpu_mhz = st.cpu_mhz;
+    me->procs_running = st.procs_running;
+    me->ctxt = st.ctxt;
+    me->cpu_jiffies = st.cpu_jiffies;
+    me->steal_jiffies = st.steal_jiffies;
+    MG_MPI_CHECK(MPI_Get_processor_name(me->host, &len));
+}
+
+static void put_count(mg_json *j, const char *key, long long v)
+{
+    if (v < 0)
+        mg_json_null(j, key);
+    else
+        mg_json_int(j, key, v);
+}
+
+static void write_record(FILE *f, const char *phase, int peer, double lat_us, double rmin,
+                         double rmax, const node_report *nodes, int n)
+{
+    mg_json j;
+    if (f == NULL)
+        return;
+    mg_json_init(&j, f);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "sentinel");
+    mg_json_string(&j, "phase", phase);
+    mg_json_int(&j, "probe_bytes", 8);
+    if (peer >= 0) {
+        mg_json_array_begin(&j, "probe_pair");
+        mg_json_int(&j, NULL, 0);
+        mg_json_int(&j, NULL, peer);
+        mg_json_array_end(&j);
+    } else {
+        mg_json_null(&j, "probe_pair");
+    }
+    mg_json_number(&j, "probe_latency_us", lat_us);
+    mg_json_number(&j, "compute_rate_min", rmin);
+    mg_json_number(&j, "compute_rate_max", rmax);
+    mg_json_string(&j, "compute_rate_unit", "Munits/s");
+    mg_json_array_begin(&j, "nodes");
+    for (int i = 0; i < n; ++i) {
+        if (!nodes[i].valid)
+            continue;
+        mg_json_object_begin(&j, NULL);
+        mg_json_string(&j, "host", nodes[i].host);
+        mg_json_number(&j, "load1", nodes[i].load1);
+        mg_json_number(&j, "load5", nodes[i].load5);
+        mg_json_number(&j, "load15", nodes[i].load15);
+        put_count(&j, "procs_running", nodes[i].procs_running);
+        put_count(&j, "ctxt", nodes[i].ctxt);
+        put_count(&j, "cpu_jiffies", nodes[i].cpu_jiffies);
+        put_count(&j, "steal_jiffies", nodes[i].steal_jiffies);
+        mg_json_number(&j, "cpu_mhz", nodes[i].cpu_mhz);
+        mg_json_object_end(&j);
+    }
+    mg_json_array_end(&j);
+    mg_json_object_end(&j);
+    fputc('\n', f);
+}
+
+void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2)
+{
+    node_report mine, *all = NULL;
+    double rate, rmin = NAN, rmax = NAN, lat_us;
+    int peer = -1;
+
+    if (ctx->nranks >= 2)
+        peer = ctx->partner_of && ctx->partner_of[0] > 0 ? ctx->partner_of[0] : 1;
+    node_state(ctx, &mine);
+    MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+    lat_us = probe_latency_us(ctx, peer);
+    rate = compute_rate();
+    MG_MPI_CHECK(MPI_Reduce(&rate, &rmin, 1, MPI_DOUBLE, MPI_MIN, 0, ctx->comm));
+    MG_MPI_CHECK(MPI_Reduce(&rate, &rmax, 1, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+    if (ctx->rank == 0 && (all = malloc((size_t)ctx->nranks * sizeof *all)) == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for the sentinel");
+    MG_MPI_CHECK(MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
+                            0, ctx->comm));
+    if (ctx->rank == 0) {
+        write_record(f1, phase, peer, lat_us, rmin, rmax, all, ctx->nranks);
+        write_record(f2, phase, peer, lat_us, rmin, rmax, all, ctx->nranks);
+        if (f1)
+            fflush(f1);
+        free(all);
+    }
+}

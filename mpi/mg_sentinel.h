@@ -1,0 +1,25 @@
+/* Noise sentinels: a short fixed probe and the state of every node, taken
+ * before and after a benchmark's sweep (--sentinel), so that a launch that
+ * ran while the machine was slow or busy can be recognised and explained.
+ *
+ * The probe is an 8-byte ping-pong between rank 0 and its partner (the
+ * benchmark's own pair; rank 1 when the benchmark has no pairing), 10 blocks
+ * of 100 round trips after 100 warm-up ones, reported as the median block's
+ * one-way time; and the rate of the calibrated computation (mg_compute_spin)
+ * on every rank, fastest of 3 runs of 2^20 units, reported as its minimum
+ * and maximum over ranks. The node state (util/mg_nodestate.h) is read by
+ * the first rank of every node. Rank 0 writes one record
+ *   {"type":"sentinel","phase":"before"|"after", ...}
+ * to each of the given files (doc/output.md). Collective over ctx->comm.
+ */
+#ifndef MG_SENTINEL_H
+#define MG_SENTINEL_H
+
+#include "mg_driver.h"
+
+#include <stdio.h>
+
+/* f1, f2: where rank 0 writes the record (either may be NULL). */
+void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2);
+
+#endif

@@ -1,0 +1,147 @@
+/* Node state for the noise sentinels: see mg_nodestate.h. */
+#include "mg_nodestate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mg_nodestate_clear(mg_nodestate *s)
+{
+    s->load1 = s->load5 = s->load15 = NAN;
+    s->procs_running = s->ctxt = s->cpu_jiffies = s->steal_jiffies = -1;
+    s->cpu_mhz = NAN;
+}
+
+int mg_nodestate_parse_loadavg(const char *text, mg_nodestate *s)
+{
+    double a, b, c;
+    long long run, total;
+    if (text == NULL || sscanf(text, "%lf %lf %lf %lld/%lld", &a, &b, &c, &run, &total) != 5)
+        return -EINVAL;
+    s->load1 = a;
+    s->load5 = b;
+    s->load15 = c;
+    s->procs_running = run;
+    return 0;
+}
+
+/* The line of `text` that starts with `key` followed by a blank, or NULL. */
+static const char *line_with(const char *text, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+        if (strncmp(p, key, n) == 0 && (p[n] == ' ' || p[n] == '\t'))
+            return p + n;
+    return NULL;
+}
+
+int mg_nodestate_parse_stat(const char *text, mg_nodestate *s)
+{
+    const char *cpu, *ctxt;
+    int found = 0;
+    if (text == NULL)
+        return -EINVAL;
+    cpu = line_with(text, "cpu");
+    if (cpu) {
+        long long v[10] = {0}, total = 0;
+        int n = 0;
+        char *end;
+        const char *p = cpu;
+        while (n < 10) {
+            long long x = strtoll(p, &end, 10);
+            if (end == p)
+                break;
+            v[n++] = x;
+            p = end;
+        }
+        /* guest and guest_nice (fields 9, 10) are already inside user and nice */
+        for (int i = 0; i < n && i < 8; ++i)
+            total += v[i];
+        if (n >= 4) {
+            s->cpu_jiffies = total;
+            s->steal_jiffies = n >= 8 ? v[7] : 0;
+            found = 1;
+        }
+    }
+    ctxt = line_with(text, "ctxt");
+    if (ctxt) {
+        char *end;
+        long long x = strtoll(ctxt, &end, 10);
+        if (end != ctxt) {
+            s->ctxt = x;
+            found = 1;
+        }
+    }
+    return found ? 0 : -EINVAL;
+}
+
+double mg_nodestate_parse_cpuinfo_mhz(const char *text)
+{
+    double sum = 0.0;
+    int n = 0;
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        double mhz;
+        if (strncmp(p, "cpu MHz", 7) != 0)
+            continue;
+        const char *colon = strchr(p, ':');
+        const char *eol = strchr(p, '\n');
+        if (colon && (!eol || colon < eol) && sscanf(colon + 1, "%lf", &mhz) == 1) {
+            sum += mhz;
+            n++;
+        }
+    }
+    return n ? sum / n : NAN;
+}
+
+/* The whole of a small file as a string (NUL-terminated), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    if (f == NULL)
+        return NULL;
+    for (;;) {
+        if (cap - len < 4096) {
+            char *nb = realloc(buf, cap + 65536);
+            if (nb == NULL)
+                break;
+            buf = nb;
+            cap += 65536;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+void mg_nodestate_read(mg_nodestate *s)
+{
+    char *t;
+    mg_nodestate_clear(s);
+    if ((t = slurp("/proc/loadavg")) != NULL) {
+        mg_nodestate_parse_loadavg(t, s);
+        free(t);
+    }
+    if ((t = slurp("/proc/stat")) != NULL) {
+        mg_nodestate_parse_stat(t, s);
+        free(t);
+    }
+    if ((t = slurp("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq")) != NULL) {
+        double khz;
+        if (sscanf(t, "%lf", &khz) == 1 && khz > 0)
+            s->cpu_mhz = khz / 1000.0;
+        free(t);
+    }
+    if (isnan(s->cpu_mhz) && (t = slurp("/proc/cpuinfo")) != NULL) {
+        s->cpu_mhz = mg_nodestate_parse_cpuinfo_mhz(t);
+        free(t);
+    }
+}

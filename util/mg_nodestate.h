@@ -1,0 +1,50 @@
+/* The state of a node as Linux reports it, for the noise sentinels: load
+ * average, runnable tasks, context switches, steal and total CPU time, and
+ * the CPU clock where it is readable. Taken before and after a benchmark, it
+ * tells whether the machine was busy or shared while the numbers were taken.
+ *
+ * The parsers are pure (text in, fields out) so recorded /proc contents test
+ * them; mg_nodestate_read reads the live files. Fields a file does not give
+ * stay at their "unknown" value: -1 for counters, NAN for the rest.
+ */
+#ifndef MG_NODESTATE_H
+#define MG_NODESTATE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    double load1, load5, load15;   /* /proc/loadavg */
+    long long procs_running;       /* /proc/loadavg: runnable tasks (incl. ours) */
+    long long ctxt;                /* /proc/stat: context switches since boot */
+    long long cpu_jiffies;         /* /proc/stat "cpu": all time of all CPUs */
+    long long steal_jiffies;       /* /proc/stat "cpu": time a hypervisor gave away */
+    double cpu_mhz;                /* mean "cpu MHz" of /proc/cpuinfo (or cpufreq) */
+} mg_nodestate;
+
+/* Every field unknown. */
+void mg_nodestate_clear(mg_nodestate *s);
+
+/* Parse the text of /proc/loadavg ("0.52 0.58 0.59 2/345 12345").
+ * 0, or -EINVAL when the text is not of that form (fields left unknown). */
+int mg_nodestate_parse_loadavg(const char *text, mg_nodestate *s);
+
+/* Parse the text of /proc/stat: the aggregate "cpu" line (user nice system
+ * idle iowait irq softirq steal ...) and the "ctxt" line. 0, or -EINVAL when
+ * neither is there. */
+int mg_nodestate_parse_stat(const char *text, mg_nodestate *s);
+
+/* The mean of the "cpu MHz" lines of /proc/cpuinfo; NAN when there are none. */
+double mg_nodestate_parse_cpuinfo_mhz(const char *text);
+
+/* Read the live files (missing files leave their fields unknown); the CPU
+ * clock comes from cpufreq's scaling_cur_freq of cpu0 when it exists, else
+ * from /proc/cpuinfo. */
+void mg_nodestate_read(mg_nodestate *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
