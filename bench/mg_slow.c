@@ -4,20 +4,24 @@
  * programs of the build; never installed. Load it with LD_PRELOAD in the
  * ranks' environment.
  *
- *   MG_SLOW_PERCENT=P   every intercepted call lasts P% longer than it did
- *                       (its own duration times 1 + P/100, by spinning after
- *                       it returns); default 0
- *   MG_SLOW_NS=N        and N nanoseconds more per call; default 0
+ *   MG_SLOW_PERCENT=P   at every completion (MPI_Recv, MPI_Wait, MPI_Waitall,
+ *                       MPI_Waitany) the rank waits P% of the time since its
+ *                       previous completion, after the call returns: the
+ *                       rank's communication pattern, sends included, takes
+ *                       P% longer, and the delay lies on the critical path (a
+ *                       delay after a send would overlap the partner's
+ *                       reply); default 0
+ *   MG_SLOW_NS=N        and N nanoseconds more per completion; default 0
  *   MG_SLOW_RANKS=LIST  world ranks that slow down, e.g. 0 or 0,1 or all
  *                       (default 0: in a ping-pong or a window the pattern's
  *                       time grows by P% once, not again through the
  *                       partner's wait)
  *
- * Intercepted: MPI_Send, MPI_Isend, MPI_Recv, MPI_Wait, MPI_Waitall,
- * MPI_Waitany (the sends and completions of the point-to-point programs).
- * Every intercepted call is timed with CLOCK_MONOTONIC even at P = 0, so a
- * configuration at 0% pays the same timing cost as one at 10%: compare the
- * two, not one against a run without the library.
+ * An interval longer than 1 s (start-up, a long barrier) counts as 1 s.
+ * MPI_Send and MPI_Isend are intercepted too: they are timed as completions
+ * are not, so the cost of the library (two clock reads per call) is the same
+ * at every P. Compare a configuration at P% with one at 0%, both with the
+ * library loaded, not with a run without it.
  */
 #include <mpi.h>
 
@@ -28,6 +32,8 @@
 static double slow_factor; /* P / 100 */
 static double slow_extra_s;
 static int slow_active;
+static double last_completion_s;
+static volatile double slow_sink;
 
 static double now_s(void)
 {
@@ -36,14 +42,25 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static void stretch(double t0)
+/* After a send: only the clock read a completion also pays. */
+static void sent(void)
 {
-    if (!slow_active)
-        return;
+    slow_sink = now_s();
+}
+
+/* After a completion: wait P% of the time since the previous one. */
+static void completed(void)
+{
     double t1 = now_s();
-    double until = t1 + (t1 - t0) * slow_factor + slow_extra_s;
-    while (now_s() < until)
-        ;
+    double interval = t1 - last_completion_s;
+    if (interval > 1.0)
+        interval = 1.0;
+    if (slow_active) {
+        double until = t1 + interval * slow_factor + slow_extra_s;
+        while ((t1 = now_s()) < until)
+            ;
+    }
+    last_completion_s = t1;
 }
 
 /* "all", or a comma-separated list containing `rank`. */
@@ -77,6 +94,7 @@ static void slow_setup(void)
         slow_extra_s = 0.0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     slow_active = rank_listed(getenv("MG_SLOW_RANKS"), rank);
+    last_completion_s = now_s();
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -97,50 +115,44 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-    double t0 = now_s();
     int rc = PMPI_Send(buf, count, type, dest, tag, comm);
-    stretch(t0);
+    sent();
     return rc;
 }
 
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
               MPI_Request *req)
 {
-    double t0 = now_s();
     int rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
-    stretch(t0);
+    sent();
     return rc;
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm comm,
              MPI_Status *status)
 {
-    double t0 = now_s();
     int rc = PMPI_Recv(buf, count, type, src, tag, comm, status);
-    stretch(t0);
+    completed();
     return rc;
 }
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
-    double t0 = now_s();
     int rc = PMPI_Wait(req, status);
-    stretch(t0);
+    completed();
     return rc;
 }
 
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
-    double t0 = now_s();
     int rc = PMPI_Waitall(n, reqs, statuses);
-    stretch(t0);
+    completed();
     return rc;
 }
 
 int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 {
-    double t0 = now_s();
     int rc = PMPI_Waitany(n, reqs, index, status);
-    stretch(t0);
+    completed();
     return rc;
 }

@@ -1,6 +1,15 @@
 # frontend/: the `mpigauge` command (Python 3; run/compare/report use only the
-# standard library, plot needs matplotlib), its suite files, the Slurm test.
-bin_SCRIPTS = frontend/mpigauge
+# standard library, plot needs matplotlib): the package frontend/mpigauge/
+# (installed in Python's site folder with Automake's Python support), the
+# script that starts it, its suite files, the Slurm test.
+pkgpython_PYTHON = \
+	frontend/mpigauge/__init__.py frontend/mpigauge/__main__.py \
+	frontend/mpigauge/best.py frontend/mpigauge/cli.py frontend/mpigauge/common.py \
+	frontend/mpigauge/compare.py frontend/mpigauge/configs.py \
+	frontend/mpigauge/launch.py frontend/mpigauge/plot.py frontend/mpigauge/regimes.py \
+	frontend/mpigauge/render.py frontend/mpigauge/report.py frontend/mpigauge/results.py \
+	frontend/mpigauge/runner.py frontend/mpigauge/selftest.py frontend/mpigauge/stats.py \
+	frontend/mpigauge/suite.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \
@@ -9,24 +18,38 @@ dist_suites_DATA = \
 	frontend/suites/overlap.txt \
 	frontend/suites/full.txt
 dist_doc_DATA += doc/slurm.md doc/compare.md
-CLEANFILES = frontend/mpigauge
+noinst_SCRIPTS = frontend/mpigauge
+CLEANFILES = frontend/mpigauge frontend/mpigauge-installed
 
-# Installation folders are substituted at make time (not by configure), as
-# the Automake manual recommends for scripts.
+# The script, substituted at make time (not by configure), as the Automake
+# manual recommends for scripts: in the build tree it runs the package of the
+# source tree; installed ($(bindir)/mpigauge) the one in $(pythondir).
+MG_FRONTEND_SED = $(SED) -e 's|@VERSION[@]|$(VERSION)|g' -e 's|@bindir[@]|$(bindir)|g' \
+	-e 's|@suitesdir[@]|$(suitesdir)|g' \
+	-e 's|@srcsuitesdir[@]|$(abs_top_srcdir)/frontend/suites|g'
 frontend/mpigauge: $(srcdir)/frontend/mpigauge.py Makefile
 	$(AM_V_GEN)$(MKDIR_P) frontend && rm -f $@ $@.tmp && \
-	$(SED) -e 's|@VERSION[@]|$(VERSION)|g' \
-	    -e 's|@bindir[@]|$(bindir)|g' \
-	    -e 's|@suitesdir[@]|$(suitesdir)|g' \
-	    -e 's|@srcsuitesdir[@]|$(abs_top_srcdir)/frontend/suites|g' \
-	    $(srcdir)/frontend/mpigauge.py >$@.tmp && \
-	chmod +x $@.tmp && mv $@.tmp $@
+	$(MG_FRONTEND_SED) -e 's|@pkgparent[@]|$(abs_top_srcdir)/frontend|g' \
+	    $(srcdir)/frontend/mpigauge.py >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+frontend/mpigauge-installed: $(srcdir)/frontend/mpigauge.py Makefile
+	$(AM_V_GEN)$(MKDIR_P) frontend && rm -f $@ $@.tmp && \
+	$(MG_FRONTEND_SED) -e 's|@pkgparent[@]|$(pythondir)|g' \
+	    $(srcdir)/frontend/mpigauge.py >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+all-local: frontend/mpigauge-installed
+install-exec-local: frontend/mpigauge-installed
+	$(MKDIR_P) $(DESTDIR)$(bindir)
+	$(INSTALL_SCRIPT) frontend/mpigauge-installed $(DESTDIR)$(bindir)/mpigauge
+uninstall-local:
+	rm -f $(DESTDIR)$(bindir)/mpigauge
 
 EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/run_unit_tests.sh \
 	tests/frontend/test_stats.py tests/frontend/test_verdict.py \
 	tests/frontend/test_suite.py tests/frontend/test_tables.py \
 	tests/frontend/test_runner.py tests/frontend/helpers.py \
+	tests/frontend/test_paired.py tests/frontend/test_configs.py \
+	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
+	tests/frontend/tap.py tests/frontend/unit_tests.sh \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \
 	tests/frontend/golden/compare.md \
 	tests/frontend/e2e.sh \

@@ -97,6 +97,9 @@ def check_jsonl(text, where):
         elif rec.get("type") == "result":
             need(groups, f"{where}: line {i}: a result before any run record")
             groups[-1][1].append(rec)
+        elif rec.get("type") == "sentinel":
+            need(groups, f"{where}: line {i}: a sentinel before any run record")
+            check_sentinel(rec, groups[-1], f"{where}: line {i}")
         elif rec.get("type") == "summary":
             need(groups and groups[-1][1], f"{where}: line {i}: a summary before any result")
             need(rec.get("benchmark") == groups[-1][0].get("benchmark"),
@@ -106,6 +109,42 @@ def check_jsonl(text, where):
     for k, (run, results) in enumerate(groups, 1):
         check_run(run, results, f"{where} run {k}")
     return groups
+
+
+def check_sentinel(rec, group, where):
+    """--sentinel: "before" ahead of the results, "after" behind them, each
+    with a positive probe (2 ranks or more), a computation rate and the state
+    of at least one node."""
+    run, results = group
+    phase = rec.get("phase")
+    need(phase in ("before", "after"), f"{where}: sentinel phase {phase!r}")
+    need((phase == "before") == (not results), f"{where}: sentinel {phase} in the wrong place")
+    if run.get("nranks", 1) >= 2:
+        need(isinstance(rec.get("probe_latency_us"), (int, float)) and rec["probe_latency_us"] > 0,
+             f"{where}: probe latency {rec.get('probe_latency_us')!r}")
+        need(isinstance(rec.get("probe_pair"), list) and rec["probe_pair"][0] == 0,
+             f"{where}: probe pair {rec.get('probe_pair')!r}")
+    need(rec.get("compute_rate_min", 0) > 0 and rec["compute_rate_max"] >= rec["compute_rate_min"],
+         f"{where}: computation rates")
+    nodes = rec.get("nodes") or []
+    need(len(nodes) == run.get("nnodes", 1), f"{where}: {len(nodes)} node states")
+    for nd in nodes:
+        need(nd.get("host") and isinstance(nd.get("ctxt"), int) and nd.get("load1", -1) >= 0,
+             f"{where}: node state {nd!r}")
+
+
+def check_usage_json(out, err):
+    """JSON mode: the usage error is also one record on stdout."""
+    msgs = [l for l in err.splitlines() if "error:" in l]
+    need(len(msgs) == 1, f"usage: expected exactly one error line, got {len(msgs)}: {err[:500]!r}")
+    recs = [json.loads(l) for l in out.splitlines() if l.strip()]
+    need(len(recs) == 1 and recs[0].get("type") == "error", f"usage-json: stdout {out[:300]!r}")
+    e = recs[0]
+    need(e.get("exit_code") == 2 and e.get("code") in ("usage", "ranks") and e.get("message")
+         and e["message"] in msgs[0], f"usage-json: record {e!r}")
+    if e["code"] == "ranks":
+        need(all(isinstance(e.get(k), int) for k in ("ranks_min", "ranks_max", "ranks_got")),
+             f"usage-json: rank counts {e!r}")
 
 
 def is_number(c):
@@ -174,6 +213,8 @@ def main():
             check_jsonl(out, "stdout")
         elif kind == "usage":
             check_usage(out, err)
+        elif kind == "usage-json":
+            check_usage_json(out, err)
         elif kind != "none":
             raise Bad(f"unknown check kind {kind}")
         if len(sys.argv) > 4:

@@ -22,7 +22,8 @@ tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DMG_GOLDEN_DIR='"$(abs_top_srcd
 tests_unit_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS)
 tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lm
 
-TESTS += tests/unit/unit_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh
+TESTS += tests/unit/unit_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
+	tests/frontend/unit_tests.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_COMPILER = $(SHELL)

@@ -1,27 +1,42 @@
-"""Shared helpers of the front-end tests: import frontend/mpigauge.py and
-make synthetic run and result records."""
-import importlib.util
+"""Shared helpers of the front-end tests: import the package
+frontend/mpigauge/ and make synthetic run and result records."""
+import importlib
 import json
 import os
 import sys
+import types
 
 sys.dont_write_bytecode = True
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
-FRONTEND = os.path.join(TOP, "frontend", "mpigauge.py")
+FRONTEND_DIR = os.path.join(TOP, "frontend")
+FRONTEND = os.path.join(FRONTEND_DIR, "mpigauge.py")
 DATA = os.path.join(HERE, "data")
 GOLDEN = os.path.join(HERE, "golden")
+MODULES = ("common", "stats", "regimes", "suite", "configs", "launch", "results", "compare",
+           "render", "runner", "best", "plot", "report", "selftest", "cli")
+
+_ns = None
 
 
 def load_frontend():
-    if "mpigauge" in sys.modules:
-        return sys.modules["mpigauge"]
-    spec = importlib.util.spec_from_file_location("mpigauge", FRONTEND)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["mpigauge"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    """Every public name of the package's modules in one namespace (mg.median,
+    mg.verdict, mg.main, ...), and each module as mg.<module>."""
+    global _ns
+    if _ns is not None:
+        return _ns
+    if FRONTEND_DIR not in sys.path:
+        sys.path.insert(0, FRONTEND_DIR)
+    ns = types.SimpleNamespace()
+    for name in MODULES:
+        mod = importlib.import_module("mpigauge." + name)
+        setattr(ns, name, mod)
+        for k, v in vars(mod).items():
+            if not k.startswith("__") and not isinstance(v, types.ModuleType):
+                setattr(ns, k, v)
+    _ns = ns
+    return ns
 
 
 def run_record(benchmark, library="Open MPI v4.1.4, package: Debian OpenMPI", nranks=2,
@@ -82,5 +97,33 @@ def synthetic_set(library, factors, launches=5, benchmarks=None):
             for size, v in sizes.items():
                 recs.append(result_record(bench, size, unit,
                                           round(v * factors.get((bench, size), 1.0) * j, 6),
+                                          launch_id=lid))
+    return recs
+
+
+def interleaved_records(values, sizes=(8, 1024), bench="latency", unit="us", probes=None):
+    """An interleaved run's records: values[label] is a list over rounds of
+    the figure of that configuration in that round (the same figure at every
+    size, times the size index + 1). probes[(label, round)]: the sentinel
+    probe latency of that launch (default 0.1 us)."""
+    labels = list(values)
+    rounds = len(values[labels[0]])
+    recs = [{"type": "session", "session_id": "S", "seed": 1,
+             "configs": [{"label": lb} for lb in labels]}]
+    seq = 0
+    for r in range(1, rounds + 1):
+        for lb in labels:
+            seq += 1
+            lid = f"S-{seq:04d}"
+            recs.append({"type": "launch", "launch_id": lid, "session_id": "S", "benchmark": bench,
+                         "config": lb, "round": r, "source": "suite:1", "status": "ok"})
+            recs.append(dict(run_record(bench, launch_id=lid, sizes=sizes), config=lb, round=r))
+            p = (probes or {}).get((lb, r), 0.1)
+            node = {"host": "n1", "load1": 0.1, "ctxt": 1000, "steal_jiffies": 0}
+            for phase in ("before", "after"):
+                recs.append({"type": "sentinel", "phase": phase, "launch_id": lid,
+                             "probe_latency_us": p, "compute_rate_min": 300.0, "nodes": [node]})
+            for k, s in enumerate(sizes):
+                recs.append(result_record(bench, s, unit, round(values[lb][r - 1] * (k + 1), 6),
                                           launch_id=lid))
     return recs

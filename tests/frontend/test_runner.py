@@ -41,6 +41,9 @@ elif name == "singletons":
 elif name == "needs2":
     for _ in range(n):
         print("mpigauge_needs2: error: needs exactly 2 ranks, got 1 (see --help)", file=sys.stderr)
+        out({"type": "error", "code": "ranks", "benchmark": "needs2", "exit_code": 2,
+             "message": "needs exactly 2 ranks, got 1", "ranks_min": 2, "ranks_max": 2,
+             "ranks_got": 1})
     sys.exit(2)
 elif name == "skip":
     sys.exit(77)
@@ -107,7 +110,7 @@ class RunnerTest(unittest.TestCase):
         body = [r for r in recs if r["type"] in ("run", "result")]
         self.assertEqual(len(body), 9)
         self.assertTrue(all(r["launch_id"] in ids for r in body))
-        self.assertIn("[3/3] ok (launch 3/3, 2 ranks) ok", p.stderr)
+        self.assertIn("[3/3] ok (round 3/3, 2 ranks) ok", p.stderr)
         self.assertIn("ETA", p.stderr)
         # the file is an ordinary results file for compare
         rs = mg.load_results(self.out)
@@ -216,15 +219,28 @@ class TestLaunchers(unittest.TestCase):
         self.assertIsNone(mg.detect_mpi("/bin/sh"))
 
     def test_classify(self):
-        run = {"type": "run", "nranks": 2, "options": {"sizes_bytes": [8]}}
+        run = {"type": "run", "nranks": 2, "options": {"sizes_bytes": [8, 64]}}
         res = {"type": "result", "size_bytes": 8}
-        self.assertEqual(mg.classify(0, False, [run, res], "", 2)[0], "ok")
-        self.assertEqual(mg.classify(0, False, [], "", 2)[0], "failed")
-        self.assertEqual(mg.classify(1, False, [run, res], "", 2)[::2], ("failed", True))
-        self.assertEqual(mg.classify(2, False, [], "", 2)[1], "exit 2 (usage error)")
-        self.assertEqual(mg.classify(-9, False, [], "", 2)[1], "killed by signal 9")
-        self.assertEqual(mg.classify(0, False, [dict(run, nranks=4), res], "", 2)[0], "wrong-size")
+        res64 = {"type": "result", "size_bytes": 64}
+        self.assertEqual(mg.classify(0, False, [run, res, res64], 2)[0], "ok")
+        self.assertEqual(mg.classify(0, False, [], 2)[0], "failed")
+        self.assertEqual(mg.classify(1, False, [run, res], 2)[::2], ("failed", True))
+        self.assertEqual(mg.classify(2, False, [], 2)[1], "exit 2 (usage error)")
+        self.assertEqual(mg.classify(-9, False, [], 2)[1], "killed by signal 9")
+        self.assertEqual(mg.classify(0, False, [dict(run, nranks=4), res, res64], 2)[0], "wrong-size")
 
+    def test_exit_0_without_every_size_is_not_ok(self):
+        run = {"type": "run", "nranks": 2, "options": {"sizes_bytes": [8, 64]}}
+        st, msg, keep = mg.classify(0, False, [run, {"type": "result", "size_bytes": 8}], 2)
+        self.assertEqual((st, keep), ("failed", False))
+        self.assertIn("missing for 1 sizes", msg)
+
+    def test_usage_error_record_is_read_not_prose(self):
+        err = {"type": "error", "code": "usage", "exit_code": 2, "message": "-m: bad size"}
+        self.assertEqual(mg.classify(2, False, [err], 2)[1], "exit 2 (usage error): -m: bad size")
+        ranks = {"type": "error", "code": "ranks", "ranks_min": 2, "ranks_max": 2, "ranks_got": 1}
+        self.assertEqual(mg.classify(2, False, [ranks, ranks], 2)[0], "wrong-size")
+        self.assertEqual(mg.classify(2, False, [dict(ranks, ranks_got=2)], 2)[0], "failed")
 
 if __name__ == "__main__":
     unittest.main()

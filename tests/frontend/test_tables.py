@@ -45,7 +45,7 @@ class TestCompare(unittest.TestCase):
         rc, out, _ = run_cli("compare", BASE, NEW)
         self.assertEqual(rc, 0)
         lines = out.splitlines()
-        self.assertTrue(lines[0].startswith("MPICH 4.0.2 ("))
+        self.assertTrue(lines[0].startswith("MPICH 4.0.2 vs Open MPI v4.1.4 ("))
         row = [l for l in lines if l.startswith("latency") and " 64K " in l][0]
         self.assertTrue(row.rstrip().endswith("slower"), row)
         self.assertIn("summary: 3 same, 2 slower, 1 faster", out)
@@ -117,7 +117,7 @@ class TestCompare(unittest.TestCase):
     def test_usage_errors(self):
         rc, _, err = run_cli("compare", BASE)
         self.assertEqual(rc, 2)
-        self.assertIn("needs BASE and at least one NEW", err)
+        self.assertIn("compare needs BASE and NEW", err)
         rc, _, err = run_cli("compare", BASE, "/no/such/file.jsonl")
         self.assertEqual(rc, 2)
         self.assertIn("cannot read /no/such/file.jsonl", err)
@@ -144,12 +144,12 @@ class TestPlotAndReport(unittest.TestCase):
             self.assertNotIn(" src=", page)
 
     def test_plot_without_matplotlib_says_so(self):
-        real = mg.import_pyplot
-        mg.import_pyplot = lambda: None
+        real = mg.plot.import_pyplot
+        mg.plot.import_pyplot = lambda: None
         try:
             rc, _, err = run_cli("plot", BASE, "-o", "/tmp/never.png")
         finally:
-            mg.import_pyplot = real
+            mg.plot.import_pyplot = real
         self.assertEqual(rc, 3)
         self.assertIn("needs matplotlib", err)
         self.assertIn("pip install matplotlib", err)

@@ -1,0 +1,6 @@
+"""python3 -m mpigauge"""
+import sys
+
+from .cli import main
+
+sys.exit(main())

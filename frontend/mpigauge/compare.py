@@ -1,0 +1,310 @@
+"""Verdicts: a comparison of two sides per series (benchmark, variant,
+ranks, options or suite line, size, unit), doc/compare.md.
+
+Interleaved configurations (one run, launches in randomized rounds): the
+launches of a round are paired; the test is Wilcoxon's signed-rank test on
+the paired log ratios, the ratio is the Hodges-Lehmann estimate with its
+distribution-free CI, pairs that straddle a change of launch regime are
+left out (and named). Separate files: the launches are independent draws,
+Mann-Whitney's U test and the matching ratio CI (the earlier method), with a
+note that drifts between the runs are not controlled. Over all series of
+one comparison the p-values are adjusted (Benjamini-Hochberg by default,
+Holm on request), so that more sizes do not mean more false alarms.
+"""
+import math
+from collections import OrderedDict
+
+from . import regimes as rg
+from .common import UsageError
+from .results import bench_label, needs_config_label
+from .stats import (adjust_pvalues, hodges_lehmann, mad_sd, mann_whitney, median,
+                    min_p_value, pairs_needed, ratio_ci, signed_rank)
+
+LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
+MIN_PAIRS = 3     # fewer matched pairs than this: no paired decision
+
+
+def higher_is_better(unit):
+    """True for rates (MB/s, ops/s, %), False for times; None if unknown."""
+    u = (unit or "").strip()
+    if u in LOWER_IS_BETTER:
+        return False
+    if u.endswith("/s") or u == "%":
+        return True
+    return None
+
+
+def verdict(base, new, unit, threshold=0.05, alpha=0.05, base_ci=None, new_ci=None):
+    """The verdict of one series of independent launches: per-launch medians
+    `base` and `new` (with one launch on a side, its own 95% CI (low, high)
+    stands in for the spread over launches). A row as compare_sets makes."""
+    if not base or not new:
+        raise ValueError("verdict needs values on both sides")
+
+    def items(vals, ci):
+        lo, hi = ci if ci else (None, None)
+        return [(None, {"median": v, "ci95_low": lo, "ci95_high": hi}) for v in vals]
+
+    row = unpaired_row(items(base, base_ci), items(new, new_ci), alpha, threshold, 1.0 - alpha)
+    row.update(unit=unit, base_median=median(base), new_median=median(new),
+               m=len(base), n=len(new))
+    row.setdefault("note", "")
+    return decide(row, threshold, alpha)
+
+
+def decide(row, threshold, alpha):
+    """The verdict of a row with its (adjusted) p and its ratio CI.
+
+    speedup s = ratio for higher-is-better units, 1/ratio otherwise.
+    faster / slower: significant after adjustment and s beyond the
+    threshold; same: the whole CI of s within [1/(1+t), 1+t]; unstable: the
+    launches fell into regimes that leave too few comparable pairs;
+    unclear: anything else (not enough evidence), with the rounds that
+    would likely decide it."""
+    hib = higher_is_better(row["unit"])
+    names = ("higher", "lower") if hib is None else ("faster", "slower")
+    r = row["ratio"]
+    s = r if hib in (None, True) else (1.0 / r if r > 0 else float("inf"))
+    lo, hi = row["ci"]
+    if hib is False and lo > 0 and hi > 0:
+        lo, hi = 1.0 / hi, 1.0 / lo
+    row["speedup"] = s
+    band = (1.0 / (1.0 + threshold), 1.0 + threshold)
+    p = row.get("p_adjusted", row.get("p"))
+    if row.get("unstable"):
+        v = f"unstable: {row['unstable']} regimes"
+    elif p is not None and p < alpha and not band[0] <= s <= band[1]:
+        v = names[0] if s > 1.0 else names[1]
+    elif row.get("test") != "within-launch-ci" and not math.isnan(lo) and \
+            band[0] <= lo and hi <= band[1]:
+        v = "same"
+    elif row.get("test") == "within-launch-ci" and band[0] <= s <= band[1]:
+        v = "same"
+    elif row.get("test") == "within-launch-ci" and not math.isnan(lo) and not lo <= 1.0 <= hi:
+        v = names[0] if s > 1.0 else names[1]
+    else:
+        v = "unclear"
+    row["verdict"] = v
+    return row
+
+
+def _paired(bitems, nitems):
+    """Pairs (base item, new item) of the same round."""
+    nb = {la.round: (la, r) for la, r in nitems if la.round is not None}
+    return [(b, nb[b[0].round]) for b in bitems if b[0].round is not None and b[0].round in nb]
+
+
+def _rounds_needed(d, alpha, threshold):
+    """Pairs that would likely decide a series whose paired log ratios are d."""
+    sd = mad_sd(d) if len(d) >= 3 else 0.0
+    if sd <= 0:
+        sd = (max(d) - min(d)) / 2.0 if len(d) > 1 else 0.0
+    est = median(d)
+    margin = math.log(1.0 + threshold)
+    if sd <= 0:
+        return None
+    if abs(est) > margin:
+        return pairs_needed(sd, est, alpha)
+    room = margin - abs(est)
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    return max(6, math.ceil(1.05 * (z * sd / room) ** 2))
+
+
+def paired_row(bitems, nitems, alpha, threshold, level):
+    """Statistics of one series from interleaved launches (no verdict yet)."""
+    pairs = _paired(bitems, nitems)
+    bv = [b[1]["median"] for b, _ in pairs]
+    nv = [n[1]["median"] for _, n in pairs]
+    row = {"paired": True, "pairs_total": len(pairs)}
+    kept, gb, gn = rg.match_pairs(bv, nv) if pairs else ([], [], [])
+    row["regimes"] = {"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)}
+    row["same_mixture"] = rg.same_mixture(gb, gn, len(pairs))
+    row["dropped"] = [(pairs[i][0][0], pairs[i][1][0]) for i in range(len(pairs)) if i not in kept]
+    kp = [pairs[i] for i in kept]
+    row["pairs"] = len(kp)
+    if len(kp) < MIN_PAIRS:
+        row.update(ratio=(median(nv) / median(bv)) if pairs else float("nan"),
+                   ci=(float("nan"), float("nan")), ci_coverage=None, p=None,
+                   test="paired-signed-rank")
+        if max(len(gb), len(gn)) > 1:
+            row["unstable"] = max(len(gb), len(gn))
+        row["note"] = (f"{len(kp)} comparable pairs: at least {MIN_PAIRS} are needed "
+                       "(more rounds)")
+        return row
+    d = [math.log(n[1]["median"]) - math.log(b[1]["median"]) for b, n in kp]
+    est, lo, hi, cov = hodges_lehmann(d, level)
+    _, p, used, method = signed_rank(d)
+    row.update(ratio=math.exp(est), ci=(math.exp(lo), math.exp(hi)), ci_coverage=cov, p=p,
+               test="paired-signed-rank-" + method, rounds_needed=_rounds_needed(d, alpha, threshold))
+    if min_signed_rank_p_ok(len(kp), alpha) is False:
+        row["note"] = (f"{len(kp)} pairs cannot reach p < {alpha:g}; run at least "
+                       f"{_min_pairs(alpha)} rounds")
+    return row
+
+
+def _min_pairs(alpha):
+    n = 1
+    while 2.0 / 2.0 ** n >= alpha:
+        n += 1
+    return n
+
+
+def min_signed_rank_p_ok(n, alpha):
+    return 2.0 / 2.0 ** n < alpha
+
+
+def unpaired_row(bitems, nitems, alpha, threshold, level):
+    """Statistics of one series from separate runs (independent launches)."""
+    bv = [r["median"] for _, r in bitems]
+    nv = [r["median"] for _, r in nitems]
+    gb, gn = rg.clusters(bv), rg.clusters(nv)
+    row = {"paired": False, "regimes": {"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)},
+           "same_mixture": rg.same_mixture(gb, gn, 0), "dropped": [], "pairs": 0}
+    mb, mn = median(bv), median(nv)
+    row["ratio"] = mn / mb if mb > 0 else float("inf")
+    if len(bv) >= 2 and len(nv) >= 2:
+        _, p, method = mann_whitney(nv, bv)
+        lo, hi, cov = ratio_ci(bv, nv, level)
+        row.update(p=p, test="mann-whitney-" + method, ci=(lo, hi), ci_coverage=cov)
+        if min_p_value(len(bv), len(nv)) >= alpha:
+            row["note"] = (f"{len(bv)} vs {len(nv)} launches cannot reach p < {alpha:g}; "
+                           "use at least 4 launches per side (--repeat)")
+        if max(len(gb), len(gn)) > 1 and not row["same_mixture"]:
+            row["unstable"] = max(len(gb), len(gn))
+    else:
+        b, n = bitems[0][1], nitems[0][1]
+        bci = (b.get("ci95_low"), b.get("ci95_high")) if len(bv) == 1 else None
+        nci = (n.get("ci95_low"), n.get("ci95_high")) if len(nv) == 1 else None
+        if bci and nci and None not in bci + nci and bci[0] > 0 and nci[0] > 0:
+            lo, hi = nci[0] / bci[1], nci[1] / bci[0]
+        else:
+            lo, hi = float("nan"), float("nan")
+        row.update(p=None, test="within-launch-ci", ci=(lo, hi), ci_coverage=None,
+                   note="single launch: CI from the launches' own CIs, no test between launches")
+    return row
+
+
+def _explanations(base, new, row, items_b, items_n):
+    """Sentences on launches that fell outside (dropped pairs, regimes of one launch)."""
+    out = []
+    for rs, items in ((base, items_b), (new, items_n)):
+        sums = {la.launch_id: rg.sentinel_summary(la.sentinels.get("before"),
+                                                  la.sentinels.get("after")) for la in rs.launches}
+        typical = rg.typical_summary(list(sums.values()))
+        flagged = {id(x) for pair in row["dropped"] for x in pair}
+        for la, r in items:
+            if id(la) not in flagged:
+                continue
+            why = rg.explain(sums.get(la.launch_id, {}), typical)
+            where = f"round {la.round}" if la.round is not None else la.launch_id
+            out.append(f"{rs.label} {where}: {r['median']:.4g} {r.get('unit', '')}"
+                       + (f": {why}" if why else ": the sentinels show nothing unusual"))
+    return out
+
+
+def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None):
+    """Rows comparing new against base, plus lists of unmatched keys.
+    level: the CI level (default 1 - alpha)."""
+    level = level or 1.0 - alpha
+    sb, sn = base.series(), new.series()
+    need = needs_config_label(list(sb) + list(sn))
+    paired = base.interleaved() and new.interleaved() and base.path == new.path
+    rows = []
+    for key, items in sb.items():
+        if key not in sn:
+            continue
+        make = paired_row if paired else unpaired_row
+        row = make(items, sn[key], alpha, threshold, level)
+        row.update(key=key, label=bench_label(key, need), unit=key[5],
+                   base_median=median([r["median"] for _, r in items]),
+                   new_median=median([r["median"] for _, r in sn[key]]),
+                   m=len(items), n=len(sn[key]),
+                   base_launches=[la.launch_id for la, _ in items],
+                   new_launches=[la.launch_id for la, _ in sn[key]])
+        row.setdefault("note", "")
+        row["outliers"] = _explanations(base, new, row, items, sn[key])
+        rows.append(row)
+    adj = adjust_pvalues([r["p"] for r in rows], control)
+    for r, pa in zip(rows, adj):
+        r["p_adjusted"] = pa
+        decide(r, threshold, alpha)
+    only_base = [(bench_label(k, need), k) for k in sb if k not in sn]
+    only_new = [(bench_label(k, need), k) for k in sn if k not in sb]
+    return rows, only_base, only_new
+
+
+def verdict_counts(rows):
+    c = OrderedDict()
+    for r in rows:
+        v = r["verdict"].split(":")[0]
+        c[v] = c.get(v, 0) + 1
+    return c
+
+
+def undecided(rows):
+    """Rows whose verdict is not final (unclear, unstable)."""
+    return [r for r in rows if r["verdict"] not in ("faster", "slower", "same", "higher", "lower")]
+
+
+def _binding_kind(run):
+    b = run.get("bindings") or []
+    if not b:
+        return "unknown"
+    return "unbound" if any("unbound" in str(x) for x in b) else "bound"
+
+
+def provenance_warnings(base, new):
+    """Warnings about runs made differently (host or node count, binding, rank
+    count, timer, mpigauge version), one line per difference, naming the
+    benchmarks it concerns."""
+    names = OrderedDict([("hosts", "host count"), ("nnodes", "node count"), ("binding", "binding"),
+                         ("nranks", "rank count"), ("timer", "timer"),
+                         ("mpigauge_version", "mpigauge version")])
+
+    def summary(rs):
+        d = OrderedDict()
+        for la in rs.launches:
+            r = la.run
+            s = d.setdefault(r.get("benchmark"), {f: set() for f in names})
+            s["hosts"].add(str(len(set(r.get("hosts") or []))))
+            s["nnodes"].add(str(r.get("nnodes")))
+            s["binding"].add(_binding_kind(r))
+            s["nranks"].add(str(r.get("nranks")))
+            s["timer"].add(str(r.get("timer")))
+            s["mpigauge_version"].add(str(r.get("mpigauge_version")))
+        return d
+
+    grouped = OrderedDict()
+    sb, sn = summary(base), summary(new)
+    for rs, s in ((base, sb), (new, sn)):
+        for b, fields in s.items():
+            for f, vals in fields.items():
+                if len(vals) > 1:
+                    msg = f"{rs.label}: launches differ among themselves in {names[f]}: " \
+                          + ", ".join(sorted(vals))
+                    grouped.setdefault(msg, []).append(b)
+    for b in [b for b in sb if b in sn]:
+        for f, name in names.items():
+            if sb[b][f] != sn[b][f]:
+                msg = (f"{name} differs: {base.label}: {', '.join(sorted(sb[b][f]))}; "
+                       f"{new.label}: {', '.join(sorted(sn[b][f]))}")
+                grouped.setdefault(msg, []).append(b)
+    return [f"{m} ({', '.join(bs)})" for m, bs in grouped.items()]
+
+
+def parse_threshold(s):
+    t = s.strip()
+    try:
+        if t.endswith("%"):
+            v = float(t[:-1]) / 100.0
+        else:
+            v = float(t)
+            if v >= 1:
+                v /= 100.0
+    except ValueError:
+        raise UsageError(f"--threshold {s!r}: give a percentage such as 5% (or 0.05)") from None
+    if not 0 <= v < 10 or math.isnan(v):
+        raise UsageError(f"--threshold {s!r} out of range")
+    return v
+

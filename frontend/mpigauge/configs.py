@@ -1,0 +1,187 @@
+"""Configurations of an interleaved run: what differs between the sides of a
+comparison (a build, environment variables, launcher or benchmark arguments).
+
+On the command line, one --config per configuration, words split like a shell:
+    LABEL [bindir=DIR] [prefix=DIR] [mpi=openmpi|mpich] [args="-W 32"]
+          [launcher-args="--mca btl self,vader"] [NAME=VALUE ...]
+where NAME=VALUE with a NAME that starts with an upper-case letter is an
+environment variable (OMPI_MCA_coll_tuned_use_dynamic_rules=1, UCX_TLS=sm).
+
+In a TOML file (--configs FILE; Python 3.11's tomllib):
+    [defaults]                      # optional, inherited by every configuration
+    bindir = "_build/openmpi"
+    [[config]]
+    label = "base"
+    [[config]]
+    label = "rndv8k"
+    env = { UCX_RNDV_THRESH = "8192" }
+    args = ["-W", "32"]             # or one string, split like a shell
+    [[sweep]]                       # one configuration per value
+    label = "allreduce-alg{value}"
+    var = "OMPI_MCA_coll_tuned_allreduce_algorithm"
+    values = [1, 2, 3, 4, 5, 6]
+    env = { OMPI_MCA_coll_tuned_use_dynamic_rules = "1" }
+"""
+import os
+import re
+import shlex
+
+from .common import UsageError
+
+_LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+:=,-]*$")
+_ENV_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")   # OMPI_MCA_btl, UCX_TLS, LD_PRELOAD
+KEYS = ("bindir", "prefix", "mpi", "args", "launcher-args")
+
+
+class Config:
+    def __init__(self, label, bindir=None, mpi=None, env=None, args=(), launcher_args=()):
+        self.label = label
+        self.bindir = bindir
+        self.mpi = mpi
+        self.env = dict(env or {})
+        self.args = list(args)
+        self.launcher_args = list(launcher_args)
+
+    def record(self):
+        """What the session record keeps of it."""
+        return {"label": self.label, "bindir": self.bindir, "mpi": self.mpi, "env": self.env,
+                "args": self.args, "launcher_args": self.launcher_args}
+
+    def __repr__(self):
+        return f"Config({self.record()!r})"
+
+
+def _check_label(label, where):
+    if not _LABEL_RE.match(label or ""):
+        raise UsageError(f"{where}: bad configuration label {label!r} "
+                         "(letters, digits and _ . + : = , - ; not starting with a sign)")
+    return label
+
+
+def _bindir(prefix, bindir, where):
+    if prefix and bindir:
+        raise UsageError(f"{where}: give bindir or prefix, not both")
+    if prefix:
+        return os.path.join(prefix, "bin")
+    return bindir
+
+
+def _words(value, where, key):
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    try:
+        return shlex.split(str(value))
+    except ValueError as e:
+        raise UsageError(f"{where}: {key}: {e}") from None
+
+
+def _check_mpi(mpi, where):
+    if mpi not in (None, "openmpi", "mpich"):
+        raise UsageError(f"{where}: mpi must be openmpi or mpich, not {mpi!r}")
+    return mpi
+
+
+def parse_config_arg(text):
+    """One --config value -> Config."""
+    where = f"--config {text!r}"
+    try:
+        words = shlex.split(text)
+    except ValueError as e:
+        raise UsageError(f"{where}: {e}") from None
+    if not words:
+        raise UsageError("--config needs a label")
+    label = _check_label(words[0], where)
+    kv, env = {}, {}
+    for w in words[1:]:
+        key, eq, val = w.partition("=")
+        if not eq:
+            raise UsageError(f"{where}: {w!r} is not KEY=VALUE (keys: {', '.join(KEYS)}, "
+                             "or an environment variable NAME=VALUE)")
+        if key in KEYS:
+            if key in kv:
+                raise UsageError(f"{where}: {key} given twice")
+            kv[key] = val
+        elif _ENV_RE.match(key):
+            env[key] = val
+        else:
+            raise UsageError(f"{where}: unknown key {key!r} (keys: {', '.join(KEYS)}; "
+                             "environment variable names start with an upper-case letter)")
+    return Config(label, _bindir(kv.get("prefix"), kv.get("bindir"), where),
+                  _check_mpi(kv.get("mpi"), where), env,
+                  _words(kv.get("args", ""), where, "args"),
+                  _words(kv.get("launcher-args", ""), where, "launcher-args"))
+
+
+_TABLE_KEYS = {"label", "bindir", "prefix", "mpi", "env", "args", "launcher_args"}
+
+
+def _from_table(t, defaults, where, base_dir):
+    unknown = set(t) - _TABLE_KEYS - {"var", "values"}
+    if unknown:
+        raise UsageError(f"{where}: unknown keys {', '.join(sorted(unknown))} "
+                         f"(known: {', '.join(sorted(_TABLE_KEYS))})")
+    merged = dict(defaults)
+    env = dict(defaults.get("env") or {})
+    env.update(t.get("env") or {})
+    merged.update({k: v for k, v in t.items() if k != "env"})
+    for k, v in env.items():
+        if not _ENV_RE.match(k):
+            raise UsageError(f"{where}: environment variable name {k!r} is not NAME")
+    bindir = _bindir(merged.get("prefix"), merged.get("bindir"), where)
+    if bindir and not os.path.isabs(bindir):
+        bindir = os.path.normpath(os.path.join(base_dir, bindir))
+    return Config(_check_label(str(merged.get("label", "")), where), bindir,
+                  _check_mpi(merged.get("mpi"), where), {k: str(v) for k, v in env.items()},
+                  _words(merged.get("args", []), where, "args"),
+                  _words(merged.get("launcher_args", []), where, "launcher_args"))
+
+
+def load_config_file(path):
+    """A TOML file -> [Config]. Relative bindirs are relative to the file."""
+    try:
+        import tomllib
+    except ImportError:
+        raise UsageError("--configs needs Python 3.11 or later (tomllib); give --config "
+                         "on the command line instead") from None
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise UsageError(f"{path}: {e}") from None
+    unknown = set(data) - {"defaults", "config", "sweep"}
+    if unknown:
+        raise UsageError(f"{path}: unknown tables {', '.join(sorted(unknown))} "
+                         "(known: defaults, config, sweep)")
+    base_dir = os.path.dirname(os.path.abspath(path))
+    defaults = data.get("defaults") or {}
+    out = []
+    for i, t in enumerate(data.get("config") or [], 1):
+        out.append(_from_table(t, defaults, f"{path}: config {i}", base_dir))
+    for i, t in enumerate(data.get("sweep") or [], 1):
+        where = f"{path}: sweep {i}"
+        var, values = t.get("var"), t.get("values")
+        if isinstance(var, str) and not _ENV_RE.match(var):
+            raise UsageError(f"{where}: environment variable name {var!r} is not NAME")
+        if not isinstance(var, str) or not _ENV_RE.match(var) or not isinstance(values, list) \
+                or not values:
+            raise UsageError(f"{where}: needs var = \"NAME\" and values = [...]")
+        pattern = str(t.get("label", var + "={value}"))
+        if "{value}" not in pattern:
+            raise UsageError(f"{where}: the label must contain {{value}}")
+        for v in values:
+            table = dict(t)
+            table["env"] = dict(t.get("env") or {}, **{var: str(v)})
+            table["label"] = pattern.replace("{value}", str(v))
+            out.append(_from_table(table, defaults, where, base_dir))
+    return out
+
+
+def check_unique(configs):
+    seen = set()
+    for c in configs:
+        if c.label in seen:
+            raise UsageError(f"configuration label {c.label!r} is given twice")
+        seen.add(c.label)
+    return configs

@@ -1,0 +1,135 @@
+"""`mpigauge plot`: median against message size, one panel per benchmark,
+one line per set with its CI band (needs matplotlib)."""
+import io
+import os
+import math
+import sys
+from collections import OrderedDict
+
+from .common import EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, size_label, warn
+from .compare import higher_is_better
+from .results import bench_label, load_inputs, needs_config_label
+from .stats import median, median_ci
+
+
+def aggregate(items):
+    """Per-launch results of one key -> (median, low, high, launches): with one
+    launch its own median and 95% CI; with several the median of the
+    per-launch medians and its order-statistics CI (min..max for few launches)."""
+    meds = [r["median"] for _, r in items]
+    if len(items) == 1:
+        r = items[0][1]
+        lo, hi = r.get("ci95_low"), r.get("ci95_high")
+        return r["median"], lo if lo is not None else r["median"], hi if hi is not None else r["median"], 1
+    lo, hi, _ = median_ci(meds)
+    return median(meds), lo, hi, len(meds)
+
+
+def panels(sets):
+    """OrderedDict panel key (benchmark, variant, nranks, opts, unit) ->
+    [(set, [(size, median, lo, hi)])]."""
+    out = OrderedDict()
+    for s in sets:
+        per = OrderedDict()
+        for key, items in s.series().items():
+            pk = (key[0], key[1], key[2], key[3], key[5])
+            per.setdefault(pk, []).append((key[4],) + aggregate(items)[:3])
+        for pk, pts in per.items():
+            out.setdefault(pk, []).append((s, sorted(pts)))
+    return out
+
+
+def import_pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError:
+        return None
+
+
+MISSING_MPL = ("mpigauge plot: needs matplotlib, which this Python ({}) cannot import; install it "
+               "with `apt-get install python3-matplotlib` (Debian's python3) or "
+               "`python3 -m pip install matplotlib`, or run scripts/setup-deps.sh")
+
+
+def make_figure(plt, sets, title=None):
+    from matplotlib.ticker import FuncFormatter, LogLocator
+    pans = panels(sets)
+    if not pans:
+        raise UsageError("nothing to plot: no results with a positive median")
+    need = needs_config_label([(k[0], k[1], k[2], k[3], 0, k[4]) for k in pans])
+    npan = len(pans)
+    ncols = min(3, npan)
+    nrows = (npan + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, 3.9 * nrows), squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    labels = [s.label for s in sets]
+    for ax, (pk, series) in zip([a for row in axes for a in row], pans.items()):
+        for s, pts in series:
+            pts = [p for p in pts if p[0] > 0 and p[1] > 0]
+            if not pts:
+                continue
+            c = colours[labels.index(s.label) % len(colours)]
+            xs = [p[0] for p in pts]
+            ax.plot(xs, [p[1] for p in pts], marker="o", markersize=3, color=c, label=s.label)
+            ax.fill_between(xs, [max(p[2], 1e-300) for p in pts], [p[3] for p in pts],
+                            color=c, alpha=0.2, linewidth=0)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: size_label(int(round(x))) if x >= 1 else ""))
+        hib = higher_is_better(pk[4])
+        better = {True: "higher is better", False: "lower is better"}.get(hib, "")
+        name = bench_label((pk[0], pk[1], pk[2], pk[3], 0, pk[4]), need)
+        ax.set_title(name)
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel(f"{pk[4]}" + (f" ({better})" if better else ""))
+        ax.grid(True, which="major", alpha=0.3)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        lo, hi = ax.get_ylim()
+        few = hi > 0 and lo > 0 and math.log10(hi / lo) < 1.5
+        ax.yaxis.set_minor_formatter(FuncFormatter(
+            lambda v, _, few=few: f"{v:g}" if few and v > 0 and
+            round(v / 10 ** math.floor(math.log10(v)), 6) in (2, 3, 5) else ""))
+        ax.legend(fontsize="small")
+    for ax in [a for row in axes for a in row][npan:]:
+        ax.set_visible(False)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_svg_or_none(sets):
+    plt = import_pyplot()
+    if plt is None:
+        return None
+    fig = make_figure(plt, sets)
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    plt.close(fig)
+    svg = buf.getvalue()
+    i = svg.find("<svg")
+    return svg[i:] if i >= 0 else svg
+
+
+def cmd_plot(a):
+    plt = import_pyplot()
+    if plt is None:
+        print(MISSING_MPL.format(sys.executable), file=sys.stderr)
+        return EXIT_NO_MATPLOTLIB
+    ext = os.path.splitext(a.output)[1].lower()
+    if ext not in (".png", ".svg", ".pdf"):
+        raise UsageError(f"-o {a.output}: the name must end in .png, .svg or .pdf")
+    sets = load_inputs(a.files)
+    for s in sets:
+        for w in s.warnings:
+            warn(w)
+    fig = make_figure(plt, sets, a.title)
+    fig.savefig(a.output, dpi=a.dpi)
+    plt.close(fig)
+    print(f"mpigauge plot: wrote {a.output}", file=sys.stderr)
+    return EXIT_OK
+

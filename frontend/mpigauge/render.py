@@ -1,0 +1,251 @@
+"""Renderings of a comparison: text, Markdown, HTML and JSON Lines (the
+stable, documented schema of doc/compare.md, golden-tested)."""
+import datetime
+import html
+import json
+import math
+
+from .common import fmt_num, fmt_p, size_label, version
+from .compare import verdict_counts
+
+COLUMNS = ("benchmark", "size", "unit", "base", "new", "new/base", "95% CI", "p (adj.)",
+           "launches", "verdict")
+NUMERIC = (1, 3, 4, 5, 7)
+JSON_SCHEMA = 1
+
+
+def _verdict_cell(r):
+    v = r["verdict"]
+    if v == "unclear" and r.get("rounds_needed"):
+        v += f" (~{r['rounds_needed']} rounds)"
+    return v
+
+
+def table_rows(rows):
+    out = []
+    for r in rows:
+        lo, hi = r["ci"]
+        ci = f"[{lo:.3f}, {hi:.3f}]" if not (math.isnan(lo) or math.isnan(hi)) else "n/a"
+        cov = r.get("ci_coverage")
+        if cov is not None and cov < 0.95 - 1e-9:
+            ci += f" ({cov * 100:.0f}%)"
+        used = f"{r['pairs']} pairs" if r.get("paired") else f"{r['m']} vs {r['n']}"
+        if r.get("paired") and r.get("dropped"):
+            used += f" (-{len(r['dropped'])})"
+        ratio = f"{r['ratio']:.3f}" if not math.isnan(r["ratio"]) else "n/a"
+        out.append([r["label"], size_label(r["key"][4]), r["key"][5],
+                    fmt_num(r["base_median"]), fmt_num(r["new_median"]), ratio,
+                    ci, fmt_p(r.get("p_adjusted", r.get("p"))), used, _verdict_cell(r)])
+    return out
+
+
+def _regime_text(r):
+    parts = []
+    for side in ("base", "new"):
+        g = r["regimes"][side]
+        if len(g) > 1:
+            parts.append(f"{side} " + " / ".join(f"{fmt_num(v)} x{c}" for v, c in g))
+    return "; ".join(parts)
+
+
+def notes(rows, base, new):
+    """Sentences under a table: method notes, regimes, outliers."""
+    out = []
+    for r in rows:
+        if r["note"] and r["note"] not in out:
+            out.append(r["note"])
+    for r in rows:
+        rt = _regime_text(r)
+        if rt:
+            d = f"; {len(r['dropped'])} pairs straddled a change and are left out" \
+                if r.get("dropped") else ""
+            out.append(f"{r['label']} {size_label(r['key'][4])}: launch regimes: {rt}{d}")
+        for o in r.get("outliers") or []:
+            out.append(f"{r['label']} {size_label(r['key'][4])}: outside: {o}")
+    return out
+
+
+def method_line(rows, base, new, threshold, alpha, control):
+    paired = any(r.get("paired") for r in rows)
+    ctl = {"bh": "Benjamini-Hochberg", "holm": "Holm", "none": "no"}[control]
+    if paired:
+        return (f"ratio = {new.label} / {base.label}, Hodges-Lehmann estimate over launches "
+                f"paired by round; Wilcoxon signed-rank test, {ctl} adjustment over "
+                f"{len(rows)} series, alpha {alpha:g}, threshold {threshold * 100:g}%")
+    return (f"ratio = median of {new.label} / median of {base.label} over per-launch medians; "
+            f"Mann-Whitney U test (separate runs: not interleaved, drifts between them are "
+            f"not controlled), {ctl} adjustment over {len(rows)} series, alpha {alpha:g}, "
+            f"threshold {threshold * 100:g}%")
+
+
+def _group_unmatched(items):
+    """[(label, key)] -> "label (unit): sizes ..." lines."""
+    d = {}
+    for label, k in items:
+        d.setdefault((label, k[2], k[5]), []).append(k[4])
+    return [f"{b} ({u}{', %s ranks' % n if '(' not in b else ''}): sizes "
+            + ", ".join(size_label(s) for s in sizes) for (b, n, u), sizes in d.items()]
+
+
+def _summary(rows):
+    c = verdict_counts(rows)
+    return ", ".join(f"{v} {k}" for k, v in c.items()) or "nothing compared"
+
+
+def render_text(comparisons, threshold, alpha, control):
+    lines = []
+    for base, new, rows, ob, on, warns in comparisons:
+        lines.append(f"{new.label} vs {base.label} ({base.path}"
+                     + (f", {new.path})" if new.path != base.path else ")"))
+        lines.append(method_line(rows, base, new, threshold, alpha, control))
+        body = table_rows(rows)
+        widths = [max(len(c), *(len(r[i]) for r in body)) if body else len(c)
+                  for i, c in enumerate(COLUMNS)]
+        right = {3, 4, 5, 7}
+        fmt = lambda cells: "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                                      for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        lines.append(fmt(COLUMNS))
+        lines.append(fmt(["-" * w for w in widths]))
+        lines.extend(fmt(r) for r in body)
+        lines.append("summary: " + _summary(rows))
+        lines.extend("note: " + n for n in notes(rows, base, new))
+        lines.extend(f"only in {base.label}: {s}" for s in _group_unmatched(ob))
+        lines.extend(f"only in {new.label}: {s}" for s in _group_unmatched(on))
+        lines.extend("warning: " + w for w in warns)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _md_escape(s):
+    return str(s).replace("|", "\\|")
+
+
+def render_markdown(comparisons, threshold, alpha, control):
+    lines = []
+    for base, new, rows, ob, on, warns in comparisons:
+        lines += [f"### {_md_escape(new.label)} vs {_md_escape(base.label)}", "",
+                  _md_escape(method_line(rows, base, new, threshold, alpha, control)) + ".", "",
+                  "| " + " | ".join(COLUMNS) + " |",
+                  "| " + " | ".join("---:" if i in NUMERIC else "---"
+                                    for i in range(len(COLUMNS))) + " |"]
+        for r in table_rows(rows):
+            cells = [_md_escape(c) for c in r]
+            if cells[-1] in ("faster", "slower"):
+                cells[-1] = f"**{cells[-1]}**"
+            lines.append("| " + " | ".join(cells) + " |")
+        lines += ["", "Summary: " + _summary(rows) + "."]
+        extra = [f"Note: {_md_escape(n)}" for n in notes(rows, base, new)]
+        extra += [f"Only in {_md_escape(base.label)}: {_md_escape(s)}" for s in _group_unmatched(ob)]
+        extra += [f"Only in {_md_escape(new.label)}: {_md_escape(s)}" for s in _group_unmatched(on)]
+        extra += [f"Warning: {_md_escape(w)}" for w in warns]
+        if extra:
+            lines.append("")
+            lines.extend("* " + e for e in extra)
+        lines.append("")
+    return "\n".join(lines)
+
+
+HTML_STYLE = """
+body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
+th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+th{background:#f0f0f0}
+.faster{background:#d8f5d8}.slower{background:#f8d4d4}.unclear{background:#fff3c4}.unstable{background:#e8dcf5}
+.warn{color:#a15c00}.small{font-size:0.85em;color:#555}
+pre{background:#f6f6f6;padding:0.5em;overflow-x:auto;font-size:0.85em}
+svg{max-width:100%;height:auto}
+"""
+
+
+def _html_table(header, rows, numeric=(), classes=None):
+    h = ["<table><tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in header) + "</tr>"]
+    for i, r in enumerate(rows):
+        cls = f' class="{classes[i]}"' if classes and classes[i] else ""
+        h.append(f"<tr{cls}>" + "".join(
+            f'<td{" class=num" if j in numeric else ""}>{html.escape(str(c))}</td>'
+            for j, c in enumerate(r)) + "</tr>")
+    h.append("</table>")
+    return "\n".join(h)
+
+
+
+def render_html_comparisons(comparisons, threshold, alpha, control):
+    parts = []
+    for base, new, rows, ob, on, warns in comparisons:
+        parts.append(f"<h2>{html.escape(new.label)} vs {html.escape(base.label)}</h2>")
+        parts.append(f'<p class="small">{html.escape(method_line(rows, base, new, threshold, alpha, control))}. '
+                     f"base: {html.escape(base.path)}; new: {html.escape(new.path)}.</p>")
+        body = table_rows(rows)
+        parts.append(_html_table(COLUMNS, body, numeric=NUMERIC,
+                                 classes=[r[-1].split(" ")[0].rstrip(":")
+                                          if r[-1].split(" ")[0].rstrip(":") in
+                                          ("faster", "slower", "unclear", "unstable") else ""
+                                          for r in body]))
+        parts.append("<p>Summary: " + html.escape(_summary(rows)) + ".</p>")
+        items = [html.escape("Note: " + n) for n in notes(rows, base, new)]
+        items += [html.escape(f"Only in {base.label}: {s}") for s in _group_unmatched(ob)]
+        items += [html.escape(f"Only in {new.label}: {s}") for s in _group_unmatched(on)]
+        items += [f'<span class="warn">{html.escape("Warning: " + w)}</span>' for w in warns]
+        if items:
+            parts.append("<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+    return "\n".join(parts)
+
+
+def html_page(title, body):
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{html.escape(title)}</title><style>{HTML_STYLE}</style></head>\n"
+            f"<body>\n<h1>{html.escape(title)}</h1>\n{body}\n"
+            f'<p class="small">made by mpigauge {html.escape(version())} on '
+            f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}</p>\n"
+            f"</body></html>\n")
+
+
+
+def _num(v):
+    """A float for JSON: 6 significant digits (stable golden files); None for
+    NaN and infinities."""
+    if v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v))):
+        return None
+    return float(f"{v:.6g}") if isinstance(v, float) else v
+
+
+def json_records(comparisons, threshold, alpha, control):
+    """The comparison as records (doc/compare.md, "compare --format json")."""
+    recs = []
+    for base, new, rows, ob, on, warns in comparisons:
+        recs.append({"type": "comparison", "schema": JSON_SCHEMA,
+                     "base": {"label": base.label, "path": base.path},
+                     "new": {"label": new.label, "path": new.path},
+                     "method": "paired" if any(r.get("paired") for r in rows) else "unpaired",
+                     "alpha": alpha, "threshold": threshold, "error_control": control,
+                     "series": len(rows), "summary": dict(verdict_counts(rows)),
+                     "only_base": _group_unmatched(ob), "only_new": _group_unmatched(on),
+                     "warnings": list(warns)})
+        for r in rows:
+            bench, variant, nranks, where, size, unit = r["key"]
+            lo, hi = r["ci"]
+            recs.append({
+                "type": "series", "schema": JSON_SCHEMA, "base": base.label, "new": new.label,
+                "benchmark": bench, "variant": variant, "nranks": nranks, "match": where,
+                "size_bytes": size, "unit": unit, "label": r["label"],
+                "base_median": _num(r["base_median"]), "new_median": _num(r["new_median"]),
+                "ratio": _num(r["ratio"]), "ci_low": _num(lo), "ci_high": _num(hi),
+                "ci_coverage": _num(r.get("ci_coverage")), "test": r.get("test"),
+                "p": _num(r.get("p")), "p_adjusted": _num(r.get("p_adjusted")),
+                "speedup": _num(r.get("speedup")), "verdict": r["verdict"],
+                "paired": bool(r.get("paired")), "pairs": r.get("pairs", 0),
+                "pairs_dropped": [{"base": b.launch_id, "new": n.launch_id, "round": b.round}
+                                  for b, n in r.get("dropped") or []],
+                "regimes": {s: [{"value": _num(v), "launches": c} for v, c in r["regimes"][s]]
+                            for s in ("base", "new")},
+                "same_mixture": bool(r.get("same_mixture")),
+                "rounds_needed": r.get("rounds_needed"),
+                "launches": {"base": r.get("base_launches", []), "new": r.get("new_launches", [])},
+                "note": r.get("note", ""), "outliers": list(r.get("outliers") or [])})
+    return recs
+
+
+def render_json(comparisons, threshold, alpha, control):
+    return "".join(json.dumps(r, sort_keys=False, separators=(",", ":")) + "\n"
+                   for r in json_records(comparisons, threshold, alpha, control))

@@ -1,0 +1,142 @@
+"""`mpigauge report`: one self-contained HTML page for results: sessions,
+launch status, the noise sentinels of every launch, provenance, result
+tables, the comparisons of the sets and plots."""
+import html
+import json
+import shlex
+import sys
+from collections import OrderedDict
+
+from . import regimes as rg
+from .common import EXIT_OK, fmt_num, size_label, warn
+from .compare import compare_sets, provenance_warnings
+from .plot import aggregate, plot_svg_or_none
+from .render import _html_table, html_page, render_html_comparisons
+from .results import bench_label, load_inputs, needs_config_label, short_library
+from .stats import median
+from .compare import parse_threshold
+
+
+def sentinel_table(s):
+    """One row per launch with its sentinels, outliers explained."""
+    sums = [(la, rg.sentinel_summary(la.sentinels.get("before"), la.sentinels.get("after")))
+            for la in s.launches]
+    sums = [(la, x) for la, x in sums if x]
+    if not sums:
+        return ""
+    typical = rg.typical_summary([x for _, x in sums])
+    rows = []
+    for la, x in sums:
+        rows.append([la.run.get("benchmark"), la.round if la.round is not None else "",
+                     fmt_num(x.get("probe_before_us")), fmt_num(x.get("probe_after_us")),
+                     fmt_num(x.get("compute_rate")), fmt_num(x.get("load1")),
+                     x.get("ctxt_delta", ""), x.get("steal_delta", ""),
+                     rg.explain(x, typical)])
+    return ("<h3>Noise sentinels</h3><p class=\"small\">Per launch: the 8-byte probe before and "
+            "after the benchmark (us), the computation rate (Munits/s, slowest rank), the "
+            "1-minute load, context switches and steal during the launch; typical probe "
+            f"{fmt_num(typical.get('probe_us'))} us.</p>"
+            + _html_table(["benchmark", "round", "probe before", "probe after", "compute",
+                           "load", "ctxt", "steal", "note"], rows, numeric=(1, 2, 3, 4, 5, 6, 7)))
+
+
+def report_body(s):
+    parts = [f"<h2>{html.escape(s.label)}</h2>", f'<p class="small">{html.escape(s.path)}</p>']
+    if s.sessions or s.launch_meta:
+        counts = OrderedDict()
+        for m in s.launch_meta:
+            counts[m.get("status")] = counts.get(m.get("status"), 0) + 1
+        rows = [[x.get("session_id"), x.get("suite"), x.get("launcher"), x.get("repeat"),
+                 x.get("date_utc"), x.get("host")] for x in s.sessions]
+        if rows:
+            parts.append("<h3>Sessions</h3>")
+            parts.append(_html_table(["session", "suite", "launcher", "repeat", "started (UTC)", "host"], rows))
+        parts.append("<p>Launches: " + html.escape(", ".join(f"{v} {k}" for k, v in counts.items())) + "</p>")
+        bad = [m for m in s.launch_meta if m.get("status") not in ("ok",)]
+        if bad:
+            parts.append("<h3>Launches that did not succeed</h3>")
+            for m in bad:
+                parts.append(f"<p><b>{html.escape(str(m.get('benchmark')))}</b> "
+                             f"{html.escape(str(m.get('status')))}: {html.escape(str(m.get('message', '')))}</p>")
+                if m.get("command"):
+                    parts.append("<pre>" + html.escape(" ".join(shlex.quote(str(w)) for w in m["command"])) + "</pre>")
+                if m.get("stderr_tail"):
+                    parts.append("<pre>" + html.escape(m["stderr_tail"]) + "</pre>")
+    parts.append(sentinel_table(s))
+    parts.append("<h3>Provenance</h3>")
+    prov = OrderedDict()
+    for la in s.launches:
+        r = la.run
+        row = (r.get("benchmark"), short_library(r.get("mpi_library")), r.get("mpigauge_version"),
+               r.get("nranks"), r.get("nnodes"), ", ".join(sorted(set(r.get("hosts") or []))),
+               " ".join(r.get("bindings") or []))
+        p = prov.setdefault(row, [0, r.get("date_utc"), r.get("date_utc"), r])
+        p[0] += 1
+        p[1] = min(p[1] or "", r.get("date_utc") or "")
+        p[2] = max(p[2] or "", r.get("date_utc") or "")
+    parts.append(_html_table(["benchmark", "MPI", "mpigauge", "ranks", "nodes", "hosts", "bindings",
+                              "launches", "first", "last"],
+                             [list(k) + [v[0], v[1], v[2]] for k, v in prov.items()]))
+    seen = set()
+    for k, v in prov.items():
+        r = v[3]
+        lib = r.get("mpi_library_version") or r.get("mpi_library")
+        if lib in seen:
+            continue
+        seen.add(lib)
+        parts.append("<details><summary>" + html.escape(short_library(lib)) + ": library, options, "
+                     "environment</summary><pre>" + html.escape(str(lib)) + "\n\ncommand line: "
+                     + html.escape(" ".join(r.get("command_line") or [])) + "\noptions: "
+                     + html.escape(json.dumps(r.get("options"), sort_keys=True)) + "\nenv: "
+                     + html.escape(json.dumps(r.get("env"), sort_keys=True))
+                     + f"\ntimer: {html.escape(str(r.get('timer')))}, resolution "
+                     f"{r.get('timer_resolution_s')} s, overhead {r.get('timer_overhead_s')} s</pre></details>")
+    parts.append("<h3>Results</h3>")
+    parts.append('<p class="small">Median: the median of the per-launch medians (one launch: its '
+                 "own median); CI: its 95% confidence interval (several launches: order statistics "
+                 "over launches, min..max below 6 launches; one launch: the launch's own CI).</p>")
+    series = s.series()
+    need = needs_config_label(list(series))
+    by_bench = OrderedDict()
+    for key, items in series.items():
+        by_bench.setdefault((key[0], key[1], key[2], key[3], key[5]), []).append((key, items))
+    for pk, rows in by_bench.items():
+        name = bench_label((pk[0], pk[1], pk[2], pk[3], 0, pk[4]), need)
+        parts.append(f"<h4>{html.escape(name)} ({html.escape(str(pk[4]))})</h4>")
+        body = []
+        for key, items in rows:
+            med, lo, hi, n = aggregate(items)
+            meds = [r["median"] for _, r in items]
+            p99 = median([r["p99"] for _, r in items if isinstance(r.get("p99"), (int, float))] or [float("nan")])
+            body.append([size_label(key[4]), fmt_num(med), f"{fmt_num(lo)} .. {fmt_num(hi)}",
+                         fmt_num(min(meds)), fmt_num(max(meds)), fmt_num(p99), n])
+        parts.append(_html_table(["size", "median", "95% CI", "lowest launch", "highest launch",
+                                  "p99", "launches"], body, numeric=(1, 2, 3, 4, 5, 6)))
+    return "\n".join(parts)
+
+
+def cmd_report(a):
+    sets = load_inputs(a.files)
+    for s in sets:
+        for w in s.warnings:
+            warn(w)
+    body = "\n".join(report_body(s) for s in sets)
+    if len(sets) > 1:
+        threshold = parse_threshold(a.threshold)
+        comps = []
+        for new in sets[1:]:
+            rows, ob, on = compare_sets(sets[0], new, threshold, 0.05)
+            comps.append((sets[0], new, rows, ob, on, provenance_warnings(sets[0], new)))
+        body += "\n<h2>Comparison</h2>\n" + render_html_comparisons(comps, threshold, 0.05, "bh")
+    if not a.no_plot:
+        svg = plot_svg_or_none(sets)
+        body += "\n<h2>Plots</h2>\n" + (svg if svg else
+                                         "<p>(plots need matplotlib: python3 -m pip install matplotlib)</p>")
+        if not svg:
+            warn("matplotlib is missing: the report has no plots")
+    title = a.title or ("mpigauge report: " + ", ".join(s.label for s in sets))
+    with open(a.output, "w", encoding="utf-8") as f:
+        f.write(html_page(title, body))
+    print(f"mpigauge report: wrote {a.output}", file=sys.stderr)
+    return EXIT_OK
+

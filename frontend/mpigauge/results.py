@@ -1,0 +1,257 @@
+"""Reading results files: the programs' JSON Lines (doc/output.md) and the
+runner's session and launch records (doc/compare.md). A file from an
+interleaved run holds several configurations; each is a ResultSet of its
+own, selected by label."""
+import json
+import math
+import os
+import re
+from collections import OrderedDict
+
+from .common import UsageError
+
+
+def short_library(s):
+    if not s:
+        return "unknown MPI"
+    s = " ".join(str(s).split())
+    m = re.match(r"MPICH Version:\s*(\S+)", s)
+    if m:
+        return "MPICH " + m.group(1)
+    m = re.match(r"(Intel\(R\) MPI Library [\d.]+)", s)
+    if m:
+        return m.group(1)
+    return s.split(",")[0]
+
+
+class Launch:
+    """One program run: its run record, results and sentinels, and what the
+    runner recorded of it (configuration, round, suite line)."""
+
+    def __init__(self, run, launch_id):
+        self.run = run
+        self.launch_id = launch_id
+        self.results = []
+        self.sentinels = {}
+        self.meta = {}
+
+    @property
+    def config(self):
+        return self.meta.get("config", self.run.get("config"))
+
+    @property
+    def round(self):
+        return self.meta.get("round", self.run.get("round"))
+
+    @property
+    def source(self):
+        return self.meta.get("source") or ""
+
+
+class ResultSet:
+    """Launches of one side of a comparison. keymode "options": series are
+    matched by benchmark options (files of separate runs); "line": by suite
+    line (configurations of one interleaved run, whose options may differ)."""
+
+    def __init__(self, path, label=None, keymode="options"):
+        self.path = path
+        self.label = label
+        self.keymode = keymode
+        self.launches = []
+        self.launch_meta = []
+        self.sessions = []
+        self.warnings = []
+
+    def key(self, la, res):
+        run = la.run
+        if self.keymode == "line":
+            where = "line " + la.source
+        else:
+            where = json.dumps((run.get("options") or {}).get("benchmark") or {}, sort_keys=True)
+        return (res.get("benchmark") or run.get("benchmark"), res.get("variant") or "",
+                run.get("nranks"), where, res.get("size_bytes"), res.get("unit"))
+
+    def series(self):
+        """OrderedDict key -> list of (launch, result record)."""
+        out = OrderedDict()
+        for la in self.launches:
+            for r in la.results:
+                if r.get("validation") == "failed":
+                    continue
+                med = r.get("median")
+                if not isinstance(med, (int, float)) or not med > 0 or math.isinf(med):
+                    continue
+                out.setdefault(self.key(la, r), []).append((la, r))
+        return out
+
+    def interleaved(self):
+        return self.keymode == "line"
+
+    def libraries(self):
+        return sorted({short_library(la.run.get("mpi_library")) for la in self.launches})
+
+    def default_label(self):
+        libs = self.libraries()
+        return libs[0] if len(libs) == 1 else os.path.basename(self.path)
+
+
+def read_records(path):
+    """(records, warnings) of a JSON Lines file."""
+    try:
+        f = open(path, encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+    recs, warns, bad = [], [], 0
+    with f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                bad += 1
+                if bad <= 3:
+                    warns.append(f"{path}:{lineno}: not a JSON line, ignored")
+                continue
+            if isinstance(rec, dict):
+                rec["_line"] = lineno
+                recs.append(rec)
+    return recs, warns
+
+
+def build_set(records, path, label=None, keymode="options", config=None, all_configs=True):
+    """A ResultSet of the records (those of configuration `config` only,
+    unless all_configs)."""
+    rs = ResultSet(path, label, keymode)
+    metas = {}
+    current = None
+    for rec in records:
+        t = rec.get("type")
+        if t == "launch":
+            if all_configs or rec.get("config") == config:
+                rs.launch_meta.append(rec)
+            metas[rec.get("launch_id")] = rec
+        elif t == "session":
+            rs.sessions.append(rec)
+        elif t == "run":
+            meta = metas.get(rec.get("launch_id"), {})
+            cfg = meta.get("config", rec.get("config"))
+            if not all_configs and cfg != config:
+                current = None
+                continue
+            current = Launch(rec, rec.get("launch_id"))
+            current.meta = meta
+            rs.launches.append(current)
+        elif t == "result":
+            if current is not None:
+                current.results.append(rec)
+            elif all_configs:
+                rs.warnings.append(f"{path}:{rec.get('_line')}: result before any run record, ignored")
+        elif t == "sentinel" and current is not None:
+            current.sentinels[rec.get("phase")] = rec
+    return rs
+
+
+def config_labels(records):
+    """Configuration labels of an interleaved file, in session order."""
+    labels = []
+    for rec in records:
+        if rec.get("type") == "session":
+            for c in rec.get("configs") or []:
+                if c.get("label") is not None and c["label"] not in labels:
+                    labels.append(c["label"])
+    for rec in records:
+        if rec.get("type") == "launch" and rec.get("config") is not None \
+                and rec["config"] not in labels:
+            labels.append(rec["config"])
+    return labels
+
+
+def load_results(path, label=None):
+    """The whole file as one set (every configuration together)."""
+    recs, warns = read_records(path)
+    rs = build_set(recs, path, label)
+    rs.warnings = warns + rs.warnings
+    if not rs.launches:
+        raise UsageError(f"{path}: no run records (is it an mpigauge results file?)")
+    return rs
+
+
+def load_config_sets(path, labels=None):
+    """The configurations of an interleaved file as sets (all, or `labels`
+    in that order)."""
+    recs, warns = read_records(path)
+    have = config_labels(recs)
+    if not have:
+        raise UsageError(f"{path} holds no configurations (it is not from an interleaved "
+                         "run); give files to compare instead")
+    want = labels or have
+    for lb in want:
+        if lb not in have:
+            raise UsageError(f"{path} has no configuration {lb!r} (it has: {', '.join(have)})")
+    sets = []
+    for lb in want:
+        rs = build_set(recs, path, lb, "line", lb, all_configs=False)
+        rs.warnings = list(warns)
+        if not rs.launches:
+            raise UsageError(f"{path}: configuration {lb!r} has no run records "
+                             "(did every launch fail?)")
+        sets.append(rs)
+    return sets
+
+
+def parse_file_arg(arg):
+    """'LABEL=PATH' or 'PATH'."""
+    if "=" in arg and not os.path.exists(arg):
+        label, _, path = arg.partition("=")
+        if label and path:
+            return path, label
+    return arg, None
+
+
+def load_inputs(args):
+    """The sets named on a command line: FILE [LABEL...] for the
+    configurations of one interleaved file (all of them when no label is
+    given and the file has configurations), or FILE... / LABEL=FILE...
+    for separate result files."""
+    if args and os.path.isfile(args[0]):
+        rest = args[1:]
+        if not any(os.path.exists(parse_file_arg(a)[0]) for a in rest):
+            recs, _ = read_records(args[0])
+            if config_labels(recs):
+                return load_config_sets(args[0], rest or None)
+    sets = []
+    for arg in args:
+        path, label = parse_file_arg(arg)
+        sets.append(load_results(path, label))
+    defaults = [s.default_label() for s in sets]
+    for s, d in zip(sets, defaults):
+        if s.label is None:
+            s.label = d if defaults.count(d) == 1 else os.path.basename(s.path)
+    labels = [s.label for s in sets]
+    for s in sets:
+        if labels.count(s.label) > 1:
+            s.label = s.path
+    return sets
+
+
+def bench_label(key, variants_needed):
+    bench, variant, nranks, where, _, _ = key
+    parts = [bench]
+    if variant:
+        parts.append(f"[{variant}]")
+    if variants_needed.get(bench):
+        if where.startswith("line "):
+            extra = where
+        else:
+            o = json.loads(where)
+            extra = ",".join(f"{k}={v}" for k, v in sorted(o.items()))
+        parts.append(f"({nranks} ranks{', ' + extra if extra else ''})")
+    return " ".join(parts)
+
+
+def needs_config_label(keys):
+    cfg = {}
+    for k in keys:
+        cfg.setdefault(k[0], set()).add((k[2], k[3]))
+    return {b: len(c) > 1 for b, c in cfg.items()}

@@ -1,0 +1,302 @@
+"""`mpigauge run`: every benchmark line of a suite is its own launch. With
+configurations (--config, --configs) the launches are interleaved in
+randomized rounds: each round runs every line once per configuration, the
+configurations of a line back to back in a random order (seeded; the seed
+and the order are recorded), so that the launches a comparison pairs ran
+next to each other. All records go to one file, each launch tagged with its
+configuration and round (doc/compare.md)."""
+import datetime
+import json
+import os
+import random
+import shlex
+import socket
+import sys
+import time
+from collections import OrderedDict
+
+from . import launch as ln
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, version
+from .configs import Config, check_unique, load_config_file, parse_config_arg
+from .suite import load_suite
+
+STATUSES = ("ok", "failed", "timeout", "wrong-size", "skipped", "missing", "interrupted")
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Item:
+    """One suite line under one configuration, ready to launch."""
+
+    def __init__(self, entry, config, prog, flavour, n, argv, env):
+        self.entry, self.config, self.prog = entry, config, prog
+        self.flavour, self.n, self.argv, self.env = flavour, n, argv, env
+
+
+def configs_of(a):
+    cfgs = [parse_config_arg(c) for c in a.config or []]
+    for f in a.configs or []:
+        cfgs += load_config_file(f)
+    if len(cfgs) == 1:
+        raise UsageError("one configuration is nothing to interleave: give two or more "
+                         "(or none for a plain run)")
+    return check_unique(cfgs) or [Config(None)]
+
+
+def plan(entries, configs, a, launcher, extra):
+    """Items per (line index, config index), and the missing ones."""
+    items, missing = {}, []
+    for ci, c in enumerate(configs):
+        dirs = ln.program_dirs([c.bindir] if c.bindir else a.bindir)
+        for li, e in enumerate(entries):
+            prog = ln.find_program(e.name, dirs)
+            if prog is None:
+                missing.append((e, c))
+                continue
+            flavour = c.mpi or a.mpi or ln.detect_mpi(prog)
+            n = e.ranks or a.nranks
+            head = ln.launcher_argv(launcher, flavour, n)
+            head, env = ln.with_env(head, launcher, flavour, c.env)
+            argv = head + c.launcher_args + [prog] + e.args + extra + c.args + \
+                ["--format", "json", "--sentinel"]
+            items[(li, ci)] = Item(e, c, prog, flavour, n, argv, env)
+    return items, missing
+
+
+def schedule(nrounds, nlines, nconfigs, rng, first_round=1):
+    """[(round, line, config)]: rounds in order, lines in suite order, the
+    configurations of each line in a random order."""
+    out = []
+    for r in range(first_round, first_round + nrounds):
+        for li in range(nlines):
+            order = list(range(nconfigs))
+            rng.shuffle(order)
+            out += [(r, li, ci) for ci in order]
+    return out
+
+
+class Writer:
+    """The results file: every write complete and on disk before the next."""
+
+    def __init__(self, path, append):
+        self.f = open(path, "a" if append else "w", encoding="utf-8")
+        self.records = []
+
+    def write(self, recs):
+        with ln._BlockSignals():
+            self.f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs))
+            self.f.flush()
+            try:
+                os.fsync(self.f.fileno())
+            except OSError:
+                pass
+        self.records += recs
+
+    def close(self):
+        self.f.close()
+
+
+def launch_record(lid, session, it, rnd, pos, rounds, launcher, res, timeout):
+    e, c = it.entry, it.config
+    rec = {"type": "launch", "launch_id": lid, "session_id": session, "benchmark": e.name,
+           "repeat": rnd, "repeats": rounds, "round": rnd, "position": pos,
+           "suite_line": e.line(), "source": e.source, "program": it.prog, "mpi": it.flavour,
+           "launcher": launcher, "nranks": it.n, "command": it.argv, "date_utc": res["began"],
+           "duration_s": round(res["duration_s"], 3), "timeout_s": timeout,
+           "status": res["status"], "exit_code": res["exit_code"], "message": res["message"]}
+    if c.label is not None:
+        rec["config"] = c.label
+        rec["env"] = c.env
+    if res["status"] != "ok":
+        rec["stderr_tail"] = ln._tail(res["stderr"])
+    return rec
+
+
+def planned_looks(min_rounds, max_rounds):
+    """Rounds after which --until-decided looks at the data: min_rounds, then
+    x1.5 each time, and max_rounds. Each look tests at alpha / len(looks)
+    (Bonferroni over looks: the error rate holds however the looks end)."""
+    looks, r = [], min_rounds
+    while r < max_rounds:
+        looks.append(r)
+        r = max(r + 1, int(round(r * 1.5)))
+    looks.append(max_rounds)
+    return looks
+
+
+def all_decided(records, path, labels, a):
+    """Whether every series of base-vs-each-configuration has a final verdict
+    at the sequential level."""
+    from .compare import compare_sets, undecided
+    from .results import build_set
+    sets = [build_set(records, path, lb, "line", lb, all_configs=False) for lb in labels]
+    alpha = a.alpha / len(planned_looks(a.min_rounds, a.max_rounds))
+    left = 0
+    for new in sets[1:]:
+        rows, _, _ = compare_sets(sets[0], new, a.threshold_value, alpha, a.error_control)
+        left += len(undecided(rows)) + (0 if rows else 1)
+    return left == 0, left
+
+
+def _progress(a, i, total, it, rnd, rounds, res, elapsed, eta):
+    lab = f" [{it.config.label}]" if it.config.label is not None else ""
+    line = (f"[{i:{len(str(total))}d}/{total}] {it.entry.name}{lab} (round {rnd}/{rounds}, "
+            f"{it.n} ranks) {res['status']}" + (f": {res['message']}" if res["message"] else "")
+            + f" in {res['duration_s']:.1f} s | elapsed {ln._fmt_time(elapsed)}"
+            f" | ETA {ln._fmt_time(eta)}")
+    if not a.quiet:
+        print(line, file=sys.stderr, flush=True)
+        if res["status"] != "ok" and res["stderr"].strip():
+            for s in ln._tail(res["stderr"], 6).splitlines():
+                print(f"    | {s}", file=sys.stderr)
+
+
+def _check_args(a):
+    if a.repeat < 1:
+        raise UsageError("--repeat must be at least 1")
+    if a.nranks < 1:
+        raise UsageError("-n must be at least 1")
+    if a.timeout is not None and not a.timeout > 0:
+        raise UsageError("--timeout must be positive")
+    if a.until_decided:
+        if a.min_rounds < 4 or a.max_rounds < a.min_rounds:
+            raise UsageError("--until-decided needs 4 <= --min-rounds <= --max-rounds")
+
+
+def cmd_run(a):
+    _check_args(a)
+    suite_path, entries = load_suite(a.suite)
+    configs = configs_of(a)
+    if a.until_decided and configs[0].label is None:
+        raise UsageError("--until-decided needs two or more configurations")
+    extra = list(a.args or [])
+    if extra and extra[0] == "--":
+        extra = extra[1:]
+    launcher = a.launcher or ("srun" if ln.in_slurm_allocation() else "mpirun")
+    items, missing = plan(entries, configs, a, launcher, extra)
+    if a.dry_run:
+        for e, c in missing:
+            print(f"# {e.name}: skipped (missing: mpigauge_{e.name} not found)")
+        for key in sorted(items):
+            print(" ".join(shlex.quote(w) for w in items[key].argv))
+        return EXIT_OK if items else EXIT_FAIL
+    if not a.output:
+        raise UsageError("run needs -o FILE (the results file)")
+    if os.path.exists(a.output) and os.path.getsize(a.output) > 0 and not (a.append or a.force):
+        raise UsageError(f"{a.output} exists; use --append to add to it or --force to replace it")
+    seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
+    rounds = a.max_rounds if a.until_decided else a.repeat
+    order = schedule(rounds, len(entries), len(configs), random.Random(seed))
+    out = Writer(a.output, a.append)
+    session = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ") \
+        + "-" + os.urandom(2).hex()
+    labels = [c.label for c in configs]
+    out.write([{"type": "session", "session_id": session, "frontend_version": version(),
+                "date_utc": _now(), "host": socket.gethostname(), "suite": a.suite,
+                "suite_file": os.path.abspath(suite_path), "launcher": launcher,
+                "nranks": a.nranks, "repeat": rounds, "rounds": rounds,
+                "mpi": sorted({it.flavour or "unknown" for it in items.values()}),
+                "extra_args": extra, "command_line": sys.argv,
+                "slurm_job_id": os.environ.get("SLURM_JOB_ID"), "seed": seed,
+                "configs": [c.record() for c in configs] if labels[0] is not None else [],
+                "order": [[r, entries[li].source, labels[ci]] for r, li, ci in order]
+                if labels[0] is not None else None}])
+    return _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher)
+
+
+def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher):
+    import signal
+    counts = OrderedDict((k, 0) for k in STATUSES)
+    seq = 0
+    for e, c in missing:
+        seq += 1
+        counts["missing"] += 1
+        if not a.quiet:
+            print(f"mpigauge run: {e.name}: skipped (missing: mpigauge_{e.name} is not built "
+                  "or not found, see --bindir)", file=sys.stderr)
+        out.write([{"type": "launch", "launch_id": f"{session}-{seq:04d}", "session_id": session,
+                    "benchmark": e.name, "suite_line": e.line(), "source": e.source,
+                    "config": c.label, "status": "missing",
+                    "message": f"mpigauge_{e.name} not found"}])
+    old = {s: signal.signal(s, ln._raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
+    todo = [(r, li, ci) for r, li, ci in order if (li, ci) in items]
+    looks = planned_looks(a.min_rounds, a.max_rounds) if a.until_decided else []
+    labels = [c.label for c in configs]
+    start, durations = time.time(), {}
+    interrupted, stopped, pos = False, None, {}
+    try:
+        for i, (rnd, li, ci) in enumerate(todo, 1):
+            it = items[(li, ci)]
+            seq += 1
+            lid = f"{session}-{seq:04d}"
+            timeout = it.entry.timeout or a.timeout or ln.DEFAULT_TIMEOUT
+            env = ln.launch_env(it.flavour)
+            env.update(it.env)
+            began = _now()
+            res = ln.run_launch(it.argv, env, timeout, it.n)
+            res["began"] = began
+            counts[res["status"]] += 1
+            durations.setdefault((li, ci), []).append(res["duration_s"])
+            k = pos.get((rnd, li), 0)
+            pos[(rnd, li)] = k + 1
+            rec = launch_record(lid, session, it, rnd, k, rounds, launcher, res, timeout)
+            body = []
+            for r in res["records"]:
+                if r.get("type") in ("run", "result", "sentinel"):
+                    r = dict(r, launch_id=lid)
+                    if it.config.label is not None:
+                        r["config"], r["round"] = it.config.label, rnd
+                    body.append(r)
+            out.write([rec] + body)
+            elapsed = time.time() - start
+            eta = sum((sum(durations[(l2, c2)]) / len(durations[(l2, c2)]))
+                      if (l2, c2) in durations else elapsed / i for _, l2, c2 in todo[i:])
+            _progress(a, i, len(todo), it, rnd, rounds, res, elapsed, eta)
+            if res["interrupted"]:
+                interrupted = True
+                break
+            round_done = i == len(todo) or todo[i][0] != rnd
+            if round_done and rnd in looks:
+                done, left = all_decided(out.records, a.output, labels, a)
+                if not a.quiet:
+                    print(f"mpigauge run: look after round {rnd}: "
+                          + ("every series decided" if done else f"{left} series undecided"),
+                          file=sys.stderr)
+                if done:
+                    stopped = f"decided after round {rnd}"
+                    break
+            if round_done and a.max_time and elapsed > a.max_time:
+                stopped = f"--max-time reached after round {rnd}"
+                break
+    except ln.Interrupted:
+        interrupted = True
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        end = {"type": "session_end", "session_id": session,
+               "duration_s": round(time.time() - start, 3), "interrupted": interrupted,
+               "counts": counts}
+        if a.until_decided:
+            end["sequential"] = {"looks": looks, "alpha": a.alpha,
+                                 "alpha_per_look": a.alpha / len(looks), "stopped": stopped}
+        with ln._BlockSignals():
+            out.write([end])
+            out.close()
+    return _finish(a, counts, interrupted, items, stopped)
+
+
+def _finish(a, counts, interrupted, items, stopped):
+    say = (lambda m: None) if a.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    summary = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+    say(f"mpigauge run: {summary or 'nothing run'}; results in {a.output}"
+        + (f" ({stopped})" if stopped else ""))
+    if interrupted:
+        say("mpigauge run: interrupted; the results file is complete up to the last finished launch")
+        return EXIT_INTERRUPTED
+    if not items:
+        say("mpigauge run: none of the suite's programs was found (build them, or give --bindir)")
+        return EXIT_FAIL
+    bad = counts["failed"] + counts["timeout"] + counts["wrong-size"]
+    return EXIT_FAIL if bad else EXIT_OK

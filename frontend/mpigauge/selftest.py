@@ -1,0 +1,179 @@
+"""`mpigauge selftest`: measure the instrument on this machine.
+
+Each trial is one interleaved run of four configurations of the same build,
+every one with bench/libmgslow.so preloaded: base and same (no slowdown),
+and one per injected effect (default 10% and 3%, MG_SLOW_PERCENT). Then
+base is compared with each: same gives the false alarms (A/A), the others
+the detection rate (A/B). Printed per series: the injected effect as
+measured (median over trials of the paired ratio), how often it was called
+slower, and the rounds the method needs here for 19 detections in 20
+(from the same trials cut to their first n rounds). --analyse DIR reads the
+trials of an earlier self-test again."""
+import glob
+import json
+import math
+import os
+import sys
+import time
+
+from .common import EXIT_FAIL, EXIT_OK, UsageError, size_label
+from .compare import compare_sets
+from .results import load_config_sets
+from .stats import median
+
+SUITE = "latency -m {lat}\nbw -m {bw}\n"
+ALARMS = ("faster", "slower")
+
+
+def add_parser(sub):
+    s = sub.add_parser("selftest", help="false-alarm and detection rates of compare on this machine",
+                       description=__doc__.split("\n\n")[0])
+    s.add_argument("--bindir", help="the build tree (or folder of programs) to test; its "
+                   "bench/libmgslow.so is used unless --slowlib is given")
+    s.add_argument("--slowlib", help="path of libmgslow.so")
+    s.add_argument("--trials", type=int, default=20)
+    s.add_argument("--rounds", type=int, default=10, help="rounds per trial (default 10)")
+    s.add_argument("--effects", default="10,3", help="injected slowdowns in %% (default 10,3)")
+    s.add_argument("--latency-sizes", default="8,512,8K,64K,1M")
+    s.add_argument("--bw-sizes", default="8,512,8K,64K,1M")
+    s.add_argument("--threshold", default="5%")
+    s.add_argument("--alpha", type=float, default=0.05)
+    s.add_argument("--error-control", choices=("bh", "holm", "none"), default="bh")
+    s.add_argument("-o", "--output", required=True, help="folder for the trials and selftest.json")
+    s.add_argument("--analyse", action="store_true", help="only analyse the trials in -o")
+    s.add_argument("args", nargs="*", help="-- ARGS for every benchmark "
+                   "(default --time-budget 0.05)")
+    s.set_defaults(func=cmd_selftest)
+
+
+def _slowlib(a):
+    if a.slowlib:
+        path = a.slowlib
+    elif a.bindir:
+        path = os.path.join(a.bindir, "bench", "libmgslow.so")
+    else:
+        raise UsageError("selftest needs --bindir BUILD (with bench/libmgslow.so) or --slowlib")
+    if not os.path.isfile(path):
+        raise UsageError(f"{path}: no such file (run make in the build tree)")
+    return os.path.abspath(path)
+
+
+def run_trials(a, effects):
+    from .cli import main as cli_main
+    lib = _slowlib(a)
+    os.makedirs(a.output, exist_ok=True)
+    suite = os.path.join(a.output, "selftest-suite.txt")
+    with open(suite, "w", encoding="utf-8") as f:
+        f.write(SUITE.format(lat=a.latency_sizes, bw=a.bw_sizes))
+    cfgs = [("base", 0), ("same", 0)] + [(f"slow{e:g}", e) for e in effects]
+    extra = a.args or ["--time-budget", "0.05"]
+    walls = []
+    for t in range(1, a.trials + 1):
+        out = os.path.join(a.output, f"trial-{t:02d}.jsonl")
+        argv = ["run", "--suite", suite, "--repeat", str(a.rounds), "-q", "--force", "-o", out]
+        if a.bindir:
+            argv += ["--bindir", a.bindir]
+        for label, pct in cfgs:
+            argv += ["--config", f"{label} LD_PRELOAD={lib} MG_SLOW_PERCENT={pct:g}"]
+        t0 = time.time()
+        rc = cli_main(argv + ["--"] + extra)
+        walls.append(time.time() - t0)
+        print(f"selftest: trial {t}/{a.trials}: {walls[-1]:.0f} s" + (f" (run exit {rc})" if rc else ""),
+              file=sys.stderr, flush=True)
+    return walls
+
+
+def _truncate(rs, n):
+    rs.launches = [la for la in rs.launches if la.round is not None and la.round <= n]
+    return rs
+
+
+def trial_verdicts(path, labels, rounds, a, threshold):
+    """{label: {series key: row}} for base against each label, first `rounds` rounds."""
+    sets = [_truncate(s, rounds) for s in load_config_sets(path, ["base"] + labels)]
+    out = {}
+    for new in sets[1:]:
+        rows, _, _ = compare_sets(sets[0], new, threshold, a.alpha, a.error_control)
+        out[new.label] = {r["key"]: r for r in rows}
+    return out
+
+
+def analyse(a, effects, threshold, files):
+    labels = ["same"] + [f"slow{e:g}" for e in effects]
+    full = [trial_verdicts(f, labels, a.rounds, a, threshold) for f in files]
+    keys = sorted({k for t in full for k in t["same"]}, key=lambda k: (k[0], k[4]))
+    res = {"trials": len(files), "rounds": a.rounds, "series": len(keys),
+           "aa_trials_with_alarm": sum(1 for t in full if any(r["verdict"] in ALARMS
+                                                             for r in t["same"].values())),
+           "aa_series_alarms": sum(1 for t in full for r in t["same"].values()
+                                   if r["verdict"] in ALARMS), "effects": {}}
+    cuts = {n: [trial_verdicts(f, labels[1:], n, a, threshold) for f in files]
+            for n in range(4, a.rounds)} if effects else {}
+    for e in effects:
+        lb = f"slow{e:g}"
+        per = []
+        for k in keys:
+            rows = [t[lb][k] for t in full if k in t[lb]]
+            ratios = [r["ratio"] for r in rows if not math.isnan(r["ratio"])]
+            effect = median(ratios) if ratios else float("nan")
+            if not k[5] == "us" and effect > 0:
+                effect = 1.0 / effect
+            verdicts = [r["verdict"] for r in rows]
+            need = None
+            for n in list(range(4, a.rounds)) + [a.rounds]:
+                got = full if n == a.rounds else cuts[n]
+                hits = sum(1 for t in got if k in t[lb] and t[lb][k]["verdict"] == "slower")
+                if hits >= math.ceil(0.95 * len(files)):
+                    need = n
+                    break
+            per.append({"benchmark": k[0], "size_bytes": k[4], "unit": k[5],
+                        "measured_slowdown": effect - 1.0, "slower": verdicts.count("slower"),
+                        "faster": verdicts.count("faster"), "same": verdicts.count("same"),
+                        "other": len(verdicts) - sum(verdicts.count(v) for v in
+                                                     ("slower", "faster", "same")),
+                        "rounds_needed_19_of_20": need})
+        res["effects"][lb] = per
+    return res
+
+
+def print_report(res, walls):
+    print(f"selftest: {res['trials']} trials of {res['rounds']} rounds, {res['series']} series each")
+    if walls:
+        print(f"wall time per trial: median {median(walls):.0f} s (4 configurations x "
+              f"{res['rounds']} rounds); per configuration pair ~{median(walls) / 2:.0f} s")
+    print(f"A/A (base vs same): {res['aa_trials_with_alarm']} of {res['trials']} trials with any "
+          f"series faster or slower ({res['aa_series_alarms']} of "
+          f"{res['trials'] * res['series']} series)")
+    for lb, per in res["effects"].items():
+        print(f"\nA/B base vs {lb}: per series, verdicts over {res['trials']} trials")
+        print(f"{'benchmark':10} {'size':>5} {'measured':>9} {'slower':>6} {'faster':>6} "
+              f"{'same':>5} {'other':>5}  rounds for 19/20")
+        for p in per:
+            need = p["rounds_needed_19_of_20"]
+            print(f"{p['benchmark']:10} {size_label(p['size_bytes']):>5} "
+                  f"{p['measured_slowdown'] * 100:8.1f}% {p['slower']:6d} {p['faster']:6d} "
+                  f"{p['same']:5d} {p['other']:5d}  "
+                  + (str(need) if need else f"> {res['rounds']}"))
+
+
+def cmd_selftest(a):
+    from .compare import parse_threshold
+    threshold = parse_threshold(a.threshold)
+    try:
+        effects = [float(x) for x in a.effects.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--effects {a.effects!r}: give percentages such as 10,3") from None
+    if a.trials < 1 or a.rounds < 4:
+        raise UsageError("selftest needs --trials >= 1 and --rounds >= 4")
+    if a.args and a.args[0] == "--":
+        a.args = a.args[1:]
+    walls = [] if a.analyse else run_trials(a, effects)
+    files = sorted(glob.glob(os.path.join(a.output, "trial-*.jsonl")))
+    if not files:
+        raise UsageError(f"no trials in {a.output}")
+    res = analyse(a, effects, threshold, files)
+    res["wall_s_per_trial"] = median(walls) if walls else None
+    with open(os.path.join(a.output, "selftest.json"), "w", encoding="utf-8") as f:
+        json.dump(res, f, indent=1)
+    print_report(res, walls)
+    return EXIT_OK if res["aa_trials_with_alarm"] <= max(1, res["trials"] // 20) else EXIT_FAIL

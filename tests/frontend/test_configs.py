@@ -1,0 +1,119 @@
+"""Configurations: the --config form, TOML files with sweeps, and the
+launch commands they make (environment through the launcher's flags)."""
+import os
+import tempfile
+import unittest
+
+from helpers import load_frontend
+
+mg = load_frontend()
+
+
+class TestConfigArg(unittest.TestCase):
+    def test_label_keys_and_environment(self):
+        c = mg.parse_config_arg("tuned bindir=/opt/b mpi=mpich args='-W 32' "
+                                "launcher-args='--mca btl self' UCX_RNDV_THRESH=8192")
+        self.assertEqual((c.label, c.bindir, c.mpi), ("tuned", "/opt/b", "mpich"))
+        self.assertEqual(c.args, ["-W", "32"])
+        self.assertEqual(c.launcher_args, ["--mca", "btl", "self"])
+        self.assertEqual(c.env, {"UCX_RNDV_THRESH": "8192"})
+
+    def test_prefix_means_its_bin_folder(self):
+        self.assertEqual(mg.parse_config_arg("r prefix=/opt/mpi").bindir, "/opt/mpi/bin")
+
+    def test_errors(self):
+        for bad, why in (("", "needs a label"), ("-x", "bad configuration label"),
+                         ("a foo=1", "unknown key 'foo'"), ("a bindir", "is not KEY=VALUE"),
+                         ("a mpi=lam", "mpi must be openmpi or mpich"),
+                         ("a bindir=x bindir=y", "bindir given twice"),
+                         ("a prefix=x bindir=y", "bindir or prefix, not both"),
+                         ("a 'unclosed", "No closing quotation")):
+            with self.assertRaises(mg.UsageError) as cm:
+                mg.parse_config_arg(bad)
+            self.assertIn(why, str(cm.exception), bad)
+
+    def test_labels_must_be_unique(self):
+        with self.assertRaises(mg.UsageError):
+            mg.check_unique([mg.Config("a"), mg.Config("a")])
+
+
+class TestConfigFile(unittest.TestCase):
+    def write(self, text):
+        d = tempfile.mkdtemp()
+        p = os.path.join(d, "c.toml")
+        with open(p, "w") as f:
+            f.write(text)
+        return d, p
+
+    def test_configs_defaults_and_sweep(self):
+        d, p = self.write('''
+[defaults]
+bindir = "build"
+env = { OMPI_MCA_coll_tuned_use_dynamic_rules = "1" }
+[[config]]
+label = "base"
+[[config]]
+label = "w32"
+args = "-W 32"
+[[sweep]]
+label = "alg{value}"
+var = "OMPI_MCA_coll_tuned_allreduce_algorithm"
+values = [1, 2]
+''')
+        cs = mg.load_config_file(p)
+        self.assertEqual([c.label for c in cs], ["base", "w32", "alg1", "alg2"])
+        self.assertEqual(cs[0].bindir, os.path.join(d, "build"))
+        self.assertEqual(cs[1].args, ["-W", "32"])
+        self.assertEqual(cs[3].env, {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
+                                     "OMPI_MCA_coll_tuned_allreduce_algorithm": "2"})
+
+    def test_bad_files(self):
+        for text, why in (("[[config]]\nlabel = 'a'\ncolour = 1\n", "unknown keys colour"),
+                          ("[extra]\n", "unknown tables extra"),
+                          ("[[sweep]]\nvar = 'X'\nvalues = []\n", "needs var"),
+                          ("[[sweep]]\nvar = 'X'\nvalues = [1]\nlabel = 'x'\n", "{value}"),
+                          ("[[config]]\nlabel = 'a'\nenv = { bad-name = '1' }\n", "is not NAME"),
+                          ("not toml [", "")):
+            _, p = self.write(text)
+            with self.assertRaises(mg.UsageError) as cm:
+                mg.load_config_file(p)
+            self.assertIn(why, str(cm.exception), text)
+
+
+class TestEnvironmentReachesTheRanks(unittest.TestCase):
+    def test_open_mpi_uses_x(self):
+        argv, env = mg.with_env(["mpirun", "-n", "2", "prog"], "mpirun", "openmpi",
+                                {"LD_PRELOAD": "/l.so"})
+        self.assertEqual(argv, ["mpirun", "-x", "LD_PRELOAD=/l.so", "-n", "2", "prog"])
+        self.assertEqual(env, {})
+
+    def test_mpich_uses_genv(self):
+        argv, _ = mg.with_env(["mpiexec", "-n", "2"], "mpiexec", "mpich", {"A": "1"})
+        self.assertEqual(argv, ["mpiexec", "-genv", "A", "1", "-n", "2"])
+
+    def test_srun_and_custom_launchers_get_the_environment(self):
+        argv, env = mg.with_env(["srun", "-n", "2"], "srun", "mpich", {"A": "1"})
+        self.assertEqual((argv, env), (["srun", "-n", "2"], {"A": "1"}))
+
+
+class TestSchedule(unittest.TestCase):
+    def test_every_round_runs_every_line_once_per_configuration(self):
+        import random
+        order = mg.schedule(3, 2, 3, random.Random(5))
+        self.assertEqual(len(order), 18)
+        for r in (1, 2, 3):
+            for li in (0, 1):
+                group = [c for rr, l, c in order if rr == r and l == li]
+                self.assertEqual(sorted(group), [0, 1, 2])
+        # the configurations of a line run back to back
+        self.assertEqual([o[:2] for o in order[:3]], [(1, 0)] * 3)
+        self.assertEqual(order, mg.schedule(3, 2, 3, random.Random(5)))
+        self.assertNotEqual(order, mg.schedule(3, 2, 3, random.Random(6)))
+
+    def test_planned_looks(self):
+        self.assertEqual(mg.planned_looks(6, 30), [6, 9, 14, 21, 30])
+        self.assertEqual(mg.planned_looks(4, 4), [4])
+
+
+if __name__ == "__main__":
+    unittest.main()

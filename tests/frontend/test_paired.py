@@ -1,0 +1,135 @@
+"""Statistics of the paired comparison, exact values: the signed-rank test,
+the Hodges-Lehmann estimate and CI, p-value adjustment, rounds needed,
+launch regimes."""
+import math
+import unittest
+
+from helpers import load_frontend
+
+mg = load_frontend()
+
+
+class TestSignedRank(unittest.TestCase):
+    def test_null_distribution_counts(self):
+        # subsets of {1,2,3}: sums 0,1,2,3,3,4,5,6
+        self.assertEqual(mg.stats._signed_rank_counts(3), [1, 1, 1, 2, 1, 1, 1])
+        self.assertEqual(sum(mg.stats._signed_rank_counts(10)), 1024)
+
+    def test_all_positive_gives_the_smallest_p(self):
+        w, p, n, method = mg.signed_rank([0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+        self.assertEqual((w, n, method), (21.0, 6, "exact"))
+        self.assertAlmostEqual(p, 2 / 64)
+        self.assertAlmostEqual(mg.min_signed_rank_p(6), 2 / 64)
+
+    def test_one_small_negative(self):
+        # ranks 1..6, the smallest negative: W+ = 20, P(W >= 20) = 2/64
+        _, p, _, _ = mg.signed_rank([-0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+        self.assertAlmostEqual(p, 4 / 64)
+
+    def test_zeros_are_dropped(self):
+        _, p, n, _ = mg.signed_rank([0.0, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
+        self.assertEqual(n, 6)
+        self.assertAlmostEqual(p, 2 / 64)
+        self.assertEqual(mg.signed_rank([0.0, 0.0])[1], 1.0)
+
+    def test_symmetric_differences_give_p_one(self):
+        self.assertAlmostEqual(mg.signed_rank([1.0, -2.0, -3.0, 4.0])[1], 1.0)
+
+
+class TestHodgesLehmann(unittest.TestCase):
+    def test_estimate_is_median_of_walsh_averages(self):
+        est, lo, hi, cov = mg.hodges_lehmann([1.0, 2.0, 4.0])
+        # Walsh averages 1, 1.5, 2.5, 2, 3, 4 -> median 2.25
+        self.assertAlmostEqual(est, 2.25)
+        self.assertEqual((lo, hi), (1.0, 4.0))     # too few pairs for 95%: min..max
+        self.assertAlmostEqual(cov, 1 - 2 / 8)
+
+    def test_ci_of_ten_pairs_has_at_least_95_percent(self):
+        d = [0.05, 0.07, 0.09, 0.1, 0.11, 0.12, 0.13, 0.15, 0.2, -0.02]
+        est, lo, hi, cov = mg.hodges_lehmann(d)
+        self.assertGreaterEqual(cov, 0.95)
+        self.assertLess(lo, est)
+        self.assertLess(est, hi)
+        self.assertGreater(lo, 0)   # excludes 0, as the test (p < 0.05)
+        self.assertLess(mg.signed_rank(d)[1], 0.05)
+
+
+class TestAdjust(unittest.TestCase):
+    P = [0.01, 0.04, 0.03, 0.2, None]
+
+    def test_holm(self):
+        out = mg.adjust_pvalues(self.P, "holm")
+        self.assertEqual([round(x, 6) for x in out[:4]], [0.04, 0.09, 0.09, 0.2])
+        self.assertIsNone(out[4])
+
+    def test_benjamini_hochberg(self):
+        out = mg.adjust_pvalues(self.P, "bh")
+        self.assertEqual([round(x, 6) for x in out[:4]], [0.04, 0.053333, 0.053333, 0.2])
+
+    def test_none_and_unknown(self):
+        self.assertEqual(mg.adjust_pvalues(self.P, "none"), self.P)
+        with self.assertRaises(ValueError):
+            mg.adjust_pvalues(self.P, "bonferroni-ish")
+
+    def test_all_small_survive_bh_but_not_holm(self):
+        ps = [0.02] * 10
+        self.assertTrue(all(p < 0.05 for p in mg.adjust_pvalues(ps, "bh")))
+        self.assertFalse(any(p < 0.05 for p in mg.adjust_pvalues(ps, "holm")))
+
+
+class TestRoundsNeeded(unittest.TestCase):
+    def test_pairs_needed(self):
+        # z(0.975) + z(0.8) = 2.8016; (2.8016 * 0.1 / 0.05)^2 * 1.05 = 32.97 -> 33
+        self.assertEqual(mg.pairs_needed(0.1, 0.05, 0.05), 33)
+        self.assertEqual(mg.pairs_needed(0.001, 0.1, 0.05), 6)   # floor: exact test reaches 0.05
+        self.assertIsNone(mg.pairs_needed(0.1, 0.0, 0.05))
+
+    def test_mad_sd(self):
+        self.assertAlmostEqual(mg.mad_sd([1, 2, 3, 4, 100]), 1.4826)
+
+
+class TestRegimes(unittest.TestCase):
+    def test_one_group_for_ordinary_noise(self):
+        self.assertEqual(len(mg.clusters([1.0, 1.02, 0.98, 1.05, 0.97])), 1)
+
+    def test_two_separated_groups(self):
+        g = mg.clusters([56, 57, 55, 95, 98, 58, 56, 92])
+        self.assertEqual([sorted(x) for x in g], [[0, 1, 2, 5, 6], [3, 4, 7]])
+        self.assertEqual(mg.describe([56, 57, 55, 95, 98, 58, 56, 92], g), [(56, 5), (95, 3)])
+
+    def test_wide_noise_is_not_cut(self):
+        # a 46% step inside values spread by 44% is not a regime
+        vals = [0.18, 0.19, 0.2, 0.2, 0.21, 0.22, 0.25, 0.28, 0.41, 0.48]
+        self.assertEqual(len(mg.clusters(vals)), 1)
+
+    def test_pairs_that_straddle_a_change_are_dropped(self):
+        base = [1.0, 1.01, 0.99, 2.0, 2.02, 1.0]
+        new = [1.1, 1.11, 2.2, 2.21, 2.2, 1.1]
+        kept, gb, gn = mg.match_pairs(base, new)
+        self.assertEqual(kept, [0, 1, 3, 4, 5])     # round 3: base fast, new slow
+        self.assertEqual((len(gb), len(gn)), (2, 2))
+
+    def test_an_effect_alone_is_not_a_regime(self):
+        kept, gb, gn = mg.match_pairs([1.0, 1.01, 0.99, 1.0], [2.0, 2.02, 1.98, 2.0])
+        self.assertEqual(kept, [0, 1, 2, 3])
+
+    def test_regime_on_one_side_only(self):
+        # base hit the slow state twice, new never: those two pairs say nothing
+        kept, gb, gn = mg.match_pairs([1.0, 1.6, 1.0, 1.6, 1.0, 1.0], [1.1] * 6)
+        self.assertEqual(kept, [0, 2, 4, 5])
+        self.assertFalse(mg.same_mixture(gb, gn, 6))
+
+    def test_explain_names_the_slow_probe(self):
+        s = mg.sentinel_summary({"probe_latency_us": 0.35, "nodes": [{"host": "a", "ctxt": 10,
+                                                                      "steal_jiffies": 5}]},
+                                {"probe_latency_us": 0.30, "nodes": [{"host": "a", "ctxt": 50,
+                                                                      "steal_jiffies": 9}]})
+        self.assertEqual((s["probe_us"], s["ctxt_delta"], s["steal_delta"]), (0.35, 40, 4))
+        why = mg.explain(s, {"probe_us": 0.10})
+        self.assertIn("slow regime: probe 0.35 us against 0.1 us", why)
+        self.assertIn("stole 4 jiffies", why)
+        self.assertEqual(mg.explain({"probe_us": 0.11}, {"probe_us": 0.10}), "")
+
+
+if __name__ == "__main__":
+    unittest.main()

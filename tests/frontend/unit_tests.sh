@@ -1,0 +1,4 @@
+#!/bin/sh
+# The front-end's unit tests under `make check` (TAP, tests/frontend/tap.py).
+PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE
+exec "${PYTHON:-python3}" "${MG_TESTDIR:-$(dirname "$0")/..}/frontend/tap.py"
