@@ -5,7 +5,7 @@ longer than a launch; the medians of the launches of one series then fall
 into separated groups. `clusters` finds them: sorted by value, the launches
 are cut wherever two neighbours are more than REGIME_GAP apart in log space
 (a factor of 1.25) and the gap is also large against the spread inside the
-groups. A regime is a group; a single launch far from the rest is a regime
+groups. With fewer than 4 launches a gap says nothing: one group. A regime is a group; a single launch far from the rest is a regime
 of one (an outlier), never hidden.
 
 `match_pairs` keeps the pairs of an interleaved comparison whose two
@@ -18,6 +18,7 @@ import math
 from .stats import median
 
 REGIME_GAP = math.log(1.25)   # smallest separation of two regimes
+MIN_LAUNCHES = 4              # fewer launches on a side: one group
 GAP_VS_SPREAD = 3.0           # and at least 3 x the largest spread inside a group
 
 
@@ -26,6 +27,8 @@ def clusters(values):
     by value (lowest first)."""
     if not values:
         return []
+    if len(values) < MIN_LAUNCHES:
+        return [list(range(len(values)))]
     order = sorted(range(len(values)), key=lambda i: values[i])
     logs = [math.log(values[i]) for i in order]
     cuts = [k for k in range(1, len(logs)) if logs[k] - logs[k - 1] > REGIME_GAP]

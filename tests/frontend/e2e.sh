@@ -1,7 +1,9 @@
 #!/bin/sh
 # End-to-end test of the front-end with real MPI: the quick suite on 2 ranks
 # with an Open MPI build and an MPICH build (2 launches each, short sweeps),
-# compare, plot to a PNG (file size and dimensions checked), report. TAP output.
+# compare, plot to a PNG (file size and dimensions checked), report; then
+# interleaved runs of two configurations: the two builds, and the Open MPI
+# build with and without an MCA variable, compared by label. TAP output.
 #   tests/frontend/e2e.sh [OPENMPI_BUILD [MPICH_BUILD]]   (default _build/openmpi, _build/mpich)
 # MG_FRONTEND: the mpigauge to test (default: OPENMPI_BUILD/frontend/mpigauge,
 # else frontend/mpigauge.py). MG_E2E_ARGS: benchmark options (default -m 1:4K -i 20).
@@ -24,7 +26,7 @@ check() { # description, command...
     d=$1; shift
     if "$@" >"$work/out" 2>"$work/err"; then ok "$d"; else notok "$d"; fi
 }
-echo "1..9"
+echo "1..15"
 echo "# front-end: $fe"
 
 # shellcheck disable=SC2086
@@ -60,7 +62,8 @@ verdicts() {
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.split()[:1] and l.split()[0] in ("latency", "bw", "bibw")]
 assert len(rows) == 3 * 13, len(rows)   # every benchmark and size of -m 1:4K compared
-assert all(r[-1] in ("faster", "slower", "same", "unclear") for r in rows), rows
+words = ("faster", "slower", "same", "unclear", "unstable:")
+assert all(any(w in r[9:] for w in words) for r in rows), rows
 PY
 }
 check "comparison has a verdict for every benchmark and size" verdicts
@@ -80,3 +83,58 @@ print(f"PNG {w}x{h}, {size} bytes")
 PY
 }
 check "PNG has 3 panels' size (1560x390) and a plausible file size" png
+
+# Interleaved configurations: the two builds in one run, paired by round.
+# shellcheck disable=SC2086
+check "interleaved run of the two builds, 3 rounds" \
+    $fe run --suite quick --repeat 3 --seed 11 --config "ompi bindir=$ompi" \
+    --config "mpich bindir=$mpich" -o "$work/both.jsonl" -- $args
+interleaved() { # file label label
+    python3 - "$@" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+a, b = sys.argv[2], sys.argv[3]
+s = recs[0]
+assert s["type"] == "session" and [c["label"] for c in s["configs"]] == [a, b], s
+assert isinstance(s["seed"], int) and len(s["order"]) == 3 * 3 * 2, len(s["order"])
+launch = [r for r in recs if r["type"] == "launch"]
+assert [l["status"] for l in launch] == ["ok"] * 18, [l["status"] for l in launch]
+for rnd in (1, 2, 3):
+    for bench in ("latency", "bw", "bibw"):
+        got = sorted(l["config"] for l in launch if l["round"] == rnd and l["benchmark"] == bench)
+        assert got == sorted([a, b]), (rnd, bench, got)
+# the two configurations of a line run back to back
+for i in range(0, 18, 2):
+    assert launch[i]["benchmark"] == launch[i + 1]["benchmark"], i
+    assert launch[i]["round"] == launch[i + 1]["round"], i
+sent = [r for r in recs if r["type"] == "sentinel"]
+assert len(sent) == 36 and all(r["probe_latency_us"] > 0 for r in sent), len(sent)
+runs = [r for r in recs if r["type"] == "run"]
+assert all(r["config"] in (a, b) and r["round"] in (1, 2, 3) for r in runs)
+PY
+}
+check "both builds: 18 launches ok, each round has both, back to back, sentinels" \
+    interleaved "$work/both.jsonl" ompi mpich
+check "compare the builds by label (JSON verdicts)" \
+    $fe compare "$work/both.jsonl" ompi mpich --format json -o "$work/both-cmp.jsonl"
+verdicts_json() {
+    python3 - "$work/both-cmp.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[0]["type"] == "comparison" and recs[0]["method"] == "paired", recs[0]
+series = [r for r in recs if r["type"] == "series"]
+assert len(series) == 3 * 13, len(series)
+ok = ("faster", "slower", "same", "unclear")
+assert all(r["verdict"] in ok or r["verdict"].startswith("unstable") for r in series), series
+assert all(r["paired"] and r["pairs"] + len(r["pairs_dropped"]) == 3 for r in series)
+PY
+}
+check "every series paired over the 3 rounds, with a verdict" verdicts_json
+# shellcheck disable=SC2086
+check "interleaved run of one build with and without an MCA variable" \
+    $fe run --suite quick --repeat 2 --config "vader bindir=$ompi" \
+    --config "tcp bindir=$ompi OMPI_MCA_btl=self,tcp" -o "$work/btl.jsonl" -- $args
+check "the MCA variable reached the ranks, and report names both" sh -c "
+    grep -q '\"OMPI_MCA_btl\":\"self,tcp\"' '$work/btl.jsonl' &&
+    $fe report '$work/btl.jsonl' --no-plot -o '$work/btl.html' &&
+    grep -q 'Noise sentinels' '$work/btl.html' && grep -q 'tcp vs vader' '$work/btl.html'"
