@@ -8,12 +8,12 @@ import json
 import math
 
 from .common import EXIT_OK, UsageError, fmt_num, size_label
-from .compare import compare_sets, higher_is_better
+from .compare import compare_sets, higher_is_better, speedup
 from .results import load_inputs
 from .stats import adjust_pvalues
 
 
-def best_rows(sets, threshold, alpha, control):
+def best_rows(sets, threshold, alpha, control, covariate="none"):
     """[{key, label, unit, best, best_median, tied: [labels], worse: [(label, ratio)]}]."""
     by_key = {}
     for s in sets:
@@ -33,7 +33,7 @@ def best_rows(sets, threshold, alpha, control):
         for s, _ in cands:
             if s is best_set:
                 continue
-            rows, _, _ = compare_sets(best_set, s, threshold, alpha, "none")
+            rows, _, _ = compare_sets(best_set, s, threshold, alpha, "none", covariate=covariate)
             r = next((x for x in rows if x["key"] == key), None)
             if r is not None:
                 pending.append((row, s.label, r))
@@ -41,7 +41,7 @@ def best_rows(sets, threshold, alpha, control):
     adj = adjust_pvalues([r.get("p") for _, _, r in pending], control)
     for (row, label, r), pa in zip(pending, adj):
         band = (1.0 / (1.0 + threshold), 1.0 + threshold)
-        s = r["ratio"] if higher_is_better(row["unit"]) else 1.0 / r["ratio"]
+        s = speedup(r["ratio"], row["unit"])
         worse = pa is not None and pa < alpha and not band[0] <= s <= band[1]
         if worse:
             row["worse"].append((label, r["ratio"]))
@@ -56,7 +56,7 @@ def cmd_best(a):
     sets = load_inputs(a.files)
     if len(sets) < 2:
         raise UsageError("best needs two or more configurations (an interleaved results file)")
-    rows = best_rows(sets, threshold, a.alpha, a.error_control)
+    rows = best_rows(sets, threshold, a.alpha, a.error_control, a.covariate)
     if not rows:
         raise UsageError("no benchmark and size was measured by two or more configurations")
     if a.format == "json":

@@ -47,7 +47,8 @@ def cmd_compare(a):
         for w in s.warnings:
             warn(w)
     for new in sets[1:]:
-        rows, ob, on = compare_sets(base, new, threshold, alpha, a.error_control)
+        rows, ob, on = compare_sets(base, new, threshold, alpha, a.error_control,
+                                    covariate=a.covariate)
         warns = provenance_warnings(base, new)
         if looks:
             warns.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
@@ -89,6 +90,16 @@ def cmd_compare(a):
     return EXIT_OK
 
 
+def add_verdict_options(p, what=""):
+    """--threshold, --alpha, --error-control, --covariate (compare, best, run, selftest)."""
+    p.add_argument("--threshold", default="5%", help=what + "practical significance (default 5%%)")
+    p.add_argument("--alpha", type=float, default=0.05, help=what + "error rate (default 0.05)")
+    p.add_argument("--error-control", choices=("bh", "holm", "none"), default="bh",
+                   help=what + "adjustment over the series: Benjamini-Hochberg (default), Holm, none")
+    p.add_argument("--covariate", choices=("none", "probe"), default="none",
+                   help=what + "paired runs: adjust for the launches' sentinel probes")
+
+
 def _add_run(sub):
     from .runner import cmd_run
     r = sub.add_parser("run", help="run a suite of benchmarks (configurations interleaved)",
@@ -118,9 +129,7 @@ def _add_run(sub):
     r.add_argument("--max-rounds", type=int, default=30, help="--until-decided: cap (default 30)")
     r.add_argument("--max-time", type=float, default=None,
                    help="stop after the round that passes SECONDS of run time")
-    r.add_argument("--alpha", type=float, default=0.05, help="--until-decided: error rate")
-    r.add_argument("--threshold", default="5%", help="--until-decided: practical threshold")
-    r.add_argument("--error-control", choices=("bh", "holm", "none"), default="bh")
+    add_verdict_options(r, "--until-decided: ")
     r.add_argument("-o", "--output", help="results file (JSON Lines)")
     r.add_argument("--append", action="store_true", help="add to an existing results file")
     r.add_argument("--force", action="store_true", help="replace an existing results file")
@@ -155,10 +164,7 @@ def _add_compare(sub):
                        "test); FILE FILE...: separate runs (Mann-Whitney). A file may be given "
                        "as LABEL=FILE. p-values are adjusted over all series.")
     c.add_argument("files", nargs="+", metavar="FILE|LABEL", help="BASE NEW [NEW...]")
-    c.add_argument("--threshold", default="5%", help="practical significance (default 5%%)")
-    c.add_argument("--alpha", type=float, default=0.05, help="error rate (default 0.05)")
-    c.add_argument("--error-control", choices=("bh", "holm", "none"), default="bh",
-                   help="adjustment over the series: Benjamini-Hochberg (default), Holm, none")
+    add_verdict_options(c)
     c.add_argument("--format", choices=("text", "markdown", "md", "html", "json"),
                    help="default: from -o's extension (.md, .html, .json), else text")
     c.add_argument("-o", "--output", help="write to FILE instead of standard output")
@@ -178,9 +184,7 @@ def _add_others(sub):
                        "values): per benchmark and size the best configuration and those not "
                        "distinguishable from it.")
     b.add_argument("files", nargs="+", metavar="FILE|LABEL")
-    b.add_argument("--threshold", default="5%")
-    b.add_argument("--alpha", type=float, default=0.05)
-    b.add_argument("--error-control", choices=("bh", "holm", "none"), default="bh")
+    add_verdict_options(b)
     b.add_argument("--format", choices=("text", "json"), default="text")
     b.set_defaults(func=cmd_best)
     pl = sub.add_parser("plot", help="plot results against message size (needs matplotlib)",

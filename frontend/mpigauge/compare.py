@@ -17,7 +17,7 @@ from collections import OrderedDict
 from . import regimes as rg
 from .common import UsageError
 from .results import bench_label, needs_config_label
-from .stats import (adjust_pvalues, hodges_lehmann, mad_sd, mann_whitney, median,
+from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mad_sd, mann_whitney, median,
                     min_p_value, pairs_needed, ratio_ci, signed_rank)
 
 LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
@@ -32,6 +32,14 @@ def higher_is_better(unit):
     if u.endswith("/s") or u == "%":
         return True
     return None
+
+
+def speedup(ratio, unit):
+    """new/base as a speedup (> 1: new is better): the ratio for rates and
+    units of unknown direction, its inverse for times."""
+    if higher_is_better(unit) is not False:
+        return ratio
+    return 1.0 / ratio if ratio > 0 else float("inf")
 
 
 def verdict(base, new, unit, threshold=0.05, alpha=0.05, base_ci=None, new_ci=None):
@@ -63,8 +71,7 @@ def decide(row, threshold, alpha):
     would likely decide it."""
     hib = higher_is_better(row["unit"])
     names = ("higher", "lower") if hib is None else ("faster", "slower")
-    r = row["ratio"]
-    s = r if hib in (None, True) else (1.0 / r if r > 0 else float("inf"))
+    s = speedup(row["ratio"], row["unit"])
     lo, hi = row["ci"]
     if hib is False and lo > 0 and hi > 0:
         lo, hi = 1.0 / hi, 1.0 / lo
@@ -111,8 +118,17 @@ def _rounds_needed(d, alpha, threshold):
     return max(6, math.ceil(1.05 * (z * sd / room) ** 2))
 
 
-def paired_row(bitems, nitems, alpha, threshold, level):
-    """Statistics of one series from interleaved launches (no verdict yet)."""
+def _probe_log(la):
+    """ln of the launch's sentinel probe (mean of before and after), or None."""
+    vals = [la.sentinels.get(ph, {}).get("probe_latency_us") for ph in ("before", "after")]
+    vals = [v for v in vals if isinstance(v, (int, float)) and v > 0]
+    return sum(math.log(v) for v in vals) / len(vals) if vals else None
+
+
+def paired_row(bitems, nitems, alpha, threshold, level, covariate="none"):
+    """Statistics of one series from interleaved launches (no verdict yet).
+    covariate "probe": the paired differences are adjusted for the pair's
+    difference of sentinel probes, centred (stats.adjust_for_covariate)."""
     pairs = _paired(bitems, nitems)
     bv = [b[1]["median"] for b, _ in pairs]
     nv = [n[1]["median"] for _, n in pairs]
@@ -133,6 +149,10 @@ def paired_row(bitems, nitems, alpha, threshold, level):
                        "(more rounds)")
         return row
     d = [math.log(n[1]["median"]) - math.log(b[1]["median"]) for b, n in kp]
+    if covariate == "probe":
+        c = [(_probe_log(n[0]), _probe_log(b[0])) for b, n in kp]
+        if all(x is not None and y is not None for x, y in c):
+            d, row["covariate_slope"] = adjust_for_covariate(d, [x - y for x, y in c])
     est, lo, hi, cov = hodges_lehmann(d, level)
     _, p, used, method = signed_rank(d)
     row.update(ratio=math.exp(est), ci=(math.exp(lo), math.exp(hi)), ci_coverage=cov, p=p,
@@ -203,7 +223,8 @@ def _explanations(base, new, row, items_b, items_n):
     return out
 
 
-def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None):
+def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None,
+                 covariate="none"):
     """Rows comparing new against base, plus lists of unmatched keys.
     level: the CI level (default 1 - alpha)."""
     level = level or 1.0 - alpha
@@ -214,8 +235,10 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
     for key, items in sb.items():
         if key not in sn:
             continue
-        make = paired_row if paired else unpaired_row
-        row = make(items, sn[key], alpha, threshold, level)
+        if paired:
+            row = paired_row(items, sn[key], alpha, threshold, level, covariate)
+        else:
+            row = unpaired_row(items, sn[key], alpha, threshold, level)
         row.update(key=key, label=bench_label(key, need), unit=key[5],
                    base_median=median([r["median"] for _, r in items]),
                    new_median=median([r["median"] for _, r in sn[key]]),

@@ -135,7 +135,8 @@ def all_decided(records, path, labels, a):
     alpha = a.alpha / len(planned_looks(a.min_rounds, a.max_rounds))
     left = 0
     for new in sets[1:]:
-        rows, _, _ = compare_sets(sets[0], new, a.threshold_value, alpha, a.error_control)
+        rows, _, _ = compare_sets(sets[0], new, a.threshold_value, alpha, a.error_control,
+                                  covariate=a.covariate)
         left += len(undecided(rows)) + (0 if rows else 1)
     return left == 0, left
 

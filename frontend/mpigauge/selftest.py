@@ -36,9 +36,8 @@ def add_parser(sub):
     s.add_argument("--effects", default="10,3", help="injected slowdowns in %% (default 10,3)")
     s.add_argument("--latency-sizes", default="8,512,8K,64K,1M")
     s.add_argument("--bw-sizes", default="8,512,8K,64K,1M")
-    s.add_argument("--threshold", default="5%")
-    s.add_argument("--alpha", type=float, default=0.05)
-    s.add_argument("--error-control", choices=("bh", "holm", "none"), default="bh")
+    from .cli import add_verdict_options
+    add_verdict_options(s)
     s.add_argument("-o", "--output", required=True, help="folder for the trials and selftest.json")
     s.add_argument("--analyse", action="store_true", help="only analyse the trials in -o")
     s.add_argument("args", nargs="*", help="-- ARGS for every benchmark "
@@ -93,7 +92,8 @@ def trial_verdicts(path, labels, rounds, a, threshold):
     sets = [_truncate(s, rounds) for s in load_config_sets(path, ["base"] + labels)]
     out = {}
     for new in sets[1:]:
-        rows, _, _ = compare_sets(sets[0], new, threshold, a.alpha, a.error_control)
+        rows, _, _ = compare_sets(sets[0], new, threshold, a.alpha, a.error_control,
+                                  covariate=a.covariate)
         out[new.label] = {r["key"]: r for r in rows}
     return out
 

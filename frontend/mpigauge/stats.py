@@ -137,19 +137,6 @@ def ratio_ci(base, new, level=0.95):
     return math.exp(logs[k - 1]), math.exp(logs[m * n - k]), cov
 
 
-LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
-
-
-def higher_is_better(unit):
-    """True for rates (MB/s, ops/s, %), False for times; None if unknown."""
-    u = (unit or "").strip()
-    if u in LOWER_IS_BETTER:
-        return False
-    if u.endswith("/s") or u == "%":
-        return True
-    return None
-
-
 
 # --------------------------------------------------------------------------
 # paired launches (interleaved rounds)
@@ -282,3 +269,23 @@ def pairs_needed(sd, effect, alpha, power=0.8):
         return floor if effect != 0 else None
     z = nd.inv_cdf(1 - alpha / 2) + nd.inv_cdf(power)
     return max(floor, math.ceil(1.05 * (z * sd / abs(effect)) ** 2))
+
+
+def theil_sen(x, y):
+    """The Theil-Sen slope of y on x: the median of the pairwise slopes
+    (pairs with equal x left out); 0 when there is none."""
+    s = [(y[j] - y[i]) / (x[j] - x[i]) for i in range(len(x)) for j in range(i + 1, len(x))
+         if x[j] != x[i]]
+    return median(s) if s else 0.0
+
+
+def adjust_for_covariate(d, c):
+    """Paired differences d with the part explained by the centred covariate
+    c taken out: d_i - b (c_i - mean c), b the Theil-Sen slope. The mean of
+    d is unchanged (the covariate's own shift between the sides is not
+    removed); its scatter shrinks by what c explains."""
+    if len(d) < 3:
+        return list(d), 0.0
+    cm = sum(c) / len(c)
+    b = theil_sen(c, d)
+    return [di - b * (ci - cm) for di, ci in zip(d, c)], b

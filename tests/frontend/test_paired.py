@@ -88,6 +88,31 @@ class TestRoundsNeeded(unittest.TestCase):
         self.assertAlmostEqual(mg.mad_sd([1, 2, 3, 4, 100]), 1.4826)
 
 
+class TestCovariate(unittest.TestCase):
+    def test_theil_sen_is_the_median_pairwise_slope(self):
+        self.assertAlmostEqual(mg.theil_sen([0, 1, 2, 3, 4], [0, 2, 4, 6, 100]), 2.0)
+        self.assertEqual(mg.theil_sen([1, 1, 1], [1, 2, 3]), 0.0)
+
+    def test_adjustment_keeps_the_mean_and_removes_the_covariate(self):
+        c = [0.1, -0.2, 0.0, 0.3, -0.1, -0.1]
+        d = [0.1 + 0.5 * x for x in c]             # effect 0.1, all scatter from c
+        adj, b = mg.adjust_for_covariate(d, c)
+        self.assertAlmostEqual(b, 0.5)
+        for x in adj:
+            self.assertAlmostEqual(x, 0.1)
+        self.assertAlmostEqual(sum(adj) / 6, sum(d) / 6)
+
+    def test_a_shift_of_the_covariate_itself_is_not_removed(self):
+        # the probe is slowed as much as the figure: centring keeps the effect
+        c = [0.1 + x for x in (0.02, -0.03, 0.0, 0.04, -0.01, -0.02)]
+        d = [0.1 + (x - 0.1) for x in c]
+        adj, _ = mg.adjust_for_covariate(d, c)
+        self.assertAlmostEqual(sum(adj) / 6, 0.1)
+
+    def test_too_few_pairs_are_left_alone(self):
+        self.assertEqual(mg.adjust_for_covariate([1.0, 2.0], [3.0, 4.0]), ([1.0, 2.0], 0.0))
+
+
 class TestRegimes(unittest.TestCase):
     def test_one_group_for_ordinary_noise(self):
         self.assertEqual(len(mg.clusters([1.0, 1.02, 0.98, 1.05, 0.97])), 1)
