@@ -207,6 +207,29 @@ def cmd_run(a):
     return _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher)
 
 
+def one_launch(a, out, lid, session, it, where, launcher):
+    """Run one item and write its launch record and the program's records
+    (tagged with the launch id, and configuration and round) in one write.
+    where: (round, position, rounds)."""
+    rnd, k, rounds = where
+    timeout = it.entry.timeout or a.timeout or ln.DEFAULT_TIMEOUT
+    env = ln.launch_env(it.flavour)
+    env.update(it.env)
+    began = _now()
+    res = ln.run_launch(it.argv, env, timeout, it.n)
+    res["began"] = began
+    rec = launch_record(lid, session, it, rnd, k, rounds, launcher, res, timeout)
+    body = []
+    for r in res["records"]:
+        if r.get("type") in ("run", "result", "sentinel"):
+            r = dict(r, launch_id=lid)
+            if it.config.label is not None:
+                r["config"], r["round"] = it.config.label, rnd
+            body.append(r)
+    out.write([rec] + body)
+    return res
+
+
 def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher):
     import signal
     counts = OrderedDict((k, 0) for k in STATUSES)
@@ -231,26 +254,12 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
         for i, (rnd, li, ci) in enumerate(todo, 1):
             it = items[(li, ci)]
             seq += 1
-            lid = f"{session}-{seq:04d}"
-            timeout = it.entry.timeout or a.timeout or ln.DEFAULT_TIMEOUT
-            env = ln.launch_env(it.flavour)
-            env.update(it.env)
-            began = _now()
-            res = ln.run_launch(it.argv, env, timeout, it.n)
-            res["began"] = began
-            counts[res["status"]] += 1
-            durations.setdefault((li, ci), []).append(res["duration_s"])
             k = pos.get((rnd, li), 0)
             pos[(rnd, li)] = k + 1
-            rec = launch_record(lid, session, it, rnd, k, rounds, launcher, res, timeout)
-            body = []
-            for r in res["records"]:
-                if r.get("type") in ("run", "result", "sentinel"):
-                    r = dict(r, launch_id=lid)
-                    if it.config.label is not None:
-                        r["config"], r["round"] = it.config.label, rnd
-                    body.append(r)
-            out.write([rec] + body)
+            res = one_launch(a, out, f"{session}-{seq:04d}", session, it, (rnd, k, rounds),
+                             launcher)
+            counts[res["status"]] += 1
+            durations.setdefault((li, ci), []).append(res["duration_s"])
             elapsed = time.time() - start
             eta = sum((sum(durations[(l2, c2)]) / len(durations[(l2, c2)]))
                       if (l2, c2) in durations else elapsed / i for _, l2, c2 in todo[i:])

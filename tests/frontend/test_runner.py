@@ -29,6 +29,10 @@ def res(size, v):
 out = lambda r: print(json.dumps(r), flush=True)
 if name == "ok":
     out(run()); out(res(8, 1.0)); out(res(16, 2.0))
+elif name == "envy":
+    v = float(os.environ.get("FAKE_VALUE", "1"))
+    r = run(); r["env"] = {"FAKE_VALUE": os.environ.get("FAKE_VALUE")}
+    out(r); out(res(8, v)); out(res(16, 2 * v))
 elif name == "fail":
     print("mpigauge_fail: error: MPI error on rank 1", file=sys.stderr); sys.exit(99)
 elif name == "hang":
@@ -63,7 +67,7 @@ class RunnerTest(unittest.TestCase):
         self.d = self.tmp.name
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
-        for name in ("ok", "fail", "hang", "hangafter", "singletons", "needs2", "skip"):
+        for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)
@@ -96,6 +100,57 @@ class RunnerTest(unittest.TestCase):
     def records(self):
         with open(self.out) as f:
             return [json.loads(l) for l in f]   # every line must be valid JSON
+
+    def test_configurations_are_interleaved_in_recorded_rounds(self):
+        p = self.cli("envy\nok\n", "--repeat", "4", "--seed", "3", "--config", "a FAKE_VALUE=1",
+                     "--config", "b FAKE_VALUE=1.5")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        s = recs[0]
+        self.assertEqual((s["seed"], [c["label"] for c in s["configs"]]), (3, ["a", "b"]))
+        launches = [r for r in recs if r["type"] == "launch"]
+        self.assertEqual(len(launches), 4 * 2 * 2)
+        self.assertEqual([[l["round"], l["source"], l["config"]] for l in launches], s["order"])
+        for i in range(0, 16, 2):     # the two configurations of a line, back to back
+            self.assertEqual({launches[i]["config"], launches[i + 1]["config"]}, {"a", "b"})
+            self.assertEqual(launches[i]["benchmark"], launches[i + 1]["benchmark"])
+            self.assertEqual([launches[i]["position"], launches[i + 1]["position"]], [0, 1])
+        runs = [r for r in recs if r["type"] == "run" and r["benchmark"] == "envy"]
+        self.assertEqual(sorted((r["config"], r["env"]["FAKE_VALUE"]) for r in runs),
+                         [("a", "1")] * 4 + [("b", "1.5")] * 4)
+        # the same seed gives the same order
+        again = self.cli("envy\nok\n", "--repeat", "4", "--seed", "3", "--force", "--config",
+                         "a FAKE_VALUE=1", "--config", "b FAKE_VALUE=1.5")
+        self.assertEqual(again.returncode, 0)
+        self.assertEqual(self.records()[0]["order"], s["order"])
+        out = subprocess.run([sys.executable, h.FRONTEND, "compare", self.out, "a", "b",
+                              "--format", "json"], capture_output=True, text=True)
+        series = [json.loads(l) for l in out.stdout.splitlines()][1:]
+        envy = [r for r in series if r["benchmark"] == "envy"]
+        self.assertEqual([r["ratio"] for r in envy], [1.5, 1.5])
+        self.assertEqual({r["pairs"] for r in series}, {4})
+
+    def test_configuration_errors(self):
+        for args, why in ((["--config", "a"], "one configuration is nothing to interleave"),
+                          (["--config", "a", "--config", "a"], "given twice"),
+                          (["--until-decided"], "needs two or more configurations"),
+                          (["--config", "a", "--config", "b", "--until-decided",
+                            "--min-rounds", "2"], "4 <= --min-rounds")):
+            p = self.cli("ok\n", "--force", *args)
+            self.assertEqual(p.returncode, 2, args)
+            self.assertIn(why, p.stderr)
+
+    def test_until_decided_stops_when_every_series_is_decided(self):
+        p = self.cli("envy\n", "--config", "a FAKE_VALUE=1", "--config", "b FAKE_VALUE=2",
+                     "--until-decided", "--min-rounds", "6", "--max-rounds", "20")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        end = recs[-1]
+        # identical launches: 2x slower at every look; decided at the first look
+        # whose level (0.05 / 4 looks) the exact test can reach: 2/2^8 < 0.0125
+        self.assertEqual(end["sequential"]["looks"], [6, 9, 14, 20])
+        self.assertEqual(end["sequential"]["stopped"], "decided after round 9")
+        self.assertEqual(len([r for r in recs if r["type"] == "launch"]), 18)
 
     def test_repeats_and_launch_ids(self):
         p = self.cli("ok\n", "--repeat", "3")
