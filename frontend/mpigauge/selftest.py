@@ -16,7 +16,8 @@ import os
 import sys
 import time
 
-from .common import EXIT_FAIL, EXIT_OK, UsageError, size_label
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, size_label
+from .launch import Interrupted
 from .compare import compare_sets
 from .results import load_config_sets
 from .stats import median
@@ -76,6 +77,8 @@ def run_trials(a, effects):
             argv += ["--config", f"{label} LD_PRELOAD={lib} MG_SLOW_PERCENT={pct:g}"]
         t0 = time.time()
         rc = cli_main(argv + ["--"] + extra)
+        if rc == EXIT_INTERRUPTED:
+            raise Interrupted("the trial's run was interrupted")
         walls.append(time.time() - t0)
         print(f"selftest: trial {t}/{a.trials}: {walls[-1]:.0f} s" + (f" (run exit {rc})" if rc else ""),
               file=sys.stderr, flush=True)
