@@ -57,8 +57,9 @@ def notes(rows, base, new):
     for r in rows:
         rt = _regime_text(r)
         if rt:
-            d = f"; {len(r['dropped'])} pairs straddled a change and are left out" \
-                if r.get("dropped") else ""
+            n = len(r.get("dropped") or [])
+            d = (f"; {n} pair{'s' if n > 1 else ''} straddled a change and "
+                 f"{'are' if n > 1 else 'is'} left out") if n else ""
             out.append(f"{r['label']} {size_label(r['key'][4])}: launch regimes: {rt}{d}")
         for o in r.get("outliers") or []:
             out.append(f"{r['label']} {size_label(r['key'][4])}: outside: {o}")

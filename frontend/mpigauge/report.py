@@ -40,6 +40,36 @@ def sentinel_table(s):
                            "load", "ctxt", "steal", "note"], rows, numeric=(1, 2, 3, 4, 5, 6, 7)))
 
 
+def results_tables(s):
+    """A table per benchmark of one set: median, CI, launch range, p99, regimes."""
+    parts = []
+    parts.append("<h3>Results</h3>")
+    parts.append('<p class="small">Median: the median of the per-launch medians (one launch: its '
+                 "own median); CI: its 95% confidence interval (several launches: order statistics "
+                 "over launches, min..max below 6 launches; one launch: the launch's own CI).</p>")
+    series = s.series()
+    need = needs_config_label(list(series))
+    by_bench = OrderedDict()
+    for key, items in series.items():
+        by_bench.setdefault((key[0], key[1], key[2], key[3], key[5]), []).append((key, items))
+    for pk, rows in by_bench.items():
+        name = bench_label((pk[0], pk[1], pk[2], pk[3], 0, pk[4]), need)
+        parts.append(f"<h4>{html.escape(name)} ({html.escape(str(pk[4]))})</h4>")
+        body = []
+        for key, items in rows:
+            med, lo, hi, n = aggregate(items)
+            meds = [r["median"] for _, r in items]
+            p99 = median([r["p99"] for _, r in items if isinstance(r.get("p99"), (int, float))] or [float("nan")])
+            groups = rg.describe(meds, rg.clusters(meds))
+            regimes = " / ".join(f"{fmt_num(v)} x{c}" for v, c in groups) if len(groups) > 1 else ""
+            body.append([size_label(key[4]), fmt_num(med), f"{fmt_num(lo)} .. {fmt_num(hi)}",
+                         fmt_num(min(meds)), fmt_num(max(meds)), fmt_num(p99), n, regimes])
+        parts.append(_html_table(["size", "median", "95% CI", "lowest launch", "highest launch",
+                                  "p99", "launches", "launch regimes"], body,
+                                 numeric=(1, 2, 3, 4, 5, 6)))
+    return "\n".join(parts)
+
+
 def report_body(s):
     parts = [f"<h2>{html.escape(s.label)}</h2>", f'<p class="small">{html.escape(s.path)}</p>']
     if s.sessions or s.launch_meta:
@@ -91,27 +121,7 @@ def report_body(s):
                      + html.escape(json.dumps(r.get("env"), sort_keys=True))
                      + f"\ntimer: {html.escape(str(r.get('timer')))}, resolution "
                      f"{r.get('timer_resolution_s')} s, overhead {r.get('timer_overhead_s')} s</pre></details>")
-    parts.append("<h3>Results</h3>")
-    parts.append('<p class="small">Median: the median of the per-launch medians (one launch: its '
-                 "own median); CI: its 95% confidence interval (several launches: order statistics "
-                 "over launches, min..max below 6 launches; one launch: the launch's own CI).</p>")
-    series = s.series()
-    need = needs_config_label(list(series))
-    by_bench = OrderedDict()
-    for key, items in series.items():
-        by_bench.setdefault((key[0], key[1], key[2], key[3], key[5]), []).append((key, items))
-    for pk, rows in by_bench.items():
-        name = bench_label((pk[0], pk[1], pk[2], pk[3], 0, pk[4]), need)
-        parts.append(f"<h4>{html.escape(name)} ({html.escape(str(pk[4]))})</h4>")
-        body = []
-        for key, items in rows:
-            med, lo, hi, n = aggregate(items)
-            meds = [r["median"] for _, r in items]
-            p99 = median([r["p99"] for _, r in items if isinstance(r.get("p99"), (int, float))] or [float("nan")])
-            body.append([size_label(key[4]), fmt_num(med), f"{fmt_num(lo)} .. {fmt_num(hi)}",
-                         fmt_num(min(meds)), fmt_num(max(meds)), fmt_num(p99), n])
-        parts.append(_html_table(["size", "median", "95% CI", "lowest launch", "highest launch",
-                                  "p99", "launches"], body, numeric=(1, 2, 3, 4, 5, 6)))
+    parts.append(results_tables(s))
     return "\n".join(parts)
 
 

@@ -223,7 +223,13 @@ def load_inputs(args):
     sets = []
     for arg in args:
         path, label = parse_file_arg(arg)
-        sets.append(load_results(path, label))
+        rs = load_results(path, label)
+        labels = sorted({la.config for la in rs.launches if la.config is not None})
+        if len(labels) > 1:
+            raise UsageError(f"{path} holds the configurations {', '.join(labels)} of an "
+                             f"interleaved run: name them, e.g. `{path} {labels[0]} {labels[1]}`, "
+                             "rather than mixing them into one side")
+        sets.append(rs)
     defaults = [s.default_label() for s in sets]
     for s, d in zip(sets, defaults):
         if s.label is None:

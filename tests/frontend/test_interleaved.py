@@ -58,6 +58,11 @@ class TestInterleaved(unittest.TestCase):
             mg.load_inputs([self.path, "base", "nosuch"])
         self.assertIn("has: base, same, slow10", str(cm.exception))
 
+    def test_a_file_of_configurations_is_not_mixed_into_one_side(self):
+        with self.assertRaises(mg.UsageError) as cm:
+            mg.load_inputs([self.path, h.os.path.join(h.DATA, "base.jsonl")])
+        self.assertIn("holds the configurations base, same, slow10", str(cm.exception))
+
     def test_a_a_is_same_with_regimes_shared(self):
         for r in rows_of(self.path, "base", "same").values():
             self.assertEqual(r["verdict"], "same", r)
@@ -136,6 +141,8 @@ class TestInterleaved(unittest.TestCase):
         with open(out) as f:
             page = f.read()
         self.assertIn("Noise sentinels", page)
+        self.assertIn("launch regimes", page)
+        self.assertIn("<td>0.200 x8 / 0.320 x2</td>", page)   # rounds 4 and 5 ran slow
         self.assertIn("slow regime: probe 0.35 us against 0.1 us", page)
 
 
