@@ -18,7 +18,7 @@ from . import regimes as rg
 from .common import UsageError
 from .results import bench_label, needs_config_label
 from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mad_sd, mann_whitney, median,
-                    min_p_value, pairs_needed, ratio_ci, signed_rank)
+                    min_p_value, min_signed_rank_p, pairs_needed, ratio_ci, signed_rank)
 
 LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
 MIN_PAIRS = 3     # fewer matched pairs than this: no paired decision
@@ -165,13 +165,13 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none"):
 
 def _min_pairs(alpha):
     n = 1
-    while 2.0 / 2.0 ** n >= alpha:
+    while min_signed_rank_p(n) >= alpha:
         n += 1
     return n
 
 
 def min_signed_rank_p_ok(n, alpha):
-    return 2.0 / 2.0 ** n < alpha
+    return min_signed_rank_p(n) < alpha
 
 
 def unpaired_row(bitems, nitems, alpha, threshold, level):

@@ -25,7 +25,21 @@ def _binom_cdf_half(k, n):
     """P(B <= k) for B ~ Binomial(n, 1/2), exact."""
     if k < 0:
         return 0.0
-    return sum(math.comb(n, i) for i in range(0, min(k, n) + 1)) / 2.0 ** n
+    return sum(math.comb(n, i) for i in range(0, min(k, n) + 1)) / 2 ** n
+
+
+EXACT_MAX = 40   # above this many values a side, ranks come from the normal approximation
+
+
+def _normal_rank(mean, sd, level):
+    """The 1-based rank k of the lower CI bound for a statistic with this null
+    mean and sd (normal approximation, continuity-corrected), and the
+    coverage it gives."""
+    from statistics import NormalDist
+    nd = NormalDist()
+    z = nd.inv_cdf(0.5 + level / 2.0)
+    k = max(1, int(math.floor(mean + 0.5 - z * sd)))
+    return k, 1.0 - 2.0 * nd.cdf((k - 0.5 - mean) / sd) if sd > 0 else 0.0
 
 
 def median_ci(xs, level=0.95):
@@ -36,6 +50,9 @@ def median_ci(xs, level=0.95):
     n = len(s)
     if n == 0:
         raise ValueError("median_ci of no values")
+    if n > 4 * EXACT_MAX:
+        r, cov = _normal_rank(n / 2.0, math.sqrt(n) / 2.0, level)
+        return s[r - 1], s[n - r], cov
     best = 1
     for r in range(1, n // 2 + 1):
         if 1.0 - 2.0 * _binom_cdf_half(r - 1, n) >= level:
@@ -123,6 +140,9 @@ def ratio_ci(base, new, level=0.95):
     if m == 0 or n == 0:
         raise ValueError("ratio_ci needs two non-empty samples")
     logs = sorted(math.log(b) - math.log(a) for b in new for a in base)
+    if m + n > 60:
+        k, cov = _normal_rank(m * n / 2.0, math.sqrt(m * n * (m + n + 1) / 12.0), level)
+        return math.exp(logs[k - 1]), math.exp(logs[m * n - k]), cov
     counts = _u_counts(m, n)
     total = float(sum(counts))
     best, cum = 1, 0.0
@@ -177,9 +197,9 @@ def signed_rank(d):
             ties.append(j - i + 1)
         i = j + 1
     wplus = sum(r for r, x in zip(ranks, nz) if x > 0)
-    if not ties and n <= 40:
+    if not ties and n <= EXACT_MAX:
         counts = _signed_rank_counts(n)
-        total = 2.0 ** n
+        total = 2 ** n
         w = int(round(wplus))
         lo = sum(counts[: w + 1]) / total
         hi = sum(counts[w:]) / total
@@ -194,14 +214,15 @@ def signed_rank(d):
 
 def min_signed_rank_p(n):
     """Smallest two-sided p the exact signed-rank test can give with n pairs."""
-    return min(1.0, 2.0 / 2.0 ** n) if n > 0 else 1.0
+    return min(1.0, math.ldexp(1.0, 1 - n)) if n > 0 else 1.0
 
 
 def hodges_lehmann(d, level=0.95):
     """The Hodges-Lehmann estimate of the centre of the paired differences d
     (median of the Walsh averages) and its distribution-free CI from the
     order statistics of the Walsh averages, ranks from the exact signed-rank
-    distribution. Returns (estimate, low, high, coverage); with too few pairs
+    distribution (normal approximation above EXACT_MAX pairs). Returns
+    (estimate, low, high, coverage); with too few pairs
     for `level`, the widest interval (min, max) and its coverage."""
     n = len(d)
     if n == 0:
@@ -209,8 +230,11 @@ def hodges_lehmann(d, level=0.95):
     walsh = sorted((d[i] + d[j]) / 2.0 for i in range(n) for j in range(i, n))
     m = len(walsh)
     est = median(walsh)
+    if n > EXACT_MAX:
+        k, cov = _normal_rank(n * (n + 1) / 4.0, math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0), level)
+        return est, walsh[k - 1], walsh[m - k], cov
     counts = _signed_rank_counts(n)
-    total = 2.0 ** n
+    total = 2 ** n
     best, cum = 1, 0.0
     for k in range(1, m // 2 + 1):
         cum += counts[k - 1]                       # P(T <= k - 1) * 2^n

@@ -158,3 +158,39 @@ class TestRegimes(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestManyLaunches(unittest.TestCase):
+    """1,000 launches a side: normal approximations, no overflow, seconds."""
+
+    def test_thousand_pairs(self):
+        import random
+        import time
+        rng = random.Random(1)
+        d = [0.1 + rng.gauss(0, 0.05) for _ in range(1000)]
+        t0 = time.time()
+        est, lo, hi, cov = mg.hodges_lehmann(d)
+        _, p, n, method = mg.signed_rank(d)
+        self.assertLess(time.time() - t0, 5)
+        self.assertAlmostEqual(est, 0.1, delta=0.01)
+        self.assertLess(lo, est)
+        self.assertLess(est, hi)
+        self.assertAlmostEqual(cov, 0.95, delta=0.002)
+        self.assertEqual((n, method), (1000, "normal"))
+        self.assertLess(p, 1e-10)
+        self.assertEqual(mg.min_signed_rank_p(1100), 0.0)
+
+    def test_thousand_launches_unpaired_and_median(self):
+        import random
+        rng = random.Random(2)
+        a = [1.0 + rng.random() * 0.1 for _ in range(1000)]
+        b = [1.1 + rng.random() * 0.1 for _ in range(1000)]
+        lo, hi, cov = mg.ratio_ci(a, b)
+        self.assertTrue(1.08 < lo < 1.095 < hi < 1.11, (lo, hi))   # medians 1.05 and 1.15
+        self.assertAlmostEqual(cov, 0.95, delta=0.002)
+        mlo, mhi, mcov = mg.median_ci(a)
+        self.assertLess(mlo, mhi)
+        self.assertTrue(0.95 <= mcov < 0.96, mcov)
+        # the approximation takes over (161 values) with the rank the exact rule gave (160)
+        self.assertEqual(mg.median_ci(list(range(1, 161)))[0], 68)
+        self.assertEqual(mg.median_ci(list(range(1, 162)))[0], 68)
