@@ -205,16 +205,24 @@ def unpaired_row(bitems, nitems, alpha, threshold, level):
     return row
 
 
-def _explanations(base, new, row, items_b, items_n):
-    """Sentences on launches that fell outside (dropped pairs, regimes of one launch)."""
+def sentinel_context(rs):
+    """(summary per launch id, typical summary) of a set's sentinels."""
+    sums = {la.launch_id: rg.sentinel_summary(la.sentinels.get("before"),
+                                              la.sentinels.get("after")) for la in rs.launches}
+    return sums, rg.typical_summary(list(sums.values()))
+
+
+def _explanations(sides, row):
+    """Sentences on the launches that fell outside: those of pairs left out,
+    and those outside the largest regime of their side, each with what its
+    sentinels say. sides: [(set, items, sentinel_context(set))]."""
     out = []
-    for rs, items in ((base, items_b), (new, items_n)):
-        sums = {la.launch_id: rg.sentinel_summary(la.sentinels.get("before"),
-                                                  la.sentinels.get("after")) for la in rs.launches}
-        typical = rg.typical_summary(list(sums.values()))
-        flagged = {id(x) for pair in row["dropped"] for x in pair}
-        for la, r in items:
-            if id(la) not in flagged:
+    dropped = {id(x) for pair in row["dropped"] for x in pair}
+    for rs, items, (sums, typical) in sides:
+        groups = rg.clusters([r["median"] for _, r in items])
+        main = set(max(groups, key=len)) if groups else set()
+        for i, (la, r) in enumerate(items):
+            if id(la) not in dropped and i in main:
                 continue
             why = rg.explain(sums.get(la.launch_id, {}), typical)
             where = f"round {la.round}" if la.round is not None else la.launch_id
@@ -230,6 +238,7 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
     level = level or 1.0 - alpha
     sb, sn = base.series(), new.series()
     need = needs_config_label(list(sb) + list(sn))
+    cb, cn = sentinel_context(base), sentinel_context(new)
     paired = base.interleaved() and new.interleaved() and base.path == new.path
     rows = []
     for key, items in sb.items():
@@ -246,7 +255,7 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
                    base_launches=[la.launch_id for la, _ in items],
                    new_launches=[la.launch_id for la, _ in sn[key]])
         row.setdefault("note", "")
-        row["outliers"] = _explanations(base, new, row, items, sn[key])
+        row["outliers"] = _explanations([(base, items, cb), (new, sn[key], cn)], row)
         rows.append(row)
     adj = adjust_pvalues([r["p"] for r in rows], control)
     for r, pa in zip(rows, adj):

@@ -69,6 +69,9 @@ class TestInterleaved(unittest.TestCase):
             self.assertEqual(r["pairs"], 10)
             self.assertEqual([c for _, c in r["regimes"]["base"]], [8, 2])
             self.assertTrue(r["same_mixture"])
+            # the launches of the smaller regime are named, on both sides
+            self.assertEqual([o.split(":")[0] for o in r["outliers"]],
+                             ["base round 4", "base round 5", "same round 4", "same round 5"])
 
     def test_a_b_is_slower_and_the_straddling_pair_is_named(self):
         for (bench, size), r in rows_of(self.path, "base", "slow10").items():
