@@ -47,7 +47,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_stats.py tests/frontend/test_verdict.py \
 	tests/frontend/test_suite.py tests/frontend/test_tables.py \
 	tests/frontend/test_runner.py tests/frontend/helpers.py \
-	tests/frontend/test_paired.py tests/frontend/test_configs.py \
+	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
 	tests/frontend/tap.py tests/frontend/unit_tests.sh \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \

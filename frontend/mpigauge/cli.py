@@ -3,8 +3,9 @@ import argparse
 import os
 import sys
 
-from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, UsageError, version,
-                     warn)
+from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, OutputError, UsageError,
+                     version,
+                     warn, write_text_atomic, check_output_path)
 from .launch import DEFAULT_TIMEOUT, Interrupted
 
 DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare, plot and report results.
@@ -37,6 +38,8 @@ def cmd_compare(a):
     threshold = parse_threshold(a.threshold)
     if not 0 < a.alpha < 1:
         raise UsageError("--alpha must be between 0 and 1")
+    if a.output:
+        check_output_path(a.output)
     sets = load_inputs(a.files)
     if len(sets) < 2:
         raise UsageError("compare needs BASE and NEW: two or more files, or a file of an "
@@ -77,8 +80,7 @@ def cmd_compare(a):
         doc = {"text": render_text, "markdown": render_markdown, "json": render_json}[fmt](*args)
     doc = doc if doc.endswith("\n") else doc + "\n"
     if a.output:
-        with open(a.output, "w", encoding="utf-8") as f:
-            f.write(doc)
+        write_text_atomic(a.output, doc)
     else:
         sys.stdout.write(doc)
     if not any(c[2] for c in comparisons):
@@ -230,6 +232,9 @@ def main(argv=None):
     except UsageError as e:
         print(f"mpigauge {a.command}: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except OutputError as e:
+        print(f"mpigauge {a.command}: error: {e}", file=sys.stderr)
+        return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_FAIL
     except (KeyboardInterrupt, Interrupted):

@@ -16,6 +16,10 @@ class UsageError(Exception):
     """A problem with the command line or an input file: message, exit 2."""
 
 
+class OutputError(Exception):
+    """A results file could not be written (a full disk): message, exit 1."""
+
+
 def configure(**paths):
     """Installation facts from the `mpigauge` script (version, bindir,
     suitesdir, srcsuitesdir, script_dir); values still of the form @x@ are
@@ -27,6 +31,58 @@ def configure(**paths):
 
 def version():
     return PATHS["version"] or "source"
+
+
+def check_output_path(path):
+    """An output path of the front-end: a new file, or an existing regular
+    file to replace. A symbolic link, device, pipe or folder is refused
+    (UsageError), as is a folder that does not exist."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise UsageError(f"-o {path}: {e.strerror}") from None
+    import stat
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"-o {path}: exists and is not a regular file (a link, device, pipe "
+                         "or folder is never replaced)")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"-o {path}: folder {folder} does not exist")
+
+
+def write_atomic(path, write):
+    """Make `path` appear complete or not at all: write(tmp_path) writes a
+    temporary file beside it, which is then renamed over it."""
+    import tempfile
+    check_output_path(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp.", dir=folder,
+                               suffix=os.path.splitext(path)[1])
+    os.close(fd)
+    try:
+        write(tmp)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_text_atomic(path, text):
+    def w(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+    try:
+        write_atomic(path, w)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror}") from None
 
 
 def warn(msg):
@@ -43,7 +99,9 @@ def size_label(b):
 
 
 def fmt_num(v):
-    if v is None or (isinstance(v, float) and (math.isnan(v) or math.isinf(v))):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return "n/a" if v is None else str(v)
+    if isinstance(v, float) and (math.isnan(v) or math.isinf(v)):
         return "n/a"
     a = abs(v)
     if a >= 1000:

@@ -6,7 +6,8 @@ import math
 import sys
 from collections import OrderedDict
 
-from .common import EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, size_label, warn
+from .common import (EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, check_output_path, size_label,
+                     warn, write_atomic)
 from .compare import higher_is_better
 from .results import bench_label, load_inputs, needs_config_label
 from .stats import median, median_ci
@@ -123,12 +124,18 @@ def cmd_plot(a):
     ext = os.path.splitext(a.output)[1].lower()
     if ext not in (".png", ".svg", ".pdf"):
         raise UsageError(f"-o {a.output}: the name must end in .png, .svg or .pdf")
+    if not 10 <= a.dpi <= 1000:
+        raise UsageError(f"--dpi {a.dpi}: give 10 to 1000")
+    check_output_path(a.output)
     sets = load_inputs(a.files)
     for s in sets:
         for w in s.warnings:
             warn(w)
     fig = make_figure(plt, sets, a.title)
-    fig.savefig(a.output, dpi=a.dpi)
+    try:
+        write_atomic(a.output, lambda tmp: fig.savefig(tmp, dpi=a.dpi))
+    except OSError as e:
+        raise UsageError(f"cannot write {a.output}: {e.strerror}") from None
     plt.close(fig)
     print(f"mpigauge plot: wrote {a.output}", file=sys.stderr)
     return EXIT_OK

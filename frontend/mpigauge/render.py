@@ -193,8 +193,13 @@ def render_html_comparisons(comparisons, threshold, alpha, control):
     return "\n".join(parts)
 
 
+# Pages are self-contained and run no script: inline styles and SVG only.
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
 def html_page(title, body):
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
             f"<title>{html.escape(title)}</title><style>{HTML_STYLE}</style></head>\n"
             f"<body>\n<h1>{html.escape(title)}</h1>\n{body}\n"
             f'<p class="small">made by mpigauge {html.escape(version())} on '

@@ -8,7 +8,7 @@ import sys
 from collections import OrderedDict
 
 from . import regimes as rg
-from .common import EXIT_OK, fmt_num, size_label, warn
+from .common import EXIT_OK, check_output_path, fmt_num, size_label, warn, write_text_atomic
 from .compare import compare_sets, provenance_warnings
 from .plot import aggregate, plot_svg_or_none
 from .render import _html_table, html_page, render_html_comparisons
@@ -120,12 +120,14 @@ def report_body(s):
                      + html.escape(json.dumps(r.get("options"), sort_keys=True)) + "\nenv: "
                      + html.escape(json.dumps(r.get("env"), sort_keys=True))
                      + f"\ntimer: {html.escape(str(r.get('timer')))}, resolution "
-                     f"{r.get('timer_resolution_s')} s, overhead {r.get('timer_overhead_s')} s</pre></details>")
+                     f"{html.escape(str(r.get('timer_resolution_s')))} s, overhead "
+                     f"{html.escape(str(r.get('timer_overhead_s')))} s</pre></details>")
     parts.append(results_tables(s))
     return "\n".join(parts)
 
 
 def cmd_report(a):
+    check_output_path(a.output)
     sets = load_inputs(a.files)
     for s in sets:
         for w in s.warnings:
@@ -145,8 +147,7 @@ def cmd_report(a):
         if not svg:
             warn("matplotlib is missing: the report has no plots")
     title = a.title or ("mpigauge report: " + ", ".join(s.label for s in sets))
-    with open(a.output, "w", encoding="utf-8") as f:
-        f.write(html_page(title, body))
+    write_text_atomic(a.output, html_page(title, body))
     print(f"mpigauge report: wrote {a.output}", file=sys.stderr)
     return EXIT_OK
 

@@ -16,10 +16,11 @@ import time
 from collections import OrderedDict
 
 from . import launch as ln
-from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, version
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError, version
 from .configs import Config, check_unique, load_config_file, parse_config_arg
 from .suite import load_suite
 
+MAX_TIMEOUT = 1e6   # seconds (11.6 days): anything longer is a typo
 STATUSES = ("ok", "failed", "timeout", "wrong-size", "skipped", "missing", "interrupted")
 
 
@@ -78,24 +79,50 @@ def schedule(nrounds, nlines, nconfigs, rng, first_round=1):
 
 
 class Writer:
-    """The results file: every write complete and on disk before the next."""
+    """The results file: every write complete and on disk before the next.
+    A write that fails (a full disk) is rolled back to the end of the last
+    complete one and stops the run; --append onto a file whose last line was
+    torn (an earlier run killed in a write) first cuts that line off."""
 
     def __init__(self, path, append):
-        self.f = open(path, "a" if append else "w", encoding="utf-8")
+        self.path = path
+        self.f = open(path, "a+b" if append else "wb")
         self.records = []
+        self.torn = 0
+        if append:
+            self.f.seek(0, os.SEEK_END)
+            end = self.f.tell()
+            if end:
+                self.f.seek(max(0, end - 65536))
+                tail = self.f.read()
+                if not tail.endswith(b"\n"):
+                    keep = end - len(tail) + tail.rfind(b"\n") + 1 if b"\n" in tail else 0
+                    self.torn = end - keep
+                    self.f.truncate(keep)
+        self.f.seek(0, os.SEEK_END)
 
     def write(self, recs):
+        data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()
         with ln._BlockSignals():
-            self.f.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs))
-            self.f.flush()
+            start = self.f.tell()
             try:
+                self.f.write(data)
+                self.f.flush()
                 os.fsync(self.f.fileno())
-            except OSError:
-                pass
+            except OSError as e:
+                try:
+                    self.f.truncate(start)
+                except OSError:
+                    pass
+                raise OutputError(f"cannot write {self.path}: {e.strerror}; the file holds every "
+                                  "launch before this one") from None
         self.records += recs
 
     def close(self):
-        self.f.close()
+        try:
+            self.f.close()
+        except OSError:
+            pass
 
 
 def launch_record(lid, session, it, rnd, pos, rounds, launcher, res, timeout):
@@ -150,7 +177,9 @@ def _progress(a, i, total, it, rnd, rounds, res, elapsed, eta):
     if not a.quiet:
         print(line, file=sys.stderr, flush=True)
         if res["status"] != "ok" and res["stderr"].strip():
-            for s in ln._tail(res["stderr"], 6).splitlines():
+            # the program's own error line, not the launcher's banner around it
+            errs = [x for x in res["stderr"].splitlines() if "error:" in x][:3]
+            for s in errs or ln._tail(res["stderr"], 6).splitlines():
                 print(f"    | {s}", file=sys.stderr)
 
 
@@ -159,8 +188,10 @@ def _check_args(a):
         raise UsageError("--repeat must be at least 1")
     if a.nranks < 1:
         raise UsageError("-n must be at least 1")
-    if a.timeout is not None and not a.timeout > 0:
-        raise UsageError("--timeout must be positive")
+    if a.timeout is not None and not 0 < a.timeout <= MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
+    if a.max_time is not None and not 0 < a.max_time <= MAX_TIMEOUT:
+        raise UsageError(f"--max-time must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
     if a.until_decided:
         if a.min_rounds < 4 or a.max_rounds < a.min_rounds:
             raise UsageError("--until-decided needs 4 <= --min-rounds <= --max-rounds")
@@ -191,6 +222,9 @@ def cmd_run(a):
     rounds = a.max_rounds if a.until_decided else a.repeat
     order = schedule(rounds, len(entries), len(configs), random.Random(seed))
     out = Writer(a.output, a.append)
+    if out.torn and not a.quiet:
+        print(f"mpigauge run: {a.output}: cut off a torn last line ({out.torn} bytes) of an "
+              "earlier run before appending", file=sys.stderr)
     session = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ") \
         + "-" + os.urandom(2).hex()
     labels = [c.label for c in configs]
@@ -291,9 +325,11 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
         if a.until_decided:
             end["sequential"] = {"looks": looks, "alpha": a.alpha,
                                  "alpha_per_look": a.alpha / len(looks), "stopped": stopped}
-        with ln._BlockSignals():
+        try:
             out.write([end])
-            out.close()
+        except OutputError:
+            pass            # the error of the launch's own write is the one to report
+        out.close()
     return _finish(a, counts, interrupted, items, stopped)
 
 

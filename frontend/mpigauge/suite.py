@@ -93,7 +93,7 @@ def parse_suite(text, source="<suite>", include=None, _stack=()):
                     timeout = float(val)
                 except ValueError:
                     timeout = -1.0
-                if not timeout > 0 or math.isinf(timeout):
+                if not 0 < timeout <= 1e6:
                     raise UsageError(f"{where}: timeout must be a positive number of seconds, not {val!r}")
             else:
                 raise UsageError(f"{where}: unknown key {key!r} (known: ranks=N, timeout=SECONDS)")

@@ -1,0 +1,137 @@
+"""The front-end never replaces what is not its own, never runs script in a
+page it writes, and keeps the results file valid: output paths, escaping,
+bounded options, a torn last line, a full disk."""
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+import helpers as h
+from helpers import load_frontend
+
+mg = load_frontend()
+BASE = os.path.join(h.DATA, "base.jsonl")
+NEW = os.path.join(h.DATA, "new.jsonl")
+PAYLOAD = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
+
+
+def cli(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = mg.main(list(argv))
+    return rc, out.getvalue(), err.getvalue()
+
+
+class TestOutputPaths(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_symlink_device_and_folder_are_refused_and_left_alone(self):
+        victim = os.path.join(self.d, "victim")
+        with open(victim, "w") as f:
+            f.write("keep me")
+        link = os.path.join(self.d, "link.md")
+        os.symlink(victim, link)
+        for target in (link, "/dev/null", self.d):
+            rc, _, err = cli("compare", BASE, NEW, "-o", target)
+            self.assertEqual(rc, 2, target)
+            self.assertIn("is not a regular file", err)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "keep me")
+        self.assertTrue(os.path.islink(link))
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/null").st_mode))
+        rc, _, err = cli("report", BASE, "--no-plot", "-o", os.path.join(self.d, "no", "r.html"))
+        self.assertEqual(rc, 2)
+        self.assertIn("does not exist", err)
+
+    def test_a_regular_file_is_replaced_whole_with_the_umask(self):
+        p = os.path.join(self.d, "cmp.md")
+        with open(p, "w") as f:
+            f.write("old")
+        old = os.umask(0o027)
+        try:
+            rc, _, _ = cli("compare", BASE, NEW, "-o", p)
+        finally:
+            os.umask(old)
+        self.assertEqual(rc, 0)
+        with open(p) as f:
+            self.assertTrue(f.read().startswith("### MPICH 4.0.2 vs Open MPI"))
+        self.assertEqual(stat.S_IMODE(os.stat(p).st_mode), 0o640)
+        self.assertEqual(os.listdir(self.d), ["cmp.md"])      # no temporary file left
+
+    def test_bounded_options(self):
+        for args in (["--timeout", "inf"], ["--timeout", "1e300"], ["--timeout", "0"]):
+            rc, _, err = cli("run", "-o", os.path.join(self.d, "r.jsonl"), *args)
+            self.assertEqual(rc, 2, args)
+            self.assertIn("--timeout must be", err)
+        rc, _, err = cli("plot", BASE, "--dpi", "0", "-o", os.path.join(self.d, "p.png"))
+        if mg.plot.import_pyplot() is not None:
+            self.assertEqual(rc, 2)
+            self.assertIn("--dpi 0", err)
+
+
+class TestEscaping(unittest.TestCase):
+    def test_every_field_is_escaped_and_scripts_are_forbidden(self):
+        with tempfile.TemporaryDirectory() as d:
+            run = h.run_record("latency", library=PAYLOAD, hosts=(PAYLOAD, PAYLOAD),
+                               bindings=(PAYLOAD, PAYLOAD), launch_id="L1")
+            run.update(timer=PAYLOAD, timer_resolution_s=PAYLOAD, timer_overhead_s=PAYLOAD,
+                       mpigauge_version=PAYLOAD, command_line=[PAYLOAD], env={"X": PAYLOAD})
+            recs = [{"type": "session", "session_id": PAYLOAD, "suite": PAYLOAD, "host": PAYLOAD},
+                    {"type": "launch", "launch_id": "L1", "benchmark": PAYLOAD, "status": PAYLOAD,
+                     "message": PAYLOAD, "command": [PAYLOAD], "stderr_tail": PAYLOAD},
+                    run, h.result_record("latency", 8, "us", 0.2, launch_id="L1"),
+                    {"type": "sentinel", "phase": "before", "launch_id": "L1",
+                     "probe_latency_us": PAYLOAD, "nodes": [{"host": PAYLOAD, "load1": PAYLOAD}]}]
+            p = os.path.join(d, "r.jsonl")
+            h.write_jsonl(p, recs)
+            out = os.path.join(d, "r.html")
+            rc, _, err = cli("report", "<script>alert(3)</script>=" + p, "--no-plot", "-o", out)
+            self.assertEqual(rc, 0, err)
+            with open(out) as f:
+                page = f.read()
+        self.assertNotIn("<script", page)
+        self.assertNotIn("<img", page)
+        self.assertIn("&lt;script&gt;", page)
+        self.assertIn("Content-Security-Policy", page)
+        self.assertIn("default-src 'none'", page)
+
+
+class TestResultsFile(unittest.TestCase):
+    def test_append_cuts_a_torn_last_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "r.jsonl")
+            with open(p, "w") as f:
+                f.write('{"type":"session","session_id":"A"}\n{"type":"launch","launch_')
+            w = mg.runner.Writer(p, append=True)
+            self.assertEqual(w.torn, len('{"type":"launch","launch_'))
+            w.write([{"type": "session_end", "session_id": "A"}])
+            w.close()
+            with open(p) as f:
+                recs = [json.loads(l) for l in f]
+            self.assertEqual([r["type"] for r in recs], ["session", "session_end"])
+
+    def test_a_failed_write_is_rolled_back(self):
+        # /dev/full: every write fails with ENOSPC, as on a full disk
+        w = mg.runner.Writer.__new__(mg.runner.Writer)
+        w.path, w.records, w.torn = "/dev/full", [], 0
+        w.f = open("/dev/full", "wb")
+        with self.assertRaises(mg.OutputError) as cm:
+            w.write([{"type": "launch"}])
+        self.assertIn("No space left on device", str(cm.exception))
+        self.assertIn("holds every launch before this one", str(cm.exception))
+        self.assertEqual(w.records, [])
+        w.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
