@@ -55,6 +55,11 @@ MISSING_MPL = ("mpigauge plot: needs matplotlib, which this Python ({}) cannot i
                "`python3 -m pip install matplotlib`, or run scripts/setup-deps.sh")
 
 
+def plain(text):
+    """Text as matplotlib shows it literally: a `$` would start mathtext."""
+    return str(text).replace("$", r"\$")
+
+
 def make_figure(plt, sets, title=None):
     from matplotlib.ticker import FuncFormatter, LogLocator
     pans = panels(sets)
@@ -74,7 +79,8 @@ def make_figure(plt, sets, title=None):
                 continue
             c = colours[labels.index(s.label) % len(colours)]
             xs = [p[0] for p in pts]
-            ax.plot(xs, [p[1] for p in pts], marker="o", markersize=3, color=c, label=s.label)
+            ax.plot(xs, [p[1] for p in pts], marker="o", markersize=3, color=c,
+                    label=plain(s.label))
             ax.fill_between(xs, [max(p[2], 1e-300) for p in pts], [p[3] for p in pts],
                             color=c, alpha=0.2, linewidth=0)
         ax.set_xscale("log", base=2)
@@ -84,7 +90,7 @@ def make_figure(plt, sets, title=None):
         hib = higher_is_better(pk[4])
         better = {True: "higher is better", False: "lower is better"}.get(hib, "")
         name = bench_label((pk[0], pk[1], pk[2], pk[3], 0, pk[4]), need)
-        ax.set_title(name)
+        ax.set_title(plain(name))
         ax.set_xlabel("message size (bytes)")
         ax.set_ylabel(f"{pk[4]}" + (f" ({better})" if better else ""))
         ax.grid(True, which="major", alpha=0.3)
@@ -98,7 +104,7 @@ def make_figure(plt, sets, title=None):
     for ax in [a for row in axes for a in row][npan:]:
         ax.set_visible(False)
     if title:
-        fig.suptitle(title)
+        fig.suptitle(plain(title))
     fig.tight_layout()
     return fig
 

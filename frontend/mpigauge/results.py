@@ -9,6 +9,7 @@ import re
 from collections import OrderedDict
 
 from .common import UsageError
+from .schema import problem
 
 
 def short_library(s):
@@ -108,14 +109,27 @@ def read_records(path):
                 continue
             try:
                 rec = json.loads(line)
-            except ValueError:
+                # \ud800-style escapes load as lone surrogates, which cannot be printed
+                if "\\ud" in line.lower():
+                    json.dumps(rec, ensure_ascii=False).encode("utf-8")
+            except (ValueError, RecursionError):
                 bad += 1
                 if bad <= 3:
-                    warns.append(f"{path}:{lineno}: not a JSON line, ignored")
+                    warns.append(f"{path}:{lineno}: not a JSON line (or not valid UTF-8 text), "
+                                 "ignored")
                 continue
-            if isinstance(rec, dict):
-                rec["_line"] = lineno
-                recs.append(rec)
+            if not isinstance(rec, dict):
+                continue
+            why = problem(rec)
+            if why:
+                bad += 1
+                if bad <= 3:
+                    warns.append(f"{path}:{lineno}: {why}, ignored")
+                continue
+            rec["_line"] = lineno
+            recs.append(rec)
+    if bad > 3:
+        warns.append(f"{path}: {bad} lines ignored in all")
     return recs, warns
 
 

@@ -135,3 +135,49 @@ class TestResultsFile(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestMutatedInputs(unittest.TestCase):
+    """Seeded mutations of a valid interleaved file: every one ends in an
+    exit code (0, 1 or 2) and a message, never a traceback."""
+    VALUES = (None, True, -1, 0, 1e308, float("inf"), "", "x", "\ud800", "$\\alpha$", [],
+              [1, [2]], {}, {"a": {"b": []}}, "1e3", -0.0)
+
+    def test_three_hundred_mutants(self):
+        import random
+        rng = random.Random(7)
+        regime = [1.0, 1.0, 1.6, 1.0, 1.0, 1.0]
+        base = h.interleaved_records({"a": [0.2 * r for r in regime],
+                                      "b": [0.22 * r for r in regime]})
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "m.jsonl")
+            out = os.path.join(d, "out.html")
+            for i in range(300):
+                recs = json.loads(json.dumps(base))
+                for _ in range(rng.randint(1, 3)):
+                    r = rng.choice(recs)
+                    key = rng.choice(sorted(r) + ["nodes", "options", "configs"])
+                    r[key] = rng.choice(self.VALUES)
+                with open(p, "w") as f:
+                    for r in recs:
+                        f.write(json.dumps(r) + "\n")
+                    if i % 50 == 0:
+                        f.write("[" * 100000 + "\n")        # deep nesting
+                for argv in (["compare", p], ["compare", p, "a", "b", "--format", "json"],
+                             ["report", p, "--no-plot", "-o", out], ["best", p]):
+                    try:
+                        rc, o, e = cli(*argv)
+                    except Exception as ex:               # noqa: BLE001
+                        self.fail(f"mutant {i}: {argv[0]} raised {ex!r}")
+                    self.assertIn(rc, (0, 1, 2), (i, argv, e))
+                    (o + e).encode("utf-8")               # printable
+
+
+class TestPlotLabels(unittest.TestCase):
+    @unittest.skipIf(mg.plot.import_pyplot() is None, "matplotlib is not installed")
+    def test_dollar_signs_are_shown_not_typeset(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "p.svg")
+            rc, _, err = cli("plot", "$\\frac{a$=" + BASE, "-o", out, "--title", "$x")
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(mg.plot.plain("a$b"), "a\\$b")
