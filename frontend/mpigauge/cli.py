@@ -4,8 +4,7 @@ import os
 import sys
 
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, OutputError, UsageError,
-                     version,
-                     warn, write_text_atomic, check_output_path)
+                     check_output_path, version, warn, write_text_atomic)
 from .launch import DEFAULT_TIMEOUT, Interrupted
 
 DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare, plot and report results.
@@ -20,14 +19,9 @@ DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare, plot and 
 
 
 def _sequential_alpha(sets, alpha):
-    """A file from `run --until-decided` is judged at the level of its looks."""
-    from .results import read_records
-    paths = {s.path for s in sets}
-    for p in paths:
-        for r in read_records(p)[0]:
-            if r.get("type") == "session_end" and r.get("sequential"):
-                return r["sequential"]["alpha_per_look"], len(r["sequential"]["looks"])
-    return alpha, None
+    """A file from `run --until-decided` is judged at alpha / its planned looks."""
+    looks = max((s.looks for s in sets), default=0)
+    return (alpha / looks, looks) if looks > 1 else (alpha, None)
 
 
 def cmd_compare(a):

@@ -62,6 +62,7 @@ class ResultSet:
         self.launch_meta = []
         self.sessions = []
         self.warnings = []
+        self.looks = 0           # planned looks of a --until-decided run
 
     def key(self, la, res):
         run = la.run
@@ -147,6 +148,8 @@ def build_set(records, path, label=None, keymode="options", config=None, all_con
             metas[rec.get("launch_id")] = rec
         elif t == "session":
             rs.sessions.append(rec)
+        elif t == "session_end":
+            rs.looks = max(rs.looks, len((rec.get("sequential") or {}).get("looks") or []))
         elif t == "run":
             meta = metas.get(rec.get("launch_id"), {})
             cfg = meta.get("config", rec.get("config"))

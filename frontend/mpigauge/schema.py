@@ -72,6 +72,9 @@ def problem(rec):
             if not _is(nd, DICT) or any(nd.get(k) is not None and not _is(nd[k], kind)
                                         for k, kind in NODE_FIELDS.items()):
                 return "sentinel record: a node state has the wrong type"
+    if t == "session_end" and rec.get("sequential") is not None and \
+            not _is(rec["sequential"].get("looks", []), LIST):
+        return "session_end record: sequential.looks is not a list"
     if t == "session":
         for c in rec.get("configs") or []:
             if not _is(c, DICT) or not _is(c.get("label"), STR):

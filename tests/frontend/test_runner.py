@@ -151,6 +151,12 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(end["sequential"]["looks"], [6, 9, 14, 20])
         self.assertEqual(end["sequential"]["stopped"], "decided after round 9")
         self.assertEqual(len([r for r in recs if r["type"] == "launch"]), 18)
+        # compare judges the file at alpha / 4 looks, and says so
+        out = subprocess.run([sys.executable, h.FRONTEND, "compare", self.out, "a", "b"],
+                             capture_output=True, text=True)
+        self.assertIn("sequential run (4 planned looks): tested at alpha 0.0125 = 0.05 / 4",
+                      out.stdout)
+        self.assertIn("slower", out.stdout)
 
     def test_repeats_and_launch_ids(self):
         p = self.cli("ok\n", "--repeat", "3")
