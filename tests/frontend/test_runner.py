@@ -147,14 +147,14 @@ class RunnerTest(unittest.TestCase):
         recs = self.records()
         end = recs[-1]
         # identical launches: 2x slower at every look; decided at the first look
-        # whose level (0.05 / 4 looks) the exact test can reach: 2/2^8 < 0.0125
-        self.assertEqual(end["sequential"]["looks"], [6, 9, 14, 20])
+        # (6 rounds cannot reach 0.05 / 3 looks, so the looks are 9, 14, 20)
+        self.assertEqual(end["sequential"]["looks"], [9, 14, 20])
         self.assertEqual(end["sequential"]["stopped"], "decided after round 9")
         self.assertEqual(len([r for r in recs if r["type"] == "launch"]), 18)
         # compare judges the file at alpha / 4 looks, and says so
         out = subprocess.run([sys.executable, h.FRONTEND, "compare", self.out, "a", "b"],
                              capture_output=True, text=True)
-        self.assertIn("sequential run (4 planned looks): tested at alpha 0.0125 = 0.05 / 4",
+        self.assertIn("sequential run (3 planned looks): tested at alpha 0.01667 = 0.05 / 3",
                       out.stdout)
         self.assertIn("slower", out.stdout)
 
