@@ -14,10 +14,18 @@ NUMERIC = (1, 3, 4, 5, 7)
 JSON_SCHEMA = 1
 
 
+def more_rounds(r):
+    """Rounds to add that would likely decide an unclear series, or None."""
+    need = r.get("rounds_needed")
+    if r["verdict"] != "unclear" or not need:
+        return None
+    return max(1, need - r.get("pairs_total", r.get("pairs", 0)))
+
+
 def _verdict_cell(r):
     v = r["verdict"]
-    if v == "unclear" and r.get("rounds_needed"):
-        v += f" (~{r['rounds_needed']} rounds)"
+    if more_rounds(r):
+        v += f" (~{more_rounds(r)} more rounds)"
     return v
 
 
@@ -246,7 +254,7 @@ def json_records(comparisons, threshold, alpha, control):
                 "regimes": {s: [{"value": _num(v), "launches": c} for v, c in r["regimes"][s]]
                             for s in ("base", "new")},
                 "same_mixture": bool(r.get("same_mixture")),
-                "rounds_needed": r.get("rounds_needed"),
+                "rounds_needed": r.get("rounds_needed"), "more_rounds": more_rounds(r),
                 "launches": {"base": r.get("base_launches", []), "new": r.get("new_launches", [])},
                 "note": r.get("note", ""), "outliers": list(r.get("outliers") or [])})
     return recs

@@ -89,6 +89,9 @@ class TestInterleaved(unittest.TestCase):
         self.assertEqual(r["verdict"], "unclear")
         self.assertIn("4 pairs cannot reach p < 0.05; run at least 6 rounds", r["note"])
         self.assertGreaterEqual(r["rounds_needed"], 6)
+        self.assertEqual(mg.more_rounds(r), r["rounds_needed"] - 4)
+        self.assertIn(f"unclear (~{r['rounds_needed'] - 4} more rounds)",
+                      mg.render.table_rows([r])[0][-1])
 
     def test_regimes_without_comparable_pairs_are_unstable(self):
         recs = h.interleaved_records({"a": [0.2, 0.32, 0.2, 0.32], "b": [0.32, 0.2, 0.32, 0.2]})
