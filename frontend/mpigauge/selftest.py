@@ -12,6 +12,7 @@ trials of an earlier self-test again."""
 import glob
 import json
 import math
+import statistics
 import os
 import sys
 import time
@@ -20,7 +21,7 @@ from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, size_label
 from .launch import Interrupted
 from .compare import compare_sets
 from .results import load_config_sets
-from .stats import median
+from .stats import mad_sd, median, pairs_needed
 
 SUITE = "latency -m {lat}\nbw -m {bw}\n"
 ALARMS = ("faster", "slower")
@@ -33,7 +34,7 @@ def add_parser(sub):
                    "bench/libmgslow.so is used unless --slowlib is given")
     s.add_argument("--slowlib", help="path of libmgslow.so")
     s.add_argument("--trials", type=int, default=20)
-    s.add_argument("--rounds", type=int, default=10, help="rounds per trial (default 10)")
+    s.add_argument("--rounds", type=int, default=20, help="rounds per trial (default 20)")
     s.add_argument("--effects", default="10,3", help="injected slowdowns in %% (default 10,3)")
     s.add_argument("--latency-sizes", default="8,512,8K,64K,1M")
     s.add_argument("--bw-sizes", default="8,512,8K,64K,1M")
@@ -101,6 +102,37 @@ def trial_verdicts(path, labels, rounds, a, threshold):
     return out
 
 
+def paired_spread(files, label):
+    """Per series key: the median over trials of the standard deviation of the paired
+    log ratios base -> label."""
+    out = {}
+    for f in files:
+        base, new = load_config_sets(f, ["base", label])
+        sn = new.series()
+        for key, items in base.series().items():
+            other = {la.round: r["median"] for la, r in sn.get(key, [])}
+            d = [math.log(other[la.round]) - math.log(r["median"]) for la, r in items
+                 if la.round in other]
+            if len(d) >= 3:
+                out.setdefault(key, []).append(statistics.stdev(d))
+    return {k: median(v) for k, v in out.items()}
+
+
+def rounds_estimate(sd, effect, threshold, alpha):
+    """Rounds for 19 detections in 20 by the normal approximation: the test
+    at alpha with 95% power, and the estimate beyond the threshold 95% of
+    the time."""
+    if not (math.isfinite(effect) and effect > -1 and math.isfinite(sd) and sd > 0):
+        return None
+    shift = math.log(1.0 + effect)
+    margin = shift - math.log(1.0 + threshold)
+    if margin <= 0:
+        return None
+    n_test = pairs_needed(sd, shift, alpha, power=0.95)
+    n_band = math.ceil(1.05 * (1.645 * sd / margin) ** 2)
+    return max(n_test, n_band)
+
+
 def analyse(a, effects, threshold, files):
     labels = ["same"] + [f"slow{e:g}" for e in effects]
     full = [trial_verdicts(f, labels, a.rounds, a, threshold) for f in files]
@@ -114,6 +146,7 @@ def analyse(a, effects, threshold, files):
             for n in range(4, a.rounds)} if effects else {}
     for e in effects:
         lb = f"slow{e:g}"
+        spread = paired_spread(files, lb)
         per = []
         for k in keys:
             rows = [t[lb][k] for t in full if k in t[lb]]
@@ -134,7 +167,9 @@ def analyse(a, effects, threshold, files):
                         "faster": verdicts.count("faster"), "same": verdicts.count("same"),
                         "other": len(verdicts) - sum(verdicts.count(v) for v in
                                                      ("slower", "faster", "same")),
-                        "rounds_needed_19_of_20": need})
+                        "rounds_needed_19_of_20": need, "paired_sd": spread.get(k),
+                        "rounds_estimated_19_of_20": rounds_estimate(
+                            spread.get(k, 0.0), effect - 1.0, threshold, a.alpha)})
         res["effects"][lb] = per
     return res
 
@@ -142,21 +177,24 @@ def analyse(a, effects, threshold, files):
 def print_report(res, walls):
     print(f"selftest: {res['trials']} trials of {res['rounds']} rounds, {res['series']} series each")
     if walls:
-        print(f"wall time per trial: median {median(walls):.0f} s (4 configurations x "
-              f"{res['rounds']} rounds); per configuration pair ~{median(walls) / 2:.0f} s")
+        ncfg = 2 + len(res["effects"])
+        print(f"wall time per trial: median {median(walls):.0f} s ({ncfg} configurations x "
+              f"{res['rounds']} rounds); for two configurations "
+              f"~{median(walls) * 2 / ncfg:.0f} s")
     print(f"A/A (base vs same): {res['aa_trials_with_alarm']} of {res['trials']} trials with any "
           f"series faster or slower ({res['aa_series_alarms']} of "
           f"{res['trials'] * res['series']} series)")
     for lb, per in res["effects"].items():
         print(f"\nA/B base vs {lb}: per series, verdicts over {res['trials']} trials")
         print(f"{'benchmark':10} {'size':>5} {'measured':>9} {'slower':>6} {'faster':>6} "
-              f"{'same':>5} {'other':>5}  rounds for 19/20")
+              f"{'same':>5} {'other':>5} {'paired sd':>9}  rounds for 19/20: seen, estimated")
         for p in per:
             need = p["rounds_needed_19_of_20"]
             print(f"{p['benchmark']:10} {size_label(p['size_bytes']):>5} "
                   f"{p['measured_slowdown'] * 100:8.1f}% {p['slower']:6d} {p['faster']:6d} "
-                  f"{p['same']:5d} {p['other']:5d}  "
-                  + (str(need) if need else f"> {res['rounds']}"))
+                  f"{p['same']:5d} {p['other']:5d} {(p['paired_sd'] or 0) * 100:8.1f}%  "
+                  + (str(need) if need else f"> {res['rounds']}") + ", "
+                  + str(p["rounds_estimated_19_of_20"] or "-"))
 
 
 def cmd_selftest(a):
