@@ -5,7 +5,6 @@ compared with the best one (paired by round, one error-rate adjustment over
 all of those comparisons); "tied" means not significantly worse or within
 the threshold."""
 import json
-import math
 
 from .common import EXIT_OK, UsageError, fmt_num, size_label
 from .compare import compare_sets, higher_is_better, speedup

@@ -33,6 +33,16 @@ def version():
     return PATHS["version"] or "source"
 
 
+def split_words(text, where):
+    """Words of `text` split like a POSIX shell; a quoting error is a
+    UsageError naming `where`."""
+    import shlex
+    try:
+        return shlex.split(text)
+    except ValueError as e:
+        raise UsageError(f"{where}: {e}") from None
+
+
 def check_output_path(path):
     """An output path of the front-end: a new file, or an existing regular
     file to replace. A symbolic link, device, pipe or folder is refused

@@ -24,9 +24,8 @@ In a TOML file (--configs FILE; Python 3.11's tomllib):
 """
 import os
 import re
-import shlex
 
-from .common import UsageError
+from .common import UsageError, split_words
 
 _LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+:=,-]*$")
 _ENV_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")   # OMPI_MCA_btl, UCX_TLS, LD_PRELOAD
@@ -69,10 +68,7 @@ def _bindir(prefix, bindir, where):
 def _words(value, where, key):
     if isinstance(value, list):
         return [str(v) for v in value]
-    try:
-        return shlex.split(str(value))
-    except ValueError as e:
-        raise UsageError(f"{where}: {key}: {e}") from None
+    return split_words(str(value), f"{where}: {key}")
 
 
 def _check_mpi(mpi, where):
@@ -84,10 +80,7 @@ def _check_mpi(mpi, where):
 def parse_config_arg(text):
     """One --config value -> Config."""
     where = f"--config {text!r}"
-    try:
-        words = shlex.split(text)
-    except ValueError as e:
-        raise UsageError(f"{where}: {e}") from None
+    words = split_words(text, where)
     if not words:
         raise UsageError("--config needs a label")
     label = _check_label(words[0], where)

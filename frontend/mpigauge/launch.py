@@ -2,13 +2,12 @@
 import json
 import os
 import re
-import shlex
 import shutil
 import signal
 import subprocess
 import time
 
-from .common import PATHS, UsageError
+from .common import PATHS, UsageError, split_words
 
 PROGRAM_SUBDIRS = ("pt2pt", "collective", "collectives", "overlap")
 DEFAULT_TIMEOUT = 900.0
@@ -110,10 +109,7 @@ def launcher_argv(launcher, flavour, n, ncpus=None):
             raise UsageError("cannot tell which MPI the programs use (srun needs the right "
                              "--mpi plugin); give --mpi openmpi|mpich")
         return ["srun", "-n", str(n), "--mpi=" + SRUN_MPI_PLUGIN[flavour], "--kill-on-bad-exit=1"]
-    try:
-        words = shlex.split(launcher)
-    except ValueError as e:
-        raise UsageError(f"--launcher {launcher!r}: {e}") from None
+    words = split_words(launcher, f"--launcher {launcher!r}")
     if not words:
         raise UsageError("--launcher is empty")
     has_n = any("{n}" in w for w in words)

@@ -21,7 +21,7 @@ from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, size_label
 from .launch import Interrupted
 from .compare import compare_sets
 from .results import load_config_sets
-from .stats import mad_sd, median, pairs_needed
+from .stats import median, pairs_needed
 
 SUITE = "latency -m {lat}\nbw -m {bw}\n"
 ALARMS = ("faster", "slower")

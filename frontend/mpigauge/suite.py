@@ -1,5 +1,4 @@
 """Suite files: one benchmark invocation per line (doc/compare.md)."""
-import math
 import os
 import re
 import shlex
