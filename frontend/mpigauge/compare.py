@@ -12,12 +12,13 @@ one comparison the p-values are adjusted (Benjamini-Hochberg by default,
 Holm on request), so that more sizes do not mean more false alarms.
 """
 import math
+import statistics
 from collections import OrderedDict
 
 from . import regimes as rg
 from .common import UsageError
 from .results import bench_label, needs_config_label
-from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mad_sd, mann_whitney, median,
+from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mann_whitney, median,
                     min_p_value, min_signed_rank_p, pairs_needed, ratio_ci, signed_rank)
 
 LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
@@ -103,7 +104,9 @@ def _paired(bitems, nitems):
 
 def _rounds_needed(d, alpha, threshold):
     """Pairs that would likely decide a series whose paired log ratios are d."""
-    sd = mad_sd(d) if len(d) >= 3 else 0.0
+    # the plain standard deviation: the robust one understates the heavy tails of
+    # launch-to-launch noise (doc/compare.md, the self-test)
+    sd = statistics.stdev(d) if len(d) >= 3 else 0.0
     if sd <= 0:
         sd = (max(d) - min(d)) / 2.0 if len(d) > 1 else 0.0
     est = median(d)
@@ -156,7 +159,7 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none"):
     est, lo, hi, cov = hodges_lehmann(d, level)
     _, p, used, method = signed_rank(d)
     row.update(ratio=math.exp(est), ci=(math.exp(lo), math.exp(hi)), ci_coverage=cov, p=p,
-               test="paired-signed-rank-" + method, rounds_needed=_rounds_needed(d, alpha, threshold))
+               test="paired-signed-rank-" + method, d=d)
     if min_signed_rank_p_ok(len(kp), alpha) is False:
         row["note"] = (f"{len(kp)} pairs cannot reach p < {alpha:g}; run at least "
                        f"{_min_pairs(alpha)} rounds")
@@ -261,6 +264,14 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
     for r, pa in zip(rows, adj):
         r["p_adjusted"] = pa
         decide(r, threshold, alpha)
+    # the level a further series must reach under the adjustment
+    m = sum(1 for r in rows if r.get("p") is not None) or 1
+    found = sum(1 for r in rows if r["verdict"] in ("faster", "slower", "higher", "lower"))
+    level = {"bh": alpha * (found + 1) / m, "holm": alpha / max(1, m - found)}.get(control, alpha)
+    for r in rows:
+        d = r.pop("d", None)
+        if d is not None:
+            r["rounds_needed"] = _rounds_needed(d, min(alpha, level), threshold)
     only_base = [(bench_label(k, need), k) for k in sb if k not in sn]
     only_new = [(bench_label(k, need), k) for k in sn if k not in sb]
     return rows, only_base, only_new

@@ -24,8 +24,9 @@ def more_rounds(r):
 
 def _verdict_cell(r):
     v = r["verdict"]
-    if more_rounds(r):
-        v += f" (~{more_rounds(r)} more rounds)"
+    more = more_rounds(r)
+    if more:
+        v += f" (~{more} more rounds)" if more <= 1000 else " (> 1000 more rounds)"
     return v
 
 

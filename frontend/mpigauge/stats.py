@@ -273,12 +273,6 @@ def adjust_pvalues(ps, method="bh"):
     return out
 
 
-def mad_sd(xs):
-    """Robust standard deviation: 1.4826 x the median absolute deviation."""
-    c = median(xs)
-    return 1.4826 * median([abs(x - c) for x in xs])
-
-
 def pairs_needed(sd, effect, alpha, power=0.8):
     """Pairs for a two-sided test at level alpha to detect a shift `effect`
     with the given power when the paired differences have standard deviation

@@ -84,9 +84,6 @@ class TestRoundsNeeded(unittest.TestCase):
         self.assertEqual(mg.pairs_needed(0.001, 0.1, 0.05), 6)   # floor: exact test reaches 0.05
         self.assertIsNone(mg.pairs_needed(0.1, 0.0, 0.05))
 
-    def test_mad_sd(self):
-        self.assertAlmostEqual(mg.mad_sd([1, 2, 3, 4, 100]), 1.4826)
-
 
 class TestCovariate(unittest.TestCase):
     def test_theil_sen_is_the_median_pairwise_slope(self):
