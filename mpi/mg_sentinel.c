@@ -2,6 +2,7 @@
 #include "mg_sentinel.h"
 
 #include "mg_nodestate.h"
+#include "mg_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #define PROBE_WARMUP 100
 #define PROBE_BLOCKS 10
 #define PROBE_ROUNDS 100
-#define SPIN_UNITS (UINT64_C(1) << 20)
+#define SPIN_TARGET_S 2e-3
 #define SPIN_REPEATS 3
 
 /* What every node's first rank sends to rank 0. */
@@ -21,12 +22,6 @@ typedef struct {
     int valid;
     char host[MPI_MAX_PROCESSOR_NAME];
 } node_report;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* One-way time (us) of an 8-byte ping-pong between rank 0 and `peer`:
  * the median of PROBE_BLOCKS blocks; NAN on other ranks or without a peer. */
@@ -55,27 +50,21 @@ static double probe_latency_us(const mg_ctx *ctx, int peer)
         if (b >= 0)
             block_s[b] = MPI_Wtime() - t0;
     }
-    if (me != 0)
+    mg_stats st;
+    if (me != 0 || mg_stats_compute(block_s, PROBE_BLOCKS, &st) != 0)
         return NAN;
-    qsort(block_s, PROBE_BLOCKS, sizeof block_s[0], cmp_double);
-    return 0.5 * (block_s[PROBE_BLOCKS / 2 - 1] + block_s[PROBE_BLOCKS / 2]) /
-           (2.0 * PROBE_ROUNDS) * 1e6;
+    return st.median / (2.0 * PROBE_ROUNDS) * 1e6;
 }
 
-/* This rank's computation rate in millions of units per second. */
+/* This rank's computation rate in millions of units per second: the
+ * calibrated computation's own rule (util/mg_compute.h), fastest repeat. */
 static double compute_rate(void)
 {
-    double best = INFINITY;
-    volatile uint64_t sink = 0;
-    for (int r = 0; r < SPIN_REPEATS; ++r) {
-        double t0 = MPI_Wtime();
-        sink += mg_compute_spin(SPIN_UNITS, (uint64_t)r + 1);
-        double t = MPI_Wtime() - t0;
-        if (t < best)
-            best = t;
-    }
-    (void)sink;
-    return best > 0 ? (double)SPIN_UNITS / best * 1e-6 : NAN;
+    mg_compute_calib c;
+    mg_clock clk = {mg_wtime, NULL};
+    if (mg_compute_calibrate(&c, clk, mg_compute_spin, SPIN_TARGET_S, SPIN_REPEATS) != 0)
+        return NAN;
+    return c.units_per_s * 1e-6;
 }
 
 static void node_state(const mg_ctx *ctx, node_report *me)

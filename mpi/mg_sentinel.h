@@ -6,7 +6,8 @@
  * benchmark's own pair; rank 1 when the benchmark has no pairing), 10 blocks
  * of 100 round trips after 100 warm-up ones, reported as the median block's
  * one-way time; and the rate of the calibrated computation (mg_compute_spin)
- * on every rank, fastest of 3 runs of 2^20 units, reported as its minimum
+ * on every rank (mg_compute_calibrate: runs doubled until one lasts 2 ms,
+ * then the fastest of 3), reported as its minimum
  * and maximum over ranks. The node state (util/mg_nodestate.h) is read by
  * the first rank of every node. Rank 0 writes one record
  *   {"type":"sentinel","phase":"before"|"after", ...}

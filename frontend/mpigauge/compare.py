@@ -19,7 +19,7 @@ from . import regimes as rg
 from .common import UsageError
 from .results import bench_label, needs_config_label
 from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mann_whitney, median,
-                    min_p_value, min_signed_rank_p, pairs_needed, ratio_ci, signed_rank)
+                    min_p_value, min_pairs, pairs_needed, ratio_ci, signed_rank)
 
 LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
 MIN_PAIRS = 3     # fewer matched pairs than this: no paired decision
@@ -138,7 +138,7 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none"):
     row = {"paired": True, "pairs_total": len(pairs)}
     kept, gb, gn = rg.match_pairs(bv, nv) if pairs else ([], [], [])
     row["regimes"] = {"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)}
-    row["same_mixture"] = rg.same_mixture(gb, gn, len(pairs))
+    row["same_mixture"] = rg.same_mixture(gb, gn)
     row["dropped"] = [(pairs[i][0][0], pairs[i][1][0]) for i in range(len(pairs)) if i not in kept]
     kp = [pairs[i] for i in kept]
     row["pairs"] = len(kp)
@@ -160,21 +160,10 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none"):
     _, p, used, method = signed_rank(d)
     row.update(ratio=math.exp(est), ci=(math.exp(lo), math.exp(hi)), ci_coverage=cov, p=p,
                test="paired-signed-rank-" + method, d=d)
-    if min_signed_rank_p_ok(len(kp), alpha) is False:
+    if len(kp) < min_pairs(alpha):
         row["note"] = (f"{len(kp)} pairs cannot reach p < {alpha:g}; run at least "
-                       f"{_min_pairs(alpha)} rounds")
+                       f"{min_pairs(alpha)} rounds")
     return row
-
-
-def _min_pairs(alpha):
-    n = 1
-    while min_signed_rank_p(n) >= alpha:
-        n += 1
-    return n
-
-
-def min_signed_rank_p_ok(n, alpha):
-    return min_signed_rank_p(n) < alpha
 
 
 def unpaired_row(bitems, nitems, alpha, threshold, level):
@@ -183,7 +172,7 @@ def unpaired_row(bitems, nitems, alpha, threshold, level):
     nv = [r["median"] for _, r in nitems]
     gb, gn = rg.clusters(bv), rg.clusters(nv)
     row = {"paired": False, "regimes": {"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)},
-           "same_mixture": rg.same_mixture(gb, gn, 0), "dropped": [], "pairs": 0}
+           "same_mixture": rg.same_mixture(gb, gn), "dropped": [], "pairs": 0}
     mb, mn = median(bv), median(nv)
     row["ratio"] = mn / mb if mb > 0 else float("inf")
     if len(bv) >= 2 and len(nv) >= 2:

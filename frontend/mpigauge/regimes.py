@@ -92,7 +92,7 @@ def match_pairs(base_vals, new_vals):
     return [i for i in range(n) if m[on[i]] == ob[i]], gb, gn
 
 
-def same_mixture(gb, gn, n):
+def same_mixture(gb, gn):
     """True when both sides have their launches in the same proportions over
     matched groups (within 1 launch per group), or both have one group."""
     if len(gb) != len(gn):

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from . import launch as ln
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError, version
 from .configs import Config, check_unique, load_config_file, parse_config_arg
-from .stats import min_signed_rank_p
+from .stats import min_pairs
 from .suite import load_suite
 
 MAX_TIMEOUT = 1e6   # seconds (11.6 days): anything longer is a typo
@@ -154,7 +154,7 @@ def planned_looks(min_rounds, max_rounds, alpha=0.05):
         looks.append(r)
         r = max(r + 1, int(round(r * 1.5)))
     looks.append(max_rounds)
-    while len(looks) > 1 and min_signed_rank_p(looks[0]) >= alpha / len(looks):
+    while len(looks) > 1 and looks[0] < min_pairs(alpha / len(looks)):
         looks.pop(0)
     return looks
 

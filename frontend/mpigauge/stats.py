@@ -217,6 +217,14 @@ def min_signed_rank_p(n):
     return min(1.0, math.ldexp(1.0, 1 - n)) if n > 0 else 1.0
 
 
+def min_pairs(alpha):
+    """The fewest pairs with which the exact signed-rank test can reach p < alpha."""
+    n = 1
+    while min_signed_rank_p(n) >= alpha:
+        n += 1
+    return n
+
+
 def hodges_lehmann(d, level=0.95):
     """The Hodges-Lehmann estimate of the centre of the paired differences d
     (median of the Walsh averages) and its distribution-free CI from the
@@ -280,9 +288,7 @@ def pairs_needed(sd, effect, alpha, power=0.8):
     never below the count at which the exact test can reach alpha."""
     from statistics import NormalDist
     nd = NormalDist()
-    floor = 1
-    while min_signed_rank_p(floor) >= alpha:
-        floor += 1
+    floor = min_pairs(alpha)
     if effect == 0 or sd <= 0:
         return floor if effect != 0 else None
     z = nd.inv_cdf(1 - alpha / 2) + nd.inv_cdf(power)

@@ -26,6 +26,10 @@ class TestSignedRank(unittest.TestCase):
         _, p, _, _ = mg.signed_rank([-0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
         self.assertAlmostEqual(p, 4 / 64)
 
+    def test_fewest_pairs_that_can_reach_alpha(self):
+        self.assertEqual(mg.min_pairs(0.05), 6)       # 2/64 = 0.031; 5 pairs: 2/32 = 0.0625
+        self.assertEqual(mg.min_pairs(0.0125), 8)     # 2/256 = 0.0078; 7 pairs: 0.0156
+
     def test_zeros_are_dropped(self):
         _, p, n, _ = mg.signed_rank([0.0, 0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6])
         self.assertEqual(n, 6)
@@ -139,7 +143,7 @@ class TestRegimes(unittest.TestCase):
         # base hit the slow state twice, new never: those two pairs say nothing
         kept, gb, gn = mg.match_pairs([1.0, 1.6, 1.0, 1.6, 1.0, 1.0], [1.1] * 6)
         self.assertEqual(kept, [0, 2, 4, 5])
-        self.assertFalse(mg.same_mixture(gb, gn, 6))
+        self.assertFalse(mg.same_mixture(gb, gn))
 
     def test_explain_names_the_slow_probe(self):
         s = mg.sentinel_summary({"probe_latency_us": 0.35, "nodes": [{"host": "a", "ctxt": 10,
