@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Make ./configure from a git checkout (generated files are not in git).
 set -e
 cd "$(dirname "$0")"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bare_pt2pt: the simplest correct MPI ping-pong and windowed bandwidth, the
  * reference that bench/overhead.sh compares mpigauge's driver with.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The quick collective suite (frontend/suites/collectives.txt) at 64 ranks
 # with Open MPI on this machine (oversubscribed: 2 cores), with tiny fixed
 # iteration counts (-i 3 -x 1) and validation (-c), and the peak memory of

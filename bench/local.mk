@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # bench/: libmgslow, the PMPI library that injects a chosen slowdown for
 # `mpigauge selftest` (bench/mg_slow.c). Built with the MPI compiler of this
 # build by `make`, never installed.

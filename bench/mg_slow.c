@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libmgslow: a PMPI library that makes an MPI library slower by a chosen
  * amount, for measuring mpigauge's own error rates (mpigauge selftest,
  * doc/compare.md). Built by `make` as bench/libmgslow.so next to the

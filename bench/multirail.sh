@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Multirail acceptance measurement on the emulated two-node, two-rail cluster
 # (tests/cluster/netns-cluster.sh: network namespaces, veth rails shaped to
 # 1 Gbit/s = 119.5 MB/s of payload per rail and direction at most).

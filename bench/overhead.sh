@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Driver overhead check: mpigauge_latency / mpigauge_bw against bench/bare_pt2pt.c,
 # the simplest correct MPI code for the same patterns, with each installed MPI.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The instrument's own error rates on this machine, for both MPI builds:
 # `mpigauge selftest` (A/A false alarms; detection of an injected 10% and 3%
 # slowdown per size; the rounds 19 detections in 20 need), every trial an

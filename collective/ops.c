@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The ops table: one entry per collective operation with its buffer layout
  * (flags) and one function that makes the call in each form: blocking
  * MPI_<Op>, non-blocking MPI_I<op> and persistent MPI_<Op>_init (MPI-4, where

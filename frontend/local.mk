@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # frontend/: the `mpigauge` command (Python 3; run/compare/report use only the
 # standard library, plot needs matplotlib): the package frontend/mpigauge/
 # (installed in Python's site folder with Automake's Python support), the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """mpigauge: run suites of mpigauge benchmarks, compare, plot and report
 results. The code is the package frontend/mpigauge/ (installed in Python's
 site folder); this script finds it, tells it where it is installed, and runs

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-3-Clause
 # MG_PROG_MPICC: use $MPICC (default mpicc) as the C compiler.
 AC_DEFUN([MG_PROG_MPICC], [
   AC_ARG_VAR([MPICC], [MPI C compiler wrapper (default: mpicc; mpicc.mpich for MPICH)])

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one generic driver: every benchmark is a descriptor run by mg_main.
  *
  * A benchmark supplies what is particular to it (rank limits, metric, size
@@ -87,6 +88,7 @@ struct mg_ctx {
     double compute_err_max;     /* rank 0: the largest calibration error over ranks */
     void *state;       /* bench->state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;
+    const struct mg_rails *rails; /* the session's rails (NULL without --rails) */
     void *sbuf, *rbuf; /* page-aligned, max size each (times the bench's count) */
     size_t buf_bytes;  /* size of each of sbuf and rbuf */
     void *params;      /* the benchmark's own option struct */
@@ -97,6 +99,11 @@ struct mg_ctx {
      * length in seconds at the end (0 with --sync barrier). */
     unsigned long long late;
     double window_s;
+    /* A condition the user's settings cause, met by a kernel or the driver
+     * on any rank (mg_ctx_fail): after this (size, variant) every rank stops
+     * the sweep with exit 1, and rank 0 says the lowest failing rank's
+     * message. Empty: nothing failed. */
+    char fail[256];
 };
 
 typedef struct mg_bench {
@@ -209,6 +216,10 @@ typedef struct mg_bench {
  * observable. */
 uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_s,
                         MPI_Request *reqs, int nreqs);
+
+/* Record a failure the user's settings caused (first message kept); the
+ * kernel carries on harmlessly until the driver stops the sweep. */
+void mg_ctx_fail(mg_ctx *ctx, const char *msg);
 
 /* Variants from a list option, or from the defaults when it was not given. */
 int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,

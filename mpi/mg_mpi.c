@@ -1,9 +1,9 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The thin MPI layer: see mg_mpi.h. */
 #include "mg_mpi.h"
 
 #include "config.h"
 #include "mg_exit.h"
-#include "mg_multirail.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -33,13 +33,12 @@ void mg_mpi_die(const char *file, int line, const char *msg)
     exit(MG_EXIT_INTERNAL);
 }
 
-int mg_multirail_pending = 0;
-
 void mg_xfer_init(mg_xfer *x, MPI_Comm comm)
 {
     x->comm = comm;
     x->fast_max = (size_t)INT_MAX;
-    x->rails = 0;
+    x->ops = NULL;
+    x->impl = NULL;
 }
 
 #if !MG_HAVE_MPI_LARGE_COUNT
@@ -93,18 +92,19 @@ void mg_xfer_post_comm(int send, MPI_Comm comm, void *buf, size_t bytes, int pee
         MG_XFER_LARGE(MPI_Irecv, buf, bytes, peer, tag, comm, req);
 }
 
-/* Blocking calls over the rails: post, then complete every part. */
-static void rails_blocking(int send, const void *buf, size_t bytes, int peer, int tag)
+/* Blocking calls over another transport: post, then complete every part. */
+static void ops_blocking(const mg_xfer *x, int send, const void *buf, size_t bytes, int peer,
+                         int tag)
 {
     MPI_Request r;
-    mg_multirail_post(send, buf, bytes, peer, tag, &r);
-    mg_multirail_complete(1, &r);
+    x->ops->post(x->impl, send, buf, bytes, peer, tag, &r);
+    x->ops->complete(x->impl, 1, &r);
 }
 
 void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
-    if (x->rails)
-        rails_blocking(1, buf, bytes, peer, tag);
+    if (x->ops)
+        ops_blocking(x, 1, buf, bytes, peer, tag);
     else if (bytes <= (size_t)INT_MAX)
         MG_MPI_CHECK(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm));
     else
@@ -113,8 +113,8 @@ void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int pee
 
 void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
 {
-    if (x->rails)
-        rails_blocking(0, buf, bytes, peer, tag);
+    if (x->ops)
+        ops_blocking(x, 0, buf, bytes, peer, tag);
     else if (bytes <= (size_t)INT_MAX)
         MG_MPI_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, MPI_STATUS_IGNORE));
     else
@@ -124,8 +124,8 @@ void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int
 void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    if (x->rails)
-        mg_multirail_post(1, buf, bytes, peer, tag, req);
+    if (x->ops)
+        x->ops->post(x->impl, 1, buf, bytes, peer, tag, req);
     else
         mg_xfer_post_comm(1, x->comm, (void *)buf, bytes, peer, tag, req);
 }
@@ -133,13 +133,13 @@ void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int pe
 void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    if (x->rails)
-        mg_multirail_post(0, buf, bytes, peer, tag, req);
+    if (x->ops)
+        x->ops->post(x->impl, 0, buf, bytes, peer, tag, req);
     else
         mg_xfer_post_comm(0, x->comm, buf, bytes, peer, tag, req);
 }
 
-/* Synchronous sends are not striped (no rail benchmark uses them). */
+/* Synchronous sends do not take another transport (no rail benchmark uses them). */
 void mg_xfer_issend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
                           MPI_Request *req)
 {
@@ -161,12 +161,17 @@ void mg_xfer_ssend_large(const mg_xfer *x, const void *buf, size_t bytes, int pe
  * checks against the MPI_STATUSES_IGNORE sentinel: a false positive. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
-void mg_xfer_waitall(int n, MPI_Request *reqs)
+void mg_xfer_waitall(const mg_xfer *x, int n, MPI_Request *reqs)
 {
-    if (mg_multirail_pending)
-        mg_multirail_complete(n, reqs);
+    if (x->ops)
+        x->ops->complete(x->impl, n, reqs);
     else
         MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+}
+
+void mg_mpi_waitall(int n, MPI_Request *reqs)
+{
+    MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
 }
 
 int mg_xfer_testall(int n, MPI_Request *reqs)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The thin MPI layer: error checking, the transfer layer and buffers.
  *
  * Every MPI call goes through MG_MPI_CHECK: on failure it prints the rank,
@@ -8,7 +9,9 @@
  * Point-to-point traffic of the benchmarks goes through mg_xfer_*: post a
  * send or receive of N bytes to a peer. Counts above INT_MAX use MPI-4
  * large-count calls where the library has them and a derived datatype
- * otherwise, so no size ever wraps an int. The multirail layer hooks in here.
+ * otherwise, so no size ever wraps an int. Messages above a transfer's
+ * fast_max take its slow path: large counts, or the ops of another transport
+ * (the rails of mg_multirail.h) installed in the mg_xfer.
  */
 #ifndef MG_MPI_H
 #define MG_MPI_H
@@ -30,25 +33,32 @@ void mg_mpi_fail(int rc, const char *call, const char *file, int line);
 /* Abort with a message for a non-MPI internal error. */
 void mg_mpi_die(const char *file, int line, const char *msg);
 
+/* A transport for the slow path: post one message of any count (*req is
+ * its first part), and complete requests together with every part the
+ * transport keeps outstanding. */
+typedef struct mg_xfer_ops {
+    void (*post)(void *impl, int send, const void *buf, size_t bytes, int peer, int tag,
+                 MPI_Request *req);
+    void (*complete)(void *impl, int n, MPI_Request *reqs);
+} mg_xfer_ops;
+
 /* The communicator and peer-independent state of the transfer layer. */
 typedef struct {
     MPI_Comm comm;
-    size_t fast_max; /* messages above this take the out-of-line path: INT_MAX, or
-                      * the stripe threshold (0 for bound rails) with multirail */
-    int rails;       /* that path posts over the rails (mpi/mg_multirail.h) */
+    size_t fast_max;        /* messages above this take the out-of-line path: INT_MAX,
+                             * or the stripe threshold (0 for bound rails) with rails */
+    const mg_xfer_ops *ops; /* that path's transport; NULL: plain and large-count calls */
+    void *impl;             /* the transport's state (owned by the session) */
 } mg_xfer;
 
 void mg_xfer_init(mg_xfer *x, MPI_Comm comm);
-
-/* Rail parts are outstanding: mg_xfer_waitall completes them too. */
-extern int mg_multirail_pending;
 
 /* Post a send (send = 1) or receive of any count on comm (no rails). */
 void mg_xfer_post_comm(int send, MPI_Comm comm, void *buf, size_t bytes, int peer, int tag,
                        MPI_Request *req);
 
 /* The out-of-line path: counts above INT_MAX (rare, and slow anyway) and
- * multirail. */
+ * another transport's ops. */
 void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag);
 void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag);
 void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
@@ -58,8 +68,11 @@ void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, in
 void mg_xfer_issend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
                           MPI_Request *req);
 void mg_xfer_ssend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag);
-void mg_xfer_waitall(int n, MPI_Request *reqs);
+void mg_xfer_waitall(const mg_xfer *x, int n, MPI_Request *reqs);
 int mg_xfer_testall(int n, MPI_Request *reqs); /* 1 when all have completed */
+/* MPI_Waitall without statuses (the one place that tells GCC that MPICH's
+ * MPI_STATUSES_IGNORE is not an empty array). */
+void mg_mpi_waitall(int n, MPI_Request *reqs);
 
 /* The common path is inline: an out-of-line wrapper costs 1-2 ns per call,
  * about 1% of a shared-memory ping-pong (measured with bench/). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Multirail: rails, stripes and rail groups (doc/multirail.md).
  *
  * A rail is a communicator whose traffic goes to one network device. Two
@@ -45,53 +46,55 @@ typedef struct {
 extern const mg_opt mg_rail_optdefs[];
 void mg_rail_opts_default(mg_rail_opts *o);
 
-/* Before MPI_Init: steer this process to its device(s) from argv's rail
- * options (--rail-bind); problems are kept and reported by the setup. */
-void mg_multirail_pre_init(int argc, char **argv);
+/* The rails of one session (mpi/mg_mr.h); NULL means no rails, and every
+ * function below accepts NULL for it. */
+typedef struct mg_rails mg_rails;
 
-/* After the options are parsed, collective over `world`. Checks the options
- * and the placement; builds the rails. A benchmark rank gets *bench_comm (its
+/* Before MPI_Init, from the parsed options: steer this process to its
+ * device(s) (--rail-bind); problems are kept and reported by the setup.
+ * Returns the session's rails object (NULL: out of memory). */
+mg_rails *mg_multirail_pre_init(const mg_rail_opts *o);
+
+/* After MPI_Init, collective over `world`. Checks the options and the
+ * placement; builds the rails. A benchmark rank gets *bench_comm (its
  * communicator of benchmark ranks: world, or the rail groups' first
  * processes) and *helper = 0; a rail helper gets *helper = 1 and should call
  * mg_multirail_serve. Returns 0, or -1 with a message (the same on every
  * process). max_ranks: the benchmark's. */
-int mg_multirail_setup(const mg_rail_opts *o, int max_ranks, MPI_Comm world, MPI_Comm *bench_comm,
-                       int *helper, char *err, size_t errlen);
+int mg_multirail_setup(mg_rails *R, const mg_rail_opts *o, int max_ranks, MPI_Comm world,
+                       MPI_Comm *bench_comm, int *helper, char *err, size_t errlen);
 
 /* Rail helper: serve the group's benchmark rank until it stops; returns its
  * exit code. */
-int mg_multirail_serve(void);
+int mg_multirail_serve(mg_rails *R);
 
 /* Processes per rail group (K), or 1 without rail groups. */
-int mg_multirail_groups(void);
+int mg_multirail_groups(const mg_rails *R);
 
-/* Whether multirail changes the transfer layer (stripes or bound rails). */
-int mg_multirail_active(void);
+/* When multirail changes the transfer layer (stripes or bound rails):
+ * install the rails' transfer ops into x (its slow path; mg_mpi.h). */
+void mg_multirail_attach(mg_rails *R, mg_xfer *x);
 
 /* Benchmark ranks, after the buffers exist: learn the pairs (bound rails),
  * run the --rail-weights auto probe. Collective over comm. */
-void mg_multirail_pairs(MPI_Comm comm, const int *partner_of, int rank, void *sbuf,
+void mg_multirail_pairs(mg_rails *R, MPI_Comm comm, const int *partner_of, int rank, void *sbuf,
                         void *rbuf, size_t buf_bytes);
 
 /* Buffers: in the group's shared-memory window when there are rail helpers,
  * else mg_buf_alloc. */
-void *mg_multirail_alloc(size_t bytes);
-void mg_multirail_free(void *p);
+void *mg_multirail_alloc(mg_rails *R, size_t bytes);
+void mg_multirail_free(mg_rails *R, void *p);
 
 /* Benchmark rank at the end: stop the helpers (they exit with rc), free the
  * windows and communicators. Collective over the rail group. */
-void mg_multirail_finish(int rc);
+void mg_multirail_finish(mg_rails *R, int rc);
+
+/* Free the object (after finish). */
+void mg_multirail_destroy(mg_rails *R);
 
 /* Benchmark rank 0: the rail map and settings, in the run record ("rails")
  * and as "# " lines above the table. Nothing without --rails. */
-void mg_multirail_write_json(mg_json *j);
-void mg_multirail_write_comment(FILE *f);
-
-/* The transfer layer's slow path (mg_mpi.c): post one message over the
- * rails; *req is its first part, the others complete in mg_xfer_waitall. */
-void mg_multirail_post(int send, const void *buf, size_t bytes, int peer, int tag,
-                       MPI_Request *req);
-/* Complete reqs[0..n) and every outstanding rail part. */
-void mg_multirail_complete(int n, MPI_Request *reqs);
+void mg_multirail_write_json(const mg_rails *R, mg_json *j);
+void mg_multirail_write_comment(const mg_rails *R, FILE *f);
 
 #endif

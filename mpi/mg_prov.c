@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Provenance collection and the run record: see mg_prov.h. */
 #include "mg_prov.h"
 
@@ -91,6 +92,7 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     struct tm tm;
 
     memset(p, 0, sizeof *p);
+    p->rails = ctx->rails;
     p->nranks = ctx->nranks;
     p->nnodes = ctx->nnodes;
     MG_MPI_CHECK(MPI_Get_processor_name(host, &len));
@@ -209,11 +211,83 @@ static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int lin
     mg_json_array_end(j);
 }
 
+/* Where the ranks ran: hosts, bindings, nodes, pairs, the computation. */
+static void write_placement(mg_json *j, const mg_prov *p, const mg_bench *bench,
+                            const mg_ctx *ctx)
+{
+    mg_json_int(j, "nranks", p->nranks);
+    mg_json_int(j, "nnodes", p->nnodes);
+    mg_json_array_begin(j, "hosts");
+    for (int i = 0; i < p->nranks; ++i)
+        mg_json_string(j, NULL, p->hosts[i]);
+    mg_json_array_end(j);
+    mg_json_array_begin(j, "bindings");
+    for (int i = 0; i < p->nranks; ++i)
+        mg_json_string(j, NULL, p->bindings[i]);
+    mg_json_array_end(j);
+    mg_json_array_begin(j, "node_of_rank");
+    for (int i = 0; i < p->nranks; ++i)
+        mg_json_int(j, NULL, ctx->node_of[i]);
+    mg_json_array_end(j);
+    if (ctx->partner_of || bench->links)
+        write_pairs(j, p, ctx, bench->links);
+    if (bench->compute) {
+        mg_json_object_begin(j, "compute");
+        mg_json_string(j, "loop", "mg_compute_spin (dependent xorshift/multiply chain)");
+        mg_json_number(j, "units_per_s", ctx->compute.units_per_s);
+        mg_json_number(j, "calibration_run_s", ctx->compute.run_s);
+        mg_json_number(j, "calibration_error_max", ctx->compute_err_max);
+        mg_json_object_end(j);
+    }
+}
+
+/* The "options" object: the sweep, the policy, the benchmark's own. */
+static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cfg,
+                          const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
+                          int nvariants)
+{
+    static const char *const fmt_names[] = {"table", "csv", "json"};
+    mg_json_object_begin(j, "options");
+    mg_json_array_begin(j, "sizes_bytes");
+    for (size_t i = 0; i < sweep->n; ++i)
+        mg_json_uint(j, NULL, (unsigned long long)sweep->sizes_bytes[i]);
+    mg_json_array_end(j);
+    if (bench->variant_name) {
+        mg_json_array_begin(j, "variants");
+        for (int i = 0; i < nvariants; ++i) {
+            char label[96];
+            mg_bench_variant_label(bench, variants[i], label, sizeof label);
+            mg_json_string(j, NULL, label);
+        }
+        mg_json_array_end(j);
+    }
+    mg_json_int(j, "iterations", cfg->iterations);
+    mg_json_int(j, "warmup", cfg->warmup);
+    mg_json_number(j, "precision", cfg->precision);
+    mg_json_number(j, "time_budget_s", cfg->budget_s);
+    mg_json_int(j, "min_samples", cfg->min_samples);
+    mg_json_int(j, "max_samples", cfg->max_samples);
+    mg_json_bool(j, "validate", cfg->validate);
+    mg_json_uint(j, "max_memory_bytes", (unsigned long long)cfg->max_memory);
+    mg_json_string(j, "format", fmt_names[cfg->format]);
+    mg_json_string(j, "time_mode", bench->time_mode == MG_TIME_CALL  ? "call"
+                                   : bench->time_mode == MG_TIME_MAX ? "max"
+                                                                     : "root");
+    if (bench->time_mode == MG_TIME_CALL) {
+        mg_json_string(j, "sync", cfg->sync == MG_SYNC_WINDOW ? "window" : "barrier");
+        mg_json_number(j, "sync_window_us", cfg->sync_window_us);
+    }
+    if (bench->opts) {
+        mg_opt_table t = {bench->opts, ctx->params};
+        mg_opts_json(j, "benchmark", &t, 1);
+    }
+    mg_json_object_end(j);
+}
+
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
                    const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
                    int nvariants, int argc, char **argv)
 {
-    static const char *const fmt_names[] = {"table", "csv", "json"};
     char lib[256], ver[16];
     mg_json j;
 
@@ -229,31 +303,8 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     mg_json_string(&j, "mpi_library", lib);
     mg_json_string(&j, "mpi_library_version", p->library);
     mg_json_string(&j, "mpi_version", ver);
-    mg_json_int(&j, "nranks", p->nranks);
-    mg_json_int(&j, "nnodes", p->nnodes);
-    mg_json_array_begin(&j, "hosts");
-    for (int i = 0; i < p->nranks; ++i)
-        mg_json_string(&j, NULL, p->hosts[i]);
-    mg_json_array_end(&j);
-    mg_json_array_begin(&j, "bindings");
-    for (int i = 0; i < p->nranks; ++i)
-        mg_json_string(&j, NULL, p->bindings[i]);
-    mg_json_array_end(&j);
-    mg_json_array_begin(&j, "node_of_rank");
-    for (int i = 0; i < p->nranks; ++i)
-        mg_json_int(&j, NULL, ctx->node_of[i]);
-    mg_json_array_end(&j);
-    if (ctx->partner_of || bench->links)
-        write_pairs(&j, p, ctx, bench->links);
-    if (bench->compute) {
-        mg_json_object_begin(&j, "compute");
-        mg_json_string(&j, "loop", "mg_compute_spin (dependent xorshift/multiply chain)");
-        mg_json_number(&j, "units_per_s", ctx->compute.units_per_s);
-        mg_json_number(&j, "calibration_run_s", ctx->compute.run_s);
-        mg_json_number(&j, "calibration_error_max", ctx->compute_err_max);
-        mg_json_object_end(&j);
-    }
-    mg_multirail_write_json(&j);
+    write_placement(&j, p, bench, ctx);
+    mg_multirail_write_json(p->rails, &j);
     mg_json_string(&j, "timer", "MPI_Wtime");
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);
@@ -263,42 +314,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
         mg_json_string(&j, NULL, argv[i]);
     mg_json_array_end(&j);
     write_env(&j);
-
-    mg_json_object_begin(&j, "options");
-    mg_json_array_begin(&j, "sizes_bytes");
-    for (size_t i = 0; i < sweep->n; ++i)
-        mg_json_uint(&j, NULL, (unsigned long long)sweep->sizes_bytes[i]);
-    mg_json_array_end(&j);
-    if (bench->variant_name) {
-        mg_json_array_begin(&j, "variants");
-        for (int i = 0; i < nvariants; ++i) {
-            char label[96];
-            mg_bench_variant_label(bench, variants[i], label, sizeof label);
-            mg_json_string(&j, NULL, label);
-        }
-        mg_json_array_end(&j);
-    }
-    mg_json_int(&j, "iterations", cfg->iterations);
-    mg_json_int(&j, "warmup", cfg->warmup);
-    mg_json_number(&j, "precision", cfg->precision);
-    mg_json_number(&j, "time_budget_s", cfg->budget_s);
-    mg_json_int(&j, "min_samples", cfg->min_samples);
-    mg_json_int(&j, "max_samples", cfg->max_samples);
-    mg_json_bool(&j, "validate", cfg->validate);
-    mg_json_uint(&j, "max_memory_bytes", (unsigned long long)cfg->max_memory);
-    mg_json_string(&j, "format", fmt_names[cfg->format]);
-    mg_json_string(&j, "time_mode", bench->time_mode == MG_TIME_CALL  ? "call"
-                                    : bench->time_mode == MG_TIME_MAX ? "max"
-                                                                      : "root");
-    if (bench->time_mode == MG_TIME_CALL) {
-        mg_json_string(&j, "sync", cfg->sync == MG_SYNC_WINDOW ? "window" : "barrier");
-        mg_json_number(&j, "sync_window_us", cfg->sync_window_us);
-    }
-    if (bench->opts) {
-        mg_opt_table t = {bench->opts, ctx->params};
-        mg_opts_json(&j, "benchmark", &t, 1);
-    }
-    mg_json_object_end(&j);
+    write_options(&j, bench, cfg, ctx, sweep, variants, nvariants);
     mg_json_object_end(&j);
     fputc('\n', f);
 }
@@ -310,5 +326,5 @@ void mg_prov_write_comment(FILE *f, const mg_prov *p)
     fprintf(f, "# MPI: %s (MPI %d.%d), %d ranks on %d node%s, timer MPI_Wtime (overhead %.0f ns)\n",
             lib, p->mpi_version, p->mpi_subversion, p->nranks, p->nnodes, p->nnodes == 1 ? "" : "s",
             p->timer_overhead_s * 1e9);
-    mg_multirail_write_comment(f);
+    mg_multirail_write_comment(p->rails, f);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Provenance: what makes a result comparable, written once per run as the
  * {"type":"run",...} record of the JSON Lines output.
  */
@@ -18,6 +19,7 @@ typedef struct {
     int mpi_version, mpi_subversion;
     double timer_overhead_s, timer_resolution_s;
     char date_utc[32];
+    const struct mg_rails *rails; /* the session's rails, for the map (NULL: none) */
 } mg_prov;
 
 /* This process's CPU binding in hwloc list syntax ("0-3", with " (unbound)"

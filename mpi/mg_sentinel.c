@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Noise sentinels: see mg_sentinel.h. */
 #include "mg_sentinel.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Noise sentinels: a short fixed probe and the state of every node, taken
  * before and after a benchmark's sweep (--sentinel), so that a launch that
  * ran while the machine was slow or busy can be recognised and explained.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # overlap/: computation/communication overlap, progress, protocol switch, CPU availability.
 bin_PROGRAMS += overlap/mpigauge_send_overlap overlap/mpigauge_recv_overlap
 overlap_mpigauge_send_overlap_SOURCES = overlap/overlap.c overlap/overlap.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Computation/communication overlap (seed 003, Rashti & Afsahi), built as
  * mpigauge_send_overlap and (with MG_RECV_SIDE) mpigauge_recv_overlap.
  *
@@ -49,7 +50,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
             mg_xfer_issend(&c->xfer, c->sbuf, size, 1, TAG_DATA, c->reqs);
 #endif
             st->sink += mg_ovl_compute(c, work, c->reqs);
-            mg_xfer_waitall(1, c->reqs);
+            mg_xfer_waitall(&c->xfer, 1, c->reqs);
         } else {
 #ifdef MG_RECV_SIDE
             mg_xfer_ssend(&c->xfer, c->sbuf, size, 0, TAG_DATA);

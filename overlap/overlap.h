@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the overlap and progress descriptors share: their options and the
  * computation with optional manual progress. */
 #ifndef MG_OVERLAP_BENCH_H
@@ -52,7 +53,7 @@ static inline uint64_t mg_ovl_send_progress(mg_ctx *c, uint64_t size, double d)
         mg_xfer_recv(&c->xfer, &token, 0, 0, MG_OVL_TAG_GO);
         mg_xfer_isend(&c->xfer, c->sbuf, size, 0, MG_OVL_TAG_DATA, c->reqs);
         sink = mg_ovl_compute(c, d, c->reqs);
-        mg_xfer_waitall(1, c->reqs);
+        mg_xfer_waitall(&c->xfer, 1, c->reqs);
         mg_xfer_send(&c->xfer, &token, 0, 0, MG_OVL_TAG_DONE);
     }
     return sink;
@@ -85,7 +86,7 @@ static inline int mg_ovl_recv_progress(mg_ctx *c, uint64_t size, double d,
             *sink += mg_ovl_compute(c, d - done < 1e-6 ? d - done : 1e-6, c->reqs);
             seen = seen || (size > 0 && *last == want);
         }
-        mg_xfer_waitall(1, c->reqs);
+        mg_xfer_waitall(&c->xfer, 1, c->reqs);
         c->sample_s += MPI_Wtime() - t0;
         mg_xfer_recv(&c->xfer, &token, 0, 1, MG_OVL_TAG_DONE);
     } else {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Independent progress (seed 003, Rashti & Afsahi), built as
  * mpigauge_send_progress and (with MG_RECV_SIDE) mpigauge_recv_progress.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where the library switches protocol (eager to rendezvous), from two kinds
  * of evidence over a size sweep between ranks 0 and 1:
  *  phase=pingpong (the reference): the ping-pong round trip; a step in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bidirectional windowed bandwidth (seeds 000/002/004, OSU osu_bibw).
  *
  * Per iteration both ranks post W non-blocking receives and W non-blocking
@@ -20,7 +21,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
         for (int k = 0; k < w; ++k)
             mg_xfer_isend(x, mg_slot(c, c->sbuf, size, k), size, c->peer, TAG_DATA,
                           &c->reqs[w + k]);
-        mg_xfer_waitall(2 * w, c->reqs);
+        mg_xfer_waitall(&c->xfer, 2 * w, c->reqs);
     }
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Bidirectional latency (seed 004): both sides send at the same time.
  *
  * One iteration on each rank: pre-post MPI_Irecv for the other rank's N
@@ -17,7 +18,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     for (long i = 0; i < iters; ++i) {
         mg_xfer_irecv(x, c->rbuf, size, c->peer, TAG_DATA, &c->reqs[0]);
         mg_xfer_isend(x, c->sbuf, size, c->peer, TAG_DATA, &c->reqs[1]);
-        mg_xfer_waitall(2, c->reqs);
+        mg_xfer_waitall(&c->xfer, 2, c->reqs);
     }
 }
 

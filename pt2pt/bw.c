@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unidirectional windowed bandwidth (seeds 000/002/004, OSU osu_bw).
  *
  * Per iteration rank 0 posts W back-to-back non-blocking sends of N bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cost of checking for completion (seed 004, "Cost of checking for
  * communication completion").
  *
@@ -73,7 +74,7 @@ static void end_size(mg_ctx *c, uint64_t size)
         return;
     for (int i = 0; i < k; ++i)
         MG_MPI_CHECK(MPI_Cancel(&c->reqs[i]));
-    mg_xfer_waitall(k, c->reqs);
+    mg_xfer_waitall(&c->xfer, k, c->reqs);
 }
 
 static size_t requests(const mg_ctx *c) { return (size_t)prm(c)->pending + 1; }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exchange (IMB, seed 001): every rank exchanges with both neighbours.
  *
  * One iteration on every rank of a periodic chain: receive N bytes from the
@@ -23,7 +24,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
         mg_xfer_irecv(x, from_right, size, mg_right(c), TAG_LEFTWARDS, &c->reqs[1]);
         mg_xfer_isend(x, c->sbuf, size, mg_right(c), TAG_RIGHTWARDS, &c->reqs[2]);
         mg_xfer_isend(x, c->sbuf, size, mg_left(c), TAG_LEFTWARDS, &c->reqs[3]);
-        mg_xfer_waitall(4, c->reqs);
+        mg_xfer_waitall(&c->xfer, 4, c->reqs);
     }
 }
 

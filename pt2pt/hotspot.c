@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Hot-spot (seed 004): a master exchanges with k slaves in turn.
  *
  * Rank 0 is the master, ranks 1..k the slaves; k is swept from 1 to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ping-pong latency (seeds 000/002/004, OSU osu_latency, IMB PingPong).
  *
  * Rank 0 sends a message of N bytes, rank 1 receives it and sends N bytes

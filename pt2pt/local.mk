@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # pt2pt/: point-to-point benchmark descriptors.
 bin_PROGRAMS += pt2pt/mpigauge_latency pt2pt/mpigauge_bw pt2pt/mpigauge_bibw \
 	pt2pt/mpigauge_pingping pt2pt/mpigauge_bilatency pt2pt/mpigauge_qbw pt2pt/mpigauge_sendrecv pt2pt/mpigauge_exchange pt2pt/mpigauge_multi_lat pt2pt/mpigauge_mbw_mr pt2pt/mpigauge_hotspot

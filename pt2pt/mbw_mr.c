@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Multi-pair bandwidth and message rate (seed 000/002 two-pair tests, OSU
  * osu_mbw_mr).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Multi-pair latency (OSU osu_multi_lat): N pairs ping-pong at once.
  *
  * Ranks are paired by --pairing (default block: i with i + P/2); in every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host overhead (seed 004, "Host communication overhead"): the CPU time an
  * MPI library spends on communication, in two parts (--part).
  *
@@ -119,7 +120,7 @@ static void iterate_bw(mg_ctx *c, uint64_t size, long iters)
         }
         if (c->variant_index > 0)
             compute(c, work, c->reqs, w);
-        mg_xfer_waitall(w, c->reqs);
+        mg_xfer_waitall(&c->xfer, w, c->reqs);
         if (c->rank == 0)
             mg_xfer_recv(&c->xfer, ack, ACK_BYTES, c->peer, TAG_ACK);
         else

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PingPing (IMB, seed 001): both ranks send at once, then receive.
  *
  * One iteration on each rank: MPI_Isend of N bytes to the other rank,
@@ -16,7 +17,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     for (long i = 0; i < iters; ++i) {
         mg_xfer_isend(x, c->sbuf, size, c->peer, TAG_PING, &c->reqs[0]);
         mg_xfer_recv(x, c->rbuf, size, c->peer, TAG_PING);
-        mg_xfer_waitall(1, c->reqs);
+        mg_xfer_waitall(&c->xfer, 1, c->reqs);
     }
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the point-to-point descriptors share: their options (window, buffers,
  * pairing), buffer slots, pairs and the common descriptor fields. */
 #ifndef MG_PT2PT_H
@@ -138,7 +139,7 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
                 mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA,
                               &c->reqs[k]);
         }
-        mg_xfer_waitall(w, c->reqs);
+        mg_xfer_waitall(&c->xfer, w, c->reqs);
         if (send)
             mg_xfer_recv(x, ack, ACK_BYTES, c->peer, TAG_ACK);
         else

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unidirectional bandwidth with a queue (seed 004).
  *
  * Rank 0 keeps between Q/2 and Q sends of N bytes outstanding to rank 1: the
@@ -45,7 +46,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     queue_state *q = c->state;
     const long h = mg_window(c) / 2;
     for (long i = 0; i < iters; ++i) {
-        mg_xfer_waitall((int)h, &c->reqs[q->half * h]);
+        mg_xfer_waitall(&c->xfer, (int)h, &c->reqs[q->half * h]);
         post(c, size, q->half * h, h);
         q->half ^= 1;
     }
@@ -54,7 +55,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 static void end_size(mg_ctx *c, uint64_t size)
 {
     (void)size;
-    mg_xfer_waitall((int)mg_window(c), c->reqs);
+    mg_xfer_waitall(&c->xfer, (int)mg_window(c), c->reqs);
 }
 
 static int check(const mg_ctx *c, char *err, size_t errlen)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Sendrecv (IMB, seed 001): a periodic chain on any number of ranks.
  *
  * One iteration on every rank: receive N bytes from the left neighbour and
@@ -19,7 +20,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     for (long i = 0; i < iters; ++i) {
         mg_xfer_irecv(x, c->rbuf, size, mg_left(c), TAG_CHAIN, &c->reqs[0]);
         mg_xfer_isend(x, c->sbuf, size, mg_right(c), TAG_CHAIN, &c->reqs[1]);
-        mg_xfer_waitall(2, c->reqs);
+        mg_xfer_waitall(&c->xfer, 2, c->reqs);
     }
 }
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job: install what is missing, build, run the default suite
 # (latency, bw, bibw) on 2 local ranks, print the tables, and write the
 # results (JSON Lines), a plot (PNG) and a report page (HTML) under

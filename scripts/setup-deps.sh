@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Install the Debian packages mpigauge needs to build and test, when any is
 # missing (Debian 12). Needs root (or sudo). Safe to run again: does nothing
 # when everything is there.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The whole test suite: install what is missing, then for Open MPI and MPICH
 # build out of tree and run `make check` (GoogleTest unit tests and the MPI
 # integration cases under each library's own launcher), then `make distcheck`
@@ -12,8 +13,12 @@
 #   MG_TEST_DISTCHECK=0 scripts/test.sh     skip distcheck
 #   MG_TEST_SLURM=0 scripts/test.sh         skip make check-slurm
 #   MG_TEST_CLUSTER=0 scripts/test.sh       skip make check-cluster
+#   MG_TEST_SANITIZE=0 scripts/test.sh      skip the MPI cases under ASan+UBSan
+# Builds use -Werror (MG_WERROR, default 1).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+MG_WERROR=${MG_WERROR:-1}
+export MG_WERROR
 "$root/scripts/setup-deps.sh" || exit 1
 [ -x "$root/configure" ] || "$root/autogen.sh" || exit 1
 
@@ -128,6 +133,26 @@ if [ "${MG_TEST_CLUSTER:-1}" = 1 ]; then
         why="no network namespaces here (needs root and unshare --net)"
     fi
     make_check_tap check-cluster MG_CLUSTER_BUILDS "$why"
+fi
+
+# The MPI cases once more with AddressSanitizer and UndefinedBehaviorSanitizer
+# (Open MPI; leaks are not reported: the MPI library's own would drown them).
+if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
+    echo "== MPI cases under ASan+UBSan (openmpi-asan)"
+    d="$root/_build/openmpi-asan"
+    if "$root/scripts/build.sh" openmpi-asan; then
+        rm -f "$d/tests/mpi_cases.log"
+        # mpirun hands its environment to the ranks of a single node
+        ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+            make -C "$d" -j1 check TESTS=tests/mpi_cases.sh >"$d/check.out" 2>&1 || status=1
+        mp=$(count "$d/tests/mpi_cases.log" '^ok ')
+        mf=$(count "$d/tests/mpi_cases.log" '^not ok ')
+        passed=$((passed + mp)); failed=$((failed + mf))
+        [ "$mf" -eq 0 ] || grep '^not ok' "$d/tests/mpi_cases.log" | head -n 20
+        echo "== openmpi-asan: MPI cases $mp passed, $mf failed"
+    else
+        failed=$((failed + 1)); status=1
+    fi
 fi
 
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Check that an mpigauge program's output is well formed.
 
 usage: check_output.py KIND STDOUT STDERR [JSONL_FILE]

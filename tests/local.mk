@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/: GoogleTest unit tests of util/ and the data-driven MPI cases.
 check_PROGRAMS += tests/unit/unit_tests
 tests_unit_unit_tests_SOURCES = \

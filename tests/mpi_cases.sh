@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Run the MPI integration cases of mpi_cases.txt under the real launcher and
 # report them as TAP. Every launch runs under a timeout, so a hang fails its
 # case instead of the whole test run.

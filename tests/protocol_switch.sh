@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The protocol switch detected by mpigauge_protocol moves when the library's
 # limit is changed through the environment (TAP). The evidence is a latency
 # step or the size where send or receive progress is lost; the expected size

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # util/: plain C, no MPI; covered by the GoogleTest unit tests.
 noinst_LIBRARIES += util/libmgutil.a
 util_libmgutil_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)

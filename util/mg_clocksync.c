@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Clock offsets from ping-pong probes: see mg_clocksync.h. */
 #include "mg_clocksync.h"
 

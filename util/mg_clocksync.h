@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Clock offsets from ping-pong probes (the --sync window mode of the
  * driver, ReproMPI/SKaMPI style).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Arithmetic of the collective benchmarks: see mg_coll.h. */
 #include "mg_coll.h"
 

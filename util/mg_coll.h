@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The pure arithmetic of the collective benchmarks (collective/,
  * doc/collectives.md): element types and reduction operations by name, the
  * known inputs of a reduction and the value every element of its result must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Calibrated computation: see mg_compute.h. */
 #include "mg_compute.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A calibrated computation: real work the compiler cannot remove, for the
  * tests that put computation between communication calls (host overhead,
  * overlap, progress).

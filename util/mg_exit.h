@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exit codes of every mpigauge program (Automake's conventions for 77/99). */
 #ifndef MG_EXIT_H
 #define MG_EXIT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Streaming JSON writer: see mg_json.h. */
 #include "mg_json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A small streaming JSON writer for one-line records (JSON Lines).
  *
  * Strings are always written as valid JSON in UTF-8: quotes, backslashes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Network devices and rails: see mg_netdev.h. */
 #include "mg_netdev.h"
 

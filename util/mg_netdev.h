@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Network devices of a node and the choice of rails (multirail).
  *
  * A rail is a network device that MPI traffic is steered to: an OpenFabrics

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Node state for the noise sentinels: see mg_nodestate.h. */
 #include "mg_nodestate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The state of a node as Linux reports it, for the noise sentinels: load
  * average, runnable tasks, context switches, steal and total CPU time, and
  * the CPU clock where it is readable. Taken before and after a benchmark, it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Declarative option parsing: see mg_opts.h. */
 #include "mg_opts.h"
 
@@ -119,17 +120,108 @@ static int parse_list(const mg_opt *o, const char *name, const char *arg, mg_lis
     }
 }
 
+static int set_long(const mg_opt *o, const char *name, const char *arg, long *dst, char *err,
+                    size_t errlen)
+{
+    char *end;
+    long long v;
+    errno = 0;
+    v = strtoll(arg, &end, 10);
+    if (end == arg || *end != '\0') {
+        snprintf(err, errlen, "%s: '%s' is not a whole number", name, arg);
+        return -EINVAL;
+    }
+    if (errno == ERANGE || v > LONG_MAX || v < LONG_MIN) {
+        snprintf(err, errlen, "%s: %s is too large", name, arg);
+        return -EINVAL;
+    }
+    if (out_of_range(o, (double)v)) {
+        snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f]", name, arg, o->min, o->max);
+        return -EINVAL;
+    }
+    *dst = (long)v;
+    return 0;
+}
+
+/* A number, or with MG_OPT_PERCENT a percentage (50 or 50%: 0.5). */
+static int set_double(const mg_opt *o, const char *name, const char *arg, double *dst,
+                      char *err, size_t errlen)
+{
+    char *end;
+    double v;
+    errno = 0;
+    v = strtod(arg, &end);
+    if (end == arg) {
+        snprintf(err, errlen, "%s: '%s' is not a number", name, arg);
+        return -EINVAL;
+    }
+    if (o->type == MG_OPT_PERCENT) {
+        if (*end == '%')
+            ++end;
+        v /= 100.0;
+    }
+    if (*end != '\0' || !isfinite(v)) {
+        snprintf(err, errlen, "%s: '%s' is not a number", name, arg);
+        return -EINVAL;
+    }
+    if (errno == ERANGE || out_of_range(o, v)) {
+        if (o->type == MG_OPT_PERCENT)
+            snprintf(err, errlen, "%s: %s is out of range [%g%%, %g%%]", name, arg,
+                     o->min * 100.0, o->max * 100.0);
+        else
+            snprintf(err, errlen, "%s: %s is out of range [%g, %g]", name, arg, o->min, o->max);
+        return -EINVAL;
+    }
+    *dst = v;
+    return 0;
+}
+
+static int set_size(const mg_opt *o, const char *name, const char *arg, uint64_t *dst,
+                    char *err, size_t errlen)
+{
+    uint64_t v;
+    char msg[160];
+    if (mg_size_parse(arg, &v, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "%s: %s", name, msg);
+        return -EINVAL;
+    }
+    if (out_of_range(o, (double)v)) {
+        snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f] bytes", name, arg, o->min,
+                 o->max);
+        return -EINVAL;
+    }
+    *dst = v;
+    return 0;
+}
+
+static int set_choice(const mg_opt *o, const char *name, const char *arg, int *dst, char *err,
+                      size_t errlen)
+{
+    size_t used;
+    for (int i = 0; o->choices && o->choices[i]; ++i) {
+        if (strcmp(o->choices[i], arg) == 0) {
+            *dst = i;
+            return 0;
+        }
+    }
+    used = (size_t)snprintf(err, errlen, "%s: unknown value '%s' (one of:", name, arg);
+    for (int i = 0; o->choices && o->choices[i] && used < errlen; ++i)
+        used += (size_t)snprintf(err + used, errlen - used, " %s", o->choices[i]);
+    if (used < errlen)
+        snprintf(err + used, errlen - used, ")");
+    return -EINVAL;
+}
+
 static int set_value(const mg_opt *o, void *base, const char *arg, char *err, size_t errlen)
 {
     char *dst = (char *)base + o->offset;
-    char name[64], *end;
+    char name[64];
     opt_name(o, name, sizeof name);
 
     if (o->type != MG_OPT_FLAG && o->type != MG_OPT_STRING && isspace((unsigned char)*arg)) {
         snprintf(err, errlen, "%s: '%s' starts with white space", name, arg);
         return -EINVAL;
     }
-
     switch (o->type) {
     case MG_OPT_FLAG:
         *(int *)dst = 1;
@@ -141,87 +233,15 @@ static int set_value(const mg_opt *o, void *base, const char *arg, char *err, si
         }
         *(const char **)dst = arg;
         return 0;
-    case MG_OPT_LONG: {
-        long long v;
-        errno = 0;
-        v = strtoll(arg, &end, 10);
-        if (end == arg || *end != '\0') {
-            snprintf(err, errlen, "%s: '%s' is not a whole number", name, arg);
-            return -EINVAL;
-        }
-        if (errno == ERANGE || v > LONG_MAX || v < LONG_MIN) {
-            snprintf(err, errlen, "%s: %s is too large", name, arg);
-            return -EINVAL;
-        }
-        if (out_of_range(o, (double)v)) {
-            snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f]", name, arg, o->min,
-                     o->max);
-            return -EINVAL;
-        }
-        *(long *)dst = (long)v;
-        return 0;
-    }
+    case MG_OPT_LONG:
+        return set_long(o, name, arg, (long *)dst, err, errlen);
     case MG_OPT_DOUBLE:
-    case MG_OPT_PERCENT: {
-        double v;
-        errno = 0;
-        v = strtod(arg, &end);
-        if (end == arg) {
-            snprintf(err, errlen, "%s: '%s' is not a number", name, arg);
-            return -EINVAL;
-        }
-        if (o->type == MG_OPT_PERCENT) {
-            if (*end == '%')
-                ++end;
-            v /= 100.0;
-        }
-        if (*end != '\0' || !isfinite(v)) {
-            snprintf(err, errlen, "%s: '%s' is not a number", name, arg);
-            return -EINVAL;
-        }
-        if (errno == ERANGE || out_of_range(o, v)) {
-            if (o->type == MG_OPT_PERCENT)
-                snprintf(err, errlen, "%s: %s is out of range [%g%%, %g%%]", name, arg,
-                         o->min * 100.0, o->max * 100.0);
-            else
-                snprintf(err, errlen, "%s: %s is out of range [%g, %g]", name, arg, o->min,
-                         o->max);
-            return -EINVAL;
-        }
-        *(double *)dst = v;
-        return 0;
-    }
-    case MG_OPT_SIZE: {
-        uint64_t v;
-        char msg[160];
-        if (mg_size_parse(arg, &v, msg, sizeof msg) != 0) {
-            snprintf(err, errlen, "%s: %s", name, msg);
-            return -EINVAL;
-        }
-        if (out_of_range(o, (double)v)) {
-            snprintf(err, errlen, "%s: %s is out of range [%.0f, %.0f] bytes", name, arg,
-                     o->min, o->max);
-            return -EINVAL;
-        }
-        *(uint64_t *)dst = v;
-        return 0;
-    }
+    case MG_OPT_PERCENT:
+        return set_double(o, name, arg, (double *)dst, err, errlen);
+    case MG_OPT_SIZE:
+        return set_size(o, name, arg, (uint64_t *)dst, err, errlen);
     case MG_OPT_CHOICE:
-        for (int i = 0; o->choices && o->choices[i]; ++i) {
-            if (strcmp(o->choices[i], arg) == 0) {
-                *(int *)dst = i;
-                return 0;
-            }
-        }
-        {
-            size_t used = (size_t)snprintf(err, errlen, "%s: unknown value '%s' (one of:", name,
-                                           arg);
-            for (int i = 0; o->choices && o->choices[i] && used < errlen; ++i)
-                used += (size_t)snprintf(err + used, errlen - used, " %s", o->choices[i]);
-            if (used < errlen)
-                snprintf(err + used, errlen - used, ")");
-        }
-        return -EINVAL;
+        return set_choice(o, name, arg, (int *)dst, err, errlen);
     case MG_OPT_LIST:
         return parse_list(o, name, arg, (mg_list *)dst, err, errlen);
     case MG_OPT_END:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Declarative command-line options.
  *
  * Each program has tables of options (the common one and its benchmark's

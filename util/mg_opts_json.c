@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Option values as JSON: see mg_opts_json.h. */
 #include "mg_opts_json.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Write the values of option tables as JSON members, for the run record, so
  * that every benchmark's own options are recorded without code of its own. */
 #ifndef MG_OPTS_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Overlap and progress arithmetic: see mg_overlap.h. */
 #include "mg_overlap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The pure arithmetic of the overlap and progress tests (seed 003, Rashti &
  * Afsahi; doc/overlap.md). All times in the same unit.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rank pairing: see mg_pairing.h. */
 #include "mg_pairing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pairing ranks for multi-pair point-to-point tests.
  *
  *  block:     rank i with rank i + P/2 (the first half are the initiators)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Validation patterns: see mg_pattern.h. */
 #include "mg_pattern.h"
 

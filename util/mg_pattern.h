@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Deterministic data patterns for --validate.
  *
  * The byte at offset i of a message is a pure function of a seed and i, and

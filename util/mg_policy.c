@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Iteration policy: see mg_policy.h. */
 #include "mg_policy.h"
 

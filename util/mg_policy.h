@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Iteration policy: how long to warm up and how many samples to take.
  *
  * One size is measured as: warm-up chunks, then samples. A sample is a timed

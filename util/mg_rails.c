@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Multirail arithmetic: see mg_rails.h. */
 #include "mg_rails.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Multirail arithmetic (no MPI): how a message is cut into stripes, which
  * rail a bound message takes, and the parsing of the rail options.
  *

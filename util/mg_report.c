@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Report writers: see mg_report.h. */
 #include "mg_report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Report writers: the human table, CSV and JSON Lines result records.
  *
  * Table: the first two columns keep OSU's layout ("# Size" left-aligned in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Size and sweep parsing: see mg_size.h for the grammar. */
 #include "mg_size.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Message sizes and size sweeps.
  *
  * Sizes are byte counts written in decimal with an optional binary suffix

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Statistics on raw samples: see mg_stats.h for the definitions. */
 #include "mg_stats.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Statistics on raw samples, in double precision.
  *
  * Percentiles use linear interpolation between closest ranks (Hyndman & Fan

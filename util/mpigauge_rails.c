@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mpigauge-rails: the network devices of a node and the rails chosen from
  * them (mg_netdev.h), or a wrapper that steers one MPI process to one rail:
  *
@@ -127,6 +128,82 @@ static void list(const mg_netdev *d, int n, const int *idx, int chosen, int k, c
     putchar('\n');
 }
 
+/* The listing: the devices, the K chosen for a binding (--near or this
+ * process's). Destroys topo. */
+static int do_list(const rails_opts *o, const mg_netdev *devs, int n, hwloc_topology_t topo)
+{
+    hwloc_bitmap_t near = hwloc_bitmap_alloc();
+    char *binding = NULL;
+    int k = o->rails ? (int)o->rails : 1, have = 0, rc = MG_EXIT_OK;
+    int idx[MG_NETDEV_MAX_RAILS];
+
+    if (o->near)
+        have = hwloc_bitmap_list_sscanf(near, o->near) == 0 && !hwloc_bitmap_iszero(near);
+    else if (!o->input)
+        have = hwloc_get_cpubind(topo, near, HWLOC_CPUBIND_PROCESS) == 0;
+    if (o->near && !have) {
+        rc = fail("--near: not a CPU list (hwloc list syntax, e.g. 0-3,8): ", o->near);
+    } else if (n == 0) {
+        rc = fail("no network device found", NULL);
+    } else {
+        int chosen;
+        if (have)
+            hwloc_bitmap_list_asprintf(&binding, near);
+        chosen = mg_netdev_select(devs, n, topo, have ? near : NULL, k, idx);
+        list(devs, n, idx, chosen, k, binding, o->format == 1);
+        free(binding);
+    }
+    hwloc_bitmap_free(near);
+    hwloc_topology_destroy(topo);
+    return rc;
+}
+
+/* bind: steer this process to the device of its local rank, then run the
+ * command (argv from cmd). Destroys topo (may be NULL). */
+static int do_bind(const rails_opts *o, const mg_netdev *devs, int n, hwloc_topology_t topo,
+                   char **cmd)
+{
+    char names[MG_NETDEV_MAX_RAILS][64], host[256] = "?", err[256];
+    const char *dev = NULL;
+    int local = mg_netdev_local_rank(NULL), k = 0, rail = 0, rc = MG_EXIT_USAGE;
+    int idx[MG_NETDEV_MAX_RAILS];
+
+    if (o->devices) {
+        int m = mg_netdev_parse_list(o->devices, names, MG_NETDEV_MAX_RAILS, err, sizeof err);
+        if (m < 0)
+            rc = fail("--devices: ", err);
+        else if ((k = o->rails ? (int)o->rails : m) > m) {
+            rc = fail("--rails is larger than the number of --devices: ", o->devices);
+            k = 0;
+        }
+    } else if (n == 0) {
+        rc = fail("no network device found", NULL);
+    } else {
+        /* the node's choice, the same in every local rank; fewer rails if fewer exist */
+        k = mg_netdev_select(devs, n, topo, NULL, o->rails ? (int)o->rails : 1, idx);
+    }
+    if (topo)
+        hwloc_topology_destroy(topo);
+    if (k == 0)
+        return rc;
+    if (local < 0)
+        return fail("unknown local rank: the first set of OMPI_COMM_WORLD_LOCAL_RANK, "
+                    "MPI_LOCALRANKID, PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID must be a "
+                    "non-negative integer (run under an MPI launcher)",
+                    NULL);
+    rail = local % k;
+    dev = o->devices ? names[rail] : devs[idx[rail]].name;
+    if (mg_netdev_setenv(devs, n, dev, NULL, 0) < 0)
+        return fail("cannot steer to the device (bad name, or setenv failed): ", dev);
+    if (o->verbose) {
+        gethostname(host, sizeof host - 1);
+        fprintf(stderr, "mpigauge-rails: %s local rank %d -> rail %d (%s)\n", host, local, rail, dev);
+    }
+    execvp(cmd[0], cmd);
+    fprintf(stderr, "mpigauge-rails: cannot run '%s': %s\n", cmd[0], strerror(errno));
+    return EXIT_EXEC;
+}
+
 int main(int argc, char **argv)
 {
     static mg_netdev devs[MAX_DEVS];
@@ -135,7 +212,6 @@ int main(int argc, char **argv)
     hwloc_topology_t topo;
     char err[256];
     int bind = argc > 1 && strcmp(argv[1], "bind") == 0, first = bind ? 2 : 1, end = argc, n = 0;
-    int idx[MG_NETDEV_MAX_RAILS];
 
     for (int i = first; i < argc && end == argc; ++i)
         if (strcmp(argv[i], "--") == 0)
@@ -162,67 +238,5 @@ int main(int argc, char **argv)
     } else {
         topo = NULL;
     }
-    int rc = MG_EXIT_USAGE;
-    if (!bind) {
-        hwloc_bitmap_t near = hwloc_bitmap_alloc();
-        char *binding = NULL;
-        int k = o.rails ? (int)o.rails : 1, have = 0;
-        if (o.near)
-            have = hwloc_bitmap_list_sscanf(near, o.near) == 0 && !hwloc_bitmap_iszero(near);
-        else if (!o.input)
-            have = hwloc_get_cpubind(topo, near, HWLOC_CPUBIND_PROCESS) == 0;
-        if (o.near && !have) {
-            rc = fail("--near: not a CPU list (hwloc list syntax, e.g. 0-3,8): ", o.near);
-        } else if (n == 0) {
-            rc = fail("no network device found", NULL);
-        } else {
-            if (have)
-                hwloc_bitmap_list_asprintf(&binding, near);
-            int chosen = mg_netdev_select(devs, n, topo, have ? near : NULL, k, idx);
-            list(devs, n, idx, chosen, k, binding, o.format == 1);
-            free(binding);
-            rc = MG_EXIT_OK;
-        }
-        hwloc_bitmap_free(near);
-        hwloc_topology_destroy(topo);
-        return rc;
-    }
-    /* bind: this process's rail. */
-    char names[MG_NETDEV_MAX_RAILS][64], host[256] = "?";
-    const char *dev = NULL;
-    int local = mg_netdev_local_rank(NULL), k = 0, rail = 0;
-    if (o.devices) {
-        int m = mg_netdev_parse_list(o.devices, names, MG_NETDEV_MAX_RAILS, err, sizeof err);
-        if (m < 0)
-            rc = fail("--devices: ", err);
-        else if ((k = o.rails ? (int)o.rails : m) > m) {
-            rc = fail("--rails is larger than the number of --devices: ", o.devices);
-            k = 0;
-        }
-    } else if (n == 0) {
-        rc = fail("no network device found", NULL);
-    } else {
-        /* the node's choice, the same in every local rank; fewer rails if fewer exist */
-        k = mg_netdev_select(devs, n, topo, NULL, o.rails ? (int)o.rails : 1, idx);
-    }
-    if (topo)
-        hwloc_topology_destroy(topo);
-    if (k == 0)
-        return rc;
-    if (local < 0)
-        return fail("unknown local rank: the first set of OMPI_COMM_WORLD_LOCAL_RANK, "
-                    "MPI_LOCALRANKID, PMI_LOCAL_RANK, PALS_LOCAL_RANKID, SLURM_LOCALID must be a "
-                    "non-negative integer (run under an MPI launcher)",
-                    NULL);
-    rail = local % k;
-    dev = o.devices ? names[rail] : devs[idx[rail]].name;
-    if (mg_netdev_setenv(devs, n, dev, NULL, 0) < 0)
-        return fail("cannot steer to the device (bad name, or setenv failed): ", dev);
-    if (o.verbose) {
-        gethostname(host, sizeof host - 1);
-        fprintf(stderr, "mpigauge-rails: %s local rank %d -> rail %d (%s)\n", host, local, rail, dev);
-    }
-    execvp(argv[end + 1], argv + end + 1);
-    fprintf(stderr, "mpigauge-rails: cannot run '%s': %s\n", argv[end + 1], strerror(errno));
-    return EXIT_EXEC;
+    return bind ? do_bind(&o, devs, n, topo, argv + end + 1) : do_list(&o, devs, n, topo);
 }

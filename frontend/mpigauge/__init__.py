@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """mpigauge's front-end: run suites of mpigauge benchmarks (several
 configurations interleaved), compare results with statistical verdicts,
 plot and report. One module per concern:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """python3 -m mpigauge"""
 import sys
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge best`: for a sweep over configurations (a library's algorithm
 choice, a threshold), per benchmark and size the best configuration and the
 ones that cannot be told apart from it: every other configuration is

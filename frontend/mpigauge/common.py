@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared pieces of the front-end: exit codes, the usage error, installation
 paths (set by the `mpigauge` script) and number formatting."""
 import math

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Verdicts: a comparison of two sides per series (benchmark, variant,
 ranks, options or suite line, size, unit), doc/compare.md.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Configurations of an interleaved run: what differs between the sides of a
 comparison (a build, environment variables, launcher or benchmark arguments).
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Programs, MPI flavours, launchers, and one launch with its status."""
 import json
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge plot`: median against message size, one panel per benchmark,
 one line per set with its CI band (needs matplotlib)."""
 import io

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Launch regimes and noise-sentinel explanations.
 
 A machine (or a cluster) can switch between performance states that last

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Renderings of a comparison: text, Markdown, HTML and JSON Lines (the
 stable, documented schema of doc/compare.md, golden-tested)."""
 import datetime

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge report`: one self-contained HTML page for results: sessions,
 launch status, the noise sentinels of every launch, provenance, result
 tables, the comparisons of the sets and plots."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Reading results files: the programs' JSON Lines (doc/output.md) and the
 runner's session and launch records (doc/compare.md). A file from an
 interleaved run holds several configurations; each is a ResultSet of its

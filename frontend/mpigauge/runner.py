@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge run`: every benchmark line of a suite is its own launch. With
 configurations (--config, --configs) the launches are interleaved in
 randomized rounds: each round runs every line once per configuration, the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """What the front-end needs of each record it reads, checked on load: a
 record whose fields have the wrong JSON type is named (file and line) and
 left out, so that no input ends in a traceback. Only the fields the

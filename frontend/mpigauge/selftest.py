@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge selftest`: measure the instrument on this machine.
 
 Each trial is one interleaved run of four configurations of the same build,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Statistics of the front-end: pure functions, tested with exact values in
 tests/frontend/test_stats.py and test_paired.py."""
 import math

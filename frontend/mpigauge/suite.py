@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Suite files: one benchmark invocation per line (doc/compare.md)."""
 import os
 import re

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # check-cluster: mpigauge's multirail modes on an emulated two-node, two-rail
 # cluster (tests/cluster/netns-cluster.sh: network namespaces, veth rails shaped
 # to 1 Gbit/s with tbf). Brings its own cluster instance up, runs short 4 MiB

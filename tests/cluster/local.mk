@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tests/cluster/: an emulated two-node, two-rail cluster (network namespaces,
 # veth rails shaped to 1 Gbit/s) and the short multirail test on it.
 # `make check-cluster` runs it with every build in MG_CLUSTER_BUILDS (default:

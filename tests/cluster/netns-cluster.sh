@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # netns-cluster.sh - an emulated two-node MPI cluster with N shaped network
 # "rails" on one Linux host (network, UTS and IPC namespaces and veth pairs),
 # so that MPI libraries see two hosts and really send inter-node traffic over

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # End-to-end test of the front-end with real MPI: the quick suite on 2 ranks
 # with an Open MPI build and an MPICH build (2 launches each, short sweeps),
 # compare, plot to a PNG (file size and dimensions checked), report; then

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared helpers of the front-end tests: import the package
 frontend/mpigauge/ and make synthetic run and result records."""
 import importlib

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The front-end's unit tests (Python unittest), verbose. Exit status 0 when all pass.
 #   tests/frontend/run_unit_tests.sh [PYTHON]
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The front-end's unit tests as TAP, for `make check` (one line per test)."""
 import os
 import sys

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Configurations: the --config form, TOML files with sweeps, and the
 launch commands they make (environment through the launcher's flags)."""
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Interleaved configurations in one results file: selection by label,
 pairing by round, regimes, sentinel explanations, exact verdicts, the JSON
 verdict schema against a golden file, and the best-configuration report."""

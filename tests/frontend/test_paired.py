@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Statistics of the paired comparison, exact values: the signed-rank test,
 the Hodges-Lehmann estimate and CI, p-value adjustment, rounds needed,
 launch regimes."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge run` with fake programs and a fake launcher (no MPI needed):
 launch ids, repeats, failures and time-outs recorded and the run going on,
 missing programs, wrong world sizes, Ctrl-C leaving a valid file, launchers."""

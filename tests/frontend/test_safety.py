@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The front-end never replaces what is not its own, never runs script in a
 page it writes, and keeps the results file valid: output paths, escaping,
 bounded options, a torn last line, a full disk."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Statistics of the front-end: median, quantiles, CIs, Mann-Whitney U."""
 import itertools
 import math

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Suite files: parsing, includes, error messages, the built-in suites."""
 import os
 import tempfile

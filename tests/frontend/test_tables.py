@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """compare: the Markdown table against a golden file, text and HTML output,
 keys that are never mixed, provenance warnings, exit codes."""
 import contextlib

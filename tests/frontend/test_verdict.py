@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The verdict: A/A gives "same", a shifted sample "slower" (or "faster"),
 the direction follows the unit, few launches give "unclear"."""
 import random

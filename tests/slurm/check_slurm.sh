@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # check-slurm: start a real single-node Slurm (munged, slurmctld, slurmd by
 # hand, config and state in a temporary folder, no systemd, TaskPlugin=task/none,
 # ProctrackType=proctrack/linuxproc), run `mpigauge run --launcher srun` with

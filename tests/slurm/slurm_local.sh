@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # slurm_local.sh - throw-away single-node Slurm cluster on loopback (no systemd),
 # for mpigauge's `make check-slurm` (tests/slurm/check_slurm.sh).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Shared by the unit tests: what a writer function puts into a FILE.
 #ifndef MG_TEST_CAPTURE_H
 #define MG_TEST_CAPTURE_H

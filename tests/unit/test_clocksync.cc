@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_clocksync: clock offsets from ping-pong probes.
 #include "mg_clocksync.h"
 

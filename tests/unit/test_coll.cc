@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_coll: reduction inputs and expected values,
 // v-variant counts and displacements, the overlap formula.
 #include "mg_coll.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_compute: the calibrated computation.
 #include "mg_compute.h"
 

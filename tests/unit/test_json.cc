@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_json: string escaping and the streaming writer.
 #include "mg_json.h"
 

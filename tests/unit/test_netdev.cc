@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_netdev: network devices from hwloc XML fixtures
 // (tests/fixtures/topo) and sysfs fixtures (tests/fixtures/sysfs), the choice
 // of rails, device lists, the launcher's local rank and the steering

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_nodestate: parsing recorded /proc contents.
 #include "mg_nodestate.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_opts: the declarative option parser and its help.
 #include "mg_opts.h"
 #include "mg_opts_json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_overlap: the overlap and progress arithmetic.
 #include "mg_overlap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_pairing: who pairs with whom in multi-pair tests.
 #include "mg_pairing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_pattern: deterministic validation patterns.
 #include "mg_pattern.h"
 

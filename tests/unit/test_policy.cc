@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_policy, driven by a fake clock.
 #include "mg_policy.h"
 

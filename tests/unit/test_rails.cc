@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Multirail arithmetic: stripes, weights, bound rails, hints.
 #include <gtest/gtest.h>
 

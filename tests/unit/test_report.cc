@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_report: table, CSV and JSON Lines writers.
 //
 // The golden files under MG_GOLDEN_DIR are the exact expected output for the

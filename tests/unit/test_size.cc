@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_size: sizes, sweeps and their human form.
 #include "mg_size.h"
 

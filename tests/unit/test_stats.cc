@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 // Unit tests for util/mg_stats: summary statistics and the median CI.
 #include "mg_stats.h"
 

@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Collective benchmarks: one ops table (collective/ops.c, ReproMPI's
- * collectives.c is the model) and one descriptor (mpi/mg_collective.c) run by
- * the shared driver. Every program mpigauge_<name> is collective/main.c
- * compiled with -DMG_COLL_NAME="<name>": "allreduce" is the blocking call,
- * "iallreduce" the non-blocking one, "allreduce_init" the persistent one
- * (MPI-4). Method and columns: doc/collectives.md.
+ * collectives.c is the model) and one descriptor (collective/coll_*.c) run by
+ * the shared driver, in one program (collective/main.c) installed under every
+ * name: "allreduce" is the blocking call, "iallreduce" the non-blocking one,
+ * "allreduce_init" the persistent one (MPI-4, where configure found it).
+ * Adding an operation is one line of the ops table. Method and columns:
+ * doc/collectives.md.
  */
 #ifndef MG_COLL_BENCH_H
 #define MG_COLL_BENCH_H
@@ -12,6 +14,7 @@
 #include "mg_mpi.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* How a call is made. */
 enum { MG_FORM_BLOCKING = 0, MG_FORM_NONBLOCKING, MG_FORM_PERSISTENT };
@@ -56,7 +59,16 @@ typedef struct {
 /* The table, terminated by an entry with name NULL. */
 extern const mg_coll_op mg_coll_ops[];
 
-/* The program: name as installed without "mpigauge_". */
+/* The program: name as installed without "mpigauge_". An unknown name is a
+ * usage error (exit 2), a persistent form the library lacks exit 77. */
 int mg_coll_main(const char *name, int argc, char **argv);
+
+/* Start MPI, rank 0 says msg on standard error, stop MPI: returns code (the
+ * exit code of every rank). */
+int mg_coll_refuse(const char *msg, int code, int argc, char **argv);
+
+/* Every name, one per line: each operation blocking, non-blocking ("i"
+ * first) and, where the library has them, persistent ("_init" last). */
+void mg_coll_list_names(FILE *f);
 
 #endif

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The one descriptor of every collective program (mg_collective.h, coll_int.h): an op of the
+ * table in one form, timed per call by the driver (MG_TIME_CALL: a barrier or
+ * a start window before each call, the slowest rank per call).
+ *
+ * -m is the block size in bytes: the whole buffer of bcast, reduce,
+ * allreduce, scan; the block per rank of scatter, gather, allgather,
+ * alltoall, reduce_scatter(_block) (OSU's convention). Blocks hold whole
+ * elements of -T. v-variants use unequal blocks (mg_coll_vcount). Non-blocking
+ * and persistent forms have two variants: phase=pure (start + wait) and
+ * phase=overlap (start, a calibrated computation as long as the pure median,
+ * with -t N MPI_Test calls spread through it, wait); extras give the overlap.
+ * Validation checks values: reductions against mg_red_expected, data
+ * movement block by block against patterns of (source, destination).
+ */
+#include "coll_int.h"
+
+#include "config.h"
+#include "mg_exit.h"
+#include "mg_pattern.h"
+#include "mg_size.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const phases[] = {"pure", "overlap", NULL};
+static const char *const blocking_extras[] = {"rank_min_us", "rank_max_us", "late", NULL};
+static const char *const overlap_extras[] = {"pure_us",     "compute_us",  "overlap_pct",
+                                             "rank_min_us", "rank_max_us", "late", NULL};
+
+static const mg_opt opts[] = {
+    {0, "root", MG_OPT_STRING, offsetof(coll_params, root_spec), "R|rotate",
+     "rooted operations: the root rank, or rotate (call i has root i mod P, IMB's root shift; "
+     "default 0)", 0, 0, NULL},
+    {'T', "type", MG_OPT_CHOICE, offsetof(coll_params, type), "char|int|float|double",
+     "element type (default char; reductions float)", 0, 0, mg_elem_type_names},
+    {0, "op", MG_OPT_CHOICE, offsetof(coll_params, red), "sum|prod|max|min",
+     "reductions: the operation (default sum)", 0, 0, mg_red_op_names},
+    {0, "in-place", MG_OPT_FLAG, offsetof(coll_params, in_place), NULL,
+     "use MPI_IN_PLACE where the operation allows it", 0, 0, NULL},
+    {0, "off-cache", MG_OPT_FLAG, offsetof(coll_params, off_cache), NULL,
+     "rotate through buffers covering twice the last-level cache (IMB's -off_cache)", 0, 0,
+     NULL},
+    {'t', "tests", MG_OPT_LONG, offsetof(coll_params, tests), "N",
+     "non-blocking, persistent: N MPI_Test calls spread through the computation (default 0)",
+     0, 1000000, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+
+/* Every size of the sweep holds whole elements and int counts. */
+static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
+{
+    const size_t es = mg_elem_size((mg_elem_type)p->type);
+    const uint64_t per = (p->op->flags & MG_COLL_VECTOR) ? (uint64_t)c->nranks : 1;
+    mg_sweep sw;
+    char msg[256];
+    int rc = 0;
+    if (mg_sweep_parse(c->cfg->sizes_spec, 0, 8, 1048576, &sw, msg, sizeof msg) != 0)
+        return 0; /* the driver reports a malformed -m itself */
+    for (size_t i = 0; i < sw.n && rc == 0; ++i) {
+        const uint64_t size = sw.sizes_bytes[i], count = size / es;
+        if (size % es != 0) {
+            snprintf(err, errlen, "-m: %llu bytes is not a whole number of %s elements (%zu bytes)",
+                     (unsigned long long)size, mg_elem_type_names[p->type], es);
+            rc = -1;
+        } else if (count > (uint64_t)INT_MAX / per) {
+            snprintf(err, errlen,
+                     "-m: %llu bytes is %llu %s elements%s, above INT_MAX: collectives take "
+                     "int counts and displacements here (no large-count calls); use a smaller "
+                     "-m or a larger -T",
+                     (unsigned long long)size, (unsigned long long)count,
+                     mg_elem_type_names[p->type], per > 1 ? " per rank, times the ranks" : "");
+            rc = -1;
+        }
+    }
+    mg_sweep_free(&sw);
+    return rc;
+}
+
+static int check(const mg_ctx *c, char *err, size_t errlen)
+{
+    coll_params *p = c->params;
+    const unsigned f = p->op->flags;
+    const char *name = p->op->name;
+    if (p->root_spec && !(f & MG_COLL_ROOTED)) {
+        snprintf(err, errlen, "--root: %s has no root", name);
+        return -1;
+    }
+    p->root = 0;
+    if (p->root_spec && strcmp(p->root_spec, "rotate") == 0) {
+        p->root = ROOT_ROTATE;
+    } else if (p->root_spec) {
+        char *end;
+        long r = strtol(p->root_spec, &end, 10);
+        if (end == p->root_spec || *end || r < 0 || r >= c->nranks) {
+            snprintf(err, errlen, "--root: '%s' is not 'rotate' or a rank from 0 to %d",
+                     p->root_spec, c->nranks - 1);
+            return -1;
+        }
+        p->root = r;
+    }
+    if (p->root == ROOT_ROTATE && p->form == MG_FORM_PERSISTENT) {
+        snprintf(err, errlen, "--root rotate: a persistent request has one root");
+        return -1;
+    }
+    if (p->type >= 0 && (f & MG_COLL_NODATA)) {
+        snprintf(err, errlen, "-T: %s moves no data", name);
+        return -1;
+    }
+    if (p->red >= 0 && !(f & MG_COLL_REDUCE)) {
+        snprintf(err, errlen, "--op: %s is not a reduction", name);
+        return -1;
+    }
+    if (p->in_place && !(f & (MG_COLL_IN_ALL | MG_COLL_IN_ROOT))) {
+        snprintf(err, errlen, "--in-place: %s has no in-place form", name);
+        return -1;
+    }
+    if (p->tests > 0 && p->form == MG_FORM_BLOCKING) {
+        snprintf(err, errlen, "-t: %s is blocking (the tests go into the computation of the "
+                              "non-blocking forms)", name);
+        return -1;
+    }
+    if (p->type < 0)
+        p->type = f & MG_COLL_REDUCE ? MG_ELEM_FLOAT : MG_ELEM_CHAR;
+    if (p->red < 0)
+        p->red = MG_RED_SUM;
+    return c->cfg->sizes_spec ? check_sizes(c, p, err, errlen) : 0;
+}
+
+static int variants(const mg_ctx *c, long *values, int max)
+{
+    (void)c;
+    (void)max;
+    values[0] = PURE;
+    values[1] = OVERLAP;
+    return 2;
+}
+
+static void figures(const mg_ctx *c, double *out)
+{
+    const coll_state *s = state(c);
+    out[0] = s->comp_n ? s->comp_s / (double)s->comp_n : 0.0;
+}
+
+/* Per-rank spread (fastest and slowest rank's median call), late starts and,
+ * for the non-blocking forms, the overlap. O(nranks) on rank 0. */
+static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                   double *out)
+{
+    double lo = INFINITY, hi = 0.0;
+    int k = 0;
+    (void)size;
+    for (int r = 0; r < c->nranks; ++r) {
+        lo = fmin(lo, rank_s[r]);
+        hi = fmax(hi, rank_s[r]);
+    }
+    if (prm(c)->form != MG_FORM_BLOCKING) {
+        out[0] = c->variant_index == 0 ? st->median : c->ref->median;
+        if (c->variant == OVERLAP) {
+            double comp = 0.0;
+            for (int r = 0; r < c->nranks; ++r)
+                comp = fmax(comp, c->rank_figures[r]);
+            out[1] = comp * 1e6;
+            out[2] = mg_coll_overlap_pct(out[0], out[1], st->median);
+        }
+        k = 3;
+    }
+    out[k] = lo * 1e6;
+    out[k + 1] = hi * 1e6;
+    if (c->cfg->sync == MG_SYNC_WINDOW)
+        out[k + 2] = (double)c->late;
+}
+
+int mg_coll_refuse(const char *msg, int code, int argc, char **argv)
+{
+    int rank = 0;
+    MG_MPI_CHECK(MPI_Init(&argc, &argv));
+    MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    if (rank == 0)
+        fprintf(stderr, "mpigauge_coll: %s\n", msg);
+    MG_MPI_CHECK(MPI_Finalize());
+    return code;
+}
+
+int mg_coll_main(const char *name, int argc, char **argv)
+{
+    static const char *const forms[] = {"", " (non-blocking: start, wait)",
+                                        " (persistent: MPI_Start, wait)"};
+    const char *base = name;
+    char opname[64], desc[320];
+    size_t n = strlen(name);
+    coll_params dflt = {NULL, MG_FORM_BLOCKING, NULL, -1, -1, 0, 0, 0, 0};
+    mg_bench b = {
+        .headline = "Latency (us)",
+        .min_ranks = 1,
+        .max_ranks = 1 << 24,
+        .metric = MG_METRIC_LATENCY,
+        .time_mode = MG_TIME_CALL,
+        .time_scale = 1.0,
+        .min_size = 1,
+        .default_min_size = 8,
+        .default_max_size = 1048576,
+        .opts = opts,
+        .params_size = sizeof(coll_params),
+        .check = check,
+        .state_size = sizeof(coll_state),
+        .begin_size = mg_coll_begin_size,
+        .end_size = mg_coll_end_size,
+        .buf_bytes = mg_coll_buf_bytes,
+        .rbuf_bytes = mg_coll_rbuf_bytes,
+        .iterate = mg_coll_iterate,
+        .fill = mg_coll_fill,
+        .verify = mg_coll_verify,
+        .extra_names = blocking_extras,
+        .extras = extras,
+    };
+
+    if (n > 5 && strcmp(name + n - 5, "_init") == 0) {
+        dflt.form = MG_FORM_PERSISTENT;
+        snprintf(opname, sizeof opname, "%.*s", (int)(n - 5), name);
+        base = opname;
+    }
+    for (const mg_coll_op *op = mg_coll_ops; op->name && !dflt.op; ++op) {
+        if (strcmp(op->name, base) == 0)
+            dflt.op = op;
+        else if (base[0] == 'i' && strcmp(op->name, base + 1) == 0 && !dflt.form) {
+            dflt.op = op;
+            dflt.form = MG_FORM_NONBLOCKING;
+        }
+    }
+    if (!dflt.op) {
+        snprintf(desc, sizeof desc, "error: unknown collective '%s' (the names: mpigauge_coll "
+                 "--list-names)", name);
+        return mg_coll_refuse(desc, MG_EXIT_USAGE, argc, argv);
+    }
+    if (dflt.form == MG_FORM_PERSISTENT && !MG_HAVE_PERSISTENT_COLL) {
+        snprintf(desc, sizeof desc, "this MPI library has no persistent collectives (MPI-4 "
+                 "MPI_%c%s_init)", (char)(dflt.op->name[0] - 'a' + 'A'), dflt.op->name + 1);
+        return mg_coll_refuse(desc, MG_EXIT_SKIP, argc, argv);
+    }
+    snprintf(desc, sizeof desc,
+             "MPI_%c%s%s: time per call in us, the slowest rank of each call; ranks "
+             "synchronised before every call (--sync), not timed",
+             (char)(dflt.op->name[0] - 'a' + 'A'), dflt.op->name + 1, forms[dflt.form]);
+    b.name = name;
+    b.description = desc;
+    b.params_default = &dflt;
+    if (dflt.op->flags & MG_COLL_NODATA) {
+        b.min_size = b.default_min_size = b.default_max_size = 0;
+    }
+    if (dflt.form != MG_FORM_BLOCKING) {
+        b.variant_name = "phase";
+        b.variants = variants;
+        b.variant_labels = phases;
+        b.compute = 1;
+        b.nfigures = 1;
+        b.figures = figures;
+        b.extra_names = overlap_extras;
+    }
+    return mg_main(&b, argc, argv);
+}
+
+void mg_coll_list_names(FILE *f)
+{
+    for (const mg_coll_op *op = mg_coll_ops; op->name; ++op) {
+        fprintf(f, "%s\ni%s\n", op->name, op->name);
+#if MG_HAVE_PERSISTENT_COLL
+        fprintf(f, "%s_init\n", op->name);
+#endif
+    }
+}

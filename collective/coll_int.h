@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Internal to the collective programs (mg_collective.h): the parameters
+ * and per-size state of the one descriptor, and what its files share.
+ *
+ *   coll_kernel.c  buffers, counts, arguments of one call, the timed loop
+ *   coll_verify.c  validation: data movement and reductions, value by value
+ *   coll_bench.c   options, checks, variants, extras; the descriptor
+ */
+#ifndef MG_COLL_INT_H
+#define MG_COLL_INT_H
+
+#include "mg_collective.h"
+#include "mg_driver.h"
+
+#include <stdint.h>
+
+
+enum { ROOT_ROTATE = -1, MAX_SLOTS = 64, PAGE = 4096 };
+enum { K_NONE, K_BCAST, K_SCATTER, K_GATHER, K_ALLGATHER, K_ALLTOALL, K_REDUCE };
+enum { PURE = 0, OVERLAP = 1 };
+
+typedef struct {
+    const mg_coll_op *op; /* from the program's name */
+    int form;
+    const char *root_spec; /* --root */
+    int type, red;         /* -T, --op (-1: not given) */
+    int in_place, off_cache;
+    long tests;            /* -t */
+    long root;             /* resolved by check: rank, or ROOT_ROTATE */
+} coll_params;
+
+typedef struct {
+    unsigned long long calls; /* calls so far: picks the slot and the rotating root */
+    int slots;
+    size_t sstride, rstride;  /* bytes between slots */
+    int *counts, *displs;     /* v-variants, in elements */
+    MPI_Request req, preq[MAX_SLOTS];
+    int npreq;
+    double comp_s;            /* timed computation (overlap phase) */
+    long comp_n;
+    uint64_t sink;
+} coll_state;
+
+static inline const coll_params *prm(const mg_ctx *c) { return c->params; }
+static inline coll_state *state(const mg_ctx *c) { return c->state; }
+static inline unsigned flags(const mg_ctx *c) { return prm(c)->op->flags; }
+static inline size_t esize(const mg_ctx *c) { return mg_elem_size((mg_elem_type)prm(c)->type); }
+
+int mg_coll_kind(unsigned f);
+MPI_Datatype mg_coll_datatype(int t);
+MPI_Op mg_coll_reduction(int r);
+int mg_coll_root_of(const mg_ctx *c, unsigned long long call);
+int mg_coll_in_place_here(const mg_ctx *c, int root);
+size_t mg_coll_buf_bytes(const mg_ctx *c, uint64_t max_size);
+size_t mg_coll_rbuf_bytes(const mg_ctx *c, uint64_t max_size);
+void mg_coll_make_counts(mg_ctx *c, uint64_t size);
+void mg_coll_free_counts(coll_state *s);
+void mg_coll_begin_size(mg_ctx *c, uint64_t size);
+void mg_coll_end_size(mg_ctx *c, uint64_t size);
+void mg_coll_iterate(mg_ctx *c, uint64_t size, long iters);
+void mg_coll_fill(mg_ctx *c, uint64_t size, int pass);
+int mg_coll_verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Collectives (coll_int.h): buffers, counts and slots, the arguments of one
+ * call, and the timed loop with the overlap phase. */
+#include "coll_int.h"
+
+#include "config.h"
+#include "mg_pattern.h"
+#include "mg_size.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int mg_coll_kind(unsigned f)
+{
+    if (f & MG_COLL_NODATA)
+        return K_NONE;
+    if (f & MG_COLL_REDUCE)
+        return K_REDUCE;
+    if (f & MG_COLL_ONEBUF)
+        return K_BCAST;
+    if (f & MG_COLL_SCATTER)
+        return f & MG_COLL_P_ROOT ? K_SCATTER : K_ALLTOALL;
+    return f & MG_COLL_P_ROOT ? K_GATHER : K_ALLGATHER;
+}
+
+MPI_Datatype mg_coll_datatype(int t)
+{
+    static const MPI_Datatype types[] = {MPI_SIGNED_CHAR, MPI_INT, MPI_FLOAT, MPI_DOUBLE};
+    return types[t];
+}
+
+MPI_Op mg_coll_reduction(int r)
+{
+    static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN};
+    return ops[r];
+}
+
+int mg_coll_root_of(const mg_ctx *c, unsigned long long call)
+{
+    return prm(c)->root == ROOT_ROTATE ? (int)(call % (unsigned long long)c->nranks)
+                                       : (int)prm(c)->root;
+}
+
+/* --in-place applies to this rank in a call with this root. */
+int mg_coll_in_place_here(const mg_ctx *c, int root)
+{
+    unsigned f = flags(c);
+    return prm(c)->in_place &&
+           ((f & MG_COLL_IN_ALL) || ((f & MG_COLL_IN_ROOT) && c->rank == root));
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return b != 0 && a > (UINT64_MAX / 4) / b ? UINT64_MAX / 4 : a * b;
+}
+
+/* Bytes this rank's send and receive buffers need per slot (may be root). */
+static void slot_bytes(const mg_ctx *c, uint64_t size, uint64_t *sb, uint64_t *rb)
+{
+    const unsigned f = flags(c);
+    const int may_root = prm(c)->root == ROOT_ROTATE || c->rank == prm(c)->root;
+    const uint64_t p = mul_sat((uint64_t)c->nranks, size);
+    *sb = (f & (MG_COLL_NODATA | MG_COLL_ONEBUF)) ? 0 : size;
+    *rb = (f & MG_COLL_NODATA) ? 0 : size;
+    if ((f & MG_COLL_SEND_P) && (!(f & MG_COLL_P_ROOT) || may_root))
+        *sb = p;
+    if ((f & MG_COLL_RECV_P) && (!(f & MG_COLL_P_ROOT) || may_root))
+        *rb = p;
+    if (prm(c)->in_place && (f & MG_COLL_IN_ALL) && *sb > *rb)
+        *rb = *sb; /* the input lives in the receive buffer */
+}
+
+static uint64_t page_up(uint64_t x) { return x > UINT64_MAX / 8 ? x : (x + PAGE - 1) / PAGE * PAGE; }
+
+/* --off-cache: enough slots that one pass over them is twice the last-level
+ * cache (IMB's -off_cache), from 2 to MAX_SLOTS. */
+static int nslots(const mg_ctx *c, uint64_t sb, uint64_t rb)
+{
+    long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    uint64_t per = page_up(sb) + page_up(rb), k;
+    if (!prm(c)->off_cache)
+        return 1;
+    if (cache <= 0)
+        cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (cache <= 0)
+        cache = 32L << 20;
+    k = per ? (2 * (uint64_t)cache + per - 1) / per : 1;
+    return k < 2 ? 2 : k > MAX_SLOTS ? MAX_SLOTS : (int)k;
+}
+
+size_t mg_coll_buf_bytes(const mg_ctx *c, uint64_t max_size)
+{
+    coll_state *s = state(c);
+    uint64_t sb, rb;
+    slot_bytes(c, max_size, &sb, &rb);
+    s->slots = nslots(c, sb, rb);
+    s->sstride = (size_t)page_up(sb);
+    s->rstride = (size_t)page_up(rb);
+    return (size_t)mul_sat(s->sstride, (uint64_t)s->slots);
+}
+
+size_t mg_coll_rbuf_bytes(const mg_ctx *c, uint64_t max_size)
+{
+    (void)max_size;
+    return (size_t)mul_sat(state(c)->rstride, (uint64_t)state(c)->slots);
+}
+
+/* The arguments of call number `call`. */
+static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int form,
+                      mg_coll_args *a)
+{
+    const coll_params *p = prm(c);
+    coll_state *s = state(c);
+    const unsigned f = p->op->flags;
+    const int slot = (int)(call % (unsigned long long)s->slots);
+    const uint64_t count = size / esize(c);
+
+    memset(a, 0, sizeof *a);
+    a->form = form;
+    a->sbuf = (char *)c->sbuf + (size_t)slot * s->sstride;
+    a->rbuf = (char *)c->rbuf + (size_t)slot * s->rstride;
+    a->count = (int)count;
+    a->dt = mg_coll_datatype(p->type);
+    a->op = f & MG_COLL_REDUCE ? mg_coll_reduction(p->red) : MPI_OP_NULL;
+    a->root = mg_coll_root_of(c, call);
+    a->comm = c->comm;
+    a->req = form == MG_FORM_PERSISTENT ? &s->preq[slot] : &s->req;
+    if (f & MG_COLL_VECTOR) {
+        a->count = (int)mg_coll_vcount(count, c->rank, 0);
+        a->scounts = a->rcounts = s->counts;
+        a->sdispls = a->rdispls = s->displs;
+    }
+    if (mg_coll_in_place_here(c, a->root)) {
+        if ((f & MG_COLL_IN_ROOT) && (f & MG_COLL_SCATTER))
+            a->rbuf = MPI_IN_PLACE;
+        else
+            a->sbuf = MPI_IN_PLACE;
+    }
+}
+
+/* v-variants: counts and packed displacements of every rank's block. */
+void mg_coll_make_counts(mg_ctx *c, uint64_t size)
+{
+    coll_state *s = state(c);
+    const uint64_t count = size / esize(c);
+    if (flags(c) & MG_COLL_VECTOR) {
+        /* alltoallv: block r -> j has mg_coll_vcount(count, r, j) elements,
+         * the same both ways, so one array serves sends and receives */
+        const int dst = mg_coll_kind(flags(c)) == K_ALLTOALL ? c->rank : 0;
+        uint64_t d = 0;
+        s->counts = malloc((size_t)c->nranks * sizeof *s->counts);
+        s->displs = malloc((size_t)c->nranks * sizeof *s->displs);
+        if (!s->counts || !s->displs)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory for counts");
+        for (int j = 0; j < c->nranks; ++j) {
+            s->counts[j] = (int)mg_coll_vcount(count, j, dst);
+            s->displs[j] = (int)d;
+            d += (uint64_t)s->counts[j];
+        }
+    }
+}
+
+void mg_coll_free_counts(coll_state *s)
+{
+    free(s->counts);
+    free(s->displs);
+    s->counts = s->displs = NULL;
+}
+
+void mg_coll_begin_size(mg_ctx *c, uint64_t size)
+{
+    coll_state *s = state(c);
+    s->comp_s = 0.0;
+    s->comp_n = 0;
+    mg_coll_make_counts(c, size);
+    if (prm(c)->form == MG_FORM_PERSISTENT) {
+        /* one persistent request per buffer slot, all with the one root */
+        s->npreq = s->slots;
+        for (int k = 0; k < s->npreq; ++k) {
+            mg_coll_args a;
+            make_args(c, size, (unsigned long long)k, MG_FORM_PERSISTENT, &a);
+            MG_MPI_CHECK(prm(c)->op->call(&a));
+        }
+    }
+}
+
+void mg_coll_end_size(mg_ctx *c, uint64_t size)
+{
+    coll_state *s = state(c);
+    (void)size;
+    for (int k = 0; k < s->npreq; ++k)
+        MG_MPI_CHECK(MPI_Request_free(&s->preq[k]));
+    s->npreq = 0;
+    mg_coll_free_counts(s);
+}
+
+/* phase=overlap: compute for the pure median between start and wait. */
+static void overlap(mg_ctx *c, MPI_Request *req)
+{
+    coll_state *s = state(c);
+    const long tests = prm(c)->tests;
+    double t0;
+    if (c->variant != OVERLAP || c->validating)
+        return;
+    t0 = MPI_Wtime();
+    /* tests + 1 equal chunks with an MPI_Test between two (MPI_Test, not the
+     * Testall of mg_ctx_compute: MPICH 4.0.2 fails Testall on persistent
+     * collective requests) */
+    for (long k = 0; k <= tests; ++k) {
+        int flag = 0;
+        s->sink += mg_ctx_compute(c, c->ref_s / (double)(tests + 1), 0.0, NULL, 0);
+        if (k < tests)
+            MG_MPI_CHECK(MPI_Test(req, &flag, MPI_STATUS_IGNORE));
+    }
+    if (c->timed) {
+        s->comp_s += MPI_Wtime() - t0;
+        s->comp_n++;
+    }
+}
+
+void mg_coll_iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    coll_state *s = state(c);
+    const int form = prm(c)->form;
+    for (long i = 0; i < iters; ++i, ++s->calls) {
+        mg_coll_args a;
+        if (form == MG_FORM_PERSISTENT) {
+            MPI_Request *r = &s->preq[s->calls % (unsigned long long)s->slots];
+            MG_MPI_CHECK(MPI_Start(r));
+            overlap(c, r);
+            MG_MPI_CHECK(MPI_Wait(r, MPI_STATUS_IGNORE));
+            continue;
+        }
+        make_args(c, size, s->calls, form, &a);
+        MG_MPI_CHECK(prm(c)->op->call(&a));
+        if (form == MG_FORM_NONBLOCKING) {
+            overlap(c, a.req);
+            MG_MPI_CHECK(MPI_Wait(a.req, MPI_STATUS_IGNORE));
+        }
+    }
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Collectives (coll_int.h): validation. Data movement is checked block by
+ * block against patterns of (source, destination), reductions value by value
+ * against mg_red_expected. */
+#include "coll_int.h"
+
+#include "config.h"
+#include "mg_pattern.h"
+#include "mg_size.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TO_ALL 0xffffffffu
+
+static uint64_t seed(int src, unsigned dst, uint64_t size, int pass)
+{
+    return mg_pattern_seed(src, size, ((uint64_t)pass << 32) | dst);
+}
+
+static void poison(unsigned char *p, size_t len, uint64_t sd)
+{
+    mg_pattern_fill(p, len, sd);
+    for (size_t i = 0; i < len; ++i)
+        p[i] = (unsigned char)~p[i];
+}
+
+typedef struct {
+    mg_ctx *c;
+    uint64_t size;
+    int pass, check, ok;
+    char *err;
+    size_t errlen;
+} walk_ctx;
+
+/* A received block: poison it (fill) or check it. */
+static void recv_block(walk_ctx *w, unsigned char *p, size_t len, int src, unsigned dst)
+{
+    size_t bad = 0;
+    const uint64_t sd = seed(src, dst, w->size, w->pass);
+    if (!w->check) {
+        poison(p, len, sd);
+    } else if (w->ok && mg_pattern_check(p, len, sd, &bad) != 0) {
+        snprintf(w->err, w->errlen,
+                 "rank %d, size %llu, pass %d: block from rank %d, first bad byte at offset "
+                 "%zu (expected 0x%02x, got 0x%02x)",
+                 w->c->rank, (unsigned long long)w->size, w->pass, src, bad,
+                 mg_pattern_byte(sd, bad), p[bad]);
+        w->ok = 0;
+    }
+}
+
+/* Data movement: fill the blocks this rank sends and poison those it
+ * receives, or check the received ones. */
+static void walk_data(walk_ctx *w, int root)
+{
+    mg_ctx *c = w->c;
+    const int k = mg_coll_kind(flags(c)), me = c->rank, inpl = mg_coll_in_place_here(c, root);
+    const size_t es = esize(c), blk = (size_t)(w->size / es) * es;
+    const int vec = (flags(c) & MG_COLL_VECTOR) != 0;
+    const size_t mine = vec ? (size_t)mg_coll_vcount(w->size / es, me, 0) * es : blk;
+    const coll_state *s = state(c);
+    const int slot = (int)(s->calls % (unsigned long long)s->slots);
+    unsigned char *sb = (unsigned char *)c->sbuf + (size_t)slot * s->sstride;
+    unsigned char *rb = (unsigned char *)c->rbuf + (size_t)slot * s->rstride;
+
+    for (int j = 0; j < c->nranks && k != K_BCAST; ++j) {
+        const size_t off = vec ? (size_t)s->displs[j] * es : (size_t)j * blk;
+        const size_t len = vec ? (size_t)s->counts[j] * es : blk;
+        int src = -1;
+        unsigned dst = TO_ALL;
+        if (!w->check && k == K_SCATTER && me == root)
+            mg_pattern_fill(sb + off, len, seed(root, (unsigned)j, w->size, w->pass));
+        if (!w->check && k == K_ALLTOALL)
+            mg_pattern_fill((inpl ? rb : sb) + off, len, seed(me, (unsigned)j, w->size, w->pass));
+        if ((k == K_GATHER && me == root) || k == K_ALLGATHER)
+            src = j;
+        if (k == K_ALLTOALL) {
+            src = j;
+            dst = (unsigned)me;
+        }
+        if (src < 0 || (inpl && !w->check && k == K_ALLTOALL))
+            continue;
+        if (inpl && j == me && k != K_ALLTOALL) {
+            if (!w->check) /* the own block of an in-place gather */
+                mg_pattern_fill(rb + off, len, seed(me, TO_ALL, w->size, w->pass));
+            continue;
+        }
+        recv_block(w, rb + off, len, src, dst);
+    }
+    if (k == K_BCAST && me == root && !w->check)
+        mg_pattern_fill(rb, blk, seed(root, TO_ALL, w->size, w->pass));
+    else if (k == K_BCAST && me != root)
+        recv_block(w, rb, blk, root, TO_ALL);
+    if (k == K_SCATTER && !inpl)
+        recv_block(w, rb, mine, root, (unsigned)me);
+    if ((k == K_GATHER || k == K_ALLGATHER) && !inpl && !w->check)
+        mg_pattern_fill(sb, mine, seed(me, TO_ALL, w->size, w->pass));
+}
+
+static void put(int t, void *b, size_t i, double v)
+{
+    switch (t) {
+    case MG_ELEM_CHAR: ((signed char *)b)[i] = (signed char)(int)fmod(v, 256.0); break;
+    case MG_ELEM_INT: ((int *)b)[i] = (int)v; break;
+    case MG_ELEM_FLOAT: ((float *)b)[i] = (float)v; break;
+    default: ((double *)b)[i] = v;
+    }
+}
+
+static double get(int t, const void *b, size_t i)
+{
+    switch (t) {
+    case MG_ELEM_CHAR: return ((const signed char *)b)[i];
+    case MG_ELEM_INT: return ((const int *)b)[i];
+    case MG_ELEM_FLOAT: return ((const float *)b)[i];
+    default: return ((const double *)b)[i];
+    }
+}
+
+/* Reductions: known inputs; the result must be mg_red_expected. */
+static void walk_reduce(walk_ctx *w, int root)
+{
+    mg_ctx *c = w->c;
+    const coll_params *p = prm(c);
+    const coll_state *s = state(c);
+    const unsigned f = flags(c);
+    const int me = c->rank, P = c->nranks, t = p->type, inpl = mg_coll_in_place_here(c, root);
+    const uint64_t count = w->size / esize(c);
+    const int slot = (int)(s->calls % (unsigned long long)s->slots);
+    unsigned char *sb = (unsigned char *)c->sbuf + (size_t)slot * s->sstride;
+    unsigned char *rb = (unsigned char *)c->rbuf + (size_t)slot * s->rstride;
+    uint64_t nin = count, nout = count, base = 0;
+    int n = P;
+    if (f & MG_COLL_SEND_P) { /* reduce_scatter(_block): rank r gets its block */
+        const int vec = (f & MG_COLL_VECTOR) != 0;
+        nin = vec ? mg_coll_vdispl(count, P) : (uint64_t)P * count;
+        nout = vec ? mg_coll_vcount(count, me, 0) : count;
+        base = vec ? mg_coll_vdispl(count, me) : (uint64_t)me * count;
+    }
+    if (f & MG_COLL_SCAN)
+        n = f & MG_COLL_EXCL ? me : me + 1;
+    if (!w->check) {
+        for (uint64_t i = 0; i < nin; ++i)
+            put(t, inpl ? rb : sb, i, mg_red_input((mg_red_op)p->red, P, me, i));
+        for (uint64_t j = 0; j < nout && !inpl; ++j)
+            put(t, rb, j, mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n ? n : 1,
+                                          base + j) + 1.0);
+        return;
+    }
+    if (n == 0 || ((f & MG_COLL_ROOTED) && me != root))
+        return; /* exscan's rank 0 and a reduce's non-roots get nothing */
+    for (uint64_t j = 0; j < nout && w->ok; ++j) {
+        double want = mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n, base + j);
+        double got = get(t, rb, j);
+        if (got != want) {
+            snprintf(w->err, w->errlen,
+                     "rank %d, size %llu, pass %d: element %llu of the result is %g, "
+                     "expected %g (%s over %d ranks)",
+                     me, (unsigned long long)w->size, w->pass, (unsigned long long)(base + j),
+                     got, want, mg_red_op_names[p->red], n);
+            w->ok = 0;
+        }
+    }
+}
+
+static int walk(mg_ctx *c, uint64_t size, int pass, int check, char *err, size_t errlen)
+{
+    walk_ctx w = {c, size, pass, check, 1, err, errlen};
+    const int root = mg_coll_root_of(c, state(c)->calls);
+    if (mg_coll_kind(flags(c)) == K_REDUCE)
+        walk_reduce(&w, root);
+    else if (mg_coll_kind(flags(c)) != K_NONE)
+        walk_data(&w, root);
+    return w.ok ? 0 : -1;
+}
+
+void mg_coll_fill(mg_ctx *c, uint64_t size, int pass)
+{
+    mg_coll_make_counts(c, size);
+    walk(c, size, pass, 0, NULL, 0);
+    mg_coll_free_counts(state(c));
+}
+
+int mg_coll_verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errlen)
+{
+    int rc;
+    mg_coll_make_counts(c, size);
+    /* the call just made advanced the counter: look at its slot and root */
+    state(c)->calls--;
+    rc = walk(c, size, pass, 1, err, errlen);
+    state(c)->calls++;
+    mg_coll_free_counts(state(c));
+    return rc;
+}

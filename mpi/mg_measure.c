@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Measuring one (size, variant) (mg_run.h).
+ *
+ * Per size: barrier; warm-up chunks chosen by rank 0 and broadcast; the
+ * policy (block size, plan) broadcast; timed samples, each one block of
+ * iterations bracketed by MPI_Wtime with nothing else inside; at the policy's
+ * checkpoints rank 0 decides whether to stop and broadcasts the decision
+ * (outside the timed blocks). Raw samples are kept until the statistics are
+ * computed on rank 0. Validation runs after the timed region.
+ */
+#include "mg_run.h"
+
+#include "mg_clocksync.h"
+#include "mg_pattern.h"
+#include "mg_stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+
+/* Barrier, begin_size, warm-up chunks chosen by rank 0, calibration; every
+ * rank ends with rank 0's policy. */
+static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
+                    mg_policy *out)
+{
+    mg_policy pol;
+    mg_clock clk = {mg_wtime, NULL};
+
+    MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+    if (b->begin_size)
+        b->begin_size(ctx, size);
+    if (ctx->rank == 0)
+        mg_policy_begin(&pol, pc, clk);
+    for (;;) {
+        long chunk = 0;
+        double t0;
+        if (ctx->rank == 0)
+            chunk = mg_policy_warmup_next(&pol);
+        MG_MPI_CHECK(MPI_Bcast(&chunk, 1, MPI_LONG, 0, ctx->comm));
+        if (chunk == 0)
+            break;
+        t0 = MPI_Wtime();
+        b->iterate(ctx, size, chunk);
+        if (ctx->rank == 0)
+            mg_policy_warmup_record(&pol, chunk, MPI_Wtime() - t0);
+    }
+    if (ctx->rank == 0)
+        mg_policy_calibrate(&pol, 0.0);
+    MG_MPI_CHECK(MPI_Bcast(&pol, (int)sizeof pol, MPI_BYTE, 0, ctx->comm));
+    *out = pol;
+}
+
+#define MG_SYNC_PROBES 16
+#define MG_SYNC_TAG 28007
+#define MG_WINDOW_MIN_S 10e-6 /* automatic window: at least 10 us */
+#define MG_WINDOW_MAX_S 1.0
+#define MG_LEAD_MIN_S 100e-6  /* first window of a batch: at least 100 us ahead */
+
+/* --sync window: this rank's clock minus rank 0's, from MG_SYNC_PROBES
+ * ping-pongs with rank 0 (the one with the smallest round trip,
+ * util/mg_clocksync.h). Rank 0 serves the ranks in turn: O(nranks) messages
+ * and memory. Rank 0 gets the largest chosen round trip in *rtt_max_s. */
+static double sync_clocks(const mg_ctx *ctx, double *rtt_max_s)
+{
+    double off = 0.0;
+    *rtt_max_s = 0.0;
+    if (ctx->rank == 0) {
+        for (int r = 1; r < ctx->nranks; ++r) {
+            mg_clock_probe p[MG_SYNC_PROBES];
+            double o = 0.0, rtt = 0.0;
+            for (int k = 0; k < MG_SYNC_PROBES; ++k) {
+                p[k].send_s = MPI_Wtime();
+                MG_MPI_CHECK(MPI_Send(&p[k].send_s, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm));
+                MG_MPI_CHECK(MPI_Recv(&p[k].remote_s, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm,
+                                      MPI_STATUS_IGNORE));
+                p[k].recv_s = MPI_Wtime();
+            }
+            mg_clock_offset(p, MG_SYNC_PROBES, &o, &rtt);
+            MG_MPI_CHECK(MPI_Send(&o, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm));
+            *rtt_max_s = fmax(*rtt_max_s, rtt);
+        }
+        return 0.0;
+    }
+    for (int k = 0; k < MG_SYNC_PROBES; ++k) {
+        double t;
+        MG_MPI_CHECK(MPI_Recv(&t, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm, MPI_STATUS_IGNORE));
+        t = MPI_Wtime();
+        MG_MPI_CHECK(MPI_Send(&t, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm));
+    }
+    MG_MPI_CHECK(MPI_Recv(&off, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm, MPI_STATUS_IGNORE));
+    return off;
+}
+
+/* What rank 0 broadcasts before each batch of MG_TIME_CALL samples. */
+typedef struct {
+    double start_s;  /* --sync window: start of the first window, rank 0's clock */
+    double window_s; /* window length */
+    long k;          /* calls in this batch */
+    int stop;        /* mg_stop_reason: no more batches */
+} call_plan;
+
+/* Rank 0: the next batch of calls (its size, the start of its first
+ * window), or the decision to stop. */
+static void plan_batch(const mg_policy_cfg *pc, mg_policy *pol, const double *root, size_t n,
+                       size_t m, size_t cap, double rtt_s, call_plan *plan)
+{
+    size_t want = (pc->iterations > 0 ? (size_t)pc->iterations : pc->max_samples) - n;
+    if (m > 0)
+        plan->stop = (int)mg_policy_check(pol, root, n);
+    if (plan->stop == MG_STOP_NONE && m + 1 > cap)
+        plan->stop = MG_STOP_CAP;
+    plan->k = (long)(want < pol->check_every ? want : pol->check_every);
+    if (plan->k > MG_CALL_BATCH)
+        plan->k = MG_CALL_BATCH;
+    if ((size_t)plan->k > cap - m)
+        plan->k = (long)(cap - m);
+    if (plan->k < 1)
+        plan->k = 1;
+    /* room for the broadcast of this plan to reach every rank */
+    plan->start_s = MPI_Wtime() + fmax(4.0 * plan->window_s + 8.0 * rtt_s, MG_LEAD_MIN_S);
+}
+
+/* The calls of one batch: batch[j] is the sample of call j as this rank
+ * saw it (INFINITY: it started late), mine[j] its own call time. */
+static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_plan *plan,
+                      int window, double offset_s, double *batch, double *mine)
+{
+    for (long j = 0; j < plan->k; ++j) {
+        double t0, t1;
+        if (window) {
+            const double start = plan->start_s + (double)j * plan->window_s;
+            int late;
+            t0 = MPI_Wtime() - offset_s;
+            late = t0 > start;
+            while (t0 < start)
+                t0 = MPI_Wtime() - offset_s;
+            b->iterate(ctx, size, 1);
+            t1 = MPI_Wtime() - offset_s;
+            batch[j] = late ? INFINITY : t1 - start;
+        } else {
+            MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+            t0 = MPI_Wtime();
+            b->iterate(ctx, size, 1);
+            t1 = MPI_Wtime();
+            batch[j] = t1 - t0;
+        }
+        mine[j] = t1 - t0;
+    }
+}
+
+/* Rank 0: keep the valid samples of a reduced batch; a late start means the
+ * window was too short for this size (doubled). */
+static size_t keep_batch(mg_ctx *ctx, const double *red, long k, double *root, size_t n,
+                         call_plan *plan)
+{
+    unsigned long long late = 0;
+    for (long j = 0; j < k; ++j) {
+        if (isfinite(red[j]))
+            root[n++] = red[j];
+        else
+            late++;
+    }
+    if (late > 0)
+        plan->window_s = fmin(2.0 * plan->window_s, MG_WINDOW_MAX_S);
+    ctx->late += late;
+    return n;
+}
+
+/* MG_TIME_CALL sampling (see mg_driver.h): every rank keeps its own call
+ * times in mine[0..cap) (*nmine_out of them); rank 0 gets the valid samples,
+ * the maximum over ranks of each call, in root. */
+static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t size,
+                                    const mg_policy_cfg *pc, mg_policy *pol, double *mine,
+                                    size_t cap, double *root, size_t *n_out, size_t *nmine_out)
+{
+    const int window = ctx->cfg->sync == MG_SYNC_WINDOW;
+    const double est_s = pol->warm_last_chunk > 0 ? pol->warm_last_s / (double)pol->warm_last_chunk
+                                                   : 0.0;
+    double offset_s = 0.0, rtt_s = 0.0, batch[MG_CALL_BATCH], red[MG_CALL_BATCH];
+    call_plan plan = {0.0, 0.0, 0, MG_STOP_NONE};
+    size_t n = 0, m = 0;
+
+    ctx->late = 0;
+    if (window)
+        offset_s = sync_clocks(ctx, &rtt_s);
+    if (window && ctx->cfg->sync_window_us > 0.0)
+        plan.window_s = ctx->cfg->sync_window_us * 1e-6;
+    else if (window)
+        plan.window_s = fmax(2.0 * est_s + 2.0 * rtt_s, MG_WINDOW_MIN_S);
+    ctx->timed = 1;
+    for (;;) {
+        if (ctx->rank == 0)
+            plan_batch(pc, pol, root, n, m, cap, rtt_s, &plan);
+        MG_MPI_CHECK(MPI_Bcast(&plan, (int)sizeof plan, MPI_BYTE, 0, ctx->comm));
+        if (plan.stop != MG_STOP_NONE)
+            break;
+        run_batch(b, ctx, size, &plan, window, offset_s, batch, mine + m);
+        m += (size_t)plan.k;
+        MG_MPI_CHECK(MPI_Reduce(batch, red, (int)plan.k, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+        if (ctx->rank == 0)
+            n = keep_batch(ctx, red, plan.k, root, n, &plan);
+    }
+    ctx->timed = 0;
+    ctx->window_s = plan.window_s;
+    if (b->end_size)
+        b->end_size(ctx, size);
+    if (ctx->rank == 0 && n == 0)
+        mg_ctx_fail(ctx, "every call started after its window (--sync window): give a longer "
+                         "--sync-window");
+    *n_out = n;
+    *nmine_out = m;
+    return (mg_stop_reason)plan.stop;
+}
+
+/* Timed sampling of one size; rank 0 ends with the samples (s per iter) in
+ * root, every rank with its own in mine (*nmine_out of them). */
+mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
+                          const mg_policy_cfg *pc, double *mine, size_t cap, double *root,
+                          size_t *n_out, size_t *nmine_out, unsigned long long *iters_out)
+{
+    mg_policy pol;
+    unsigned long long iters = 0;
+    size_t n = 0;
+    int stop = MG_STOP_NONE, is_max = b->time_mode == MG_TIME_MAX;
+    double *use = ctx->rank == 0 && !is_max ? mine : root;
+
+    warm_up(b, ctx, size, pc, &pol);
+    if (b->time_mode == MG_TIME_CALL) {
+        mg_stop_reason why = measure_calls(b, ctx, size, pc, &pol, mine, cap, root, n_out,
+                                           nmine_out);
+        *iters_out = *n_out;
+        return why;
+    }
+    ctx->timed = 1;
+    for (size_t i = 0;; ++i) {
+        long bi = mg_policy_block_iters(&pol, i);
+        double t0, t1;
+        if (bi == 0) {
+            stop = pc->iterations > 0 ? MG_STOP_FIXED : MG_STOP_CAP;
+            break;
+        }
+        ctx->sample_s = 0.0;
+        t0 = MPI_Wtime();
+        b->iterate(ctx, size, bi);
+        t1 = MPI_Wtime();
+        mine[i] = (b->times_itself ? ctx->sample_s : t1 - t0) / (double)bi;
+        iters += (unsigned long long)bi;
+        n = i + 1;
+        if (mg_policy_is_checkpoint(&pol, n)) {
+            if (is_max)
+                MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+            if (ctx->rank == 0)
+                stop = (int)mg_policy_check(&pol, use, n);
+            MG_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm));
+            if (stop != MG_STOP_NONE)
+                break;
+        }
+    }
+    ctx->timed = 0;
+    if (b->end_size)
+        b->end_size(ctx, size);
+    if (is_max)
+        MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+    else if (ctx->rank == 0)
+        memcpy(root, mine, n * sizeof *mine);
+    *n_out = n;
+    *nmine_out = n;
+    *iters_out = iters;
+    return (mg_stop_reason)stop;
+}
+
+/* Fill buf with the bitwise complement of the pattern: every byte differs
+ * from what a correct delivery writes. */
+static void poison(void *buf, size_t len, uint64_t seed)
+{
+    unsigned char *p = buf;
+    mg_pattern_fill(buf, len, seed);
+    for (size_t i = 0; i < len; ++i)
+        p[i] = (unsigned char)~p[i];
+}
+
+#define MG_MAX_SLOTS 4096
+
+/* Run `iters` iterations of one size with the benchmark's hooks around them. */
+static void run_iters(const mg_bench *b, mg_ctx *ctx, uint64_t size, long iters)
+{
+    if (b->begin_size)
+        b->begin_size(ctx, size);
+    b->iterate(ctx, size, iters);
+    if (b->end_size)
+        b->end_size(ctx, size);
+}
+
+/* One untimed iteration with known data, twice (different patterns, so a
+ * stale buffer cannot pass). Every send slot holds the sender's pattern;
+ * every receive slot is poisoned with the complement of what it must get.
+ * Returns 1 if every rank saw correct data. */
+int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
+{
+    int ok = 1, from[MG_MAX_SLOTS];
+    const uint64_t stride = b->slot_stride ? b->slot_stride(ctx, size) : size;
+    for (uint64_t v = 0; v < 2 && b->verify; ++v) {
+        char msg[MG_ERRLEN];
+        b->fill(ctx, size, (int)v);
+        MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+        ctx->validating = 1;
+        run_iters(b, ctx, size, 1);
+        ctx->validating = 0;
+        if (b->verify(ctx, size, (int)v, msg, sizeof msg) != 0) {
+            fprintf(stderr, "mpigauge_%s: validation failed: %s\n", b->name, msg);
+            ok = 0;
+        }
+    }
+    for (uint64_t v = 0; v < 2 && !b->verify; ++v) {
+        int nrecv = b->recv_slots ? b->recv_slots(ctx, size, from, MG_MAX_SLOTS) : 0;
+        int nsend = b->send_slots ? b->send_slots(ctx, size) : 1;
+        unsigned char *sb = ctx->sbuf, *rb = ctx->rbuf;
+        for (int i = 0; i < nsend; ++i)
+            mg_pattern_fill(sb + (size_t)i * stride, size, mg_pattern_seed(ctx->rank, size, v));
+        for (int i = 0; i < nrecv; ++i)
+            poison(rb + (size_t)i * stride, size, mg_pattern_seed(from[i], size, v));
+        MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+        ctx->validating = 1;
+        run_iters(b, ctx, size, 1);
+        ctx->validating = 0;
+        for (int i = 0; i < nrecv; ++i) {
+            size_t bad = 0;
+            uint64_t seed = mg_pattern_seed(from[i], size, v);
+            const unsigned char *slot = rb + (size_t)i * stride;
+            if (mg_pattern_check(slot, size, seed, &bad) != 0) {
+                fprintf(stderr,
+                        "mpigauge_%s: validation failed: rank %d, size %llu, pass %llu, "
+                        "message from rank %d (slot %d): first bad byte at offset %zu "
+                        "(expected 0x%02x, got 0x%02x)\n",
+                        b->name, ctx->rank, (unsigned long long)size, (unsigned long long)v,
+                        from[i], i, bad, mg_pattern_byte(seed, bad), slot[bad]);
+                ok = 0;
+                break;
+            }
+        }
+    }
+    return mg_all_true(ok, ctx->comm);
+}
+
+void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n)
+{
+    if (b->metric == MG_METRIC_LATENCY) {
+        for (size_t i = 0; i < n; ++i)
+            x[i] = x[i] * b->time_scale * 1e6;
+    } else {
+        double bytes = b->bytes_per_iter ? b->bytes_per_iter(ctx, size) : (double)size;
+        for (size_t i = 0; i < n; ++i)
+            x[i] = bytes / x[i] / 1e6;
+    }
+}
+
+
+/* The benchmark's per-rank figures, gathered to rank 0. */
+void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
+{
+    double mine[MG_MAX_EXTRA + 1] = {0};
+    int n = b->nfigures < MG_MAX_EXTRA ? b->nfigures : MG_MAX_EXTRA;
+    b->figures(ctx, mine);
+    MG_MPI_CHECK(MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, ctx->comm));
+}
+
+uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_s,
+                        MPI_Request *reqs, int nreqs)
+{
+    uint64_t sink = 0;
+    double left = seconds;
+    if (!(seconds > 0.0) || !isfinite(seconds))
+        return 0;
+    while (left > 0.0) {
+        double chunk = test_interval_s > 0.0 && test_interval_s < left ? test_interval_s : left;
+        sink += mg_compute_spin(mg_compute_units(&ctx->compute, chunk), sink + 1);
+        left -= chunk;
+        if (test_interval_s > 0.0 && nreqs > 0 && left > 0.0)
+            (void)mg_xfer_testall(nreqs, reqs);
+    }
+    return sink;
+}
+
+/* Every rank calibrates its busy loop (10 ms runs, 5 repeats); rank 0 gets
+ * the largest calibration error. */
+void mg_calibrate_compute(mg_ctx *ctx)
+{
+    mg_clock clk = {mg_wtime, NULL};
+    if (mg_compute_calibrate(&ctx->compute, clk, mg_compute_spin, 0.01, 5) != 0)
+        mg_mpi_die(__FILE__, __LINE__, "cannot calibrate the computation: MPI_Wtime stands still");
+    MG_MPI_CHECK(MPI_Reduce(&ctx->compute.rel_error, &ctx->compute_err_max, 1, MPI_DOUBLE,
+                            MPI_MAX, 0, ctx->comm));
+}
+
+/* Every rank's median seconds per iteration, gathered to rank 0 (for the
+ * benchmark's extras: per-pair or per-rank figures). */
+void mg_gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, double *all)
+{
+    mg_stats st;
+    double med = 0.0;
+    if (n > 0 && mg_stats_compute(mine, n, &st) == 0)
+        med = st.median;
+    MG_MPI_CHECK(MPI_Gather(&med, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, ctx->comm));
+}
+
+void mg_ctx_fail(mg_ctx *ctx, const char *msg)
+{
+    if (ctx->fail[0] == '\0')
+        snprintf(ctx->fail, sizeof ctx->fail, "%s", msg);
+}
+
+int mg_agree_fail(mg_ctx *ctx)
+{
+    int me = ctx->fail[0] ? ctx->rank : ctx->nranks, first = ctx->nranks;
+    MG_MPI_CHECK(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm));
+    if (first == ctx->nranks)
+        return 0;
+    MG_MPI_CHECK(MPI_Bcast(ctx->fail, (int)sizeof ctx->fail, MPI_CHAR, first, ctx->comm));
+    return -1;
+}

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The plan: every option table parsed before anything is measured, the
+ * usage decided on every rank and reported by rank 0 (mg_run.h). */
+#include "mg_run.h"
+
+#include "config.h"
+#include "mg_exit.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const format_names[] = {"table", "csv", "json", NULL};
+static const char *const sync_names[] = {"barrier", "window", NULL};
+
+/* Options of MG_TIME_CALL benchmarks (into mg_config). */
+static const mg_opt call_opts[] = {
+    {0, "sync", MG_OPT_CHOICE, offsetof(mg_config, sync), "barrier|window",
+     "synchronise the ranks before every call: a barrier (default), or a common start time "
+     "on rank 0's clock (late starts are dropped and counted)", 0, 0, sync_names},
+    {0, "sync-window", MG_OPT_DOUBLE, offsetof(mg_config, sync_window_us), "US",
+     "--sync window: window length in us (default: 2 x the warm-up's call time + 2 round "
+     "trips, at least 10; doubled after a late start)", 1e-3, 1e6, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+
+static const mg_opt common_opts[] = {
+    {'m', "message-size", MG_OPT_STRING, offsetof(mg_config, sizes_spec), "[MIN:]MAX|LIST",
+     "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)",
+     0, 0, NULL},
+    {'i', "iterations", MG_OPT_LONG, offsetof(mg_config, iterations), "N",
+     "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL},
+    {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
+     "warm-up iterations per size (default: timed, 20 ms or 1000 iterations)", 0, 1e12, NULL},
+    {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
+     "adaptive: stop when the median's 95% CI half-width is within P% (default 1%)", 1e-6, 0.5,
+     NULL},
+    {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, budget_s), "SECONDS",
+     "adaptive: sampling time budget per size (default 1)", 1e-3, 86400, NULL},
+    {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, min_samples), "N",
+     "adaptive: samples before the precision rule may stop (default 10)", 1, 1e7, NULL},
+    {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, max_samples), "N",
+     "most samples per size (default 10000)", 1, 1e7, NULL},
+    {'c', "validate", MG_OPT_FLAG, offsetof(mg_config, validate), NULL,
+     "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL},
+    {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
+     "refuse sizes whose buffers exceed SIZE per rank (default: 3/4 of node memory / ranks)",
+     1, 281474976710656.0, NULL},
+    {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
+     "what goes to standard output (default table)", 0, 0, format_names},
+    {'o', "output", MG_OPT_STRING, offsetof(mg_config, output), "FILE",
+     "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL},
+    {0, "sentinel", MG_OPT_FLAG, offsetof(mg_config, sentinel), NULL,
+     "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
+     "node's load (JSON records of type sentinel)", 0, 0, NULL},
+    {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL, "show this help and exit", 0, 0,
+     NULL},
+    {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
+     "show the version and exit", 0, 0, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+
+void mg_config_default(mg_config *c)
+{
+    mg_policy_cfg p;
+    mg_policy_cfg_default(&p);
+    memset(c, 0, sizeof *c);
+    c->warmup = -1;
+    c->precision = p.precision;
+    c->budget_s = p.budget_s;
+    c->min_samples = (long)p.min_samples;
+    c->max_samples = (long)p.max_samples;
+    c->format = MG_FORMAT_TABLE;
+}
+
+void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
+                           mg_policy_cfg *p)
+{
+    mg_policy_cfg_default(p);
+    p->warmup_iters = c->warmup;
+    p->iterations = c->iterations;
+    p->precision = c->precision;
+    p->budget_s = c->budget_s;
+    p->min_samples = (size_t)c->min_samples;
+    p->max_samples = (size_t)c->max_samples;
+    /* a sample lasts >= 100 timer overheads (and ticks): overhead < 1% */
+    p->min_sample_s = 100.0 * (timer_overhead_s > tick_s ? timer_overhead_s : tick_s);
+    if (p->min_sample_s < 1e-6)
+        p->min_sample_s = 1e-6;
+}
+
+static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
+{
+    printf("Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\n\nOptions:\n",
+           b->min_ranks, b->name, b->description);
+    mg_opts_help(stdout, tables, nt);
+    printf("\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
+           "%d not applicable here, %d MPI or internal error.\n",
+           MG_EXIT_OK, MG_EXIT_FAIL, MG_EXIT_USAGE, MG_EXIT_SKIP, MG_EXIT_INTERNAL);
+}
+
+/* All ranks reach the same verdict; rank 0 says why, on standard error and,
+ * in JSON mode, as a record on standard output ({"type":"error"}, with the
+ * rank counts when `code` is "ranks"; doc/output.md) so that a runner never
+ * reads prose. need_min < 0: no counts. */
+int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
+                   int need_min, int need_max)
+{
+    if (ctx->rank == 0) {
+        fprintf(stderr, "mpigauge_%s: error: %s (see --help)\n", b->name, msg);
+        fflush(stderr);
+        if (ctx->cfg && ctx->cfg->format == MG_FORMAT_JSON) {
+            mg_json j;
+            mg_json_init(&j, stdout);
+            mg_json_object_begin(&j, NULL);
+            mg_json_string(&j, "type", "error");
+            mg_json_string(&j, "code", code);
+            mg_json_string(&j, "benchmark", b->name);
+            mg_json_int(&j, "exit_code", MG_EXIT_USAGE);
+            mg_json_string(&j, "message", msg);
+            if (need_min >= 0) {
+                mg_json_int(&j, "ranks_min", need_min);
+                mg_json_int(&j, "ranks_max", need_max);
+                mg_json_int(&j, "ranks_got", ctx->nranks);
+            }
+            mg_json_object_end(&j);
+            fputc('\n', stdout);
+            fflush(stdout);
+        }
+    }
+    return MG_EXIT_USAGE;
+}
+
+int mg_usage(const mg_ctx *ctx, const mg_bench *b, const char *msg)
+{
+    return mg_usage_error(ctx, b, "usage", msg, -1, -1);
+}
+
+/* JSON mode is known before the options are parsed, so that an error in
+ * them is still reported as a record. */
+int mg_json_requested(int argc, char **argv)
+{
+    int json = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--format=json") == 0 ||
+            (strcmp(argv[i], "--format") == 0 && i + 1 < argc && strcmp(argv[i + 1], "json") == 0))
+            json = 1;
+        else if (strncmp(argv[i], "--format", 8) == 0)
+            json = 0;
+    }
+    return json;
+}
+
+/* The option tables of this benchmark: common, per-call sync, its own, rails. */
+static size_t plan_tables(mg_run *s, mg_opt_table *tables)
+{
+    size_t nt = 0;
+    tables[nt++] = (mg_opt_table){common_opts, &s->cfg};
+    if (s->b->time_mode == MG_TIME_CALL)
+        tables[nt++] = (mg_opt_table){call_opts, &s->cfg};
+    if (s->b->opts)
+        tables[nt++] = (mg_opt_table){s->b->opts, s->ctx.params};
+    if (s->b->rails)
+        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails};
+    return nt;
+}
+
+void mg_plan_parse(mg_run *s)
+{
+    mg_opt_table tables[4];
+    size_t nt = plan_tables(s, tables);
+
+    s->plan_failed = mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err,
+                                   sizeof s->plan_err) != 0;
+    if (s->plan_failed || s->cfg.help || s->cfg.version || !s->b->choose)
+        return;
+    {
+        const mg_bench *b = s->b, *form = b->choose(&s->ctx);
+        if (form != NULL && form != b) {
+            if (form->opts != b->opts || form->params_size != b->params_size ||
+                form->rails != b->rails) {
+                snprintf(s->plan_err, sizeof s->plan_err,
+                         "internal: choose returned a form with other options");
+                s->plan_failed = 2;
+                return;
+            }
+            s->b = form;
+        }
+    }
+}
+
+int mg_plan_report(mg_run *s, int *done)
+{
+    const mg_bench *b = s->b;
+    mg_ctx *ctx = &s->ctx;
+
+    *done = 0;
+    if (s->plan_failed == 2)
+        mg_mpi_die(__FILE__, __LINE__, s->plan_err);
+    if (s->plan_failed)
+        return mg_usage(ctx, b, s->plan_err);
+    if (s->cfg.help || s->cfg.version) {
+        mg_opt_table tables[4];
+        size_t nt = plan_tables(s, tables);
+        if (ctx->rank == 0 && s->cfg.help)
+            print_help(b, tables, nt);
+        else if (ctx->rank == 0)
+            printf("mpigauge_%s %s\n", b->name, MG_VERSION_STRING);
+        *done = 1;
+    }
+    return MG_EXIT_OK;
+}
+
+static int check_ranks(mg_run *s)
+{
+    const mg_bench *b = s->b;
+    char err[MG_ERRLEN], rails[160] = "";
+    int n = s->ctx.nranks;
+
+    if (n >= b->min_ranks && n <= b->max_ranks)
+        return MG_EXIT_OK;
+    if (b->rails && mg_multirail_groups(s->mr) > 1)
+        snprintf(rails, sizeof rails, " (benchmark ranks: with --rails %d --rail-steer "
+                 "process every benchmark rank takes %d processes of its node)",
+                 mg_multirail_groups(s->mr), mg_multirail_groups(s->mr));
+    if (b->min_ranks == b->max_ranks)
+        snprintf(err, sizeof err, "needs exactly %d ranks, got %d%s", b->min_ranks, n, rails);
+    else
+        snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->min_ranks, b->max_ranks,
+                 n, rails);
+    return mg_usage_error(&s->ctx, b, "ranks", err, b->min_ranks, b->max_ranks);
+}
+
+static int check_sizes(mg_run *s)
+{
+    const mg_bench *b = s->b;
+    char spec[64], msg[MG_ERRLEN - 32], err[MG_ERRLEN];
+    const char *text = s->cfg.sizes_spec;
+
+    if (text == NULL) {
+        snprintf(spec, sizeof spec, "%llu:%llu", (unsigned long long)b->default_min_size,
+                 (unsigned long long)b->default_max_size);
+        text = spec;
+    }
+    if (mg_sweep_parse(text, b->min_size, b->default_min_size, b->default_max_size, &s->sweep,
+                       msg, sizeof msg) != 0) {
+        snprintf(err, sizeof err, "-m: %s", msg);
+        return mg_usage(&s->ctx, b, err);
+    }
+    return MG_EXIT_OK;
+}
+
+int mg_plan_check(mg_run *s)
+{
+    const mg_bench *b = s->b;
+    mg_ctx *ctx = &s->ctx;
+    char err[MG_ERRLEN];
+    mg_policy_cfg pc;
+    int rc;
+
+    if (s->cfg.iterations == 0)
+        s->cfg.iterations = b->default_iterations;
+    if (s->cfg.warmup < 0 && b->default_warmup > 0)
+        s->cfg.warmup = b->default_warmup;
+    if ((rc = check_ranks(s)) != MG_EXIT_OK || (rc = check_sizes(s)) != MG_EXIT_OK)
+        return rc;
+    mg_policy_from_config(&s->cfg, 0.0, 0.0, &pc);
+    if (mg_policy_cfg_check(&pc, err, sizeof err) != 0)
+        return mg_usage(ctx, b, err);
+    if (s->cfg.sync_window_us > 0.0 && s->cfg.sync != MG_SYNC_WINDOW)
+        return mg_usage(ctx, b, "--sync-window needs --sync window");
+    if (b->time_mode == MG_TIME_CALL && s->cfg.iterations > 10000000)
+        return mg_usage(ctx, b, "-i: at most 10000000 calls per size (every call is a sample)");
+    if (b->check && b->check(ctx, err, sizeof err) != 0)
+        return mg_usage(ctx, b, err);
+    return MG_EXIT_OK;
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Internal to the driver (mg_main): the state of one run and its stages.
+ *
+ *   plan     mg_plan.c     every option table parsed, usage decided (no MPI
+ *                          traffic but the agreement on errors)
+ *   session  mg_session.c  communicator, topology, rails, pairs, variants,
+ *                          buffers, requests, calibration, provenance
+ *   measure  mg_measure.c  one (size, variant): warm-up, timed samples,
+ *                          validation, per-rank figures
+ *   output   mg_output.c   the only stage that writes: run record, header,
+ *                          rows, summary, the -o file (complete or absent)
+ *   driver   mg_driver.c   the sweep over sizes x variants, and mg_main
+ */
+#ifndef MG_RUN_H
+#define MG_RUN_H
+
+#include "mg_driver.h"
+#include "mg_multirail.h"
+#include "mg_policy.h"
+#include "mg_prov.h"
+#include "mg_size.h"
+
+#include <stdio.h>
+
+#define MG_ERRLEN 512
+#define MG_MAX_VARIANTS 1024
+#define MG_CALL_BATCH 64 /* MG_TIME_CALL: calls per batch between decisions */
+
+typedef struct {
+    FILE *f;
+    char *tmp_path;
+} mg_out_file;
+
+typedef struct {
+    const mg_bench *b;
+    mg_ctx ctx;
+    mg_config cfg;
+    mg_sweep sweep;
+    long variants[MG_MAX_VARIANTS];
+    int nvariants;
+    int *node_of, *partner_of;
+    mg_prov prov;
+    mg_out_file out;
+    mg_rail_opts rails;
+    mg_rails *mr;    /* the session's rails (NULL: the benchmark takes no rails) */
+    int rail_helper; /* this process serves a rail group (mg_multirail_serve) */
+    int argc;
+    char **argv;
+    int plan_failed; /* 1: a usage error in plan_err; 2: an internal error */
+    int aborted;     /* the sweep ended on an agreed failure (ctx.fail) */
+    char plan_err[MG_ERRLEN];
+} mg_run;
+
+/* plan */
+void mg_config_default(mg_config *c);
+int mg_json_requested(int argc, char **argv);
+void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
+                           mg_policy_cfg *p);
+/* Before MPI_Init: parse every option table (common, benchmark, rails) and
+ * choose the benchmark's form; an error is kept for mg_plan_report. */
+void mg_plan_parse(mg_run *s);
+/* After MPI_Init: the parse's usage error (rank 0 says it), or --help /
+ * --version (*done = 1). */
+int mg_plan_report(mg_run *s, int *done);
+/* The checks that need the rank count (after the rails' groups are known). */
+int mg_plan_check(mg_run *s);
+int mg_usage(const mg_ctx *ctx, const mg_bench *b, const char *msg);
+int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
+                   int need_min, int need_max);
+
+/* The lowest failing rank's ctx->fail, on every rank: 0 when none. */
+int mg_agree_fail(mg_ctx *ctx);
+
+/* session */
+int mg_all_true(int mine, MPI_Comm comm);
+int *mg_topology(mg_ctx *ctx);
+/* Rails: build them; *served = 1 when this process was a rail helper. */
+int mg_session_rails(mg_run *s, int *served, int *rc);
+/* Pairs, variants, kernel state. */
+int mg_session_layout(mg_run *s);
+/* Memory guard, -o file, buffers, requests, calibration, rail pairs. */
+int mg_session_resources(mg_run *s);
+
+/* measure: one (size, variant); rank 0 ends with the samples in root. */
+mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
+                          const mg_policy_cfg *pc, double *mine, size_t cap, double *root,
+                          size_t *n_out, size_t *nmine_out, unsigned long long *iters_out);
+int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size);
+void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n);
+void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all);
+void mg_gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, double *all);
+void mg_calibrate_compute(mg_ctx *ctx);
+
+/* output */
+int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err);
+int mg_out_commit(mg_out_file *o, const char *path);
+void mg_output_begin(const mg_run *s);
+/* Rank 0: one row; -1 (nothing written) when the samples give no valid
+ * statistics. */
+int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n,
+                  unsigned long long iters, mg_stop_reason why, int ok,
+                  const double *rank_median_s, mg_stats *st_out);
+/* Rank 0: an agreed measurement failure (exit 1) on standard error and, in
+ * JSON mode, as {"type":"error","code":"measurement",...}. */
+void mg_output_failure(const mg_run *s, const char *msg);
+/* Rank 0: drop the -o file's temporary (an incomplete sweep is not kept). */
+void mg_out_discard(mg_out_file *o);
+void mg_output_summary(mg_run *s);
+
+#endif

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The session: what the plan needs of MPI before anything is measured
+ * (mg_run.h): topology, the rails and their groups, pairs, variants, the
+ * memory guard, buffers, requests, the computation's calibration. */
+#include "mg_run.h"
+
+#include "mg_exit.h"
+#include "mg_pairing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int mg_all_true(int mine, MPI_Comm comm)
+{
+    int all = 0;
+    MG_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
+    return all;
+}
+
+static uint64_t default_memory_limit(int local_ranks)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_C(1) << 32;
+    return phys / 4 * 3 / (uint64_t)(local_ranks > 0 ? local_ranks : 1);
+}
+
+/* Which node every rank is on (nodes numbered in order of their lowest
+ * rank), from MPI_Comm_split_type; O(nranks) per rank. */
+int *mg_topology(mg_ctx *ctx)
+{
+    MPI_Comm node;
+    int leader = ctx->rank, *leaders, *node_of;
+
+    MG_MPI_CHECK(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL,
+                                     &node));
+    MG_MPI_CHECK(MPI_Comm_rank(node, &ctx->local_rank));
+    MG_MPI_CHECK(MPI_Comm_size(node, &ctx->local_ranks));
+    MG_MPI_CHECK(MPI_Bcast(&leader, 1, MPI_INT, 0, node));
+    MG_MPI_CHECK(MPI_Comm_free(&node));
+    leaders = malloc((size_t)ctx->nranks * sizeof *leaders);
+    node_of = malloc((size_t)ctx->nranks * sizeof *node_of);
+    if (!leaders || !node_of)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    MG_MPI_CHECK(MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, ctx->comm));
+    ctx->nnodes = 0;
+    for (int r = 0; r < ctx->nranks; ++r)
+        node_of[r] = leaders[r] == r ? ctx->nnodes++ : node_of[leaders[r]];
+    free(leaders);
+    ctx->node_of = node_of;
+    return node_of;
+}
+
+int mg_session_rails(mg_run *s, int *served, int *rc)
+{
+    mg_ctx *ctx = &s->ctx;
+    MPI_Comm bc;
+    char err[MG_ERRLEN];
+
+    *served = 0;
+    if (!s->b->rails)
+        return 0;
+    if (mg_multirail_setup(s->mr, &s->rails, s->b->max_ranks, ctx->comm, &bc, &s->rail_helper,
+                           err, sizeof err) != 0) {
+        *rc = mg_usage(ctx, s->b, err);
+        return -1;
+    }
+    if (s->rail_helper) {
+        *served = 1;
+        *rc = mg_multirail_serve(s->mr);
+        return -1;
+    }
+    if (bc != ctx->comm) {
+        /* the benchmark runs on the rail groups' first processes */
+        ctx->comm = bc;
+        MG_MPI_CHECK(MPI_Comm_rank(bc, &ctx->rank));
+        MG_MPI_CHECK(MPI_Comm_size(bc, &ctx->nranks));
+        free(s->node_of);
+        s->node_of = mg_topology(ctx);
+        mg_xfer_init(&ctx->xfer, bc);
+    }
+    mg_multirail_attach(s->mr, &ctx->xfer);
+    return 0;
+}
+
+int mg_session_layout(mg_run *s)
+{
+    const mg_bench *b = s->b;
+    mg_ctx *ctx = &s->ctx;
+
+    if (b->pairs) {
+        s->partner_of = malloc((size_t)ctx->nranks * sizeof *s->partner_of);
+        if (s->partner_of == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+        b->pairs(ctx, s->partner_of);
+        if (!mg_pairing_is_valid(ctx->nranks, s->partner_of))
+            mg_mpi_die(__FILE__, __LINE__, "the benchmark built an invalid pairing");
+        ctx->partner_of = s->partner_of;
+        ctx->peer = s->partner_of[ctx->rank];
+    }
+    s->nvariants = 1;
+    if (b->variants) {
+        s->nvariants = b->variants(ctx, s->variants, MG_MAX_VARIANTS);
+        if (s->nvariants < 1)
+            return mg_usage(ctx, b, "nothing to measure: the benchmark's variant list is empty");
+    }
+    if (b->state_size && (ctx->state = calloc(1, b->state_size)) == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    return MG_EXIT_OK;
+}
+
+/* The -M guard: every rank's buffers within the limit (the largest need of
+ * any rank is named: a root may need more). */
+static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
+{
+    mg_ctx *ctx = &s->ctx;
+    uint64_t need = (uint64_t)ctx->buf_bytes + (uint64_t)rbytes;
+    uint64_t limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(ctx->local_ranks);
+    char err[MG_ERRLEN];
+
+    if (mg_all_true(need <= limit, ctx->comm))
+        return MG_EXIT_OK;
+    {
+        uint64_t mine = need;
+        MG_MPI_CHECK(MPI_Allreduce(&mine, &need, 1, MPI_UINT64_T, MPI_MAX, ctx->comm));
+    }
+    snprintf(err, sizeof err,
+             "messages of %llu bytes need %llu bytes of buffers per rank, above the "
+             "memory limit of %llu bytes (-M)",
+             (unsigned long long)max_size, (unsigned long long)need, (unsigned long long)limit);
+    return mg_usage(ctx, s->b, err);
+}
+
+static void alloc_requests(const mg_bench *b, mg_ctx *ctx)
+{
+    size_t nreq;
+    if (!b->requests && !b->nrequests)
+        return;
+    nreq = b->requests ? b->requests(ctx) : 0;
+    if (nreq < b->nrequests)
+        nreq = b->nrequests;
+    ctx->reqs = malloc((nreq ? nreq : 1) * sizeof *ctx->reqs);
+    if (ctx->reqs == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for requests");
+}
+
+int mg_session_resources(mg_run *s)
+{
+    const mg_bench *b = s->b;
+    mg_ctx *ctx = &s->ctx;
+    uint64_t max_size = mg_sweep_max(&s->sweep);
+    size_t rbytes;
+    char err[MG_ERRLEN];
+    int rc;
+
+    ctx->buf_bytes = b->buf_bytes ? b->buf_bytes(ctx, max_size) : (size_t)max_size;
+    rbytes = b->rbuf_bytes ? b->rbuf_bytes(ctx, max_size) : ctx->buf_bytes;
+    if ((rc = check_memory(s, max_size, rbytes)) != MG_EXIT_OK)
+        return rc;
+    if (s->cfg.output && !mg_out_open(&s->out, s->cfg.output, ctx, err))
+        return mg_usage(ctx, b, err);
+    ctx->sbuf = mg_multirail_alloc(s->mr, ctx->buf_bytes);
+    ctx->rbuf = mg_multirail_alloc(s->mr, rbytes);
+    if (!mg_all_true(ctx->sbuf != NULL && ctx->rbuf != NULL, ctx->comm)) {
+        snprintf(err, sizeof err, "cannot allocate 2 x %zu bytes of buffers", ctx->buf_bytes);
+        return mg_usage(ctx, b, err);
+    }
+    alloc_requests(b, ctx);
+    if (b->compute)
+        mg_calibrate_compute(ctx);
+    if (b->rails)
+        mg_multirail_pairs(s->mr, ctx->comm, ctx->partner_of, ctx->rank, ctx->sbuf, ctx->rbuf,
+                           ctx->buf_bytes);
+    return MG_EXIT_OK;
+}
