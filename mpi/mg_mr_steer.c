@@ -198,6 +198,7 @@ void mg_mr_hint_comms(mg_rails *R)
         MPI_Info info, got;
         int ok = 1;
         size_t o = 0;
+        char seen[sizeof R->hint_seen[0]] = "";
         MG_MPI_CHECK(MPI_Info_create(&info));
         for (int h = 0; h < R->nhints; ++h) {
             char v[256];
@@ -219,11 +220,12 @@ void mg_mr_hint_comms(mg_rails *R)
             mg_rail_hint_value(R->hint_vals[h], r, want, sizeof want);
             if (!flag || strcmp(have, want) != 0)
                 ok = 0;
-            o += (size_t)snprintf(R->hint_seen[r] + o, sizeof R->hint_seen[r] - o, "%s%s=%s",
-                                  h ? ";" : "", R->hint_keys[h], flag ? have : "(not kept)");
-            if (o >= sizeof R->hint_seen[r])
-                o = sizeof R->hint_seen[r] - 1;
+            o += (size_t)snprintf(seen + o, sizeof seen - o, "%s%s=%s", h ? ";" : "",
+                                  R->hint_keys[h], flag ? have : "(not kept)");
+            if (o >= sizeof seen)
+                o = sizeof seen - 1;
         }
+        memcpy(R->hint_seen[r], seen, sizeof seen);
         R->hint_ok[r] = ok;
         MG_MPI_CHECK(MPI_Info_free(&got));
     }

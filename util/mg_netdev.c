@@ -161,7 +161,7 @@ int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *de
             stat(path, &st) == 0 && S_ISDIR(st.st_mode) && !is_down(path)) {
             mg_netdev *d = &devs[n++];
             memset(d, 0, sizeof *d);
-            snprintf(d->name, sizeof d->name, "%s", name);
+            snprintf(d->name, sizeof d->name, "%.63s", name); /* IFNAMSIZ, IB names: short */
             d->kind = kind;
             d->numa = -1;
         }
