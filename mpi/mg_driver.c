@@ -113,7 +113,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     if (b->figures)
         mg_gather_figures(b, ctx, w->figs);
     *ok = s->cfg.validate ? mg_validate(b, ctx, size) : 1;
-    if (mg_agree_fail(ctx) != 0)
+    if (mg_mpi_agree_message(ctx->comm, ctx->fail, (int)sizeof ctx->fail) != 0)
         return -1;
     if (ctx->rank == 0) {
         mg_stats st, raw;
@@ -165,7 +165,7 @@ static int sweep(mg_run *s)
             if (next < 0) {
                 char msg[sizeof ctx->fail + 64];
                 snprintf(msg, sizeof msg, "size %llu: %s", (unsigned long long)size, ctx->fail);
-                mg_output_failure(s, msg);
+                mg_output_error(ctx, s->b, "measurement", MG_EXIT_FAIL, msg, "", -1, -1);
                 s->aborted = 1;
                 rc = MG_EXIT_FAIL;
             }

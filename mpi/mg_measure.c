@@ -409,13 +409,3 @@ void mg_ctx_fail(mg_ctx *ctx, const char *msg)
     if (ctx->fail[0] == '\0')
         snprintf(ctx->fail, sizeof ctx->fail, "%s", msg);
 }
-
-int mg_agree_fail(mg_ctx *ctx)
-{
-    int me = ctx->fail[0] ? ctx->rank : ctx->nranks, first = ctx->nranks;
-    MG_MPI_CHECK(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, ctx->comm));
-    if (first == ctx->nranks)
-        return 0;
-    MG_MPI_CHECK(MPI_Bcast(ctx->fail, (int)sizeof ctx->fail, MPI_CHAR, first, ctx->comm));
-    return -1;
-}

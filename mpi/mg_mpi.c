@@ -169,6 +169,19 @@ void mg_xfer_waitall(const mg_xfer *x, int n, MPI_Request *reqs)
         MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
 }
 
+int mg_mpi_agree_message(MPI_Comm comm, char *msg, int len)
+{
+    int rank, size, me, first;
+    MG_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MG_MPI_CHECK(MPI_Comm_size(comm, &size));
+    me = msg[0] ? rank : size;
+    MG_MPI_CHECK(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, comm));
+    if (first == size)
+        return 0;
+    MG_MPI_CHECK(MPI_Bcast(msg, len, MPI_CHAR, first, comm));
+    return -1;
+}
+
 void mg_mpi_waitall(int n, MPI_Request *reqs)
 {
     MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));

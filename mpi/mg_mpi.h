@@ -30,6 +30,10 @@
 
 void mg_mpi_fail(int rc, const char *call, const char *file, int line);
 
+/* Collective over comm: when any rank's msg (len bytes) is not empty, every
+ * rank gets the lowest such rank's msg and -1; else 0, msg unchanged. */
+int mg_mpi_agree_message(MPI_Comm comm, char *msg, int len);
+
 /* Abort with a message for a non-MPI internal error. */
 void mg_mpi_die(const char *file, int line, const char *msg);
 

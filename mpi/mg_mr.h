@@ -87,8 +87,6 @@ struct mg_rails {
     int nmap;
 };
 
-/* mg_multirail.c */
-int mg_mr_agree_error(mg_rails *R, const char *mine, char *err, size_t errlen);
 /* mg_mr_steer.c */
 void mg_mr_gather_map(mg_rails *R);
 void mg_mr_hint_comms(mg_rails *R);

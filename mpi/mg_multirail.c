@@ -40,16 +40,12 @@ void mg_rail_opts_default(mg_rail_opts *o)
 }
 
 /* The lowest world rank whose message is not empty tells everyone. */
-int mg_mr_agree_error(mg_rails *R, const char *mine, char *err, size_t errlen)
+/* Every process gets the lowest failing process's message in err. */
+static int agree_error(const mg_rails *R, char *msg, int len, char *err, size_t errlen)
 {
-    int me = mine[0] ? R->world_rank : INT_MAX, first = INT_MAX;
-    char buf[256];
-    MG_MPI_CHECK(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, R->world));
-    if (first == INT_MAX)
+    if (mg_mpi_agree_message(R->world, msg, len) == 0)
         return 0;
-    snprintf(buf, sizeof buf, "%s", mine);
-    MG_MPI_CHECK(MPI_Bcast(buf, (int)sizeof buf, MPI_CHAR, first, R->world));
-    snprintf(err, errlen, "%s", buf);
+    snprintf(err, errlen, "%s", msg);
     return -1;
 }
 
@@ -148,7 +144,7 @@ int mg_multirail_setup(mg_rails *R, const mg_rail_opts *o, int max_ranks, MPI_Co
         o->steer == MG_STEER_PROCESS)
         return 0; /* no multirail */
     check_options(R, o, msg, sizeof msg);
-    if (mg_mr_agree_error(R, msg, err, errlen) != 0)
+    if (agree_error(R, msg, (int)sizeof msg, err, errlen) != 0)
         return -1;
     R->on = 1;
     if (o->steer == MG_STEER_HINT && o->hints == NULL) {
@@ -167,7 +163,7 @@ int mg_multirail_setup(mg_rails *R, const mg_rail_opts *o, int max_ranks, MPI_Co
     if (R->pre_local_rank < 0)
         R->pre_local_rank = local;
     check_placement(R, local, nlocal, msg, sizeof msg);
-    if (mg_mr_agree_error(R, msg, err, errlen) != 0) {
+    if (agree_error(R, msg, (int)sizeof msg, err, errlen) != 0) {
         MG_MPI_CHECK(MPI_Comm_free(&node));
         R->on = R->groups = R->active = 0; /* nothing to stop or free */
         return -1;

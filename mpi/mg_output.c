@@ -120,25 +120,31 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n,
     return 0;
 }
 
-void mg_output_failure(const mg_run *s, const char *msg)
+void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int exit_code,
+                     const char *msg, const char *hint, int need_min, int need_max)
 {
-    if (s->ctx.rank != 0)
+    mg_json j;
+    if (ctx->rank != 0)
         return;
-    fprintf(stderr, "mpigauge_%s: error: %s\n", s->b->name, msg);
+    fprintf(stderr, "mpigauge_%s: error: %s%s\n", b->name, msg, hint);
     fflush(stderr);
-    if (s->cfg.format == MG_FORMAT_JSON) {
-        mg_json j;
-        mg_json_init(&j, stdout);
-        mg_json_object_begin(&j, NULL);
-        mg_json_string(&j, "type", "error");
-        mg_json_string(&j, "code", "measurement");
-        mg_json_string(&j, "benchmark", s->b->name);
-        mg_json_int(&j, "exit_code", MG_EXIT_FAIL);
-        mg_json_string(&j, "message", msg);
-        mg_json_object_end(&j);
-        fputc('\n', stdout);
-        fflush(stdout);
+    if (!ctx->cfg || ctx->cfg->format != MG_FORMAT_JSON)
+        return;
+    mg_json_init(&j, stdout);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "error");
+    mg_json_string(&j, "code", code);
+    mg_json_string(&j, "benchmark", b->name);
+    mg_json_int(&j, "exit_code", exit_code);
+    mg_json_string(&j, "message", msg);
+    if (need_min >= 0) {
+        mg_json_int(&j, "ranks_min", need_min);
+        mg_json_int(&j, "ranks_max", need_max);
+        mg_json_int(&j, "ranks_got", ctx->nranks);
     }
+    mg_json_object_end(&j);
+    fputc('\n', stdout);
+    fflush(stdout);
 }
 
 void mg_out_discard(mg_out_file *o)

@@ -104,28 +104,7 @@ static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
 int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
                    int need_min, int need_max)
 {
-    if (ctx->rank == 0) {
-        fprintf(stderr, "mpigauge_%s: error: %s (see --help)\n", b->name, msg);
-        fflush(stderr);
-        if (ctx->cfg && ctx->cfg->format == MG_FORMAT_JSON) {
-            mg_json j;
-            mg_json_init(&j, stdout);
-            mg_json_object_begin(&j, NULL);
-            mg_json_string(&j, "type", "error");
-            mg_json_string(&j, "code", code);
-            mg_json_string(&j, "benchmark", b->name);
-            mg_json_int(&j, "exit_code", MG_EXIT_USAGE);
-            mg_json_string(&j, "message", msg);
-            if (need_min >= 0) {
-                mg_json_int(&j, "ranks_min", need_min);
-                mg_json_int(&j, "ranks_max", need_max);
-                mg_json_int(&j, "ranks_got", ctx->nranks);
-            }
-            mg_json_object_end(&j);
-            fputc('\n', stdout);
-            fflush(stdout);
-        }
-    }
+    mg_output_error(ctx, b, code, MG_EXIT_USAGE, msg, " (see --help)", need_min, need_max);
     return MG_EXIT_USAGE;
 }
 

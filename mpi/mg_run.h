@@ -68,9 +68,6 @@ int mg_usage(const mg_ctx *ctx, const mg_bench *b, const char *msg);
 int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
                    int need_min, int need_max);
 
-/* The lowest failing rank's ctx->fail, on every rank: 0 when none. */
-int mg_agree_fail(mg_ctx *ctx);
-
 /* session */
 int mg_all_true(int mine, MPI_Comm comm);
 int *mg_topology(mg_ctx *ctx);
@@ -100,9 +97,11 @@ void mg_output_begin(const mg_run *s);
 int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n,
                   unsigned long long iters, mg_stop_reason why, int ok,
                   const double *rank_median_s, mg_stats *st_out);
-/* Rank 0: an agreed measurement failure (exit 1) on standard error and, in
- * JSON mode, as {"type":"error","code":"measurement",...}. */
-void mg_output_failure(const mg_run *s, const char *msg);
+/* Rank 0: an error on standard error ("mpigauge_NAME: error: MSG HINT") and,
+ * in JSON mode, as {"type":"error","code":CODE,"exit_code":...,"message":...},
+ * with the rank counts when need_min >= 0 (doc/output.md). */
+void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int exit_code,
+                     const char *msg, const char *hint, int need_min, int need_max);
 /* Rank 0: drop the -o file's temporary (an incomplete sweep is not kept). */
 void mg_out_discard(mg_out_file *o);
 void mg_output_summary(mg_run *s);
