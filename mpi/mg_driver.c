@@ -151,6 +151,7 @@ static int sweep(mg_run *s)
 
     sweep_alloc(s, &w);
     mg_output_begin(s);
+    mg_turns_begin(ctx->turns);
     if (s->cfg.sentinel)
         mg_sentinel_take(ctx, "before", json_stdout(s), s->out.f);
     for (size_t k = 0; k < s->sweep.n; ++k) {
@@ -254,10 +255,22 @@ static void release(mg_run *s)
     free(s->ctx.params);
 }
 
+/* --turns: the group's semaphores, opened even when the plan failed so that
+ * the group learns this launch is done. */
+static int open_turns(mg_run *s)
+{
+    char err[MG_ERRLEN] = "";
+    s->ctx.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s, err, sizeof err);
+    if (s->ctx.turns != NULL)
+        return MG_EXIT_OK;
+    mg_output_error(&s->ctx, s->b, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);
+    return MG_EXIT_INTERNAL;
+}
+
 int mg_main(const mg_bench *b, int argc, char **argv)
 {
     mg_run s;
-    int rc;
+    int rc = MG_EXIT_OK;
 
     plan(&s, b, argc, argv);
     MG_MPI_CHECK(MPI_Init(&argc, &argv));
@@ -269,7 +282,11 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     s.ctx.rails = s.mr;
     mg_xfer_init(&s.ctx.xfer, s.ctx.comm);
 
-    rc = run(&s);
+    if (s.has_turns)
+        rc = open_turns(&s);
+    if (rc == MG_EXIT_OK)
+        rc = run(&s);
+    mg_turns_close(s.ctx.turns, NULL);
     if (!s.rail_helper)
         mg_multirail_finish(s.mr, rc);
     release(&s);

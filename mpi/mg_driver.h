@@ -62,6 +62,8 @@ typedef struct {
     int sync;               /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us;  /* --sync-window; 0: automatic */
     int sentinel;           /* --sentinel: probes and node state before and after */
+    const char *turns;      /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
+    double turn_slice_s;    /* --turn-slice */
 } mg_config;
 
 typedef struct mg_ctx mg_ctx;
@@ -89,6 +91,7 @@ struct mg_ctx {
     void *state;       /* bench->state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;
     const struct mg_rails *rails; /* the session's rails (NULL without --rails) */
+    struct mg_turns *turns; /* --turns: the group this launch takes turns in, or NULL */
     void *sbuf, *rbuf; /* page-aligned, max size each (times the bench's count) */
     size_t buf_bytes;  /* size of each of sbuf and rbuf */
     void *params;      /* the benchmark's own option struct */

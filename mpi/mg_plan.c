@@ -52,6 +52,11 @@ static const mg_opt common_opts[] = {
     {0, "sentinel", MG_OPT_FLAG, offsetof(mg_config, sentinel), NULL,
      "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
      "node's load (JSON records of type sentinel)", 0, 0, NULL},
+    {0, "turns", MG_OPT_STRING, offsetof(mg_config, turns), "NAME:ROLE:COUNT",
+     "take turns at measuring with the other launches of group NAME running now on the same "
+     "nodes (mpigauge run sets it; doc/compare.md)", 0, 0, NULL},
+    {0, "turn-slice", MG_OPT_DOUBLE, offsetof(mg_config, turn_slice_s), "SECONDS",
+     "--turns: measuring time before the turn is handed on (default 0.005)", 1e-3, 60, NULL},
     {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL, "show this help and exit", 0, 0,
      NULL},
     {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
@@ -69,6 +74,7 @@ void mg_config_default(mg_config *c)
     c->min_samples = (long)p.min_samples;
     c->max_samples = (long)p.max_samples;
     c->format = MG_FORMAT_TABLE;
+    c->turn_slice_s = 0.005;
 }
 
 void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
@@ -151,6 +157,15 @@ void mg_plan_parse(mg_run *s)
 
     s->plan_failed = mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err,
                                    sizeof s->plan_err) != 0;
+    if (!s->plan_failed && s->cfg.turns) {
+        mg_turns_spec *t = &s->turns;
+        s->plan_failed = mg_turns_parse(s->cfg.turns, t, s->plan_err, sizeof s->plan_err) != 0;
+        s->has_turns = !s->plan_failed;
+        if (s->has_turns && s->b->rails && s->rails.rails > 1) {
+            snprintf(s->plan_err, sizeof s->plan_err, "--turns cannot be combined with --rails");
+            s->plan_failed = 1;
+        }
+    }
     if (s->plan_failed || s->cfg.help || s->cfg.version || !s->b->choose)
         return;
     {

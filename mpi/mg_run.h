@@ -19,6 +19,7 @@
 #include "mg_policy.h"
 #include "mg_prov.h"
 #include "mg_size.h"
+#include "mg_turns.h"
 
 #include <stdio.h>
 
@@ -44,6 +45,8 @@ typedef struct {
     mg_rail_opts rails;
     mg_rails *mr;    /* the session's rails (NULL: the benchmark takes no rails) */
     int rail_helper; /* this process serves a rail group (mg_multirail_serve) */
+    mg_turns_spec turns; /* --turns, parsed (has_turns) */
+    int has_turns;
     int argc;
     char **argv;
     int plan_failed; /* 1: a usage error in plan_err; 2: an internal error */

@@ -4,6 +4,7 @@
 
 #include "mg_nodestate.h"
 #include "mg_stats.h"
+#include "mg_turns.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,8 +97,24 @@ static void put_count(mg_json *j, const char *key, long long v)
         mg_json_int(j, key, v);
 }
 
+/* --turns: the group's figures so far (mg_turns.h). */
+static void put_turns(mg_json *j, const mg_turns_stats *t)
+{
+    if (t == NULL)
+        return;
+    mg_json_object_begin(j, "turns");
+    mg_json_int(j, "role", t->role);
+    mg_json_int(j, "count", t->count);
+    mg_json_number(j, "slice_s", t->slice_s);
+    mg_json_int(j, "yields", t->yields);
+    mg_json_number(j, "waited_s", t->waited_s);
+    mg_json_bool(j, "lost", t->lost);
+    mg_json_object_end(j);
+}
+
 static void write_record(FILE *f, const char *phase, int peer, double lat_us, double rmin,
-                         double rmax, const node_report *nodes, int n)
+                         double rmax, const node_report *nodes, int n,
+                         const mg_turns_stats *turns)
 {
     mg_json j;
     if (f == NULL)
@@ -136,6 +153,7 @@ static void write_record(FILE *f, const char *phase, int peer, double lat_us, do
         mg_json_object_end(&j);
     }
     mg_json_array_end(&j);
+    put_turns(&j, turns);
     mg_json_object_end(&j);
     fputc('\n', f);
 }
@@ -159,8 +177,12 @@ void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2)
     MG_MPI_CHECK(MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
                             0, ctx->comm));
     if (ctx->rank == 0) {
-        write_record(f1, phase, peer, lat_us, rmin, rmax, all, ctx->nranks);
-        write_record(f2, phase, peer, lat_us, rmin, rmax, all, ctx->nranks);
+        mg_turns_stats ts;
+        mg_turns_get(ctx->turns, &ts);
+        write_record(f1, phase, peer, lat_us, rmin, rmax, all, ctx->nranks,
+                     ctx->turns ? &ts : NULL);
+        write_record(f2, phase, peer, lat_us, rmin, rmax, all, ctx->nranks,
+                     ctx->turns ? &ts : NULL);
         if (f1)
             fflush(f1);
         free(all);

@@ -17,13 +17,15 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_rails.cc \
 	tests/unit/test_report.cc \
 	tests/unit/test_size.cc \
-	tests/unit/test_stats.cc
+	tests/unit/test_stats.cc \
+	tests/unit/test_turnspec.cc
 tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DMG_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"' \
 	-DMG_FIXTURE_DIR='"$(abs_top_srcdir)/tests/fixtures"'
 tests_unit_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS)
 tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lm
 
 TESTS += tests/unit/unit_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
+	tests/turns.sh \
 	tests/frontend/unit_tests.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
@@ -34,7 +36,7 @@ AM_TESTS_ENVIRONMENT = \
 	PYTHON='$(PYTHON)'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_BINDIR MG_TESTDIR PYTHON;
 
-EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/check_output.py \
+EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/check_output.py \
 	tests/rails_tool.sh tests/fixtures/topo/two_socket_two_hca.xml \
 	tests/fixtures/topo/two_socket_four_hca.xml tests/fixtures/topo/one_socket_no_hca.xml \
 	tests/fixtures/sysfs/net/bonding_masters tests/fixtures/sysfs/net/docker0/type \

@@ -10,6 +10,7 @@ util_libmgutil_a_SOURCES = \
 	util/mg_json.c util/mg_json.h \
 	util/mg_netdev.c util/mg_netdev.h \
 	util/mg_nodestate.c util/mg_nodestate.h \
+	util/mg_turnspec.c util/mg_turnspec.h \
 	util/mg_opts.c util/mg_opts.h \
 	util/mg_overlap.c util/mg_overlap.h \
 	util/mg_opts_json.c util/mg_opts_json.h \

@@ -118,6 +118,12 @@ def _add_run(sub):
                    help="ranks for suite lines without ranks= (default 2)")
     r.add_argument("--repeat", "--rounds", "-K", type=int, default=1, dest="repeat",
                    help="rounds: launches per benchmark line and configuration (default 1)")
+    r.add_argument("--interleave", choices=("turns", "launches"), default="turns",
+                   help="configurations: run a line's configurations at once, taking turns at "
+                   "measuring every --turn-slice (turns, default), or one after the other "
+                   "(launches); doc/compare.md")
+    r.add_argument("--turn-slice", type=float, default=0.005, metavar="SECONDS",
+                   help="turns: measuring time before a launch hands the turn on (default 0.005)")
     r.add_argument("--seed", type=int, help="seed of the random order (default: random, recorded)")
     r.add_argument("--until-decided", action="store_true",
                    help="add rounds until every series of base (the first configuration) "

@@ -6,6 +6,7 @@ import re
 import shutil
 import signal
 import subprocess
+import threading
 import time
 
 from .common import PATHS, UsageError, split_words
@@ -237,11 +238,27 @@ def classify(rc, timed_out, recs, nranks):
     return ("failed", msg, rc == 1 and bool(results))
 
 
+def _start(argv, env):
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+
+
+def _result(proc, out, err, timed_out, interrupted, nranks, t0):
+    rc = proc.returncode
+    recs = parse_json_lines(out.decode("utf-8", "replace"))
+    if interrupted:
+        status, msg, keep = "interrupted", "stopped by the user", False
+    else:
+        status, msg, keep = classify(rc, timed_out, recs, nranks)
+    return {"status": status, "message": msg, "exit_code": rc,
+            "records": recs if keep else [], "duration_s": time.time() - t0,
+            "stderr": err.decode("utf-8", "replace"), "interrupted": interrupted}
+
+
 def run_launch(argv, env, timeout, nranks):
     """Run one launch; returns dict with status, records, timing."""
     t0 = time.time()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    proc = _start(argv, env)
     timed_out = interrupted = False
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -251,17 +268,60 @@ def run_launch(argv, env, timeout, nranks):
     except Interrupted:
         interrupted = True
         out, err = _kill_group(proc, grace=5.0)
-    rc = proc.returncode
-    text = out.decode("utf-8", "replace")
-    etext = err.decode("utf-8", "replace")
-    recs = parse_json_lines(text)
-    if interrupted:
-        status, msg, keep = "interrupted", "stopped by the user", False
-    else:
-        status, msg, keep = classify(rc, timed_out, recs, nranks)
-    return {"status": status, "message": msg, "exit_code": rc,
-            "records": recs if keep else [], "duration_s": time.time() - t0,
-            "stderr": etext, "interrupted": interrupted}
+    return _result(proc, out, err, timed_out, interrupted, nranks, t0)
+
+
+def run_group(specs):
+    """Start the launches [(argv, env, timeout, nranks)] at once (a group
+    taking turns, mpi/mg_turns.h) and wait for all of them; a launch past its
+    timeout, or every launch on an interrupt, is killed. One result per
+    launch, as run_launch's."""
+    t0 = time.time()
+    procs, outs = [], {}
+    try:
+        for argv, env, _, _ in specs:
+            procs.append(_start(argv, env))
+    except OSError:
+        for p in procs:
+            _kill_group(p, grace=1.0)
+        raise
+
+    def read(i):
+        outs[i] = procs[i].communicate()
+    threads = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(len(procs))]
+    for th in threads:
+        th.start()
+    timed = [False] * len(procs)
+    interrupted = False
+    try:
+        for i, th in enumerate(threads):
+            th.join(max(0.0, t0 + specs[i][2] - time.time()))
+            if th.is_alive():
+                timed[i] = True
+                _signal_group(procs[i], 10.0)
+                th.join()
+    except Interrupted:
+        interrupted = True
+        for p in procs:
+            _signal_group(p, 5.0)
+        for th in threads:
+            th.join()
+    return [_result(p, *outs.get(i, (b"", b"")), timed[i], interrupted, specs[i][3], t0)
+            for i, p in enumerate(procs)]
+
+
+def _signal_group(proc, grace):
+    """_kill_group for a process whose output another thread reads."""
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            proc.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def _fmt_time(s):

@@ -17,17 +17,15 @@ import time
 from collections import OrderedDict
 
 from . import launch as ln
-from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError, version
+from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError, now_utc,
+                     version)
 from .configs import Config, check_unique, load_config_file, parse_config_arg
 from .stats import min_pairs
+from .steps import run_step
 from .suite import load_suite
 
 MAX_TIMEOUT = 1e6   # seconds (11.6 days): anything longer is a typo
 STATUSES = ("ok", "failed", "timeout", "wrong-size", "skipped", "missing", "interrupted")
-
-
-def _now():
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class Item:
@@ -127,22 +125,6 @@ class Writer:
             pass
 
 
-def launch_record(lid, session, it, rnd, pos, rounds, launcher, res, timeout):
-    e, c = it.entry, it.config
-    rec = {"type": "launch", "launch_id": lid, "session_id": session, "benchmark": e.name,
-           "repeat": rnd, "repeats": rounds, "round": rnd, "position": pos,
-           "suite_line": e.line(), "source": e.source, "program": it.prog, "mpi": it.flavour,
-           "launcher": launcher, "nranks": it.n, "command": it.argv, "date_utc": res["began"],
-           "duration_s": round(res["duration_s"], 3), "timeout_s": timeout,
-           "status": res["status"], "exit_code": res["exit_code"], "message": res["message"]}
-    if c.label is not None:
-        rec["config"] = c.label
-        rec["env"] = c.env
-    if res["status"] != "ok":
-        rec["stderr_tail"] = ln._tail(res["stderr"])
-    return rec
-
-
 def planned_looks(min_rounds, max_rounds, alpha=0.05):
     """Rounds after which --until-decided looks at the data: from min_rounds,
     x1.5 each time, and max_rounds; each look tests at alpha / len(looks)
@@ -199,6 +181,8 @@ def _check_args(a):
         raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
     if a.max_time is not None and not 0 < a.max_time <= MAX_TIMEOUT:
         raise UsageError(f"--max-time must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
+    if not 1e-3 <= a.turn_slice <= 60:
+        raise UsageError("--turn-slice must be a number of seconds in [0.001, 60]")
     if a.until_decided:
         if a.min_rounds < 4 or a.max_rounds < a.min_rounds:
             raise UsageError("--until-decided needs 4 <= --min-rounds <= --max-rounds")
@@ -236,39 +220,19 @@ def cmd_run(a):
         + "-" + os.urandom(2).hex()
     labels = [c.label for c in configs]
     out.write([{"type": "session", "session_id": session, "frontend_version": version(),
-                "date_utc": _now(), "host": socket.gethostname(), "suite": a.suite,
+                "date_utc": now_utc(), "host": socket.gethostname(), "suite": a.suite,
                 "suite_file": os.path.abspath(suite_path), "launcher": launcher,
                 "nranks": a.nranks, "repeat": rounds, "rounds": rounds,
                 "mpi": sorted({it.flavour or "unknown" for it in items.values()}),
                 "extra_args": extra, "command_line": sys.argv,
                 "slurm_job_id": os.environ.get("SLURM_JOB_ID"), "seed": seed,
+                "interleave": a.interleave if labels[0] is not None else None,
+                "turn_slice_s": a.turn_slice if labels[0] is not None and
+                a.interleave == "turns" else None,
                 "configs": [c.record() for c in configs] if labels[0] is not None else [],
                 "order": [[r, entries[li].source, labels[ci]] for r, li, ci in order]
                 if labels[0] is not None else None}])
     return _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher)
-
-
-def one_launch(a, out, lid, session, it, where, launcher):
-    """Run one item and write its launch record and the program's records
-    (tagged with the launch id, and configuration and round) in one write.
-    where: (round, position, rounds)."""
-    rnd, k, rounds = where
-    timeout = it.entry.timeout or a.timeout or ln.DEFAULT_TIMEOUT
-    env = ln.launch_env(it.flavour)
-    env.update(it.env)
-    began = _now()
-    res = ln.run_launch(it.argv, env, timeout, it.n)
-    res["began"] = began
-    rec = launch_record(lid, session, it, rnd, k, rounds, launcher, res, timeout)
-    body = []
-    for r in res["records"]:
-        if r.get("type") in ("run", "result", "sentinel"):
-            r = dict(r, launch_id=lid)
-            if it.config.label is not None:
-                r["config"], r["round"] = it.config.label, rnd
-            body.append(r)
-    out.write([rec] + body)
-    return res
 
 
 def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher):
@@ -287,28 +251,30 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
                     "message": f"mpigauge_{e.name} not found"}])
     old = {s: signal.signal(s, ln._raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     todo = [(r, li, ci) for r, li, ci in order if (li, ci) in items]
+    grouped = a.interleave == "turns" and labels_of(configs)
+    steps = _steps(todo, grouped)
     looks = planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else []
     labels = [c.label for c in configs]
     start, durations = time.time(), {}
-    interrupted, stopped, pos = False, None, {}
+    interrupted, stopped, i = False, None, 0
     try:
-        for i, (rnd, li, ci) in enumerate(todo, 1):
-            it = items[(li, ci)]
-            seq += 1
-            k = pos.get((rnd, li), 0)
-            pos[(rnd, li)] = k + 1
-            res = one_launch(a, out, f"{session}-{seq:04d}", session, it, (rnd, k, rounds),
-                             launcher)
-            counts[res["status"]] += 1
-            durations.setdefault((li, ci), []).append(res["duration_s"])
-            elapsed = time.time() - start
-            eta = sum((sum(durations[(l2, c2)]) / len(durations[(l2, c2)]))
-                      if (l2, c2) in durations else elapsed / i for _, l2, c2 in todo[i:])
-            _progress(a, i, len(todo), it, rnd, rounds, res, elapsed, eta)
-            if res["interrupted"]:
+        for si, step in enumerate(steps):
+            rnd = step[0][0]
+            ids = [f"{session}-{seq + k + 1:04d}" for k in range(len(step))]
+            seq += len(step)
+            got = run_step(a, out, session, [items[(li, ci)] for _, li, ci in step], ids, rnd,
+                           rounds, launcher, grouped)
+            for (_, li, ci), res in zip(step, got):
+                i += 1
+                counts[res["status"]] += 1
+                durations.setdefault((li, ci), []).append(res["duration_s"])
+                elapsed = time.time() - start
+                eta = _eta(todo[i:], durations, elapsed, i, len(step))
+                _progress(a, i, len(todo), items[(li, ci)], rnd, rounds, res, elapsed, eta)
+            if any(r["interrupted"] for r in got):
                 interrupted = True
                 break
-            round_done = i == len(todo) or todo[i][0] != rnd
+            round_done = si + 1 == len(steps) or steps[si + 1][0][0] != rnd
             if round_done and rnd in looks:
                 done, left = all_decided(out.records, a.output, labels, a)
                 if not a.quiet:
@@ -338,6 +304,31 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
             pass            # the error of the launch's own write is the one to report
         out.close()
     return _finish(a, counts, interrupted, items, stopped)
+
+
+def labels_of(configs):
+    return configs[0].label is not None
+
+
+def _steps(todo, grouped):
+    """Launch steps: each item alone, or (grouped) the configurations of a
+    line in a round together, in their random order (the turns' roles)."""
+    if not grouped:
+        return [[t] for t in todo]
+    steps = []
+    for t in todo:
+        if steps and steps[-1][0][:2] == t[:2]:
+            steps[-1].append(t)
+        else:
+            steps.append([t])
+    return steps
+
+
+def _eta(rest, durations, elapsed, done, group):
+    """Seconds left: each item's mean so far (a group's launches run at once)."""
+    guess = sum((sum(durations[(l2, c2)]) / len(durations[(l2, c2)]))
+                if (l2, c2) in durations else elapsed / done for _, l2, c2 in rest)
+    return guess / max(1, group)
 
 
 def _finish(a, counts, interrupted, items, stopped):

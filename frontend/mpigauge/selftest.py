@@ -36,6 +36,10 @@ def add_parser(sub):
     s.add_argument("--slowlib", help="path of libmgslow.so")
     s.add_argument("--trials", type=int, default=20)
     s.add_argument("--rounds", type=int, default=20, help="rounds per trial (default 20)")
+    s.add_argument("--interleave", choices=("turns", "launches"), default="turns",
+                   help="how run interleaves the configurations (default turns)")
+    s.add_argument("--turn-slice", type=float, default=0.005, metavar="SECONDS",
+                   help="turns: run's --turn-slice (default 0.005)")
     s.add_argument("--effects", default="10,3", help="injected slowdowns in %% (default 10,3)")
     s.add_argument("--latency-sizes", default="8,512,8K,64K,1M")
     s.add_argument("--bw-sizes", default="8,512,8K,64K,1M")
@@ -44,7 +48,7 @@ def add_parser(sub):
     s.add_argument("-o", "--output", required=True, help="folder for the trials and selftest.json")
     s.add_argument("--analyse", action="store_true", help="only analyse the trials in -o")
     s.add_argument("args", nargs="*", help="-- ARGS for every benchmark "
-                   "(default --time-budget 0.05)")
+                   "(default --time-budget 0.2)")
     s.set_defaults(func=cmd_selftest)
 
 
@@ -68,11 +72,12 @@ def run_trials(a, effects):
     with open(suite, "w", encoding="utf-8") as f:
         f.write(SUITE.format(lat=a.latency_sizes, bw=a.bw_sizes))
     cfgs = [("base", 0), ("same", 0)] + [(f"slow{e:g}", e) for e in effects]
-    extra = a.args or ["--time-budget", "0.05"]
+    extra = a.args or ["--time-budget", "0.2"]
     walls = []
     for t in range(1, a.trials + 1):
         out = os.path.join(a.output, f"trial-{t:02d}.jsonl")
-        argv = ["run", "--suite", suite, "--repeat", str(a.rounds), "-q", "--force", "-o", out]
+        argv = ["run", "--suite", suite, "--repeat", str(a.rounds), "-q", "--force", "-o", out,
+                "--interleave", a.interleave, "--turn-slice", str(a.turn_slice)]
         if a.bindir:
             argv += ["--bindir", a.bindir]
         for label, pct in cfgs:

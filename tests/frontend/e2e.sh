@@ -112,9 +112,19 @@ sent = [r for r in recs if r["type"] == "sentinel"]
 assert len(sent) == 36 and all(r["probe_latency_us"] > 0 for r in sent), len(sent)
 runs = [r for r in recs if r["type"] == "run"]
 assert all(r["config"] in (a, b) and r["round"] in (1, 2, 3) for r in runs)
+# the two launches of a line and round ran at once, taking turns (mpi/mg_turns.h)
+for i in range(0, 18, 2):
+    t0, t1 = launch[i]["turns"], launch[i + 1]["turns"]
+    assert t0["group"] == t1["group"] and (t0["role"], t1["role"]) == (0, 1), (t0, t1)
+after = [r for r in sent if r["phase"] == "after"]
+assert all(r["turns"]["count"] == 2 and not r["turns"]["lost"] for r in after), after
+assert sum(r["turns"]["yields"] for r in after) >= 18, [r["turns"] for r in after]
+import glob
+left = glob.glob("/dev/shm/sem.mgt-" + s["session_id"] + "-*")
+assert not left, left
 PY
 }
-check "both builds: 18 launches ok, each round has both, back to back, sentinels" \
+check "both builds: 18 launches ok, each round has both taking turns, sentinels" \
     interleaved "$work/both.jsonl" ompi mpich
 check "compare the builds by label (JSON verdicts)" \
     $fe compare "$work/both.jsonl" ompi mpich --format json -o "$work/both-cmp.jsonl"

@@ -52,6 +52,18 @@ elif name == "needs2":
     sys.exit(2)
 elif name == "skip":
     sys.exit(77)
+elif name == "meet":
+    # a group's launches run at once: each waits for the others' marks
+    spec = sys.argv[sys.argv.index("--turns") + 1]
+    group, role, count = spec.rsplit(":", 2)
+    d = os.environ["FAKE_MEET_DIR"]
+    open(os.path.join(d, f"{group}.{role}"), "w").close()
+    t0 = time.time()
+    while len([f for f in os.listdir(d) if f.startswith(group + ".")]) < int(count):
+        if time.time() - t0 > 20:
+            sys.exit(99)
+        time.sleep(0.01)
+    out(run()); out(res(8, 1.0)); out(res(16, 2.0))
 '''
 
 # A fake launcher: "fakerun -n N PROGRAM ARGS..." runs PROGRAM with FAKE_NRANKS=N.
@@ -68,7 +80,8 @@ class RunnerTest(unittest.TestCase):
         self.d = self.tmp.name
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
-        for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip"):
+        for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
+                     "meet"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)
@@ -130,6 +143,85 @@ class RunnerTest(unittest.TestCase):
         envy = [r for r in series if r["benchmark"] == "envy"]
         self.assertEqual([r["ratio"] for r in envy], [1.5, 1.5])
         self.assertEqual({r["pairs"] for r in series}, {4})
+
+    def test_turns_start_a_lines_configurations_together(self):
+        meet = os.path.join(self.d, "meet")
+        os.mkdir(meet)
+        os.environ["FAKE_MEET_DIR"] = meet
+        try:
+            p = self.cli("meet\nok\n", "--repeat", "2", "--seed", "5", "--config", "a",
+                         "--config", "b", "--config", "c", "--turn-slice", "0.01")
+        finally:
+            del os.environ["FAKE_MEET_DIR"]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        self.assertEqual((recs[0]["interleave"], recs[0]["turn_slice_s"]), ("turns", 0.01))
+        launches = [r for r in recs if r["type"] == "launch"]
+        self.assertEqual(len(launches), 2 * 2 * 3)
+        self.assertEqual({l["status"] for l in launches}, {"ok"})
+        groups = {}
+        for l in launches:
+            t = l["turns"]
+            self.assertEqual((t["role"], t["count"]), (l["position"], 3))
+            self.assertEqual(l["command"][-4:], ["--turns", f"{t['group']}:{t['role']}:3",
+                                                 "--turn-slice", "0.01"])
+            groups.setdefault(t["group"], []).append((l["round"], l["benchmark"], l["config"]))
+        self.assertEqual(len(groups), 4)     # one per line and round
+        for members in groups.values():
+            self.assertEqual(len({(r, b) for r, b, _ in members}), 1)
+            self.assertEqual(sorted(c for _, _, c in members), ["a", "b", "c"])
+        self.assertEqual(len(os.listdir(meet)), 6)   # the two meet groups, 3 marks each
+
+    def test_interleave_launches_runs_one_at_a_time(self):
+        p = self.cli("ok\n", "--repeat", "2", "--config", "a", "--config", "b",
+                     "--interleave", "launches")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        launches = [r for r in recs if r["type"] == "launch"]
+        self.assertEqual(recs[0]["interleave"], "launches")
+        self.assertTrue(all("turns" not in l and "--turns" not in l["command"] for l in launches))
+        # a plain run (no configurations) never takes turns
+        p = self.cli("ok\n", "--repeat", "2", "--force")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertTrue(all("--turns" not in r["command"] for r in self.records()
+                            if r["type"] == "launch"))
+
+    def test_turn_slice_is_checked(self):
+        for v in ("0", "61", "nan"):
+            p = self.cli("ok\n", "--config", "a", "--config", "b", "--turn-slice", v)
+            self.assertEqual(p.returncode, 2, v)
+            self.assertIn("--turn-slice", p.stderr)
+
+    def test_steps_group_a_lines_configurations(self):
+        from mpigauge.runner import _steps
+        todo = [(1, 0, 1), (1, 0, 0), (1, 1, 0), (1, 1, 1), (2, 0, 0), (2, 0, 1)]
+        self.assertEqual(_steps(todo, True), [todo[0:2], todo[2:4], todo[4:6]])
+        self.assertEqual(_steps(todo, False), [[t] for t in todo])
+
+    def test_turns_argv_and_leftover_semaphores(self):
+        from mpigauge import steps
+        from mpigauge.runner import Item
+        it = Item(None, None, "p", "openmpi", 2, ["srun", "-n", "2", "p", "-m", "8"], {})
+        self.assertEqual(steps.turns_argv(it, "srun", "g", 1, 2, 0.005),
+                         ["srun", "--overlap", "-n", "2", "p", "-m", "8", "--turns", "g:1:2",
+                          "--turn-slice", "0.005"])
+        it.argv = ["mpirun", "-n", "2", "p"]
+        self.assertEqual(steps.turns_argv(it, "mpirun", "g", 0, 3, 0.02)[-4:],
+                         ["--turns", "g:0:3", "--turn-slice", "0.02"])
+        if os.path.isdir("/dev/shm"):
+            name = f"t{os.getpid()}-x"
+            mine = [f"/dev/shm/sem.mgt-{name}-{k}-0" for k in ("ready", "turn", "done")]
+            other = f"/dev/shm/sem.mgt-{name}y-turn-0"
+            for p in mine + [other]:
+                open(p, "w").close()
+            try:
+                steps.remove_semaphores(name)
+                self.assertEqual([os.path.exists(p) for p in mine + [other]],
+                                 [False, False, False, True])
+            finally:
+                for p in mine + [other]:
+                    if os.path.exists(p):
+                        os.unlink(p)
 
     def test_configuration_errors(self):
         for args, why in ((["--config", "a"], "one configuration is nothing to interleave"),

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Launches that take turns (--turns, mpi/mg_turns.h), run for real with the
+# build's MPI (TAP): a group of two runs both sweeps, hands the turn on, loses
+# nothing and leaves no semaphore behind; a member that fails with a usage
+# error before it begins does not hold the other up; a group of three where
+# role 0 fails still runs the other two. Environment as for mpi_cases.sh
+# (MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR, MG_BINDIR, PYTHON).
+set -u
+: "${PYTHON:=python3}"
+: "${MPIEXEC_FLAGS:=}"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+prog=""
+for d in $(printf '%s' "$MG_BINDIR" | tr ':' ' '); do
+    [ -x "$d/mpigauge_latency" ] && prog="$d/mpigauge_latency"
+done
+[ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"; rm -f /dev/shm/sem.mgt-tt$$-*' EXIT
+echo "1..3"
+
+# group NAME ROLE COUNT [ARGS...]: one member in the background, JSON to $work/NAME.ROLE
+member() {
+    g=$1 r=$2 c=$3
+    shift 3
+    # shellcheck disable=SC2086
+    timeout -k 10 100 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8,1K,64K --time-budget 0.1 \
+        --format json --sentinel --turns "$g:$r:$c" --turn-slice 0.005 "$@" \
+        >"$work/$g.$r" 2>"$work/$g.$r.err" </dev/null
+    echo $? >"$work/$g.$r.rc"
+}
+# check NAME ROLE:EXIT... : exit codes, results and the after-sentinel's turns
+check() {
+    g=$1
+    shift
+    "$PYTHON" - "$work" "$g" "$@" <<'PY'
+import glob, json, os, sys
+work, g, want = sys.argv[1], sys.argv[2], sys.argv[3:]
+bad = []
+for w in want:
+    role, code = w.split(":")
+    rc = int(open(f"{work}/{g}.{role}.rc").read())
+    if rc != int(code):
+        bad.append(f"role {role} exit {rc}, want {code}")
+        continue
+    recs = [json.loads(l) for l in open(f"{work}/{g}.{role}") if l.strip()]
+    if code != "0":
+        if not any(r.get("type") == "error" for r in recs):
+            bad.append(f"role {role}: no error record")
+        continue
+    res = [r for r in recs if r.get("type") == "result"]
+    after = [r for r in recs if r.get("type") == "sentinel" and r["phase"] == "after"]
+    if [r["size_bytes"] for r in res] != [8, 1024, 65536] or len(after) != 1:
+        bad.append(f"role {role}: results {[r['size_bytes'] for r in res]}")
+        continue
+    t = after[0]["turns"]
+    if t["role"] != int(role) or t["lost"] or t["slice_s"] != 0.005:
+        bad.append(f"role {role}: turns {t}")
+    if len(want) > 1 and all(x.endswith(":0") for x in want) and t["yields"] < 3:
+        bad.append(f"role {role}: only {t['yields']} yields")
+left = glob.glob(f"/dev/shm/sem.mgt-{g}-*")
+if left and all(x.endswith(":0") for x in want):
+    bad.append(f"left behind: {left}")
+print("; ".join(bad) or "ok")
+PY
+}
+t0=$(date +%s)
+member tt$$a 0 2 & member tt$$a 1 2 &
+wait
+got=$(check tt$$a 0:0 1:0)
+[ "$got" = ok ] && echo "ok 1 - $MG_MPI_FLAVOR: two launches take turns, both complete, nothing lost or left ($(($(date +%s) - t0)) s)" \
+    || echo "not ok 1 - $MG_MPI_FLAVOR: group of two: $got"
+
+t0=$(date +%s)
+member tt$$b 0 2 -m bad & member tt$$b 1 2 &
+wait
+dt=$(($(date +%s) - t0))
+got=$(check tt$$b 0:2 1:0)
+[ "$got" = ok ] && [ "$dt" -lt 60 ] && echo "ok 2 - $MG_MPI_FLAVOR: role 0 fails with a usage error, role 1 runs alone ($dt s)" \
+    || echo "not ok 2 - $MG_MPI_FLAVOR: failed member: $got, $dt s"
+
+t0=$(date +%s)
+member tt$$c 0 3 -m bad & member tt$$c 1 3 & member tt$$c 2 3 &
+wait
+dt=$(($(date +%s) - t0))
+got=$(check tt$$c 0:2 1:0 2:0)
+[ "$got" = ok ] && [ "$dt" -lt 60 ] && echo "ok 3 - $MG_MPI_FLAVOR: group of three without role 0: the other two take turns ($dt s)" \
+    || echo "not ok 3 - $MG_MPI_FLAVOR: group of three: $got, $dt s"
