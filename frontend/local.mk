@@ -10,7 +10,7 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/launch.py frontend/mpigauge/plot.py frontend/mpigauge/regimes.py \
 	frontend/mpigauge/render.py frontend/mpigauge/report.py frontend/mpigauge/results.py \
 	frontend/mpigauge/runner.py frontend/mpigauge/schema.py frontend/mpigauge/selftest.py \
-	frontend/mpigauge/stats.py \
+	frontend/mpigauge/stats.py frontend/mpigauge/steps.py \
 	frontend/mpigauge/suite.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
