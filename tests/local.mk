@@ -36,7 +36,8 @@ AM_TESTS_ENVIRONMENT = \
 	PYTHON='$(PYTHON)'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_BINDIR MG_TESTDIR PYTHON;
 
-EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/check_output.py \
+EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh \
+	tests/mpi_env.sh tests/check_output.py \
 	tests/rails_tool.sh tests/fixtures/topo/two_socket_two_hca.xml \
 	tests/fixtures/topo/two_socket_four_hca.xml tests/fixtures/topo/one_socket_no_hca.xml \
 	tests/fixtures/sysfs/net/bonding_masters tests/fixtures/sysfs/net/docker0/type \

@@ -10,14 +10,8 @@
 # UCX_RNDV_THRESH=4096 moves it to 2..4 KiB). Environment as for
 # mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR, MG_BINDIR, PYTHON).
 set -u
-: "${PYTHON:=python3}"
-: "${MPIEXEC_FLAGS:=}"
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-prog=""
-for d in $(printf '%s' "$MG_BINDIR" | tr ':' ' '); do
-    [ -x "$d/mpigauge_protocol" ] && prog="$d/mpigauge_protocol"
-done
+. "$(dirname "$0")/mpi_env.sh"
+prog=$(mg_program protocol)
 case "$MG_MPI_FLAVOR" in
     openmpi) cases="- 4096
 OMPI_MCA_btl_vader_eager_limit=1024 1024" ;;

@@ -7,14 +7,8 @@
 # role 0 fails still runs the other two. Environment as for mpi_cases.sh
 # (MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR, MG_BINDIR, PYTHON).
 set -u
-: "${PYTHON:=python3}"
-: "${MPIEXEC_FLAGS:=}"
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-prog=""
-for d in $(printf '%s' "$MG_BINDIR" | tr ':' ' '); do
-    [ -x "$d/mpigauge_latency" ] && prog="$d/mpigauge_latency"
-done
+. "$(dirname "$0")/mpi_env.sh"
+prog=$(mg_program latency)
 [ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f /dev/shm/sem.mgt-tt$$-*' EXIT

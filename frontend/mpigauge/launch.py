@@ -158,18 +158,20 @@ class _BlockSignals:
         return False
 
 
-def _kill_group(proc, grace=10.0):
-    """SIGTERM the launch's process group (it has its own session), then SIGKILL."""
+def _kill_group(proc, grace=10.0, collect=True):
+    """SIGTERM the launch's process group (it has its own session), then
+    SIGKILL; the output it left (collect), or nothing when another thread
+    reads it."""
     for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
         try:
             os.killpg(proc.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
         try:
-            return proc.communicate(timeout=wait)
+            return proc.communicate(timeout=wait) if collect else proc.wait(timeout=wait)
         except subprocess.TimeoutExpired:
             continue
-    return b"", b""
+    return (b"", b"") if collect else None
 
 
 def parse_json_lines(data):
@@ -298,30 +300,16 @@ def run_group(specs):
             th.join(max(0.0, t0 + specs[i][2] - time.time()))
             if th.is_alive():
                 timed[i] = True
-                _signal_group(procs[i], 10.0)
+                _kill_group(procs[i], 10.0, collect=False)
                 th.join()
     except Interrupted:
         interrupted = True
         for p in procs:
-            _signal_group(p, 5.0)
+            _kill_group(p, 5.0, collect=False)
         for th in threads:
             th.join()
     return [_result(p, *outs.get(i, (b"", b"")), timed[i], interrupted, specs[i][3], t0)
             for i, p in enumerate(procs)]
-
-
-def _signal_group(proc, grace):
-    """_kill_group for a process whose output another thread reads."""
-    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
-        try:
-            os.killpg(proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
-        try:
-            proc.wait(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def _fmt_time(s):

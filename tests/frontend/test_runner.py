@@ -172,6 +172,16 @@ class RunnerTest(unittest.TestCase):
             self.assertEqual(sorted(c for _, _, c in members), ["a", "b", "c"])
         self.assertEqual(len(os.listdir(meet)), 6)   # the two meet groups, 3 marks each
 
+    def test_a_group_past_its_timeout_is_killed_whole(self):
+        t0 = time.time()
+        p = self.cli("hang\nok\n", "--config", "a", "--config", "b", "--timeout", "1.5")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertLess(time.time() - t0, 30)
+        launches = [r for r in self.records() if r["type"] == "launch"]
+        self.assertEqual([(l["benchmark"], l["status"]) for l in launches],
+                         [("hang", "timeout")] * 2 + [("ok", "ok")] * 2)
+        self.assertEqual({l["timeout_s"] for l in launches}, {3.0})   # the group's: 2 x 1.5
+
     def test_interleave_launches_runs_one_at_a_time(self):
         p = self.cli("ok\n", "--repeat", "2", "--config", "a", "--config", "b",
                      "--interleave", "launches")
