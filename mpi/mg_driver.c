@@ -260,7 +260,8 @@ static void release(mg_run *s)
 static int open_turns(mg_run *s)
 {
     char err[MG_ERRLEN] = "";
-    s->ctx.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s, err, sizeof err);
+    s->ctx.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s,
+                                 s->cfg.turn_timeout_s, err, sizeof err);
     if (s->ctx.turns != NULL)
         return MG_EXIT_OK;
     mg_output_error(&s->ctx, s->b, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);

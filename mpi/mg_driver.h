@@ -64,6 +64,7 @@ typedef struct {
     int sentinel;           /* --sentinel: probes and node state before and after */
     const char *turns;      /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
     double turn_slice_s;    /* --turn-slice */
+    double turn_timeout_s;  /* --turn-timeout */
 } mg_config;
 
 typedef struct mg_ctx mg_ctx;

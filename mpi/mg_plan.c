@@ -57,6 +57,9 @@ static const mg_opt common_opts[] = {
      "nodes (mpigauge run sets it; doc/compare.md)", 0, 0, NULL},
     {0, "turn-slice", MG_OPT_DOUBLE, offsetof(mg_config, turn_slice_s), "SECONDS",
      "--turns: measuring time before the turn is handed on (default 0.005)", 1e-3, 60, NULL},
+    {0, "turn-timeout", MG_OPT_DOUBLE, offsetof(mg_config, turn_timeout_s), "SECONDS",
+     "--turns: a wait for the group this long gives the turns up (default 120)", 0.1, 86400,
+     NULL},
     {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL, "show this help and exit", 0, 0,
      NULL},
     {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
@@ -75,6 +78,7 @@ void mg_config_default(mg_config *c)
     c->max_samples = (long)p.max_samples;
     c->format = MG_FORMAT_TABLE;
     c->turn_slice_s = 0.005;
+    c->turn_timeout_s = 120.0;
 }
 
 void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,

@@ -19,7 +19,7 @@ struct mg_turns {
     mg_turns_spec spec;
     MPI_Comm comm;
     int rank, local_rank, nlocal;
-    double slice_s, turn_start_s, began_s;
+    double slice_s, timeout_s, turn_start_s, began_s;
     int began, holding, lost;
     sem_t **sems; /* [role * SEM_KINDS + kind] */
     mg_turns_stats stats;
@@ -55,8 +55,8 @@ static void sem_path(char *buf, size_t cap, const mg_turns_spec *s, int kind, in
     snprintf(buf, cap, "/mgt-%s-%s-%d", s->name, sem_kind[kind], role);
 }
 
-mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s, char *err,
-                        size_t errlen)
+mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s,
+                        double timeout_s, char *err, size_t errlen)
 {
     mg_turns *t = calloc(1, sizeof *t);
     MPI_Comm node;
@@ -67,6 +67,7 @@ mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s
     t->spec = *spec;
     t->comm = comm;
     t->slice_s = slice_s;
+    t->timeout_s = timeout_s;
     t->holding = spec->role == 0;
     MG_MPI_CHECK(MPI_Comm_rank(comm, &t->rank));
     MG_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
@@ -111,7 +112,12 @@ static void wait_turn(mg_turns *t)
     if (!t->lost) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += (time_t)MG_TURNS_TIMEOUT_S;
+        until.tv_sec += (time_t)t->timeout_s;
+        until.tv_nsec += (long)((t->timeout_s - (double)(time_t)t->timeout_s) * 1e9);
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec += 1;
+            until.tv_nsec -= 1000000000L;
+        }
         while (sem_timedwait(sem_of(t, t->spec.role, SEM_TURN), &until) != 0) {
             if (errno != EINTR) {
                 t->lost = 1;
@@ -134,7 +140,7 @@ void mg_turns_begin(mg_turns *t)
     for (int r = 0; r < t->spec.count; ++r) {
         while (sem_value(sem_of(t, r, SEM_READY)) < t->nlocal &&
                sem_value(sem_of(t, r, SEM_DONE)) < t->nlocal && !t->lost) {
-            if (now_s() - t0 > MG_TURNS_TIMEOUT_S)
+            if (now_s() - t0 > t->timeout_s)
                 t->lost = 1;
             nap();
         }
@@ -204,6 +210,7 @@ void mg_turns_get(const mg_turns *t, mg_turns_stats *stats)
         stats->role = t->spec.role;
         stats->count = t->spec.count;
         stats->slice_s = t->slice_s;
+        stats->lost = t->lost;
     }
 }
 
@@ -220,8 +227,8 @@ void mg_turns_close(mg_turns *t, mg_turns_stats *stats)
         /* the others run about as long as this launch did: wait that long
          * again, and at least the timeout */
         double t0 = now_s(), limit = 2.0 * (t0 - t->began_s);
-        if (limit < MG_TURNS_TIMEOUT_S)
-            limit = MG_TURNS_TIMEOUT_S;
+        if (limit < t->timeout_s)
+            limit = t->timeout_s;
         for (int r = 0; r < t->spec.count; ++r)
             while (sem_value(sem_of(t, r, SEM_DONE)) < t->nlocal && now_s() - t0 < limit)
                 nap();

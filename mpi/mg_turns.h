@@ -16,7 +16,8 @@
  *
  * The semaphores are POSIX named semaphores, one set per node:
  * /mgt-NAME-{ready,turn,done}-ROLE, each posted once per rank of the node.
- * A wait that lasts MG_TURNS_TIMEOUT_S (a peer died or hangs) gives up the
+ * A wait that lasts the timeout (--turn-timeout, 120 s: a peer died or
+ * hangs) gives up the
  * turns: the launch goes on alone and its record says "lost". The launch of
  * role ROLE unlinks its own names at the end; `mpigauge run` removes what a
  * killed group left.
@@ -30,7 +31,6 @@
 
 #include <stddef.h>
 
-#define MG_TURNS_TIMEOUT_S 120.0
 
 typedef struct mg_turns mg_turns;
 
@@ -44,8 +44,8 @@ typedef struct {
 
 /* Collective over comm: open the group's semaphores. NULL on failure (with
  * a message in err on every rank). */
-mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s, char *err,
-                        size_t errlen);
+mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s,
+                        double timeout_s, char *err, size_t errlen);
 /* Collective: say this launch is ready, wait until every launch of the group
  * is ready or done, then for this launch's first turn. */
 void mg_turns_begin(mg_turns *t);

@@ -4,15 +4,16 @@
 # build's MPI (TAP): a group of two runs both sweeps, hands the turn on, loses
 # nothing and leaves no semaphore behind; a member that fails with a usage
 # error before it begins does not hold the other up; a group of three where
-# role 0 fails still runs the other two. Environment as for mpi_cases.sh
+# role 0 fails still runs the other two; a member killed mid-run makes the
+# other give the turns up after --turn-timeout and finish alone ("lost"). Environment as for mpi_cases.sh
 # (MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR, MG_BINDIR, PYTHON).
 set -u
 . "$(dirname "$0")/mpi_env.sh"
 prog=$(mg_program latency)
 [ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"; rm -f /dev/shm/sem.mgt-tt$$-*' EXIT
-echo "1..3"
+trap 'rm -rf "$work"; rm -f /dev/shm/sem.mgt-tt$$?-*' EXIT
+echo "1..4"
 
 # group NAME ROLE COUNT [ARGS...]: one member in the background, JSON to $work/NAME.ROLE
 member() {
@@ -45,22 +46,25 @@ for w in want:
         continue
     res = [r for r in recs if r.get("type") == "result"]
     after = [r for r in recs if r.get("type") == "sentinel" and r["phase"] == "after"]
-    if [r["size_bytes"] for r in res] != [8, 1024, 65536] or len(after) != 1:
+    sizes = [int(x) for x in os.environ.get("TURNS_SIZES", "8,1024,65536").split(",")]
+    if [r["size_bytes"] for r in res] != sizes or len(after) != 1:
         bad.append(f"role {role}: results {[r['size_bytes'] for r in res]}")
         continue
     t = after[0]["turns"]
-    if t["role"] != int(role) or t["lost"] or t["slice_s"] != 0.005:
+    lost = os.environ.get("TURNS_LOST") == role
+    if t["role"] != int(role) or t["lost"] != lost or t["slice_s"] != 0.005:
         bad.append(f"role {role}: turns {t}")
     if len(want) > 1 and all(x.endswith(":0") for x in want) and t["yields"] < 3:
         bad.append(f"role {role}: only {t['yields']} yields")
 left = glob.glob(f"/dev/shm/sem.mgt-{g}-*")
-if left and all(x.endswith(":0") for x in want):
+if left and all(x.endswith(":0") for x in want) and not os.environ.get("TURNS_LOST"):
     bad.append(f"left behind: {left}")
 print("; ".join(bad) or "ok")
 PY
 }
 t0=$(date +%s)
-member tt$$a 0 2 & member tt$$a 1 2 &
+member tt$$a 0 2 --precision 0.0001% --time-budget 0.05 &
+member tt$$a 1 2 --precision 0.0001% --time-budget 0.05 &
 wait
 got=$(check tt$$a 0:0 1:0)
 [ "$got" = ok ] && echo "ok 1 - $MG_MPI_FLAVOR: two launches take turns, both complete, nothing lost or left ($(($(date +%s) - t0)) s)" \
@@ -81,3 +85,14 @@ dt=$(($(date +%s) - t0))
 got=$(check tt$$c 0:2 1:0 2:0)
 [ "$got" = ok ] && [ "$dt" -lt 60 ] && echo "ok 3 - $MG_MPI_FLAVOR: group of three without role 0: the other two take turns ($dt s)" \
     || echo "not ok 3 - $MG_MPI_FLAVOR: group of three: $got, $dt s"
+
+t0=$(date +%s)
+member tt$$d 0 2 --turn-timeout 3 --precision 0.0001% -m 8,1K,64K,1M --time-budget 0.5 &
+member tt$$d 1 2 --turn-timeout 3 --precision 0.0001% -m 8,1K,64K,1M --time-budget 0.5 &
+sleep 1
+pkill -KILL -f "mpigauge_latency.*--turns tt$$d:1:2" 2>/dev/null
+wait
+dt=$(($(date +%s) - t0))
+got=$(TURNS_LOST=0 TURNS_SIZES=8,1024,65536,1048576 check tt$$d 0:0 2>&1)
+[ "$got" = ok ] && [ "$dt" -lt 60 ] && echo "ok 4 - $MG_MPI_FLAVOR: the partner killed, the turns given up after 3 s, the sweep complete and marked lost ($dt s)" \
+    || echo "not ok 4 - $MG_MPI_FLAVOR: killed partner: $got, $dt s"
