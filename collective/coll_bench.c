@@ -174,17 +174,6 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
         out[k + 2] = (double)c->late;
 }
 
-int mg_coll_refuse(const char *msg, int code, int argc, char **argv)
-{
-    int rank = 0;
-    MG_MPI_CHECK(MPI_Init(&argc, &argv));
-    MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-    if (rank == 0)
-        fprintf(stderr, "mpigauge_coll: %s\n", msg);
-    MG_MPI_CHECK(MPI_Finalize());
-    return code;
-}
-
 int mg_coll_main(const char *name, int argc, char **argv)
 {
     static const char *const forms[] = {"", " (non-blocking: start, wait)",
@@ -232,14 +221,14 @@ int mg_coll_main(const char *name, int argc, char **argv)
         }
     }
     if (!dflt.op) {
-        snprintf(desc, sizeof desc, "error: unknown collective '%s' (the names: mpigauge_coll "
+        snprintf(desc, sizeof desc, "unknown collective '%s' (the names: mpigauge_coll "
                  "--list-names)", name);
-        return mg_coll_refuse(desc, MG_EXIT_USAGE, argc, argv);
+        return mg_main_refuse("coll", "usage", MG_EXIT_USAGE, desc, argc, argv);
     }
     if (dflt.form == MG_FORM_PERSISTENT && !MG_HAVE_PERSISTENT_COLL) {
         snprintf(desc, sizeof desc, "this MPI library has no persistent collectives (MPI-4 "
                  "MPI_%c%s_init)", (char)(dflt.op->name[0] - 'a' + 'A'), dflt.op->name + 1);
-        return mg_coll_refuse(desc, MG_EXIT_SKIP, argc, argv);
+        return mg_main_refuse("coll", "skip", MG_EXIT_SKIP, desc, argc, argv);
     }
     snprintf(desc, sizeof desc,
              "MPI_%c%s%s: time per call in us, the slowest rank of each call; ranks "

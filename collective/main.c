@@ -5,6 +5,7 @@
  * its form come from the name it was started under, or from the first
  * argument of mpigauge_coll (mpigauge_coll allreduce -m 8:1K). */
 #include "mg_collective.h"
+#include "mg_driver.h"
 #include "mg_exit.h"
 
 #include <stdio.h>
@@ -22,9 +23,10 @@ int main(int argc, char **argv)
         return MG_EXIT_OK;
     }
     if (argc < 2 || argv[1][0] == '-')
-        return mg_coll_refuse("error: no collective named: mpigauge_coll NAME [OPTIONS], or "
+        return mg_main_refuse("coll", "usage", MG_EXIT_USAGE,
+                              "no collective named: mpigauge_coll NAME [OPTIONS], or "
                               "mpigauge_NAME (the names: mpigauge_coll --list-names)",
-                              MG_EXIT_USAGE, argc, argv);
+                              argc, argv);
     name = argv[1];
     argv[1] = argv[0];
     return mg_coll_main(name, argc - 1, argv + 1);

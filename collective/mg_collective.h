@@ -63,10 +63,6 @@ extern const mg_coll_op mg_coll_ops[];
  * usage error (exit 2), a persistent form the library lacks exit 77. */
 int mg_coll_main(const char *name, int argc, char **argv);
 
-/* Start MPI, rank 0 says msg on standard error, stop MPI: returns code (the
- * exit code of every rank). */
-int mg_coll_refuse(const char *msg, int code, int argc, char **argv);
-
 /* Every name, one per line: each operation blocking, non-blocking ("i"
  * first) and, where the library has them, persistent ("_init" last). */
 void mg_coll_list_names(FILE *f);

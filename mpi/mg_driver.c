@@ -268,6 +268,30 @@ static int open_turns(mg_run *s)
     return MG_EXIT_INTERNAL;
 }
 
+int mg_main_refuse(const char *name, const char *code, int exit_code, const char *msg, int argc,
+                   char **argv)
+{
+    mg_bench b;
+    mg_config cfg;
+    mg_ctx ctx;
+
+    memset(&b, 0, sizeof b);
+    memset(&ctx, 0, sizeof ctx);
+    b.name = name;
+    mg_config_default(&cfg);
+    if (mg_json_requested(argc, argv))
+        cfg.format = MG_FORMAT_JSON;
+    ctx.cfg = &cfg;
+    MG_MPI_CHECK(MPI_Init(&argc, &argv));
+    MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &ctx.rank));
+    if (exit_code == MG_EXIT_SKIP && ctx.rank == 0)
+        fprintf(stderr, "mpigauge_%s: %s\n", name, msg);
+    else if (exit_code != MG_EXIT_SKIP)
+        mg_output_error(&ctx, &b, code, exit_code, msg, "", -1, -1);
+    MG_MPI_CHECK(MPI_Finalize());
+    return exit_code;
+}
+
 int mg_main(const mg_bench *b, int argc, char **argv)
 {
     mg_run s;
@@ -287,7 +311,7 @@ int mg_main(const mg_bench *b, int argc, char **argv)
         rc = open_turns(&s);
     if (rc == MG_EXIT_OK)
         rc = run(&s);
-    mg_turns_close(s.ctx.turns, NULL);
+    mg_turns_close(s.ctx.turns);
     if (!s.rail_helper)
         mg_multirail_finish(s.mr, rc);
     release(&s);

@@ -238,5 +238,11 @@ void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len);
 
 /* Run a benchmark: the whole program. Returns the process exit code. */
 int mg_main(const mg_bench *bench, int argc, char **argv);
+/* A program that cannot build its descriptor (mpigauge_coll NAME with an
+ * unknown NAME): MPI_Init, rank 0 says msg as mpigauge_NAME's error (a JSON
+ * record of `code` in JSON mode; a plain line for MG_EXIT_SKIP, which is not
+ * an error), MPI_Finalize; returns exit_code. */
+int mg_main_refuse(const char *name, const char *code, int exit_code, const char *msg, int argc,
+                   char **argv);
 
 #endif

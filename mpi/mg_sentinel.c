@@ -178,11 +178,10 @@ void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2)
                             0, ctx->comm));
     if (ctx->rank == 0) {
         mg_turns_stats ts;
+        const mg_turns_stats *turns = ctx->turns ? &ts : NULL;
         mg_turns_get(ctx->turns, &ts);
-        write_record(f1, phase, peer, lat_us, rmin, rmax, all, ctx->nranks,
-                     ctx->turns ? &ts : NULL);
-        write_record(f2, phase, peer, lat_us, rmin, rmax, all, ctx->nranks,
-                     ctx->turns ? &ts : NULL);
+        write_record(f1, phase, peer, lat_us, rmin, rmax, all, ctx->nranks, turns);
+        write_record(f2, phase, peer, lat_us, rmin, rmax, all, ctx->nranks, turns);
         if (f1)
             fflush(f1);
         free(all);

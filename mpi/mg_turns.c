@@ -21,6 +21,7 @@ struct mg_turns {
     int rank, local_rank, nlocal;
     double slice_s, timeout_s, turn_start_s, began_s;
     int began, holding, lost;
+    int alone; /* every other role is done: nobody to hand the turn to */
     sem_t **sems; /* [role * SEM_KINDS + kind] */
     mg_turns_stats stats;
 };
@@ -129,6 +130,22 @@ static void wait_turn(mg_turns *t)
     t->holding = 1;
 }
 
+/* Asleep until every role of the group is done (or, with or_ready, ready):
+ * 0, or 1 when limit_s passed first. */
+static int await_roles(const mg_turns *t, int or_ready, double limit_s)
+{
+    double t0 = now_s();
+    for (int r = 0; r < t->spec.count; ++r) {
+        while (sem_value(sem_of(t, r, SEM_DONE)) < t->nlocal &&
+               !(or_ready && sem_value(sem_of(t, r, SEM_READY)) >= t->nlocal)) {
+            if (now_s() - t0 > limit_s)
+                return 1;
+            nap();
+        }
+    }
+    return 0;
+}
+
 void mg_turns_begin(mg_turns *t)
 {
     double t0 = now_s();
@@ -137,14 +154,7 @@ void mg_turns_begin(mg_turns *t)
     sem_post(sem_of(t, t->spec.role, SEM_READY));
     t->began = 1;
     t->began_s = t0;
-    for (int r = 0; r < t->spec.count; ++r) {
-        while (sem_value(sem_of(t, r, SEM_READY)) < t->nlocal &&
-               sem_value(sem_of(t, r, SEM_DONE)) < t->nlocal && !t->lost) {
-            if (now_s() - t0 > t->timeout_s)
-                t->lost = 1;
-            nap();
-        }
-    }
+    t->lost = await_roles(t, 1, t->timeout_s);
     t->stats.waited_s += now_s() - t0;
     if (!t->holding)
         wait_turn(t);
@@ -180,6 +190,8 @@ static int hand_on(mg_turns *t)
         sem_post(sem_of(t, next, SEM_TURN));
         t->holding = 0;
         t->stats.yields++;
+    } else {
+        t->alone = 1;
     }
     return next;
 }
@@ -187,16 +199,13 @@ static int hand_on(mg_turns *t)
 int mg_turns_point(mg_turns *t)
 {
     int go = 0;
-    if (t == NULL || t->lost)
+    if (t == NULL || t->lost || t->alone)
         return 0;
     if (t->rank == 0)
         go = now_s() - t->turn_start_s >= t->slice_s;
     MG_MPI_CHECK(MPI_Bcast(&go, 1, MPI_INT, 0, t->comm));
-    if (!go || hand_on(t) == t->spec.role) {
-        if (go)
-            t->turn_start_s = now_s();
+    if (!go || hand_on(t) == t->spec.role)
         return 0;
-    }
     wait_turn(t);
     agree_lost(t);
     return 1;
@@ -214,24 +223,20 @@ void mg_turns_get(const mg_turns *t, mg_turns_stats *stats)
     }
 }
 
-void mg_turns_close(mg_turns *t, mg_turns_stats *stats)
+void mg_turns_close(mg_turns *t)
 {
     int n;
     if (t == NULL)
         return;
     n = t->spec.count * SEM_KINDS;
     sem_post(sem_of(t, t->spec.role, SEM_DONE));
-    if (t->holding && !t->lost)
+    if (t->holding && !t->lost && !t->alone)
         hand_on(t);
     if (t->began && !t->lost) {
         /* the others run about as long as this launch did: wait that long
          * again, and at least the timeout */
-        double t0 = now_s(), limit = 2.0 * (t0 - t->began_s);
-        if (limit < t->timeout_s)
-            limit = t->timeout_s;
-        for (int r = 0; r < t->spec.count; ++r)
-            while (sem_value(sem_of(t, r, SEM_DONE)) < t->nlocal && now_s() - t0 < limit)
-                nap();
+        double limit = 2.0 * (now_s() - t->began_s);
+        await_roles(t, 0, limit > t->timeout_s ? limit : t->timeout_s);
         MG_MPI_CHECK(MPI_Barrier(t->comm));
         if (t->local_rank == 0)
             for (int k = 0; k < SEM_KINDS; ++k) {
@@ -240,8 +245,6 @@ void mg_turns_close(mg_turns *t, mg_turns_stats *stats)
                 sem_unlink(path);
             }
     }
-    if (stats)
-        mg_turns_get(t, stats);
     for (int i = 0; i < n; ++i)
         sem_close(t->sems[i]);
     free(t->sems);

@@ -55,7 +55,7 @@ void mg_turns_begin(mg_turns *t);
 int mg_turns_point(mg_turns *t);
 /* Collective: this launch is done; hand the turn on, wait asleep until the
  * group is done, close. NULL: nothing. */
-void mg_turns_close(mg_turns *t, mg_turns_stats *stats);
+void mg_turns_close(mg_turns *t);
 /* Rank 0's figures so far. */
 void mg_turns_get(const mg_turns *t, mg_turns_stats *stats);
 

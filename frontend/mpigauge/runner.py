@@ -251,19 +251,23 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
                     "message": f"mpigauge_{e.name} not found"}])
     old = {s: signal.signal(s, ln._raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     todo = [(r, li, ci) for r, li, ci in order if (li, ci) in items]
-    grouped = a.interleave == "turns" and labels_of(configs)
+    labels = [c.label for c in configs]
+    grouped = a.interleave == "turns" and labels[0] is not None
     steps = _steps(todo, grouped)
     looks = planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else []
-    labels = [c.label for c in configs]
     start, durations = time.time(), {}
-    interrupted, stopped, i = False, None, 0
+    interrupted, stopped, i, pos = False, None, 0, {}
     try:
         for si, step in enumerate(steps):
             rnd = step[0][0]
             ids = [f"{session}-{seq + k + 1:04d}" for k in range(len(step))]
             seq += len(step)
-            got = run_step(a, out, session, [items[(li, ci)] for _, li, ci in step], ids, rnd,
-                           rounds, launcher, grouped)
+            positions = []
+            for _, li, _ in step:   # a configuration's place among its line's in the round
+                positions.append(pos.get((rnd, li), 0))
+                pos[(rnd, li)] = positions[-1] + 1
+            got = run_step(a, out, session, [items[(li, ci)] for _, li, ci in step], ids,
+                           (rnd, positions, rounds), launcher, grouped)
             for (_, li, ci), res in zip(step, got):
                 i += 1
                 counts[res["status"]] += 1
@@ -304,10 +308,6 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
             pass            # the error of the launch's own write is the one to report
         out.close()
     return _finish(a, counts, interrupted, items, stopped)
-
-
-def labels_of(configs):
-    return configs[0].label is not None
 
 
 def _steps(todo, grouped):

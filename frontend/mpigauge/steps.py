@@ -11,14 +11,14 @@ from . import launch as ln
 from .common import now_utc
 
 
-def launch_record(lid, session, it, where, launcher, res, timeout):
-    """where: (round, position, rounds)."""
+def launch_record(lid, session, it, where, launcher, res, timeout, argv):
+    """where: (round, position, rounds); argv: the command as launched."""
     rnd, pos, rounds = where
     e, c = it.entry, it.config
     rec = {"type": "launch", "launch_id": lid, "session_id": session, "benchmark": e.name,
            "repeat": rnd, "repeats": rounds, "round": rnd, "position": pos,
            "suite_line": e.line(), "source": e.source, "program": it.prog, "mpi": it.flavour,
-           "launcher": launcher, "nranks": it.n, "command": it.argv, "date_utc": res["began"],
+           "launcher": launcher, "nranks": it.n, "command": argv, "date_utc": res["began"],
            "duration_s": round(res["duration_s"], 3), "timeout_s": timeout,
            "status": res["status"], "exit_code": res["exit_code"], "message": res["message"]}
     if c.label is not None:
@@ -50,9 +50,10 @@ def _env(it):
     return env
 
 
-def group_name(session, seq):
-    """A name no other group on the node uses: the session and the step."""
-    return f"{session}-{os.getpid()}-{seq}"
+def group_name(lid):
+    """A name no other group on the node uses: its first launch's id (the
+    session and the step) and this process."""
+    return f"{lid}-{os.getpid()}"
 
 
 def remove_semaphores(name):
@@ -74,38 +75,32 @@ def turns_argv(it, launcher, name, role, count, slice_s):
     return argv + ["--turns", f"{name}:{role}:{count}", "--turn-slice", f"{slice_s:g}"]
 
 
-def run_step(a, out, session, items, ids, rnd, rounds, launcher, turns):
-    """Run items (one, or a group with turns) of round rnd; write each
-    launch's records; return the results in order."""
+def run_step(a, out, session, items, ids, where, launcher, turns):
+    """Run items (one, or with turns a group) of one round; where: (round,
+    positions, rounds). Write each launch's records; return the results in
+    order."""
+    rnd, positions, rounds = where
     began = now_utc()
+    timeouts = [_timeout(a, it) for it in items]
+    name = None
     if not turns or len(items) < 2:
-        it = items[0]
-        res = [ln.run_launch(it.argv, _env(it), _timeout(a, it), it.n)]
-        argvs = [it.argv]
-        timeouts = [_timeout(a, it)]
+        argvs = [items[0].argv]
+        res = [ln.run_launch(argvs[0], _env(items[0]), timeouts[0], items[0].n)]
     else:
-        name = group_name(session, ids[0].rsplit("-", 1)[-1])
-        total = sum(_timeout(a, it) for it in items)
+        name = group_name(ids[0])
+        timeouts = [sum(timeouts)] * len(items)
         argvs = [turns_argv(it, launcher, name, k, len(items), a.turn_slice)
                  for k, it in enumerate(items)]
-        timeouts = [total] * len(items)
         try:
-            res = ln.run_group([(argv, _env(it), total, it.n) for argv, it in zip(argvs, items)])
+            res = ln.run_group([(argv, _env(it), timeouts[0], it.n)
+                                for argv, it in zip(argvs, items)])
         finally:
             remove_semaphores(name)
     for k, (it, r) in enumerate(zip(items, res)):
         r["began"] = began
-        lid = ids[k]
-        shown = it if argvs[k] is it.argv else _with_argv(it, argvs[k])
-        rec = launch_record(lid, session, shown, (rnd, k, rounds), launcher, r, timeouts[k])
-        if turns and len(items) > 1:
+        rec = launch_record(ids[k], session, it, (rnd, positions[k], rounds), launcher, r,
+                            timeouts[k], argvs[k])
+        if name is not None:
             rec["turns"] = {"group": name, "role": k, "count": len(items)}
-        out.write([rec] + _records(lid, it, rnd, r))
+        out.write([rec] + _records(ids[k], it, rnd, r))
     return res
-
-
-def _with_argv(it, argv):
-    import copy
-    c = copy.copy(it)
-    c.argv = argv
-    return c

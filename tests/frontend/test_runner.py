@@ -190,6 +190,7 @@ class RunnerTest(unittest.TestCase):
         launches = [r for r in recs if r["type"] == "launch"]
         self.assertEqual(recs[0]["interleave"], "launches")
         self.assertTrue(all("turns" not in l and "--turns" not in l["command"] for l in launches))
+        self.assertEqual([l["position"] for l in launches], [0, 1, 0, 1])
         # a plain run (no configurations) never takes turns
         p = self.cli("ok\n", "--repeat", "2", "--force")
         self.assertEqual(p.returncode, 0, p.stderr)
