@@ -32,14 +32,15 @@ static const mg_opt common_opts[] = {
     {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
      "warm-up iterations per size (default: timed, 20 ms or 1000 iterations)", 0, 1e12, NULL},
     {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
-     "adaptive: stop when the median's 95% CI half-width is within P% (default 1%)", 1e-6, 0.5,
+     "adaptive: stop when the median's 95% CI half-width is within P% (default 1%; not with "
+     "--turns: each size runs its whole time budget)", 1e-6, 0.5,
      NULL},
     {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, budget_s), "SECONDS",
      "adaptive: sampling time budget per size (default 1)", 1e-3, 86400, NULL},
     {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, min_samples), "N",
      "adaptive: samples before the precision rule may stop (default 10)", 1, 1e7, NULL},
     {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, max_samples), "N",
-     "most samples per size (default 10000)", 1, 1e7, NULL},
+     "most samples per size (default 10000; 100000 with --turns)", 1, 1e7, NULL},
     {'c', "validate", MG_OPT_FLAG, offsetof(mg_config, validate), NULL,
      "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL},
     {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
@@ -75,7 +76,7 @@ void mg_config_default(mg_config *c)
     c->precision = p.precision;
     c->budget_s = p.budget_s;
     c->min_samples = (long)p.min_samples;
-    c->max_samples = (long)p.max_samples;
+    c->max_samples = 0; /* the plan decides: with --turns or not */
     c->format = MG_FORMAT_TABLE;
     c->turn_slice_s = 0.005;
     c->turn_timeout_s = 120.0;
@@ -91,6 +92,7 @@ void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double t
     p->budget_s = c->budget_s;
     p->min_samples = (size_t)c->min_samples;
     p->max_samples = (size_t)c->max_samples;
+    p->precision_rule = c->turns == NULL;
     /* a sample lasts >= 100 timer overheads (and ticks): overhead < 1% */
     p->min_sample_s = 100.0 * (timer_overhead_s > tick_s ? timer_overhead_s : tick_s);
     if (p->min_sample_s < 1e-6)
@@ -161,6 +163,12 @@ void mg_plan_parse(mg_run *s)
 
     s->plan_failed = mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err,
                                    sizeof s->plan_err) != 0;
+    if (s->cfg.max_samples == 0) {
+        mg_policy_cfg p;
+        mg_policy_cfg_default(&p);
+        /* turns: a size runs its whole budget, 10 us samples for 1 s */
+        s->cfg.max_samples = s->cfg.turns ? 100000 : (long)p.max_samples;
+    }
     if (!s->plan_failed && s->cfg.turns) {
         mg_turns_spec *t = &s->turns;
         s->plan_failed = mg_turns_parse(s->cfg.turns, t, s->plan_err, sizeof s->plan_err) != 0;

@@ -264,6 +264,7 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
     mg_json_int(j, "iterations", cfg->iterations);
     mg_json_int(j, "warmup", cfg->warmup);
     mg_json_number(j, "precision", cfg->precision);
+    mg_json_bool(j, "precision_rule", cfg->turns == NULL);
     mg_json_number(j, "time_budget_s", cfg->budget_s);
     mg_json_int(j, "min_samples", cfg->min_samples);
     mg_json_int(j, "max_samples", cfg->max_samples);

@@ -3,6 +3,7 @@
 check_PROGRAMS += tests/unit/unit_tests
 tests_unit_unit_tests_SOURCES = \
 	tests/unit/capture.h \
+	tests/unit/policy_fake.h \
 	tests/unit/test_clocksync.cc \
 	tests/unit/test_coll.cc \
 	tests/unit/test_compute.cc \
@@ -14,6 +15,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_pairing.cc \
 	tests/unit/test_pattern.cc \
 	tests/unit/test_policy.cc \
+	tests/unit/test_policy_adaptive.cc \
 	tests/unit/test_rails.cc \
 	tests/unit/test_report.cc \
 	tests/unit/test_size.cc \

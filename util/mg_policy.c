@@ -24,6 +24,7 @@ void mg_policy_cfg_default(mg_policy_cfg *cfg)
     cfg->max_samples = 10000;
     cfg->min_sample_s = 1e-5;
     cfg->min_block_iters = 1;
+    cfg->precision_rule = 1;
 }
 
 int mg_policy_cfg_check(const mg_policy_cfg *cfg, char *err, size_t errlen)
@@ -168,7 +169,7 @@ mg_stop_reason mg_policy_check(const mg_policy *p, const double *samples, size_t
         return n >= p->planned ? MG_STOP_FIXED : MG_STOP_NONE;
     if (n >= p->cfg.max_samples)
         return MG_STOP_CAP;
-    if (n >= p->cfg.min_samples && mg_stats_compute(samples, n, &st) == 0 &&
+    if (p->cfg.precision_rule && n >= p->cfg.min_samples && mg_stats_compute(samples, n, &st) == 0 &&
         mg_stats_rel_halfwidth(&st) <= p->cfg.precision)
         return MG_STOP_PRECISION;
     if (p->clock.now_s(p->clock.ctx) - p->t_begin_s >= p->cfg.budget_s)

@@ -13,7 +13,8 @@
  *  - Adaptive (default): samples until the 95% CI half-width of the median
  *    is within `precision` of the median (after `min_samples`), or the
  *    per-size `budget_s` is spent, or `max_samples` is reached. Large
- *    messages therefore take few samples: the budget stops them.
+ *    messages therefore take few samples: the budget stops them. With
+ *    `precision_rule` 0 only the budget and the cap stop.
  *
  * Decisions are made on one rank (the caller broadcasts them); the clock is
  * injected so the policy can be tested with a fake one. Pure C, no MPI.
@@ -43,6 +44,9 @@ typedef struct {
     size_t max_samples;  /* hard cap on samples (both modes) */
     double min_sample_s; /* shortest allowed sample */
     long min_block_iters; /* fewest iterations in a sample (pipelined patterns) */
+    int precision_rule;  /* adaptive: 1 (default) may stop on precision; 0: only
+                          * the budget or max_samples stop (--turns: launches
+                          * taking turns measure a size over the same time) */
 } mg_policy_cfg;
 
 typedef enum {
