@@ -35,20 +35,20 @@ static const char *const overlap_extras[] = {"pure_us",     "compute_us",  "over
 static const mg_opt opts[] = {
     {0, "root", MG_OPT_STRING, offsetof(coll_params, root_spec), "R|rotate",
      "rooted operations: the root rank, or rotate (call i has root i mod P, IMB's root shift; "
-     "default 0)", 0, 0, NULL},
+     "default 0)", 0, 0, NULL, NULL, NULL},
     {'T', "type", MG_OPT_CHOICE, offsetof(coll_params, type), "char|int|float|double",
-     "element type (default char; reductions float)", 0, 0, mg_elem_type_names},
+     "element type (default char; reductions float)", 0, 0, mg_elem_type_names, NULL, NULL},
     {0, "op", MG_OPT_CHOICE, offsetof(coll_params, red), "sum|prod|max|min",
-     "reductions: the operation (default sum)", 0, 0, mg_red_op_names},
+     "reductions: the operation (default sum)", 0, 0, mg_red_op_names, NULL, NULL},
     {0, "in-place", MG_OPT_FLAG, offsetof(coll_params, in_place), NULL,
-     "use MPI_IN_PLACE where the operation allows it", 0, 0, NULL},
+     "use MPI_IN_PLACE where the operation allows it", 0, 0, NULL, NULL, NULL},
     {0, "off-cache", MG_OPT_FLAG, offsetof(coll_params, off_cache), NULL,
      "rotate through buffers covering twice the last-level cache (IMB's -off_cache)", 0, 0,
-     NULL},
+     NULL, NULL, NULL},
     {'t', "tests", MG_OPT_LONG, offsetof(coll_params, tests), "N",
      "non-blocking, persistent: N MPI_Test calls spread through the computation (default 0)",
-     0, 1000000, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+     0, 1000000, NULL, NULL, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Every size of the sweep holds whole elements and int counts. */
 static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)

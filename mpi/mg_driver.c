@@ -223,8 +223,6 @@ static void plan(mg_run *s, const mg_bench *b, int argc, char **argv)
     s->ctx.peer = -1;
     s->ctx.cfg = &s->cfg;
     mg_config_default(&s->cfg);
-    if (mg_json_requested(argc, argv))
-        s->cfg.format = MG_FORMAT_JSON;
     mg_rail_opts_default(&s->rails);
     s->ctx.params = calloc(1, b->params_size ? b->params_size : 1);
     if (s->ctx.params == NULL) {

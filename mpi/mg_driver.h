@@ -233,6 +233,10 @@ int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefau
 int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, int ndefaults,
                           long *values, int max);
 
+/* The common option tables of benchmark b over c (the common one, and the
+ * per-call one for MG_TIME_CALL): 1 or 2 entries of tables (mg_plan.c). */
+size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables);
+
 /* "name=value" (or "name=label") of a variant value. */
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len);
 

@@ -13,30 +13,29 @@ const char *const mg_mr_steer_names[] = {"process", "hint", NULL};
 
 const mg_opt mg_rail_optdefs[] = {
     {0, "rails", MG_OPT_LONG, offsetof(mg_rail_opts, rails), "K",
-     "multirail: use K rails (network devices); 1 = off (default 1)", 1, MG_RAILS_MAX, NULL},
+     "multirail: use K rails (network devices); 1 = off", 1, MG_RAILS_MAX, NULL, "1", NULL},
     {0, "rail-mode", MG_OPT_CHOICE, offsetof(mg_rail_opts, mode), "stripe|bind|library",
      "cut large messages over the rails, keep whole messages on one rail per direction and "
-     "pair, or hand all devices to the library (default stripe)", 0, 0, mg_mr_mode_names},
+     "pair, or hand all devices to the library", 0, 0, mg_mr_mode_names, "stripe", NULL},
     {0, "rail-steer", MG_OPT_CHOICE, offsetof(mg_rail_opts, steer), "process|hint",
      "one device per process (K processes per node form a rail group), or K communicators "
-     "with info hints in one process (default process)", 0, 0, mg_mr_steer_names},
+     "with info hints in one process", 0, 0, mg_mr_steer_names, "process", NULL},
     {0, "rail-bind", MG_OPT_STRING, offsetof(mg_rail_opts, bind), "none|auto|DEV1,DEV2,..",
      "set each process's devices before MPI_Init: from hwloc (auto), from the list (rail r = "
-     "entry r), or not at all (none: the launcher or mpigauge-rails did; default)", 0, 0, NULL},
+     "entry r), or not at all (none: the launcher or mpigauge-rails did; default)", 0, 0, NULL, NULL, NULL},
     {0, "stripe-threshold", MG_OPT_SIZE, offsetof(mg_rail_opts, threshold), "BYTES",
-     "stripe: messages up to BYTES are not cut (default 8192)", 0, 281474976710656.0, NULL},
+     "stripe: messages up to BYTES are not cut", 0, 281474976710656.0, NULL, "8192", NULL},
     {0, "rail-weights", MG_OPT_STRING, offsetof(mg_rail_opts, weights), "even|W1,W2,..|auto",
-     "stripe: share of each rail; auto measures each rail first (default even)", 0, 0, NULL},
+     "stripe: share of each rail; auto measures each rail first (default even)", 0, 0, NULL, NULL, NULL},
     {0, "rail-hint", MG_OPT_STRING, offsetof(mg_rail_opts, hints), "KEY=VALUE[;..]",
      "hint steering: info keys of rail communicator r (%d = r; default the MPICH key "
-     "multi_nic_pref_nic=%d)", 0, 0, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+     "multi_nic_pref_nic=%d)", 0, 0, NULL, NULL, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 void mg_rail_opts_default(mg_rail_opts *o)
 {
+    /* the options with a default in their row get it in mg_plan_parse */
     memset(o, 0, sizeof *o);
-    o->rails = 1;
-    o->threshold = 8192;
 }
 
 /* The lowest world rank whose message is not empty tells everyone. */

@@ -14,72 +14,78 @@ static const char *const format_names[] = {"table", "csv", "json", NULL};
 static const char *const sync_names[] = {"barrier", "window", NULL};
 
 /* Options of MG_TIME_CALL benchmarks (into mg_config). */
+/* Options of MG_TIME_CALL benchmarks (into mg_config). */
 static const mg_opt call_opts[] = {
     {0, "sync", MG_OPT_CHOICE, offsetof(mg_config, sync), "barrier|window",
-     "synchronise the ranks before every call: a barrier (default), or a common start time "
-     "on rank 0's clock (late starts are dropped and counted)", 0, 0, sync_names},
+     "synchronise the ranks before every call: a barrier, or a common start time on rank 0's "
+     "clock (late starts are dropped and counted)", 0, 0, sync_names, "barrier", NULL},
     {0, "sync-window", MG_OPT_DOUBLE, offsetof(mg_config, sync_window_us), "US",
      "--sync window: window length in us (default: 2 x the warm-up's call time + 2 round "
-     "trips, at least 10; doubled after a late start)", 1e-3, 1e6, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+     "trips, at least 10; doubled after a late start)", 1e-3, 1e6, NULL, NULL, "sync_window_us"},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const mg_opt common_opts[] = {
     {'m', "message-size", MG_OPT_STRING, offsetof(mg_config, sizes_spec), "[MIN:]MAX|LIST",
      "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)",
-     0, 0, NULL},
+     0, 0, NULL, NULL, ""},
     {'i', "iterations", MG_OPT_LONG, offsetof(mg_config, iterations), "N",
-     "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL},
-    {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
-     "warm-up iterations per size (default: timed, 20 ms or 1000 iterations)", 0, 1e12, NULL},
-    {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
-     "adaptive: stop when the median's 95% CI half-width is within P% (default 1%; not with "
-     "--turns: each size runs its whole time budget)", 1e-6, 0.5,
+     "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL, NULL,
      NULL},
+    {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
+     "warm-up iterations per size (default: timed, 20 ms or 1000 iterations)", 0, 1e12, NULL,
+     NULL, NULL},
+    {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
+     "adaptive: stop when the median's 95% CI half-width is within P% (off with --turns: each "
+     "size runs its whole time budget)", 1e-6, 0.5, NULL, "1%", NULL},
     {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, budget_s), "SECONDS",
-     "adaptive: sampling time budget per size (default 1)", 1e-3, 86400, NULL},
+     "adaptive: sampling time budget per size", 1e-3, 86400, NULL, "1", "time_budget_s"},
     {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, min_samples), "N",
-     "adaptive: samples before the precision rule may stop (default 10)", 1, 1e7, NULL},
+     "adaptive: samples before the precision rule may stop", 1, 1e7, NULL, "10", NULL},
     {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, max_samples), "N",
-     "most samples per size (default 10000; 100000 with --turns)", 1, 1e7, NULL},
+     "most samples per size (default 10000; 100000 with --turns)", 1, 1e7, NULL, NULL, NULL},
     {'c', "validate", MG_OPT_FLAG, offsetof(mg_config, validate), NULL,
-     "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL},
+     "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL,
+     NULL, NULL},
     {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
      "refuse sizes whose buffers exceed SIZE per rank (default: 3/4 of node memory / ranks)",
-     1, 281474976710656.0, NULL},
+     1, 281474976710656.0, NULL, NULL, "max_memory_bytes"},
     {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
-     "what goes to standard output (default table)", 0, 0, format_names},
+     "what goes to standard output", 0, 0, format_names, "table", NULL},
     {'o', "output", MG_OPT_STRING, offsetof(mg_config, output), "FILE",
-     "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL},
+     "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL,
+     NULL, ""},
     {0, "sentinel", MG_OPT_FLAG, offsetof(mg_config, sentinel), NULL,
      "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
-     "node's load (JSON records of type sentinel)", 0, 0, NULL},
+     "node's load (JSON records of type sentinel)", 0, 0, NULL, NULL, ""},
     {0, "turns", MG_OPT_STRING, offsetof(mg_config, turns), "NAME:ROLE:COUNT",
      "take turns at measuring with the other launches of group NAME running now on the same "
-     "nodes (mpigauge run sets it; doc/compare.md)", 0, 0, NULL},
+     "nodes (mpigauge run sets it; doc/compare.md)", 0, 0, NULL, NULL, ""},
     {0, "turn-slice", MG_OPT_DOUBLE, offsetof(mg_config, turn_slice_s), "SECONDS",
-     "--turns: measuring time before the turn is handed on (default 0.005)", 1e-3, 60, NULL},
+     "--turns: measuring time before the turn is handed on", 1e-3, 60, NULL, "0.005", ""},
     {0, "turn-timeout", MG_OPT_DOUBLE, offsetof(mg_config, turn_timeout_s), "SECONDS",
-     "--turns: a wait for the group this long gives the turns up (default 120)", 0.1, 86400,
-     NULL},
+     "--turns: a wait for the group this long gives the turns up", 0.1, 86400, NULL, "120",
+     ""},
     {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL, "show this help and exit", 0, 0,
-     NULL},
+     NULL, NULL, ""},
     {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
-     "show the version and exit", 0, 0, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+     "show the version and exit", 0, 0, NULL, NULL, ""},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 void mg_config_default(mg_config *c)
 {
-    mg_policy_cfg p;
-    mg_policy_cfg_default(&p);
+    /* the options with a default in their row get it in mg_plan_parse */
     memset(c, 0, sizeof *c);
     c->warmup = -1;
-    c->precision = p.precision;
-    c->budget_s = p.budget_s;
-    c->min_samples = (long)p.min_samples;
     c->max_samples = 0; /* the plan decides: with --turns or not */
-    c->format = MG_FORMAT_TABLE;
-    c->turn_slice_s = 0.005;
-    c->turn_timeout_s = 120.0;
+}
+
+size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)
+{
+    size_t nt = 0;
+    tables[nt++] = (mg_opt_table){common_opts, c};
+    if (b->time_mode == MG_TIME_CALL)
+        tables[nt++] = (mg_opt_table){call_opts, c};
+    return nt;
 }
 
 void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
@@ -145,10 +151,7 @@ int mg_json_requested(int argc, char **argv)
 /* The option tables of this benchmark: common, per-call sync, its own, rails. */
 static size_t plan_tables(mg_run *s, mg_opt_table *tables)
 {
-    size_t nt = 0;
-    tables[nt++] = (mg_opt_table){common_opts, &s->cfg};
-    if (s->b->time_mode == MG_TIME_CALL)
-        tables[nt++] = (mg_opt_table){call_opts, &s->cfg};
+    size_t nt = mg_config_tables(s->b, &s->cfg, tables);
     if (s->b->opts)
         tables[nt++] = (mg_opt_table){s->b->opts, s->ctx.params};
     if (s->b->rails)
@@ -161,6 +164,12 @@ void mg_plan_parse(mg_run *s)
     mg_opt_table tables[4];
     size_t nt = plan_tables(s, tables);
 
+    if (mg_opts_defaults(tables, nt, s->plan_err, sizeof s->plan_err) != 0) {
+        s->plan_failed = 2;
+        return;
+    }
+    if (mg_json_requested(s->argc, s->argv)) /* an error in the options is a record too */
+        s->cfg.format = MG_FORMAT_JSON;
     s->plan_failed = mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err,
                                    sizeof s->plan_err) != 0;
     if (s->cfg.max_samples == 0) {

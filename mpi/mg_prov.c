@@ -246,7 +246,6 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
                           const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
                           int nvariants)
 {
-    static const char *const fmt_names[] = {"table", "csv", "json"};
     mg_json_object_begin(j, "options");
     mg_json_array_begin(j, "sizes_bytes");
     for (size_t i = 0; i < sweep->n; ++i)
@@ -261,23 +260,15 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
         }
         mg_json_array_end(j);
     }
-    mg_json_int(j, "iterations", cfg->iterations);
-    mg_json_int(j, "warmup", cfg->warmup);
-    mg_json_number(j, "precision", cfg->precision);
+    {
+        mg_opt_table tables[2];
+        size_t nt = mg_config_tables(bench, (mg_config *)cfg, tables);
+        mg_opts_json_members(j, tables, nt);
+    }
     mg_json_bool(j, "precision_rule", cfg->turns == NULL);
-    mg_json_number(j, "time_budget_s", cfg->budget_s);
-    mg_json_int(j, "min_samples", cfg->min_samples);
-    mg_json_int(j, "max_samples", cfg->max_samples);
-    mg_json_bool(j, "validate", cfg->validate);
-    mg_json_uint(j, "max_memory_bytes", (unsigned long long)cfg->max_memory);
-    mg_json_string(j, "format", fmt_names[cfg->format]);
     mg_json_string(j, "time_mode", bench->time_mode == MG_TIME_CALL  ? "call"
                                    : bench->time_mode == MG_TIME_MAX ? "max"
                                                                      : "root");
-    if (bench->time_mode == MG_TIME_CALL) {
-        mg_json_string(j, "sync", cfg->sync == MG_SYNC_WINDOW ? "window" : "barrier");
-        mg_json_number(j, "sync_window_us", cfg->sync_window_us);
-    }
     if (bench->opts) {
         mg_opt_table t = {bench->opts, ctx->params};
         mg_opts_json(j, "benchmark", &t, 1);

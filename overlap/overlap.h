@@ -18,12 +18,12 @@ typedef struct {
 
 static const mg_ovl_params mg_ovl_default = {0.0, 30, {0, {0}}, 0};
 
-#define MG_OPT_LAST_OVL {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}
+#define MG_OPT_LAST_OVL {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}
 
 #define MG_OPT_TEST_INTERVAL                                                                 \
     {0, "test-interval", MG_OPT_DOUBLE, offsetof(mg_ovl_params, test_interval_us), "US",     \
      "call MPI_Test on the pending request every US microseconds of computation "           \
-     "(default 0: never)", 0, 1e9, NULL}
+     "(default 0: never)", 0, 1e9, NULL, NULL, NULL}
 
 static inline const mg_ovl_params *mg_ovl(const mg_ctx *c) { return c->params; }
 

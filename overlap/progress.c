@@ -120,9 +120,9 @@ static const mg_opt opts[] = {
     {0, "delays", MG_OPT_LIST, offsetof(mg_ovl_params, delays), "LIST",
      "delays in us (default 0,10,100,1000), or in % of l_0 with --relative "
      "(default 0,100,200,400,800); 0 (the reference) is always measured first",
-     0, 1e9, NULL},
+     0, 1e9, NULL, NULL, NULL},
     {0, "relative", MG_OPT_FLAG, offsetof(mg_ovl_params, relative), NULL,
-     "delays are percentages of the measured latency l_0", 0, 0, NULL},
+     "delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL},
     MG_OPT_LAST_OVL};
 
 static const mg_bench bench = {

@@ -38,7 +38,6 @@ static const mg_bench bench = {
                    "aggregate MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
-    .params_default = &mg_pt2pt_default,
     .opts = opts,
     .bytes_per_iter = bytes_per_iter,
     .iterate = iterate,

@@ -36,16 +36,14 @@ typedef struct {
     MPI_Status sts[MAX_PENDING + 1];
 } completion_state;
 
-static const completion_params defaults = {{0, {0}}, 7};
-
 static const mg_opt opts[] = {
     {0, "methods", MG_OPT_LIST, offsetof(completion_params, methods), "LIST",
      "of recv,wait,test,waitany,testsome (default all; recv is always measured first)", 0, 0,
-     methods},
+     methods, NULL, NULL},
     {0, "pending", MG_OPT_LONG, offsetof(completion_params, pending), "K",
-     "waitany, testsome: never-completing receives in the set besides the real one "
-     "(default 7)", 0, MAX_PENDING, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+     "waitany, testsome: never-completing receives in the set besides the real one", 0,
+     MAX_PENDING, NULL, "7", NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const completion_params *prm(const mg_ctx *c) { return c->params; }
 
@@ -146,7 +144,6 @@ static const mg_bench bench = {
     .default_max_size = 1048576,
     .opts = opts,
     .params_size = sizeof(completion_params),
-    .params_default = &defaults,
     .variant_name = "method",
     .variants = variants,
     .variant_labels = methods,

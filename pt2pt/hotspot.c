@@ -23,8 +23,6 @@ typedef struct {
     long max_slaves; /* 0: P - 1 */
 } hotspot_params;
 
-static const hotspot_params defaults = {DIR_SEND, 0};
-
 static const char *const directions[] = {"send", "recv", NULL};
 
 static const hotspot_params *params(const mg_ctx *c) { return c->params; }
@@ -99,9 +97,10 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 
 static const mg_opt opts[] = {
     {0, "direction", MG_OPT_CHOICE, offsetof(hotspot_params, direction), "send|recv",
-     "the master sends to the slaves, or receives from them (default send)", 0, 0, directions},
+     "the master sends to the slaves, or receives from them", 0, 0, directions, "send",
+     NULL},
     {0, "max-slaves", MG_OPT_LONG, offsetof(hotspot_params, max_slaves), "K",
-     "sweep k = 1..K slaves (default: all other ranks)", 1, 1 << 24, NULL},
+     "sweep k = 1..K slaves (default: all other ranks)", 1, 1 << 24, NULL, NULL, NULL},
     MG_OPT_LAST};
 
 static const mg_bench bench = {
@@ -119,7 +118,6 @@ static const mg_bench bench = {
     .default_min_size = 4,
     .default_max_size = 4,
     .params_size = sizeof(hotspot_params),
-    .params_default = &defaults,
     .opts = opts,
     .check = check,
     .variant_name = "slaves",

@@ -55,7 +55,6 @@ static const mg_bench bench = {
                    "aggregate MB/s (10^6 bytes/s), slowest rank",
     MG_PT2PT_MANY_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
-    .params_default = &mg_pt2pt_default,
     .opts = opts,
     .pairs = mg_pairs_by_option,
     .bytes_per_iter = bytes_per_iter,

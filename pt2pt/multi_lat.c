@@ -58,7 +58,6 @@ static const mg_bench bench = {
     MG_PT2PT_MANY_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(0.5),
     .params_size = sizeof(mg_pt2pt_params),
-    .params_default = &mg_pt2pt_default,
     .opts = opts,
     .pairs = mg_pairs_by_option,
     .iterate = iterate,

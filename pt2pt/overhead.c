@@ -190,16 +190,16 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 static const mg_opt opts[] = {
     {0, "part", MG_OPT_CHOICE, offsetof(overhead_params, part), "latency|bandwidth",
      "time inside the calls of a ping-pong, or CPU share free during a bandwidth test "
-     "(default latency)", 0, 0, parts},
+     "(default latency)", 0, 0, parts, NULL, NULL},
     MG_OPT_WINDOW,
     {0, "shares", MG_OPT_LIST, offsetof(overhead_params, shares), "LIST",
      "bandwidth: computation as % of the reference iteration (default 0,50,75,90,95,97,99)",
-     0, 10000, NULL},
+     0, 10000, NULL, NULL, NULL},
     {0, "drop", MG_OPT_PERCENT, offsetof(overhead_params, drop), "P%",
-     "bandwidth: stop when the bandwidth falls by P% (default 5%)", 0.001, 0.9, NULL},
+     "bandwidth: stop when the bandwidth falls by P% (default 5%)", 0.001, 0.9, NULL, NULL, NULL},
     {0, "test-interval", MG_OPT_DOUBLE, offsetof(overhead_params, test_interval_us), "US",
      "bandwidth: call MPI_Testall every US microseconds of computation (default 0: never)",
-     0, 1e9, NULL},
+     0, 1e9, NULL, NULL, NULL},
     MG_OPT_LAST};
 
 #define COMMON                                                                               \

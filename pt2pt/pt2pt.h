@@ -15,24 +15,22 @@ typedef struct {
     int pairing;  /* --pairing: mg_pairing_mode */
 } mg_pt2pt_params;
 
-static const mg_pt2pt_params mg_pt2pt_default = {64, 0, MG_PAIR_BLOCK};
-
 static const char *const mg_buffer_modes[] = {"single", "multiple", NULL};
 static const char *const mg_pairing_modes[] = {"block", "cyclic", "internode", NULL};
 
 #define MG_OPT_WINDOW                                                                        \
     {'W', "window", MG_OPT_LONG, offsetof(mg_pt2pt_params, window), "N",                     \
-     "messages posted back to back per iteration (default 64)", 1, 65536, NULL}
+     "messages posted back to back per iteration", 1, 65536, NULL, "64", NULL}
 #define MG_OPT_BUFFERS                                                                       \
     {'b', "buffers", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, multiple), "single|multiple",  \
-     "one buffer for all messages, or one per window slot (default single)", 0, 0,          \
-     mg_buffer_modes}
+     "one buffer for all messages, or one per window slot", 0, 0, mg_buffer_modes,         \
+     "single", NULL}
 #define MG_OPT_PAIRING                                                                       \
     {0, "pairing", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, pairing),                        \
      "block|cyclic|internode",                                                               \
-     "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible (default block)", 0,  \
-     0, mg_pairing_modes}
-#define MG_OPT_LAST {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}
+     "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible", 0, 0,             \
+     mg_pairing_modes, "block", NULL}
+#define MG_OPT_LAST {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}
 
 static inline const mg_pt2pt_params *mg_p2p(const mg_ctx *c)
 {

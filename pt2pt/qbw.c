@@ -73,11 +73,9 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return (double)size * (double)(mg_window(c) / 2);
 }
 
-static const mg_pt2pt_params defaults = {100, 0, MG_PAIR_BLOCK};
-
 static const mg_opt opts[] = {
     {'Q', "queue", MG_OPT_LONG, offsetof(mg_pt2pt_params, window), "Q",
-     "keep between Q/2 and Q messages outstanding (even, default 100)", 2, 65536, NULL},
+     "keep between Q/2 and Q messages outstanding (even)", 2, 65536, NULL, "100", NULL},
     MG_OPT_BUFFERS, MG_OPT_LAST};
 
 static const mg_bench bench = {
@@ -86,7 +84,6 @@ static const mg_bench bench = {
                    "rank 0 to rank 1, in MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
-    .params_default = &defaults,
     .opts = opts,
     .check = check,
     .state_size = sizeof(queue_state),

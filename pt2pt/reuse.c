@@ -49,17 +49,17 @@ static const char *const metrics[] = {"latency", "bw", NULL};
 
 static const mg_opt opts[] = {
     {0, "pattern", MG_OPT_CHOICE, offsetof(reuse_params, pattern), "fifo|percent",
-     "N buffers in FIFO order, or a reuse percentage (default fifo)", 0, 0, patterns},
+     "N buffers in FIFO order, or a reuse percentage (default fifo)", 0, 0, patterns, NULL, NULL},
     {0, "metric", MG_OPT_CHOICE, offsetof(reuse_params, metric), "latency|bw",
-     "ping-pong latency or windowed bandwidth (default latency)", 0, 0, metrics},
+     "ping-pong latency or windowed bandwidth (default latency)", 0, 0, metrics, NULL, NULL},
     {0, "buffers", MG_OPT_LIST, offsetof(reuse_params, buffers), "MIN:MAX|LIST",
      "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default 1,2,5,10,15,20,25)", 1,
-     65536, NULL},
+     65536, NULL, NULL, NULL},
     {0, "reuse", MG_OPT_LIST, offsetof(reuse_params, reuse), "LIST",
-     "percent: reuse percentages 0..100 (default 0,25,50,75,100)", 0, 100, NULL},
+     "percent: reuse percentages 0..100 (default 0,25,50,75,100)", 0, 100, NULL, NULL, NULL},
     {'W', "window", MG_OPT_LONG, offsetof(reuse_params, window), "N",
-     "bw: messages per window (default 64; 16 with --pattern percent)", 1, 65536, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL}};
+     "bw: messages per window (default 64; 16 with --pattern percent)", 1, 65536, NULL, NULL, NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const reuse_params *prm(const mg_ctx *c) { return c->params; }
 

@@ -267,6 +267,61 @@ static const mg_opt *find(const mg_opt_table *tables, size_t nt, char s, const c
     return NULL;
 }
 
+static int same_name(const mg_opt *a, const mg_opt *b)
+{
+    return (a->short_name && a->short_name == b->short_name) ||
+           (a->long_name && b->long_name && strcmp(a->long_name, b->long_name) == 0);
+}
+
+/* A name given to two options (in one table or two) is refused. */
+static int check_names(const mg_opt_table *tables, size_t nt, char *err, size_t errlen)
+{
+    for (size_t t = 0; t < nt; ++t) {
+        for (const mg_opt *o = tables[t].opts; o->type != MG_OPT_END; ++o) {
+            for (size_t u = t; u < nt; ++u) {
+                const mg_opt *q = u == t ? o + 1 : tables[u].opts;
+                for (; q->type != MG_OPT_END; ++q) {
+                    if (same_name(o, q)) {
+                        char name[64];
+                        opt_name(o, name, sizeof name);
+                        snprintf(err, errlen, "internal: option %s is defined twice", name);
+                        return -EINVAL;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+int mg_opts_defaults(const mg_opt_table *tables, size_t ntables, char *err, size_t errlen)
+{
+    int rc = check_names(tables, ntables, err, errlen);
+    for (size_t t = 0; rc == 0 && t < ntables; ++t) {
+        for (const mg_opt *o = tables[t].opts; rc == 0 && o->type != MG_OPT_END; ++o) {
+            if (o->def && o->type != MG_OPT_FLAG && (rc = set_value(o, tables[t].base, o->def, err,
+                                                                   errlen)) != 0) {
+                size_t n = strlen(err);
+                snprintf(err + n, errlen > n ? errlen - n : 0, " (internal: a bad default)");
+            }
+        }
+    }
+    return rc;
+}
+
+const char *mg_opt_key(const mg_opt *o, char *buf, size_t len)
+{
+    size_t i;
+    if (o->key)
+        return *o->key ? o->key : NULL;
+    if (o->long_name == NULL || len == 0)
+        return NULL;
+    for (i = 0; o->long_name[i] && i + 1 < len; ++i)
+        buf[i] = o->long_name[i] == '-' ? '_' : o->long_name[i];
+    buf[i] = '\0';
+    return buf;
+}
+
 int mg_opts_parse(const mg_opt_table *tables, size_t ntables, int argc, char *const argv[],
                   char *err, size_t errlen)
 {
@@ -344,9 +399,13 @@ void mg_opts_help(FILE *f, const mg_opt_table *tables, size_t ntables)
                      o->long_name ? o->long_name : "", o->arg_name ? " " : "",
                      o->arg_name ? o->arg_name : "");
             if (strlen(left) > 34)
-                fprintf(f, "%s\n%-34s %s\n", left, "", o->help);
+                fprintf(f, "%s\n%-34s ", left, "");
             else
-                fprintf(f, "%-34s %s\n", left, o->help);
+                fprintf(f, "%-34s ", left);
+            if (o->def)
+                fprintf(f, "%s (default %s)\n", o->help, o->def);
+            else
+                fprintf(f, "%s\n", o->help);
         }
     }
 }

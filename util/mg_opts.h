@@ -50,12 +50,26 @@ typedef struct {
     const char *help;
     double min, max; /* numeric range (inclusive); min == max == 0: no limit */
     const char *const *choices;
+    const char *def; /* the default, as it would be typed: applied by
+                      * mg_opts_defaults and shown by help as "(default DEF)";
+                      * NULL: none, or one the help text describes (computed) */
+    const char *key; /* the run record's name; NULL: the long name with '-'
+                      * as '_'; "": not recorded */
 } mg_opt;
 
 typedef struct {
     const mg_opt *opts; /* terminated by an entry of type MG_OPT_END */
     void *base;         /* the struct the offsets refer to */
 } mg_opt_table;
+
+/* Check the tables (a long or short name used twice is refused) and set
+ * every option that has a default to it. 0, or -EINVAL with a message (an
+ * error of the program, not of its user). */
+int mg_opts_defaults(const mg_opt_table *tables, size_t ntables, char *err, size_t errlen);
+
+/* The run record's name of an option into buf: o->key, else the long name
+ * with '-' as '_'. NULL when the option is not recorded. */
+const char *mg_opt_key(const mg_opt *o, char *buf, size_t len);
 
 /* Parse argv[1..argc-1]. 0 or -EINVAL with a message naming the option. */
 int mg_opts_parse(const mg_opt_table *tables, size_t ntables, int argc, char *const argv[],

@@ -4,31 +4,34 @@
 
 #include <stdint.h>
 
-void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_t ntables)
+void mg_opts_json_members(mg_json *j, const mg_opt_table *tables, size_t ntables)
 {
-    mg_json_object_begin(j, key);
     for (size_t t = 0; t < ntables; ++t) {
         for (const mg_opt *o = tables[t].opts; o->type != MG_OPT_END; ++o) {
             const char *v = (const char *)tables[t].base + o->offset;
+            char buf[64];
+            const char *name = mg_opt_key(o, buf, sizeof buf);
+            if (name == NULL)
+                continue;
             switch (o->type) {
-            case MG_OPT_FLAG: mg_json_bool(j, o->long_name, *(const int *)v); break;
-            case MG_OPT_LONG: mg_json_int(j, o->long_name, *(const long *)v); break;
+            case MG_OPT_FLAG: mg_json_bool(j, name, *(const int *)v); break;
+            case MG_OPT_LONG: mg_json_int(j, name, *(const long *)v); break;
             case MG_OPT_DOUBLE:
-            case MG_OPT_PERCENT: mg_json_number(j, o->long_name, *(const double *)v); break;
+            case MG_OPT_PERCENT: mg_json_number(j, name, *(const double *)v); break;
             case MG_OPT_SIZE:
-                mg_json_uint(j, o->long_name, (unsigned long long)*(const uint64_t *)v);
+                mg_json_uint(j, name, (unsigned long long)*(const uint64_t *)v);
                 break;
-            case MG_OPT_STRING: mg_json_string(j, o->long_name, *(const char *const *)v); break;
+            case MG_OPT_STRING: mg_json_string(j, name, *(const char *const *)v); break;
             case MG_OPT_CHOICE: {
                 int k = *(const int *)v, n = 0;
                 while (o->choices && o->choices[n])
                     ++n;
-                mg_json_string(j, o->long_name, k >= 0 && k < n ? o->choices[k] : NULL);
+                mg_json_string(j, name, k >= 0 && k < n ? o->choices[k] : NULL);
                 break;
             }
             case MG_OPT_LIST: {
                 const mg_list *l = (const mg_list *)v;
-                mg_json_array_begin(j, o->long_name);
+                mg_json_array_begin(j, name);
                 for (int i = 0; i < l->n; ++i) {
                     if (o->choices)
                         mg_json_string(j, NULL, o->choices[l->v[i]]);
@@ -42,5 +45,11 @@ void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_
             }
         }
     }
+}
+
+void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_t ntables)
+{
+    mg_json_object_begin(j, key);
+    mg_opts_json_members(j, tables, ntables);
     mg_json_object_end(j);
 }

@@ -11,7 +11,10 @@
 extern "C" {
 #endif
 
-/* An object member `key` holding {long_name: value, ...}. */
+/* The members {name: value, ...} of an open object, one per recorded
+ * option (mg_opt_key). */
+void mg_opts_json_members(mg_json *j, const mg_opt_table *tables, size_t ntables);
+/* An object member `key` holding the members above. */
 void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_t ntables);
 
 #ifdef __cplusplus

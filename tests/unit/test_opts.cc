@@ -34,22 +34,22 @@ const char *const kFormats[] = {"table", "csv", "json", nullptr};
 
 const mg_opt kOpts[] = {
     {'c', "validate", MG_OPT_FLAG, offsetof(TestOpts, validate), nullptr,
-     "check received data", 0, 0, nullptr},
+     "check received data", 0, 0, nullptr, nullptr, nullptr},
     {'i', "iterations", MG_OPT_LONG, offsetof(TestOpts, iterations), "N",
-     "timed iterations", 1, 1000000, nullptr},
+     "timed iterations", 1, 1000000, nullptr, nullptr, nullptr},
     {'t', "budget", MG_OPT_DOUBLE, offsetof(TestOpts, budget), "SECONDS",
-     "time budget per size", 0.001, 3600, nullptr},
+     "time budget per size", 0.001, 3600, nullptr, nullptr, nullptr},
     {'p', "precision", MG_OPT_PERCENT, offsetof(TestOpts, precision), "PCT",
-     "target precision", 0.0001, 0.5, nullptr},
+     "target precision", 0.0001, 0.5, nullptr, nullptr, nullptr},
     {'b', "buffer", MG_OPT_SIZE, offsetof(TestOpts, buffer), "BYTES",
-     "buffer size", 1, 1073741824.0, nullptr},
+     "buffer size", 1, 1073741824.0, nullptr, nullptr, nullptr},
     {'o', "output", MG_OPT_STRING, offsetof(TestOpts, output), "FILE",
-     "write results to FILE", 0, 0, nullptr},
+     "write results to FILE", 0, 0, nullptr, nullptr, nullptr},
     {'f', "format", MG_OPT_CHOICE, offsetof(TestOpts, format), "FMT",
-     "output format", 0, 0, kFormats},
+     "output format", 0, 0, kFormats, nullptr, nullptr},
     {0, "no-limit", MG_OPT_LONG, offsetof(TestOpts, nolimit), "N",
-     "a long without range", 0, 0, nullptr},
-    {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr},
+     "a long without range", 0, 0, nullptr, nullptr, nullptr},
+    {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
 };
 
 struct Result {
@@ -439,8 +439,8 @@ struct Extra {
 };
 const mg_opt kExtraOpts[] = {
     {'W', "window", MG_OPT_LONG, offsetof(Extra, window), "N", "messages in flight", 1, 64,
-     nullptr},
-    {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr},
+     nullptr, nullptr, nullptr},
+    {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
 };
 } // namespace
 
@@ -482,7 +482,7 @@ TEST(OptsHelp, ListsEveryLongOptionWithItsHelp)
 
 // ---- option values as JSON (mg_opts_json) ------------------------------------
 
-TEST(OptsJson, EveryOptionIsAMemberNamedByItsLongName)
+TEST(OptsJson, EveryOptionIsAMemberNamedByItsLongNameInSnakeCase)
 {
     Result r = parse({"-c", "-i", "100", "--budget=0.5", "-p2%", "--buffer", "64K", "-o",
                       "out \"1\".json", "--format=csv", "--no-limit", "-3"});
@@ -503,7 +503,7 @@ TEST(OptsJson, EveryOptionIsAMemberNamedByItsLongName)
     std::fclose(f);
     EXPECT_STREQ(buf, "{\"options\":{\"validate\":true,\"iterations\":100,\"budget\":0.5,"
                       "\"precision\":0.02,\"buffer\":65536,\"output\":\"out \\\"1\\\".json\","
-                      "\"format\":\"csv\",\"no-limit\":-3}}");
+                      "\"format\":\"csv\",\"no_limit\":-3}}");
 }
 
 TEST(OptsJson, UnsetStringIsNullAndUnsetFlagIsFalse)
@@ -522,7 +522,7 @@ TEST(OptsJson, UnsetStringIsNullAndUnsetFlagIsFalse)
     buf[n] = '\0';
     std::fclose(f);
     EXPECT_STREQ(buf, "{\"validate\":false,\"iterations\":0,\"budget\":0,\"precision\":0,"
-                      "\"buffer\":0,\"output\":null,\"format\":\"table\",\"no-limit\":0}");
+                      "\"buffer\":0,\"output\":null,\"format\":\"table\",\"no_limit\":0}");
 }
 
 namespace {
@@ -535,9 +535,9 @@ struct ListOpts {
 const char *const kMethods[] = {"recv", "wait", "test", nullptr};
 
 const mg_opt kListOpts[] = {
-    {0, "counts", MG_OPT_LIST, offsetof(ListOpts, counts), "LIST", "counts", 0, 100, nullptr},
-    {0, "names", MG_OPT_LIST, offsetof(ListOpts, names), "LIST", "names", 0, 0, kMethods},
-    {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr},
+    {0, "counts", MG_OPT_LIST, offsetof(ListOpts, counts), "LIST", "counts", 0, 100, nullptr, nullptr, nullptr},
+    {0, "names", MG_OPT_LIST, offsetof(ListOpts, names), "LIST", "names", 0, 0, kMethods, nullptr, nullptr},
+    {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
 };
 
 struct ListResult {
