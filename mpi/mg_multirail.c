@@ -22,11 +22,13 @@ const mg_opt mg_rail_optdefs[] = {
      "with info hints in one process", 0, 0, mg_mr_steer_names, "process", NULL},
     {0, "rail-bind", MG_OPT_STRING, offsetof(mg_rail_opts, bind), "none|auto|DEV1,DEV2,..",
      "set each process's devices before MPI_Init: from hwloc (auto), from the list (rail r = "
-     "entry r), or not at all (none: the launcher or mpigauge-rails did; default)", 0, 0, NULL, NULL, NULL},
+     "entry r), or not at all (none: the launcher or mpigauge-rails did; default)",
+     0, 0, NULL, NULL, NULL},
     {0, "stripe-threshold", MG_OPT_SIZE, offsetof(mg_rail_opts, threshold), "BYTES",
      "stripe: messages up to BYTES are not cut", 0, 281474976710656.0, NULL, "8192", NULL},
     {0, "rail-weights", MG_OPT_STRING, offsetof(mg_rail_opts, weights), "even|W1,W2,..|auto",
-     "stripe: share of each rail; auto measures each rail first (default even)", 0, 0, NULL, NULL, NULL},
+     "stripe: share of each rail; auto measures each rail first (default even)",
+     0, 0, NULL, NULL, NULL},
     {0, "rail-hint", MG_OPT_STRING, offsetof(mg_rail_opts, hints), "KEY=VALUE[;..]",
      "hint steering: info keys of rail communicator r (%d = r; default the MPICH key "
      "multi_nic_pref_nic=%d)", 0, 0, NULL, NULL, NULL},

@@ -150,7 +150,7 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
     .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .pairs = mg_pair_01
 
 /* ... and of a windowed bandwidth benchmark (sizes 1 B to 4 MiB, -W, -b);
- * .params_default is the benchmark's (usually &mg_pt2pt_default). */
+ * the options' defaults are in their rows (MG_OPT_WINDOW, MG_OPT_BUFFERS). */
 #define MG_PT2PT_WINDOW_FIELDS                                                               \
     .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .min_size = 1, .default_min_size = 1,  \
     .default_max_size = 4194304, .headline = "Bandwidth (MB/s)",                             \

@@ -36,18 +36,21 @@ static const char *const formats[] = {"table", "json", NULL};
 
 static const mg_opt opts[] = {
     {'k', "rails", MG_OPT_LONG, offsetof(rails_opts, rails), "K",
-     "number of rails (default: the --devices count, else 1)", 1, MG_NETDEV_MAX_RAILS, NULL, NULL, NULL},
+     "number of rails (default: the --devices count, else 1)",
+     1, MG_NETDEV_MAX_RAILS, NULL, NULL, NULL},
     {'i', "input", MG_OPT_STRING, offsetof(rails_opts, input), "FILE",
      "an hwloc XML topology instead of this machine", 0, 0, NULL, NULL, NULL},
     {0, "near", MG_OPT_STRING, offsetof(rails_opts, near), "CPUS",
-     "list: choose for these CPUs (hwloc list, 0-3; default: this process's binding)", 0, 0, NULL, NULL, NULL},
+     "list: choose for these CPUs (hwloc list, 0-3; default: this process's binding)",
+     0, 0, NULL, NULL, NULL},
     {0, "format", MG_OPT_CHOICE, offsetof(rails_opts, format), "table|json", "list: output format",
      0, 0, formats, NULL, NULL},
     {'d', "devices", MG_OPT_STRING, offsetof(rails_opts, devices), "LIST",
      "bind: the rails, comma-separated (rail r = entry r)", 0, 0, NULL, NULL, NULL},
     {'v', "verbose", MG_OPT_FLAG, offsetof(rails_opts, verbose), NULL,
      "bind: print the rail of each process on stderr", 0, 0, NULL, NULL, NULL},
-    {'h', "help", MG_OPT_FLAG, offsetof(rails_opts, help), NULL, "this help", 0, 0, NULL, NULL, NULL},
+    {'h', "help", MG_OPT_FLAG, offsetof(rails_opts, help), NULL, "this help",
+     0, 0, NULL, NULL, NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 

@@ -535,8 +535,10 @@ struct ListOpts {
 const char *const kMethods[] = {"recv", "wait", "test", nullptr};
 
 const mg_opt kListOpts[] = {
-    {0, "counts", MG_OPT_LIST, offsetof(ListOpts, counts), "LIST", "counts", 0, 100, nullptr, nullptr, nullptr},
-    {0, "names", MG_OPT_LIST, offsetof(ListOpts, names), "LIST", "names", 0, 0, kMethods, nullptr, nullptr},
+    {0, "counts", MG_OPT_LIST, offsetof(ListOpts, counts), "LIST", "counts", 0, 100,
+     nullptr, nullptr, nullptr},
+    {0, "names", MG_OPT_LIST, offsetof(ListOpts, names), "LIST", "names", 0, 0,
+     kMethods, nullptr, nullptr},
     {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
 };
 
