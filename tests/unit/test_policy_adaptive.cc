@@ -9,6 +9,24 @@
 
 namespace {
 
+// Sample as the driver does until the policy stops: sample i is value(i)
+// and advances the clock by dt. Returns the reason; samples keeps them.
+template <typename F>
+mg_stop_reason sample_until_stop(mg_policy *p, FakeClock *fc, double dt, F value,
+                                 std::vector<double> *samples)
+{
+    for (size_t i = 0; mg_policy_block_iters(p, i) != 0; ++i) {
+        samples->push_back(value(i));
+        fc->t += dt;
+        size_t n = samples->size();
+        mg_stop_reason why;
+        if (mg_policy_is_checkpoint(p, n) &&
+            (why = mg_policy_check(p, samples->data(), n)) != MG_STOP_NONE)
+            return why;
+    }
+    return MG_STOP_NONE;
+}
+
 mg_policy adaptive_policy(FakeClock *fc, size_t min_samples, size_t max_samples)
 {
     mg_policy_cfg cfg = defaults();
@@ -111,16 +129,8 @@ TEST(PolicyAdaptive, IdenticalSamplesStopOnPrecisionAtFirstCheckpoint)
     FakeClock fc{0.0};
     mg_policy p = adaptive_policy(&fc, 10, 1000);
     std::vector<double> samples;
-    mg_stop_reason why = MG_STOP_NONE;
-    size_t i = 0;
-    for (long b; (b = mg_policy_block_iters(&p, i)) != 0; ++i) {
-        samples.push_back(2.5e-6);
-        fc.t += 1e-3;
-        size_t n = samples.size();
-        if (mg_policy_is_checkpoint(&p, n) &&
-            (why = mg_policy_check(&p, samples.data(), n)) != MG_STOP_NONE)
-            break;
-    }
+    mg_stop_reason why = sample_until_stop(&p, &fc, 1e-3, [](size_t) { return 2.5e-6; },
+                                           &samples);
     EXPECT_EQ(why, MG_STOP_PRECISION);
     EXPECT_EQ(samples.size(), 10u);
 }
@@ -152,16 +162,9 @@ TEST(PolicyAdaptive, SpreadSamplesStopOnBudget)
     FakeClock fc{0.0};
     mg_policy p = adaptive_policy(&fc, 10, 1000);
     std::vector<double> samples;
-    mg_stop_reason why = MG_STOP_NONE;
-    size_t i = 0;
-    for (long b; (b = mg_policy_block_iters(&p, i)) != 0; ++i) {
-        samples.push_back(i % 2 ? 1e-6 : 9e-6);
-        fc.t += 0.03; // 30 ms per sample: 1 s budget spent after 34 samples
-        size_t n = samples.size();
-        if (mg_policy_is_checkpoint(&p, n) &&
-            (why = mg_policy_check(&p, samples.data(), n)) != MG_STOP_NONE)
-            break;
-    }
+    // 30 ms per sample: 1 s budget spent after 34 samples
+    mg_stop_reason why = sample_until_stop(
+        &p, &fc, 0.03, [](size_t i) { return i % 2 ? 1e-6 : 9e-6; }, &samples);
     EXPECT_EQ(why, MG_STOP_BUDGET);
     EXPECT_EQ(samples.size(), 34u);
 }
@@ -182,15 +185,9 @@ TEST(PolicyAdaptive, MaxSamplesStopsWithCap)
     FakeClock fc{0.0};
     mg_policy p = adaptive_policy(&fc, 10, 40);
     std::vector<double> samples;
-    mg_stop_reason why = MG_STOP_NONE;
-    size_t i = 0;
-    for (long b; (b = mg_policy_block_iters(&p, i)) != 0; ++i) {
-        samples.push_back(i % 2 ? 1e-6 : 9e-6); // never precise; clock stands still
-        size_t n = samples.size();
-        if (mg_policy_is_checkpoint(&p, n) &&
-            (why = mg_policy_check(&p, samples.data(), n)) != MG_STOP_NONE)
-            break;
-    }
+    // never precise; the clock stands still
+    mg_stop_reason why = sample_until_stop(
+        &p, &fc, 0.0, [](size_t i) { return i % 2 ? 1e-6 : 9e-6; }, &samples);
     EXPECT_EQ(why, MG_STOP_CAP);
     EXPECT_EQ(samples.size(), 40u);
 }
