@@ -14,7 +14,6 @@ static const char *const format_names[] = {"table", "csv", "json", NULL};
 static const char *const sync_names[] = {"barrier", "window", NULL};
 
 /* Options of MG_TIME_CALL benchmarks (into mg_config). */
-/* Options of MG_TIME_CALL benchmarks (into mg_config). */
 static const mg_opt call_opts[] = {
     {0, "sync", MG_OPT_CHOICE, offsetof(mg_config, sync), "barrier|window",
      "synchronise the ranks before every call: a barrier, or a common start time on rank 0's "
@@ -73,10 +72,10 @@ static const mg_opt common_opts[] = {
 
 void mg_config_default(mg_config *c)
 {
-    /* the options with a default in their row get it in mg_plan_parse */
+    /* the options with a default in their row get it in mg_plan_parse;
+     * max_samples stays 0 until the plan knows whether --turns was given */
     memset(c, 0, sizeof *c);
     c->warmup = -1;
-    c->max_samples = 0; /* the plan decides: with --turns or not */
 }
 
 size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)
