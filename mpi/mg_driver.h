@@ -233,6 +233,10 @@ int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefau
 int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, int ndefaults,
                           long *values, int max);
 
+/* Whether a size may stop on precision: not under --turns, where the
+ * launches of a group measure each size for its whole budget. */
+static inline int mg_config_precision_rule(const mg_config *c) { return c->turns == NULL; }
+
 /* The common option tables of benchmark b over c (the common one, and the
  * per-call one for MG_TIME_CALL): 1 or 2 entries of tables (mg_plan.c). */
 size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables);

@@ -97,7 +97,7 @@ void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double t
     p->budget_s = c->budget_s;
     p->min_samples = (size_t)c->min_samples;
     p->max_samples = (size_t)c->max_samples;
-    p->precision_rule = c->turns == NULL;
+    p->precision_rule = mg_config_precision_rule(c);
     /* a sample lasts >= 100 timer overheads (and ticks): overhead < 1% */
     p->min_sample_s = 100.0 * (timer_overhead_s > tick_s ? timer_overhead_s : tick_s);
     if (p->min_sample_s < 1e-6)

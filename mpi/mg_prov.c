@@ -265,7 +265,7 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
         size_t nt = mg_config_tables(bench, (mg_config *)cfg, tables);
         mg_opts_json_members(j, tables, nt);
     }
-    mg_json_bool(j, "precision_rule", cfg->turns == NULL);
+    mg_json_bool(j, "precision_rule", mg_config_precision_rule(cfg));
     mg_json_string(j, "time_mode", bench->time_mode == MG_TIME_CALL  ? "call"
                                    : bench->time_mode == MG_TIME_MAX ? "max"
                                                                      : "root");

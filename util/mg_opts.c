@@ -297,14 +297,17 @@ static int check_names(const mg_opt_table *tables, size_t nt, char *err, size_t 
 int mg_opts_defaults(const mg_opt_table *tables, size_t ntables, char *err, size_t errlen)
 {
     int rc = check_names(tables, ntables, err, errlen);
+    if (rc != 0)
+        return rc;
     for (size_t t = 0; rc == 0 && t < ntables; ++t) {
         for (const mg_opt *o = tables[t].opts; rc == 0 && o->type != MG_OPT_END; ++o) {
-            if (o->def && o->type != MG_OPT_FLAG && (rc = set_value(o, tables[t].base, o->def, err,
-                                                                   errlen)) != 0) {
-                size_t n = strlen(err);
-                snprintf(err + n, errlen > n ? errlen - n : 0, " (internal: a bad default)");
-            }
+            if (o->def && o->type != MG_OPT_FLAG)
+                rc = set_value(o, tables[t].base, o->def, err, errlen);
         }
+    }
+    if (rc != 0) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen > n ? errlen - n : 0, " (internal: a bad default)");
     }
     return rc;
 }
