@@ -47,6 +47,12 @@ typedef enum {
 enum { MG_SYNC_BARRIER = 0, MG_SYNC_WINDOW };
 
 /* Options common to every program (filled from the command line). */
+/* -M's default: this share of the node's memory, divided by its ranks. */
+#define MG_MEMORY_SHARE_NUM 3
+#define MG_MEMORY_SHARE_DEN 4
+/* --sync window's automatic length is at least this (us). */
+#define MG_SYNC_WINDOW_MIN_US 10
+
 typedef struct {
     const char *sizes_spec; /* -m; NULL: the benchmark's default range */
     long iterations;        /* -i; 0: adaptive */

@@ -54,7 +54,7 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
 
 #define MG_SYNC_PROBES 16
 #define MG_SYNC_TAG 28007
-#define MG_WINDOW_MIN_S 10e-6 /* automatic window: at least 10 us */
+#define MG_WINDOW_MIN_S (MG_SYNC_WINDOW_MIN_US * 1e-6)
 #define MG_WINDOW_MAX_S 1.0
 #define MG_LEAD_MIN_S 100e-6  /* first window of a batch: at least 100 us ahead */
 

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "mg_exit.h"
+#include "mg_opts_json.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -20,7 +21,8 @@ static const mg_opt call_opts[] = {
      "clock (late starts are dropped and counted)", 0, 0, sync_names, "barrier", NULL},
     {0, "sync-window", MG_OPT_DOUBLE, offsetof(mg_config, sync_window_us), "US",
      "--sync window: window length in us (default: 2 x the warm-up's call time + 2 round "
-     "trips, at least 10; doubled after a late start)", 1e-3, 1e6, NULL, NULL, "sync_window_us"},
+     "trips, at least " MG_STR(MG_SYNC_WINDOW_MIN_US) "; doubled after a late start)", 1e-3,
+     1e6, NULL, NULL, "sync_window_us"},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const mg_opt common_opts[] = {
@@ -31,22 +33,28 @@ static const mg_opt common_opts[] = {
      "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL, NULL,
      NULL},
     {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
-     "warm-up iterations per size (default: timed, 20 ms or 1000 iterations)", 0, 1e12, NULL,
+     "warm-up iterations per size (default: timed, " MG_STR(MG_POLICY_WARMUP_MS) " ms or "
+     MG_STR(MG_POLICY_WARMUP_MAX) " iterations)", 0, 1e12, NULL,
      NULL, NULL},
     {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
-     "adaptive: stop when the median's 95% CI half-width is within P% (off with --turns: each "
-     "size runs its whole time budget)", 1e-6, 0.5, NULL, "1%", NULL},
+     "adaptive: stop when the median's 95% CI half-width is within P%; off with --turns, where "
+     "each size runs its whole time budget", 1e-6, 0.5, NULL,
+     MG_STR(MG_POLICY_PRECISION_PCT) "%", NULL},
     {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, budget_s), "SECONDS",
-     "adaptive: sampling time budget per size", 1e-3, 86400, NULL, "1", "time_budget_s"},
+     "adaptive: sampling time budget per size", 1e-3, 86400, NULL, MG_STR(MG_POLICY_BUDGET_S),
+     "time_budget_s"},
     {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, min_samples), "N",
-     "adaptive: samples before the precision rule may stop", 1, 1e7, NULL, "10", NULL},
+     "adaptive: samples before the precision rule may stop", 1, 1e7, NULL,
+     MG_STR(MG_POLICY_MIN_SAMPLES), NULL},
     {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, max_samples), "N",
-     "most samples per size (default 10000; 100000 with --turns)", 1, 1e7, NULL, NULL, NULL},
+     "most samples per size (default " MG_STR(MG_POLICY_MAX_SAMPLES) "; "
+     MG_STR(MG_POLICY_MAX_SAMPLES_TURNS) " with --turns)", 1, 1e7, NULL, NULL, NULL},
     {'c', "validate", MG_OPT_FLAG, offsetof(mg_config, validate), NULL,
      "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL,
      NULL, NULL},
     {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
-     "refuse sizes whose buffers exceed SIZE per rank (default: 3/4 of node memory / ranks)",
+     "refuse sizes whose buffers exceed SIZE per rank (default: " MG_STR(MG_MEMORY_SHARE_NUM) "/"
+     MG_STR(MG_MEMORY_SHARE_DEN) " of node memory / ranks)",
      1, 281474976710656.0, NULL, NULL, "max_memory_bytes"},
     {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
      "what goes to standard output", 0, 0, format_names, "table", NULL},
@@ -64,8 +72,9 @@ static const mg_opt common_opts[] = {
     {0, "turn-timeout", MG_OPT_DOUBLE, offsetof(mg_config, turn_timeout_s), "SECONDS",
      "--turns: a wait for the group this long gives the turns up", 0.1, 86400, NULL, "120",
      ""},
-    {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL, "show this help and exit", 0, 0,
-     NULL, NULL, ""},
+    {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL,
+     "show this help and exit (with --format json: one record per option)", 0, 0, NULL, NULL,
+     ""},
     {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
      "show the version and exit", 0, 0, NULL, NULL, ""},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
@@ -81,9 +90,9 @@ void mg_config_default(mg_config *c)
 size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)
 {
     size_t nt = 0;
-    tables[nt++] = (mg_opt_table){common_opts, c};
+    tables[nt++] = (mg_opt_table){common_opts, c, "common"};
     if (b->time_mode == MG_TIME_CALL)
-        tables[nt++] = (mg_opt_table){call_opts, c};
+        tables[nt++] = (mg_opt_table){call_opts, c, "sync"};
     return nt;
 }
 
@@ -106,8 +115,12 @@ void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double t
 
 static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
 {
-    printf("Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\n\nOptions:\n",
-           b->min_ranks, b->name, b->description);
+    char lo[32], hi[32];
+
+    mg_size_format(b->default_min_size, lo, sizeof lo);
+    mg_size_format(b->default_max_size, hi, sizeof hi);
+    printf("Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\n"
+           "Options:\n", b->min_ranks, b->name, b->description, lo, hi);
     mg_opts_help(stdout, tables, nt);
     printf("\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
            "%d not applicable here, %d MPI or internal error.\n",
@@ -152,9 +165,9 @@ static size_t plan_tables(mg_run *s, mg_opt_table *tables)
 {
     size_t nt = mg_config_tables(s->b, &s->cfg, tables);
     if (s->b->opts)
-        tables[nt++] = (mg_opt_table){s->b->opts, s->ctx.params};
+        tables[nt++] = (mg_opt_table){s->b->opts, s->ctx.params, "benchmark"};
     if (s->b->rails)
-        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails};
+        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails, "rails"};
     return nt;
 }
 
@@ -171,12 +184,8 @@ void mg_plan_parse(mg_run *s)
         s->cfg.format = MG_FORMAT_JSON;
     s->plan_failed = mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err,
                                    sizeof s->plan_err) != 0;
-    if (s->cfg.max_samples == 0) {
-        mg_policy_cfg p;
-        mg_policy_cfg_default(&p);
-        /* turns: a size runs its whole budget, 10 us samples for 1 s */
-        s->cfg.max_samples = s->cfg.turns ? 100000 : (long)p.max_samples;
-    }
+    if (s->cfg.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
+        s->cfg.max_samples = s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
     if (!s->plan_failed && s->cfg.turns) {
         mg_turns_spec *t = &s->turns;
         s->plan_failed = mg_turns_parse(s->cfg.turns, t, s->plan_err, sizeof s->plan_err) != 0;
@@ -216,7 +225,9 @@ int mg_plan_report(mg_run *s, int *done)
     if (s->cfg.help || s->cfg.version) {
         mg_opt_table tables[4];
         size_t nt = plan_tables(s, tables);
-        if (ctx->rank == 0 && s->cfg.help)
+        if (ctx->rank == 0 && s->cfg.help && s->cfg.format == MG_FORMAT_JSON)
+            mg_opts_json_help(stdout, b->name, tables, nt);
+        else if (ctx->rank == 0 && s->cfg.help)
             print_help(b, tables, nt);
         else if (ctx->rank == 0)
             printf("mpigauge_%s %s\n", b->name, MG_VERSION_STRING);

@@ -270,7 +270,7 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
                                    : bench->time_mode == MG_TIME_MAX ? "max"
                                                                      : "root");
     if (bench->opts) {
-        mg_opt_table t = {bench->opts, ctx->params};
+        mg_opt_table t = {bench->opts, ctx->params, "benchmark"};
         mg_opts_json(j, "benchmark", &t, 1);
     }
     mg_json_object_end(j);

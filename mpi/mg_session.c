@@ -23,7 +23,8 @@ static uint64_t default_memory_limit(int local_ranks)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_C(1) << 32;
-    return phys / 4 * 3 / (uint64_t)(local_ranks > 0 ? local_ranks : 1);
+    return phys / MG_MEMORY_SHARE_DEN * MG_MEMORY_SHARE_NUM /
+           (uint64_t)(local_ranks > 0 ? local_ranks : 1);
 }
 
 /* Which node every rank is on (nodes numbered in order of their lowest

@@ -16,14 +16,12 @@ typedef struct {
     int relative;            /* progress: delays are percentages of the latency */
 } mg_ovl_params;
 
-static const mg_ovl_params mg_ovl_default = {0.0, 30, {0, {0}}, 0};
-
 #define MG_OPT_LAST_OVL {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}
 
 #define MG_OPT_TEST_INTERVAL                                                                 \
     {0, "test-interval", MG_OPT_DOUBLE, offsetof(mg_ovl_params, test_interval_us), "US",     \
-     "call MPI_Test on the pending request every US microseconds of computation "           \
-     "(default 0: never)", 0, 1e9, NULL, NULL, NULL}
+     "call MPI_Test on the pending request every US microseconds of computation; 0: never", \
+     0, 1e9, NULL, "0", NULL}
 
 static inline const mg_ovl_params *mg_ovl(const mg_ctx *c) { return c->params; }
 
@@ -111,7 +109,6 @@ static inline int mg_ovl_rank0_receives(const mg_ctx *c, uint64_t size, int *fro
 #define MG_OVL_FIELDS                                                                        \
     .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .compute = 1,                 \
     .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = 1.0,             \
-    .min_size = 0, .params_size = sizeof(mg_ovl_params), .params_default = &mg_ovl_default, \
-    .nrequests = 1
+    .min_size = 0, .params_size = sizeof(mg_ovl_params), .nrequests = 1
 
 #endif

@@ -35,9 +35,11 @@ enum { PINGPONG = 0, CALLS = 1 };
 #ifdef MG_OVERHEAD_CPU_AVAIL
 #define NAME "cpu_avail"
 #define DEFAULT_PART PART_BW
+#define DEFAULT_PART_NAME "bandwidth"
 #else
 #define NAME "overhead"
 #define DEFAULT_PART PART_LAT
+#define DEFAULT_PART_NAME "latency"
 #endif
 
 typedef struct {
@@ -55,10 +57,10 @@ typedef struct {
     double available;      /* rank 0, bandwidth: available_pct so far */
 } overhead_state;
 
-static const overhead_params defaults = {{64, 0, 0}, DEFAULT_PART, {0, {0}}, 0.05, 0.0};
 static const char *const parts[] = {"latency", "bandwidth", NULL};
 static const char *const phases[] = {"pingpong", "calls", NULL};
-static const long default_shares[] = {0, 50, 75, 90, 95, 97, 99};
+#define DEFAULT_SHARES 0, 50, 75, 90, 95, 97, 99
+static const long default_shares[] = {DEFAULT_SHARES};
 
 static const overhead_params *prm(const mg_ctx *c) { return c->params; }
 
@@ -135,7 +137,8 @@ static int variants(const mg_ctx *c, long *values, int max)
         values[1] = CALLS;
         return 2;
     }
-    return mg_variants_ref_first(0, &prm(c)->shares, default_shares, 7, values, max);
+    return mg_variants_ref_first(0, &prm(c)->shares, default_shares,
+                                 sizeof default_shares / sizeof *default_shares, values, max);
 }
 
 static void figures(const mg_ctx *c, double *out)
@@ -189,22 +192,23 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 
 static const mg_opt opts[] = {
     {0, "part", MG_OPT_CHOICE, offsetof(overhead_params, part), "latency|bandwidth",
-     "time inside the calls of a ping-pong, or CPU share free during a bandwidth test "
-     "(default latency)", 0, 0, parts, NULL, NULL},
+     "time inside the calls of a ping-pong, or CPU share free during a bandwidth test", 0, 0,
+     parts, DEFAULT_PART_NAME, NULL},
     MG_OPT_WINDOW,
     {0, "shares", MG_OPT_LIST, offsetof(overhead_params, shares), "LIST",
-     "bandwidth: computation as % of the reference iteration (default 0,50,75,90,95,97,99)",
+     "bandwidth: computation as % of the reference iteration (default " MG_STR(DEFAULT_SHARES)
+     ")",
      0, 10000, NULL, NULL, NULL},
     {0, "drop", MG_OPT_PERCENT, offsetof(overhead_params, drop), "P%",
-     "bandwidth: stop when the bandwidth falls by P% (default 5%)", 0.001, 0.9, NULL, NULL, NULL},
+     "bandwidth: stop when the bandwidth falls by P%", 0.001, 0.9, NULL, "5%", NULL},
     {0, "test-interval", MG_OPT_DOUBLE, offsetof(overhead_params, test_interval_us), "US",
-     "bandwidth: call MPI_Testall every US microseconds of computation (default 0: never)",
-     0, 1e9, NULL, NULL, NULL},
+     "bandwidth: call MPI_Testall every US microseconds of computation; 0: never", 0, 1e9,
+     NULL, "0", NULL},
     MG_OPT_LAST};
 
 #define COMMON                                                                               \
     .name = NAME, MG_PT2PT_PAIR_FIELDS, .opts = opts, .compute = 1,                          \
-    .params_size = sizeof(overhead_params), .params_default = &defaults,                     \
+    .params_size = sizeof(overhead_params),                                                   \
     .choose = choose, .variants = variants, .state_size = sizeof(overhead_state),           \
     .begin_size = begin_size, .nfigures = 2, .figures = figures
 

@@ -41,24 +41,30 @@ typedef struct {
     size_t stride;      /* bytes from one region to the next */
 } reuse_state;
 
-static const reuse_params defaults = {FIFO, LAT, {0, {0}}, {0, {0}}, 0};
-static const long fifo_default[] = {1, 2, 5, 10, 15, 20, 25};
-static const long percent_default[] = {0, 25, 50, 75, 100};
+/* the seed's sweeps, and the windows of --metric bw */
+#define FIFO_DEFAULT 1, 2, 5, 10, 15, 20, 25
+#define PERCENT_DEFAULT 0, 25, 50, 75, 100
+#define WINDOW_FIFO 64
+#define WINDOW_PERCENT 16
+static const long fifo_default[] = {FIFO_DEFAULT};
+static const long percent_default[] = {PERCENT_DEFAULT};
 static const char *const patterns[] = {"fifo", "percent", NULL};
 static const char *const metrics[] = {"latency", "bw", NULL};
 
 static const mg_opt opts[] = {
     {0, "pattern", MG_OPT_CHOICE, offsetof(reuse_params, pattern), "fifo|percent",
-     "N buffers in FIFO order, or a reuse percentage (default fifo)", 0, 0, patterns, NULL, NULL},
+     "N buffers in FIFO order, or a reuse percentage", 0, 0, patterns, "fifo", NULL},
     {0, "metric", MG_OPT_CHOICE, offsetof(reuse_params, metric), "latency|bw",
-     "ping-pong latency or windowed bandwidth (default latency)", 0, 0, metrics, NULL, NULL},
+     "ping-pong latency or windowed bandwidth", 0, 0, metrics, "latency", NULL},
     {0, "buffers", MG_OPT_LIST, offsetof(reuse_params, buffers), "MIN:MAX|LIST",
-     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default 1,2,5,10,15,20,25)", 1,
-     65536, NULL, NULL, NULL},
+     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default " MG_STR(FIFO_DEFAULT) ")",
+     1, 65536, NULL, NULL, NULL},
     {0, "reuse", MG_OPT_LIST, offsetof(reuse_params, reuse), "LIST",
-     "percent: reuse percentages 0..100 (default 0,25,50,75,100)", 0, 100, NULL, NULL, NULL},
+     "percent: reuse percentages 0..100 (default " MG_STR(PERCENT_DEFAULT) ")", 0, 100, NULL,
+     NULL, NULL},
     {'W', "window", MG_OPT_LONG, offsetof(reuse_params, window), "N",
-     "bw: messages per window (default 64; 16 with --pattern percent)", 1, 65536, NULL, NULL, NULL},
+     "bw: messages per window (default " MG_STR(WINDOW_FIFO) "; " MG_STR(WINDOW_PERCENT)
+     " with --pattern percent)", 1, 65536, NULL, NULL, NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const reuse_params *prm(const mg_ctx *c) { return c->params; }
@@ -66,7 +72,7 @@ static const reuse_params *prm(const mg_ctx *c) { return c->params; }
 static long window(const mg_ctx *c)
 {
     const reuse_params *p = prm(c);
-    return p->metric == LAT ? 1 : p->window ? p->window : p->pattern == FIFO ? 64 : 16;
+    return p->metric == LAT ? 1 : p->window ? p->window : p->pattern == FIFO ? WINDOW_FIFO : WINDOW_PERCENT;
 }
 
 static int check(const mg_ctx *c, char *err, size_t len)
@@ -88,8 +94,10 @@ static int check(const mg_ctx *c, char *err, size_t len)
 static int variants(const mg_ctx *c, long *values, int max)
 {
     if (prm(c)->pattern == FIFO)
-        return mg_variants_from_list(&prm(c)->buffers, fifo_default, 7, values, max);
-    return mg_variants_from_list(&prm(c)->reuse, percent_default, 5, values, max);
+        return mg_variants_from_list(&prm(c)->buffers, fifo_default,
+                                     sizeof fifo_default / sizeof *fifo_default, values, max);
+    return mg_variants_from_list(&prm(c)->reuse, percent_default,
+                                 sizeof percent_default / sizeof *percent_default, values, max);
 }
 
 /* Messages among the first n that reuse region 0 at R percent. */
@@ -221,7 +229,7 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
     .description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO "  \
                    "order or a reuse percentage, ranks 0 and 1",                             \
     MG_PT2PT_PAIR_FIELDS, .min_size = 1, .opts = opts, .params_size = sizeof(reuse_params),  \
-    .params_default = &defaults, .check = check, .choose = choose, .variants = variants,    \
+    .check = check, .choose = choose, .variants = variants,    \
     .state_size = sizeof(reuse_state), .begin_size = begin_size, .buf_bytes = buf_bytes,     \
     .slot_stride = stride, .send_slots = send_slots, .recv_slots = recv_slots
 #define LATENCY                                                                              \

@@ -28,18 +28,19 @@ tests_unit_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS)
 tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lm
 
 TESTS += tests/unit/unit_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
-	tests/turns.sh \
+	tests/turns.sh tests/option_tables.sh \
 	tests/frontend/unit_tests.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_FLAGS='$(MPIEXEC_FLAGS)'; MG_MPI_FLAVOR='$(MG_MPI_FLAVOR)'; \
-	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective:$(abs_top_builddir)/util'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
+	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective:$(abs_top_builddir)/tools'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
 	PYTHON='$(PYTHON)'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_BINDIR MG_TESTDIR PYTHON;
 
 EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh \
+	tests/option_tables.sh \
 	tests/mpi_env.sh tests/check_output.py \
 	tests/rails_tool.sh tests/fixtures/topo/two_socket_two_hca.xml \
 	tests/fixtures/topo/two_socket_four_hca.xml tests/fixtures/topo/one_socket_no_hca.xml \

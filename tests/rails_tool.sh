@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# mpigauge-rails (util/mpigauge_rails.c), TAP: the listing of the hwloc XML
+# mpigauge-rails (tools/mpigauge_rails.c), TAP: the listing of the hwloc XML
 # fixtures (tests/fixtures/topo) in JSON and as a table, the bind wrapper's
 # rail per local rank and its environment, and the exit codes (2 usage, 127
 # exec). Environment as for mpi_cases.sh (MG_BINDIR, MG_TESTDIR, PYTHON).

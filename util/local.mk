@@ -21,9 +21,3 @@ util_libmgutil_a_SOURCES = \
 	util/mg_report.c util/mg_report.h \
 	util/mg_size.c util/mg_size.h \
 	util/mg_stats.c util/mg_stats.h
-
-# mpigauge-rails: network devices and rails (multirail); hwloc only, no MPI.
-bin_PROGRAMS += util/mpigauge-rails
-util_mpigauge_rails_SOURCES = util/mpigauge_rails.c
-util_mpigauge_rails_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
-util_mpigauge_rails_LDADD = util/libmgutil.a $(HWLOC_LIBS)

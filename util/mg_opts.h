@@ -36,6 +36,11 @@ typedef enum {
 
 #define MG_LIST_MAX 64
 
+/* A default written once as a number and shown in a help text:
+ * "(default " MG_STR(MG_X) ")". Lists work too: MG_STR(1, 2, 5). */
+#define MG_STR_(...) #__VA_ARGS__
+#define MG_STR(...) MG_STR_(__VA_ARGS__)
+
 typedef struct {
     int n; /* 0: not given */
     long v[MG_LIST_MAX];
@@ -60,6 +65,8 @@ typedef struct {
 typedef struct {
     const mg_opt *opts; /* terminated by an entry of type MG_OPT_END */
     void *base;         /* the struct the offsets refer to */
+    const char *group;  /* what the table is ("common", "benchmark", ...), for
+                         * the help's JSON form; NULL: not named */
 } mg_opt_table;
 
 /* Check the tables (a long or short name used twice is refused) and set

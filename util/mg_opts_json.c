@@ -53,3 +53,36 @@ void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_
     mg_opts_json_members(j, tables, ntables);
     mg_json_object_end(j);
 }
+
+static void option_line(FILE *f, const char *program, const char *group, const mg_opt *o)
+{
+    mg_json j;
+    char shortname[2] = {o->short_name, 0}, buf[64];
+
+    mg_json_init(&j, f);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "option");
+    mg_json_string(&j, "program", program);
+    mg_json_string(&j, "group", group);
+    mg_json_string(&j, "short", o->short_name ? shortname : NULL);
+    mg_json_string(&j, "long", o->long_name);
+    mg_json_string(&j, "arg", o->arg_name);
+    if (o->choices) {
+        mg_json_array_begin(&j, "choices");
+        for (const char *const *c = o->choices; *c; ++c)
+            mg_json_string(&j, NULL, *c);
+        mg_json_array_end(&j);
+    }
+    mg_json_string(&j, "default", o->def);
+    mg_json_string(&j, "key", mg_opt_key(o, buf, sizeof buf));
+    mg_json_string(&j, "help", o->help);
+    mg_json_object_end(&j);
+    fputc('\n', f);
+}
+
+void mg_opts_json_help(FILE *f, const char *program, const mg_opt_table *tables, size_t ntables)
+{
+    for (size_t t = 0; t < ntables; ++t)
+        for (const mg_opt *o = tables[t].opts; o->type != MG_OPT_END; ++o)
+            option_line(f, program, tables[t].group, o);
+}

@@ -16,12 +16,12 @@ void mg_policy_cfg_default(mg_policy_cfg *cfg)
 {
     cfg->warmup_iters = -1;
     cfg->iterations = 0;
-    cfg->precision = 0.01;
-    cfg->budget_s = 1.0;
-    cfg->warmup_s = 0.02;
-    cfg->warmup_max = 1000;
-    cfg->min_samples = 10;
-    cfg->max_samples = 10000;
+    cfg->precision = MG_POLICY_PRECISION_PCT / 100.0;
+    cfg->budget_s = MG_POLICY_BUDGET_S;
+    cfg->warmup_s = MG_POLICY_WARMUP_MS / 1000.0;
+    cfg->warmup_max = MG_POLICY_WARMUP_MAX;
+    cfg->min_samples = MG_POLICY_MIN_SAMPLES;
+    cfg->max_samples = MG_POLICY_MAX_SAMPLES;
     cfg->min_sample_s = 1e-5;
     cfg->min_block_iters = 1;
     cfg->precision_rule = 1;

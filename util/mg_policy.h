@@ -28,6 +28,16 @@
 extern "C" {
 #endif
 
+/* The defaults, written once: mg_policy_cfg_default applies them and the
+ * option rows show them (MG_STR). */
+#define MG_POLICY_PRECISION_PCT 1        /* --precision, % */
+#define MG_POLICY_BUDGET_S 1             /* --time-budget */
+#define MG_POLICY_WARMUP_MS 20           /* timed warm-up */
+#define MG_POLICY_WARMUP_MAX 1000        /* ... or this many iterations */
+#define MG_POLICY_MIN_SAMPLES 10         /* --min-samples */
+#define MG_POLICY_MAX_SAMPLES 10000      /* --max-samples */
+#define MG_POLICY_MAX_SAMPLES_TURNS 100000 /* --max-samples with --turns */
+
 typedef struct {
     double (*now_s)(void *ctx);
     void *ctx;

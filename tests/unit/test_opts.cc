@@ -79,7 +79,7 @@ Result parse(std::initializer_list<const char *> args)
     r.o.buffer = 7;
     r.o.format = -7;
     r.o.nolimit = -7;
-    mg_opt_table t = {kOpts, &r.o};
+    mg_opt_table t = {kOpts, &r.o, NULL};
     char err[256] = "";
     r.rc = mg_opts_parse(&t, 1, (int)argv.size() - 1, argv.data(), err, sizeof err);
     r.err = err;
@@ -384,7 +384,7 @@ TEST(Opts, UnknownChoiceMessageIsTruncatedSafely)
 {
     const char *argv[] = {"prog", "--format=xml", nullptr};
     TestOpts o{};
-    mg_opt_table t = {kOpts, &o};
+    mg_opt_table t = {kOpts, &o, NULL};
     char err[24];
     std::memset(err, 'Z', sizeof err);
     EXPECT_EQ(mg_opts_parse(&t, 1, 2, const_cast<char *const *>(argv), err, sizeof err),
@@ -448,7 +448,7 @@ TEST(Opts, EachTableWritesIntoItsOwnStruct)
 {
     TestOpts o{};
     Extra e{};
-    const mg_opt_table t[] = {{kOpts, &o}, {kExtraOpts, &e}};
+    const mg_opt_table t[] = {{kOpts, &o, NULL}, {kExtraOpts, &e, NULL}};
     const char *argv[] = {"prog", "-W", "8", "-i", "3", "--window=16", nullptr};
     char err[128] = "";
     ASSERT_EQ(mg_opts_parse(t, 2, 6, const_cast<char *const *>(argv), err, sizeof err), 0)
@@ -463,7 +463,7 @@ TEST(OptsHelp, ListsEveryLongOptionWithItsHelp)
 {
     TestOpts o{};
     Extra e{};
-    const mg_opt_table t[] = {{kOpts, &o}, {kExtraOpts, &e}};
+    const mg_opt_table t[] = {{kOpts, &o, NULL}, {kExtraOpts, &e, NULL}};
     std::string out = capture([&](FILE *f) { mg_opts_help(f, t, 2); });
 
     for (const mg_opt *op = kOpts; op->type != MG_OPT_END; ++op) {
@@ -487,7 +487,7 @@ TEST(OptsJson, EveryOptionIsAMemberNamedByItsLongNameInSnakeCase)
     Result r = parse({"-c", "-i", "100", "--budget=0.5", "-p2%", "--buffer", "64K", "-o",
                       "out \"1\".json", "--format=csv", "--no-limit", "-3"});
     ASSERT_EQ(r.rc, 0) << r.err;
-    mg_opt_table t = {kOpts, &r.o};
+    mg_opt_table t = {kOpts, &r.o, NULL};
     FILE *f = std::tmpfile();
     ASSERT_NE(f, nullptr);
     mg_json j;
@@ -509,7 +509,7 @@ TEST(OptsJson, EveryOptionIsAMemberNamedByItsLongNameInSnakeCase)
 TEST(OptsJson, UnsetStringIsNullAndUnsetFlagIsFalse)
 {
     TestOpts o{};
-    mg_opt_table t = {kOpts, &o};
+    mg_opt_table t = {kOpts, &o, NULL};
     FILE *f = std::tmpfile();
     ASSERT_NE(f, nullptr);
     mg_json j;
@@ -553,7 +553,7 @@ ListResult parse_list(const char *opt, const char *value)
     ListResult r{};
     std::string a0 = "prog", a1 = opt, a2 = value;
     char *argv[] = {&a0[0], &a1[0], &a2[0], nullptr};
-    mg_opt_table t = {kListOpts, &r.o};
+    mg_opt_table t = {kListOpts, &r.o, NULL};
     char err[256] = "";
     r.rc = mg_opts_parse(&t, 1, 3, argv, err, sizeof err);
     r.err = err;
@@ -617,7 +617,7 @@ TEST(OptsJson, ListsAreArrays)
     o.counts.v[1] = 9;
     o.names.n = 1;
     o.names.v[0] = 1;
-    mg_opt_table t = {kListOpts, &o};
+    mg_opt_table t = {kListOpts, &o, NULL};
     std::string out = capture([&](FILE *f) {
         mg_json j;
         mg_json_init(&j, f);

@@ -58,7 +58,7 @@ TEST(OptsRows, DefaultsComeFromTheRows)
 {
     Row r{};
     r.window = 7;
-    const mg_opt_table t = {kRows, &r};
+    const mg_opt_table t = {kRows, &r, NULL};
     char err[160] = "";
     ASSERT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), 0) << err;
     EXPECT_EQ(r.window, 64);
@@ -72,7 +72,7 @@ TEST(OptsRows, DefaultsComeFromTheRows)
 TEST(OptsRows, TheCommandLineOverridesADefault)
 {
     Row r{};
-    const mg_opt_table t = {kRows, &r};
+    const mg_opt_table t = {kRows, &r, NULL};
     const char *argv[] = {"prog", "-W", "8", nullptr};
     char err[160] = "";
     ASSERT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), 0) << err;
@@ -85,7 +85,7 @@ TEST(OptsRows, TheCommandLineOverridesADefault)
 TEST(OptsRows, HelpShowsTheRowsDefault)
 {
     Row r{};
-    const mg_opt_table t = {kRows, &r};
+    const mg_opt_table t = {kRows, &r, NULL};
     std::string out = capture([&](FILE *f) { mg_opts_help(f, &t, 1); });
     EXPECT_NE(out.find("messages in flight (default 64)\n"), std::string::npos) << out;
     EXPECT_NE(out.find("target (default 1%)\n"), std::string::npos) << out;
@@ -97,7 +97,7 @@ TEST(OptsRows, HelpShowsTheRowsDefault)
 TEST(OptsRows, TheRecordUsesTheKeyAndSkipsTheUnrecorded)
 {
     Row r{};
-    const mg_opt_table t = {kRows, &r};
+    const mg_opt_table t = {kRows, &r, NULL};
     char err[160] = "";
     ASSERT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), 0) << err;
     EXPECT_EQ(json_of(&t, 1), "{\"window\":64,\"time_budget_s\":1,\"precision\":0.01,"
@@ -130,13 +130,13 @@ TEST(OptsRows, ANameDefinedTwiceIsRefused)
         {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr}};
     Row r{};
     char err[160] = "";
-    const mg_opt_table a[] = {{kRows, &r}, {same_long, &o}};
+    const mg_opt_table a[] = {{kRows, &r, NULL}, {same_long, &o, NULL}};
     EXPECT_EQ(mg_opts_defaults(a, 2, err, sizeof err), -EINVAL);
     EXPECT_STREQ(err, "internal: option --window is defined twice");
-    const mg_opt_table b[] = {{kRows, &r}, {same_short, &o}};
+    const mg_opt_table b[] = {{kRows, &r, NULL}, {same_short, &o, NULL}};
     EXPECT_EQ(mg_opts_defaults(b, 2, err, sizeof err), -EINVAL);
     EXPECT_STREQ(err, "internal: option --window is defined twice");
-    const mg_opt_table c[] = {{kRows, &r}};
+    const mg_opt_table c[] = {{kRows, &r, NULL}};
     EXPECT_EQ(mg_opts_defaults(c, 1, err, sizeof err), 0) << err;
 }
 
@@ -149,8 +149,36 @@ TEST(OptsRows, ABadDefaultIsAnInternalError)
         {0, "count", MG_OPT_LONG, offsetof(Other, w), "N", "how many", 1, 9, nullptr, "10",
          nullptr},
         {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr}};
-    const mg_opt_table t = {bad, &o};
+    const mg_opt_table t = {bad, &o, NULL};
     char err[160] = "";
     EXPECT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), -EINVAL);
     EXPECT_STREQ(err, "--count: 10 is out of range [1, 9] (internal: a bad default)");
+}
+
+TEST(OptsRows, HelpInJsonIsOneRecordPerRowWithItsGroup)
+{
+    Row r{};
+    const mg_opt two[] = {kRows[0], kRows[3], kRows[6]};
+    const mg_opt_table t[] = {{two, &r, "benchmark"}, {kRows + 5, &r, nullptr}};
+    const std::string out = capture([&](FILE *f) { mg_opts_json_help(f, "bw", t, 2); });
+    EXPECT_EQ(out,
+              "{\"type\":\"option\",\"program\":\"bw\",\"group\":\"benchmark\",\"short\":\"W\","
+              "\"long\":\"window\",\"arg\":\"N\",\"default\":\"64\",\"key\":\"window\","
+              "\"help\":\"messages in flight\"}\n"
+              "{\"type\":\"option\",\"program\":\"bw\",\"group\":\"benchmark\",\"short\":null,"
+              "\"long\":\"rail-mode\",\"arg\":\"stripe|bind\",\"choices\":[\"stripe\",\"bind\"],"
+              "\"default\":\"bind\",\"key\":\"rail_mode\",\"help\":\"how\"}\n"
+              "{\"type\":\"option\",\"program\":\"bw\",\"group\":null,\"short\":null,"
+              "\"long\":\"hint\",\"arg\":\"TEXT\",\"default\":null,\"key\":\"hint\","
+              "\"help\":\"a hint (default: computed)\"}\n");
+}
+
+TEST(OptsRows, StringifiedDefaultsReadAsWritten)
+{
+#define MG_TEST_LIST 1, 2, 5
+#define MG_TEST_NUMBER 20
+    EXPECT_STREQ(MG_STR(MG_TEST_NUMBER), "20");
+    EXPECT_STREQ("(default " MG_STR(MG_TEST_LIST) ")", "(default 1, 2, 5)");
+#undef MG_TEST_LIST
+#undef MG_TEST_NUMBER
 }
