@@ -69,6 +69,46 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* One size: warm-up, block size from it (rank 0's choice), timed blocks;
+ * rank 0 prints the median and the mean over the whole loop. */
+static void run_size(int size, long iters, long warm, int is_bw, double min_block_s, double *x)
+{
+    void (*kernel)(int, long) = is_bw ? bw : lat;
+    long b = 1, nb = 0;
+    double t0;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = MPI_Wtime();
+    kernel(size, warm);
+    double est = warm > 0 ? (MPI_Wtime() - t0) / warm : 0.0;
+    if (est > 0.0 && min_block_s > est)
+        b = (long)ceil(min_block_s / est);
+    if (b > iters)
+        b = iters;
+    if ((iters + b - 1) / b > MAX_BLOCKS)
+        b = (iters + MAX_BLOCKS - 1) / MAX_BLOCKS;
+    MPI_Bcast(&b, 1, MPI_LONG, 0, MPI_COMM_WORLD); /* rank 0's choice */
+
+    double start = MPI_Wtime();
+    for (long done = 0; done < iters; done += b) {
+        long bi = iters - done < b ? iters - done : b;
+        t0 = MPI_Wtime();
+        kernel(size, bi);
+        x[nb++] = (MPI_Wtime() - t0) / (double)bi;
+    }
+    double whole = (MPI_Wtime() - start) / (double)iters;
+    if (rank != 0)
+        return;
+    double bytes = (double)window * size, med, mean;
+    for (long i = 0; i < nb; ++i)
+        x[i] = is_bw ? bytes / x[i] / 1e6 : x[i] * 0.5e6;
+    qsort(x, (size_t)nb, sizeof *x, cmp);
+    med = nb % 2 ? x[nb / 2] : (x[nb / 2 - 1] + x[nb / 2]) / 2.0;
+    mean = is_bw ? bytes / whole / 1e6 : whole * 0.5e6;
+    printf("%s,%d,%.6f,%.6f\n", is_bw ? "bw" : "latency", size, med, mean);
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     int nranks, is_bw, nsizes = argc - 5;
@@ -79,7 +119,8 @@ int main(int argc, char **argv)
     if (argc < 6 || nranks != 2 || (strcmp(argv[1], "lat") && strcmp(argv[1], "bw")) ||
         (iters = atol(argv[2])) < 1 || (warm = atol(argv[3])) < 0 || (window = atoi(argv[4])) < 1) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpirun -n 2 %s lat|bw ITERS WARMUP WINDOW SIZE[K|M]...\n", argv[0]);
+            fprintf(stderr, "usage: mpirun -n 2 %s lat|bw ITERS WARMUP WINDOW SIZE[K|M]...\n",
+                    argv[0]);
         MPI_Finalize();
         return 2;
     }
@@ -110,41 +151,8 @@ int main(int argc, char **argv)
 
     if (rank == 0)
         printf("benchmark,size_bytes,median,mean\n");
-    for (int s = 0; s < nsizes; ++s) {
-        void (*kernel)(int, long) = is_bw ? bw : lat;
-        int size = (int)sizes[s];
-        long b = 1, nb = 0;
-        MPI_Barrier(MPI_COMM_WORLD);
-        t0 = MPI_Wtime();
-        kernel(size, warm);
-        double est = warm > 0 ? (MPI_Wtime() - t0) / warm : 0.0;
-        if (est > 0.0 && min_block_s > est)
-            b = (long)ceil(min_block_s / est);
-        if (b > iters)
-            b = iters;
-        if ((iters + b - 1) / b > MAX_BLOCKS)
-            b = (iters + MAX_BLOCKS - 1) / MAX_BLOCKS;
-        MPI_Bcast(&b, 1, MPI_LONG, 0, MPI_COMM_WORLD); /* rank 0's choice */
-
-        double start = MPI_Wtime();
-        for (long done = 0; done < iters; done += b) {
-            long bi = iters - done < b ? iters - done : b;
-            t0 = MPI_Wtime();
-            kernel(size, bi);
-            x[nb++] = (MPI_Wtime() - t0) / (double)bi;
-        }
-        double whole = (MPI_Wtime() - start) / (double)iters;
-        if (rank != 0)
-            continue;
-        double bytes = (double)window * size, med, mean;
-        for (long i = 0; i < nb; ++i)
-            x[i] = is_bw ? bytes / x[i] / 1e6 : x[i] * 0.5e6;
-        qsort(x, (size_t)nb, sizeof *x, cmp);
-        med = nb % 2 ? x[nb / 2] : (x[nb / 2 - 1] + x[nb / 2]) / 2.0;
-        mean = is_bw ? bytes / whole / 1e6 : whole * 0.5e6;
-        printf("%s,%d,%.6f,%.6f\n", is_bw ? "bw" : "latency", size, med, mean);
-        fflush(stdout);
-    }
+    for (int s = 0; s < nsizes; ++s)
+        run_size((int)sizes[s], iters, warm, is_bw, min_block_s, x);
     free(x);
     free(reqs);
     free(sbuf);

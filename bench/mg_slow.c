@@ -44,10 +44,7 @@ static double now_s(void)
 }
 
 /* After a send: only the clock read a completion also pays. */
-static void sent(void)
-{
-    slow_sink = now_s();
-}
+static void sent(void) { slow_sink = now_s(); }
 
 /* After a completion: wait P% of the time since the previous one. */
 static void completed(void)

@@ -29,13 +29,14 @@
 
 static const char *const phases[] = {"pure", "overlap", NULL};
 static const char *const blocking_extras[] = {"rank_min_us", "rank_max_us", "late", NULL};
-static const char *const overlap_extras[] = {"pure_us",     "compute_us",  "overlap_pct",
-                                             "rank_min_us", "rank_max_us", "late", NULL};
+static const char *const overlap_extras[] = {
+    "pure_us", "compute_us", "overlap_pct", "rank_min_us", "rank_max_us", "late", NULL};
 
 static const mg_opt opts[] = {
     {0, "root", MG_OPT_STRING, offsetof(coll_params, root_spec), "R|rotate",
      "rooted operations: the root rank, or rotate (call i has root i mod P, IMB's root shift; "
-     "default 0)", 0, 0, NULL, NULL, NULL},
+     "default 0)",
+     0, 0, NULL, NULL, NULL},
     {'T', "type", MG_OPT_CHOICE, offsetof(coll_params, type), "char|int|float|double",
      "element type (default char; reductions float)", 0, 0, mg_elem_type_names, NULL, NULL},
     {0, "op", MG_OPT_CHOICE, offsetof(coll_params, red), "sum|prod|max|min",
@@ -43,11 +44,11 @@ static const mg_opt opts[] = {
     {0, "in-place", MG_OPT_FLAG, offsetof(coll_params, in_place), NULL,
      "use MPI_IN_PLACE where the operation allows it", 0, 0, NULL, NULL, NULL},
     {0, "off-cache", MG_OPT_FLAG, offsetof(coll_params, off_cache), NULL,
-     "rotate through buffers covering twice the last-level cache (IMB's -off_cache)", 0, 0,
-     NULL, NULL, NULL},
+     "rotate through buffers covering twice the last-level cache (IMB's -off_cache)", 0, 0, NULL,
+     NULL, NULL},
     {'t', "tests", MG_OPT_LONG, offsetof(coll_params, tests), "N",
-     "non-blocking, persistent: N MPI_Test calls spread through the computation (default 0)",
-     0, 1000000, NULL, NULL, NULL},
+     "non-blocking, persistent: N MPI_Test calls spread through the computation (default 0)", 0,
+     1000000, NULL, NULL, NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Every size of the sweep holds whole elements and int counts. */
@@ -119,8 +120,10 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
         return -1;
     }
     if (p->tests > 0 && p->form == MG_FORM_BLOCKING) {
-        snprintf(err, errlen, "-t: %s is blocking (the tests go into the computation of the "
-                              "non-blocking forms)", name);
+        snprintf(err, errlen,
+                 "-t: %s is blocking (the tests go into the computation of the "
+                 "non-blocking forms)",
+                 name);
         return -1;
     }
     if (p->type < 0)
@@ -174,13 +177,35 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
         out[k + 2] = (double)c->late;
 }
 
+/* The operation and form a program name means: allreduce, iallreduce,
+ * allreduce_init. 0 when there is none. */
+static int find_op(const char *name, coll_params *p)
+{
+    char opname[64];
+    const char *base = name;
+    size_t n = strlen(name);
+
+    if (n > 5 && strcmp(name + n - 5, "_init") == 0) {
+        p->form = MG_FORM_PERSISTENT;
+        snprintf(opname, sizeof opname, "%.*s", (int)(n - 5), name);
+        base = opname;
+    }
+    for (const mg_coll_op *op = mg_coll_ops; op->name && !p->op; ++op) {
+        if (strcmp(op->name, base) == 0)
+            p->op = op;
+        else if (base[0] == 'i' && strcmp(op->name, base + 1) == 0 && !p->form) {
+            p->op = op;
+            p->form = MG_FORM_NONBLOCKING;
+        }
+    }
+    return p->op != NULL;
+}
+
 int mg_coll_main(const char *name, int argc, char **argv)
 {
     static const char *const forms[] = {"", " (non-blocking: start, wait)",
                                         " (persistent: MPI_Start, wait)"};
-    const char *base = name;
-    char opname[64], desc[320];
-    size_t n = strlen(name);
+    char desc[320];
     coll_params dflt = {NULL, MG_FORM_BLOCKING, NULL, -1, -1, 0, 0, 0, 0};
     mg_bench b = {
         .headline = "Latency (us)",
@@ -207,27 +232,16 @@ int mg_coll_main(const char *name, int argc, char **argv)
         .extras = extras,
     };
 
-    if (n > 5 && strcmp(name + n - 5, "_init") == 0) {
-        dflt.form = MG_FORM_PERSISTENT;
-        snprintf(opname, sizeof opname, "%.*s", (int)(n - 5), name);
-        base = opname;
-    }
-    for (const mg_coll_op *op = mg_coll_ops; op->name && !dflt.op; ++op) {
-        if (strcmp(op->name, base) == 0)
-            dflt.op = op;
-        else if (base[0] == 'i' && strcmp(op->name, base + 1) == 0 && !dflt.form) {
-            dflt.op = op;
-            dflt.form = MG_FORM_NONBLOCKING;
-        }
-    }
-    if (!dflt.op) {
-        snprintf(desc, sizeof desc, "unknown collective '%s' (the names: mpigauge_coll "
-                 "--list-names)", name);
+    if (!find_op(name, &dflt)) {
+        snprintf(desc, sizeof desc,
+                 "unknown collective '%s' (the names: mpigauge_coll --list-names)", name);
         return mg_main_refuse("coll", "usage", MG_EXIT_USAGE, desc, argc, argv);
     }
     if (dflt.form == MG_FORM_PERSISTENT && !MG_HAVE_PERSISTENT_COLL) {
-        snprintf(desc, sizeof desc, "this MPI library has no persistent collectives (MPI-4 "
-                 "MPI_%c%s_init)", (char)(dflt.op->name[0] - 'a' + 'A'), dflt.op->name + 1);
+        snprintf(desc, sizeof desc,
+                 "this MPI library has no persistent collectives (MPI-4 "
+                 "MPI_%c%s_init)",
+                 (char)(dflt.op->name[0] - 'a' + 'A'), dflt.op->name + 1);
         return mg_main_refuse("coll", "skip", MG_EXIT_SKIP, desc, argc, argv);
     }
     snprintf(desc, sizeof desc,

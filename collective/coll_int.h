@@ -14,7 +14,6 @@
 
 #include <stdint.h>
 
-
 enum { ROOT_ROTATE = -1, MAX_SLOTS = 64, PAGE = 4096 };
 enum { K_NONE, K_BCAST, K_SCATTER, K_GATHER, K_ALLGATHER, K_ALLTOALL, K_REDUCE };
 enum { PURE = 0, OVERLAP = 1 };
@@ -25,18 +24,18 @@ typedef struct {
     const char *root_spec; /* --root */
     int type, red;         /* -T, --op (-1: not given) */
     int in_place, off_cache;
-    long tests;            /* -t */
-    long root;             /* resolved by check: rank, or ROOT_ROTATE */
+    long tests; /* -t */
+    long root;  /* resolved by check: rank, or ROOT_ROTATE */
 } coll_params;
 
 typedef struct {
     unsigned long long calls; /* calls so far: picks the slot and the rotating root */
     int slots;
-    size_t sstride, rstride;  /* bytes between slots */
-    int *counts, *displs;     /* v-variants, in elements */
+    size_t sstride, rstride; /* bytes between slots */
+    int *counts, *displs;    /* v-variants, in elements */
     MPI_Request req, preq[MAX_SLOTS];
     int npreq;
-    double comp_s;            /* timed computation (overlap phase) */
+    double comp_s; /* timed computation (overlap phase) */
     long comp_n;
     uint64_t sink;
 } coll_state;

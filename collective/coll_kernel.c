@@ -49,8 +49,7 @@ int mg_coll_root_of(const mg_ctx *c, unsigned long long call)
 int mg_coll_in_place_here(const mg_ctx *c, int root)
 {
     unsigned f = flags(c);
-    return prm(c)->in_place &&
-           ((f & MG_COLL_IN_ALL) || ((f & MG_COLL_IN_ROOT) && c->rank == root));
+    return prm(c)->in_place && ((f & MG_COLL_IN_ALL) || ((f & MG_COLL_IN_ROOT) && c->rank == root));
 }
 
 static uint64_t mul_sat(uint64_t a, uint64_t b)
@@ -74,7 +73,10 @@ static void slot_bytes(const mg_ctx *c, uint64_t size, uint64_t *sb, uint64_t *r
         *rb = *sb; /* the input lives in the receive buffer */
 }
 
-static uint64_t page_up(uint64_t x) { return x > UINT64_MAX / 8 ? x : (x + PAGE - 1) / PAGE * PAGE; }
+static uint64_t page_up(uint64_t x)
+{
+    return x > UINT64_MAX / 8 ? x : (x + PAGE - 1) / PAGE * PAGE;
+}
 
 /* --off-cache: enough slots that one pass over them is twice the last-level
  * cache (IMB's -off_cache), from 2 to MAX_SLOTS. */
@@ -110,8 +112,7 @@ size_t mg_coll_rbuf_bytes(const mg_ctx *c, uint64_t max_size)
 }
 
 /* The arguments of call number `call`. */
-static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int form,
-                      mg_coll_args *a)
+static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int form, mg_coll_args *a)
 {
     const coll_params *p = prm(c);
     coll_state *s = state(c);

@@ -148,8 +148,8 @@ static void walk_reduce(walk_ctx *w, int root)
         for (uint64_t i = 0; i < nin; ++i)
             put(t, inpl ? rb : sb, i, mg_red_input((mg_red_op)p->red, P, me, i));
         for (uint64_t j = 0; j < nout && !inpl; ++j)
-            put(t, rb, j, mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n ? n : 1,
-                                          base + j) + 1.0);
+            put(t, rb, j,
+                mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n ? n : 1, base + j) + 1.0);
         return;
     }
     if (n == 0 || ((f & MG_COLL_ROOTED) && me != root))
@@ -161,8 +161,8 @@ static void walk_reduce(walk_ctx *w, int root)
             snprintf(w->err, w->errlen,
                      "rank %d, size %llu, pass %d: element %llu of the result is %g, "
                      "expected %g (%s over %d ranks)",
-                     me, (unsigned long long)w->size, w->pass, (unsigned long long)(base + j),
-                     got, want, mg_red_op_names[p->red], n);
+                     me, (unsigned long long)w->size, w->pass, (unsigned long long)(base + j), got,
+                     want, mg_red_op_names[p->red], n);
             w->ok = 0;
         }
     }

@@ -16,11 +16,11 @@
 #endif
 
 /* The three forms of one call with the same arguments. */
-#define FORMS(Name, name, ...)                                                               \
-    switch (a->form) {                                                                       \
-    case MG_FORM_BLOCKING: return MPI_##Name(__VA_ARGS__);                                   \
-    case MG_FORM_NONBLOCKING: return MPI_I##name(__VA_ARGS__, a->req);                       \
-    default: return INIT(Name, __VA_ARGS__);                                                 \
+#define FORMS(Name, name, ...)                                                                     \
+    switch (a->form) {                                                                             \
+    case MG_FORM_BLOCKING: return MPI_##Name(__VA_ARGS__);                                         \
+    case MG_FORM_NONBLOCKING: return MPI_I##name(__VA_ARGS__, a->req);                             \
+    default: return INIT(Name, __VA_ARGS__);                                                       \
     }
 
 static int barrier(const mg_coll_args *a) { FORMS(Barrier, barrier, a->comm) }
@@ -53,8 +53,7 @@ static int reduce_scatter(const mg_coll_args *a)
 
 static int scatter(const mg_coll_args *a)
 {
-    FORMS(Scatter, scatter, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root,
-          a->comm)
+    FORMS(Scatter, scatter, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root, a->comm)
 }
 
 static int scatterv(const mg_coll_args *a)
@@ -81,8 +80,8 @@ static int allgather(const mg_coll_args *a)
 
 static int allgatherv(const mg_coll_args *a)
 {
-    FORMS(Allgatherv, allgatherv, a->sbuf, a->count, a->dt, a->rbuf, a->rcounts, a->rdispls,
-          a->dt, a->comm)
+    FORMS(Allgatherv, allgatherv, a->sbuf, a->count, a->dt, a->rbuf, a->rcounts, a->rdispls, a->dt,
+          a->comm)
 }
 
 static int alltoall(const mg_coll_args *a)

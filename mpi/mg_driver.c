@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,
-                          long *values, int max)
+int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults, long *values,
+                          int max)
 {
     const long *v = given->n ? given->v : defaults;
     int n = given->n ? given->n : ndefaults;
@@ -70,8 +70,8 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
     w->mine = malloc(w->cap * sizeof *w->mine);
     w->root = malloc(w->pc.max_samples * sizeof *w->root);
     w->rank_med = root ? malloc((size_t)s->ctx.nranks * sizeof *w->rank_med) : NULL;
-    w->figs = root ? malloc((size_t)s->ctx.nranks * (size_t)(b->nfigures + 1) * sizeof *w->figs)
-                   : NULL;
+    w->figs =
+        root ? malloc((size_t)s->ctx.nranks * (size_t)(b->nfigures + 1) * sizeof *w->figs) : NULL;
     if (!w->mine || !w->root || (root && (!w->rank_med || !w->figs)))
         mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
 }
@@ -127,8 +127,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
             *ref = st;
             ctx->ref = ref;
         }
-        out.stop = !out.failed && b->variant_stop && v + 1 < s->nvariants &&
-                   b->variant_stop(ctx, &st);
+        out.stop =
+            !out.failed && b->variant_stop && v + 1 < s->nvariants && b->variant_stop(ctx, &st);
     }
     MG_MPI_CHECK(MPI_Bcast(&out, (int)sizeof out, MPI_BYTE, 0, ctx->comm));
     if (v == 0)
@@ -258,8 +258,8 @@ static void release(mg_run *s)
 static int open_turns(mg_run *s)
 {
     char err[MG_ERRLEN] = "";
-    s->ctx.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s,
-                                 s->cfg.turn_timeout_s, err, sizeof err);
+    s->ctx.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s, s->cfg.turn_timeout_s,
+                                 err, sizeof err);
     if (s->ctx.turns != NULL)
         return MG_EXIT_OK;
     mg_output_error(&s->ctx, s->b, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);

@@ -11,9 +11,9 @@
 #ifndef MG_DRIVER_H
 #define MG_DRIVER_H
 
-#include "mg_mpi.h"
 #include "mg_compute.h"
 #include "mg_json.h"
+#include "mg_mpi.h"
 #include "mg_opts.h"
 #include "mg_report.h"
 #include "mg_stats.h"
@@ -60,17 +60,17 @@ typedef struct {
     double precision;       /* --precision (fraction) */
     double budget_s;        /* --time-budget */
     long min_samples, max_samples;
-    int validate;           /* -c */
-    uint64_t max_memory;    /* -M; 0: automatic */
-    int format;             /* mg_format */
-    const char *output;     /* -o */
+    int validate;        /* -c */
+    uint64_t max_memory; /* -M; 0: automatic */
+    int format;          /* mg_format */
+    const char *output;  /* -o */
     int help, version;
-    int sync;               /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
-    double sync_window_us;  /* --sync-window; 0: automatic */
-    int sentinel;           /* --sentinel: probes and node state before and after */
-    const char *turns;      /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
-    double turn_slice_s;    /* --turn-slice */
-    double turn_timeout_s;  /* --turn-timeout */
+    int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
+    double sync_window_us; /* --sync-window; 0: automatic */
+    int sentinel;          /* --sentinel: probes and node state before and after */
+    const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
+    double turn_slice_s;   /* --turn-slice */
+    double turn_timeout_s; /* --turn-timeout */
 } mg_config;
 
 typedef struct mg_ctx mg_ctx;
@@ -80,29 +80,29 @@ struct mg_ctx {
     MPI_Comm comm;
     int rank, nranks;
     int nnodes, local_rank, local_ranks;
-    const int *node_of;   /* node index (0..nnodes-1) of every rank */
-    const int *partner_of; /* partner of every rank (bench->pairs), or NULL */
-    int peer;          /* this rank's partner, -1 when it has none */
-    long variant;      /* current value of the benchmark's second sweep dimension */
-    int variant_index; /* its position in the variant list (0: the reference) */
-    double ref_s;      /* the reference variant's median seconds per iteration at
+    const int *node_of;         /* node index (0..nnodes-1) of every rank */
+    const int *partner_of;      /* partner of every rank (bench->pairs), or NULL */
+    int peer;                   /* this rank's partner, -1 when it has none */
+    long variant;               /* current value of the benchmark's second sweep dimension */
+    int variant_index;          /* its position in the variant list (0: the reference) */
+    double ref_s;               /* the reference variant's median seconds per iteration at
                         * this size (all ranks); NaN while measuring it */
-    const mg_stats *ref; /* rank 0, in extras: the reference variant's statistics */
-    int timed;         /* 1 while the driver times samples, 0 in warm-up/validation */
+    const mg_stats *ref;        /* rank 0, in extras: the reference variant's statistics */
+    int timed;                  /* 1 while the driver times samples, 0 in warm-up/validation */
     const double *rank_figures; /* rank 0, in extras: nranks x nfigures */
-    int validating;    /* 1 during the driver's validation passes: leave payload alone */
-    double sample_s;   /* bench->times_itself: the kernel adds the timed part of each
+    int validating;             /* 1 during the driver's validation passes: leave payload alone */
+    double sample_s;            /* bench->times_itself: the kernel adds the timed part of each
                         * iteration here; zeroed by the driver before each sample */
     mg_compute_calib compute;   /* bench->compute: this rank's calibrated busy loop */
     double compute_err_max;     /* rank 0: the largest calibration error over ranks */
-    void *state;       /* bench->state_size bytes of kernel scratch, zeroed */
+    void *state;                /* bench->state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;
     const struct mg_rails *rails; /* the session's rails (NULL without --rails) */
-    struct mg_turns *turns; /* --turns: the group this launch takes turns in, or NULL */
-    void *sbuf, *rbuf; /* page-aligned, max size each (times the bench's count) */
-    size_t buf_bytes;  /* size of each of sbuf and rbuf */
-    void *params;      /* the benchmark's own option struct */
-    MPI_Request *reqs; /* bench->requests(ctx) requests for the kernel */
+    struct mg_turns *turns;       /* --turns: the group this launch takes turns in, or NULL */
+    void *sbuf, *rbuf;            /* page-aligned, max size each (times the bench's count) */
+    size_t buf_bytes;             /* size of each of sbuf and rbuf */
+    void *params;                 /* the benchmark's own option struct */
+    MPI_Request *reqs;            /* bench->requests(ctx) requests for the kernel */
     const mg_config *cfg;
     /* MG_TIME_CALL, rank 0, in extras: samples of this (size, variant) dropped
      * because a rank started after its window (--sync window), and the window
@@ -123,9 +123,9 @@ typedef struct mg_bench {
     int min_ranks, max_ranks;
     mg_metric metric;
     mg_time_mode time_mode;
-    double time_scale;       /* latency: seconds per iteration x this (0.5 = RTT/2) */
+    double time_scale; /* latency: seconds per iteration x this (0.5 = RTT/2) */
     uint64_t min_size, default_min_size, default_max_size;
-    const mg_opt *opts;      /* the benchmark's options over params, or NULL */
+    const mg_opt *opts; /* the benchmark's options over params, or NULL */
     size_t params_size;
     const void *params_default;
 
@@ -232,8 +232,8 @@ uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_
 void mg_ctx_fail(mg_ctx *ctx, const char *msg);
 
 /* Variants from a list option, or from the defaults when it was not given. */
-int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults,
-                          long *values, int max);
+int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefaults, long *values,
+                          int max);
 
 /* The same, with `ref` first (the reference) and not repeated after it. */
 int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, int ndefaults,

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* Barrier, begin_size, warm-up chunks chosen by rank 0, calibration; every
  * rank ends with rank 0's policy. */
 static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
@@ -56,7 +55,7 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
 #define MG_SYNC_TAG 28007
 #define MG_WINDOW_MIN_S (MG_SYNC_WINDOW_MIN_US * 1e-6)
 #define MG_WINDOW_MAX_S 1.0
-#define MG_LEAD_MIN_S 100e-6  /* first window of a batch: at least 100 us ahead */
+#define MG_LEAD_MIN_S 100e-6 /* first window of a batch: at least 100 us ahead */
 
 /* --sync window: this rank's clock minus rank 0's, from MG_SYNC_PROBES
  * ping-pongs with rank 0 (the one with the smallest round trip,
@@ -176,8 +175,8 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
                                     size_t cap, double *root, size_t *n_out, size_t *nmine_out)
 {
     const int window = ctx->cfg->sync == MG_SYNC_WINDOW;
-    const double est_s = pol->warm_last_chunk > 0 ? pol->warm_last_s / (double)pol->warm_last_chunk
-                                                   : 0.0;
+    const double est_s =
+        pol->warm_last_chunk > 0 ? pol->warm_last_s / (double)pol->warm_last_chunk : 0.0;
     double offset_s = 0.0, rtt_s = 0.0, batch[MG_CALL_BATCH], red[MG_CALL_BATCH];
     call_plan plan = {0.0, 0.0, 0, MG_STOP_NONE};
     size_t n = 0, m = 0;
@@ -216,9 +215,9 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
 
 /* Timed sampling of one size; rank 0 ends with the samples (s per iter) in
  * root, every rank with its own in mine (*nmine_out of them). */
-mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
-                          const mg_policy_cfg *pc, double *mine, size_t cap, double *root,
-                          size_t *n_out, size_t *nmine_out, unsigned long long *iters_out)
+mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
+                          double *mine, size_t cap, double *root, size_t *n_out, size_t *nmine_out,
+                          unsigned long long *iters_out)
 {
     mg_policy pol;
     unsigned long long iters = 0;
@@ -228,8 +227,8 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
 
     warm_up(b, ctx, size, pc, &pol);
     if (b->time_mode == MG_TIME_CALL) {
-        mg_stop_reason why = measure_calls(b, ctx, size, pc, &pol, mine, cap, root, n_out,
-                                           nmine_out);
+        mg_stop_reason why =
+            measure_calls(b, ctx, size, pc, &pol, mine, cap, root, n_out, nmine_out);
         *iters_out = *n_out;
         return why;
     }
@@ -362,7 +361,6 @@ void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x
     }
 }
 
-
 /* The benchmark's per-rank figures, gathered to rank 0. */
 void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
 {
@@ -396,8 +394,8 @@ void mg_calibrate_compute(mg_ctx *ctx)
     mg_clock clk = {mg_wtime, NULL};
     if (mg_compute_calibrate(&ctx->compute, clk, mg_compute_spin, 0.01, 5) != 0)
         mg_mpi_die(__FILE__, __LINE__, "cannot calibrate the computation: MPI_Wtime stands still");
-    MG_MPI_CHECK(MPI_Reduce(&ctx->compute.rel_error, &ctx->compute_err_max, 1, MPI_DOUBLE,
-                            MPI_MAX, 0, ctx->comm));
+    MG_MPI_CHECK(MPI_Reduce(&ctx->compute.rel_error, &ctx->compute_err_max, 1, MPI_DOUBLE, MPI_MAX,
+                            0, ctx->comm));
 }
 
 /* Every rank's median seconds per iteration, gathered to rank 0 (for the

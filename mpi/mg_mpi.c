@@ -68,14 +68,14 @@ static MPI_Datatype big_type(size_t bytes)
 
 /* Counts above INT_MAX: MPI-4 _c calls, or one element of a derived type. */
 #if MG_HAVE_MPI_LARGE_COUNT
-#define MG_XFER_LARGE(fn, buf, bytes, ...)                                                   \
+#define MG_XFER_LARGE(fn, buf, bytes, ...)                                                         \
     MG_MPI_CHECK(fn##_c((buf), (MPI_Count)(bytes), MPI_BYTE, __VA_ARGS__))
 #else
-#define MG_XFER_LARGE(fn, buf, bytes, ...)                                                   \
-    do {                                                                                     \
-        MPI_Datatype mg_t_ = big_type(bytes);                                                \
-        MG_MPI_CHECK(fn((buf), 1, mg_t_, __VA_ARGS__));                                      \
-        MG_MPI_CHECK(MPI_Type_free(&mg_t_));                                                 \
+#define MG_XFER_LARGE(fn, buf, bytes, ...)                                                         \
+    do {                                                                                           \
+        MPI_Datatype mg_t_ = big_type(bytes);                                                      \
+        MG_MPI_CHECK(fn((buf), 1, mg_t_, __VA_ARGS__));                                            \
+        MG_MPI_CHECK(MPI_Type_free(&mg_t_));                                                       \
     } while (0)
 #endif
 

@@ -21,11 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MG_MPI_CHECK(call)                                                                   \
-    do {                                                                                     \
-        int mg_rc_ = (call);                                                                 \
-        if (mg_rc_ != MPI_SUCCESS)                                                           \
-            mg_mpi_fail(mg_rc_, #call, __FILE__, __LINE__);                                  \
+#define MG_MPI_CHECK(call)                                                                         \
+    do {                                                                                           \
+        int mg_rc_ = (call);                                                                       \
+        if (mg_rc_ != MPI_SUCCESS)                                                                 \
+            mg_mpi_fail(mg_rc_, #call, __FILE__, __LINE__);                                        \
     } while (0)
 
 void mg_mpi_fail(int rc, const char *call, const char *file, int line);
@@ -80,8 +80,7 @@ void mg_mpi_waitall(int n, MPI_Request *reqs);
 
 /* The common path is inline: an out-of-line wrapper costs 1-2 ns per call,
  * about 1% of a shared-memory ping-pong (measured with bench/). */
-static inline void mg_xfer_send(const mg_xfer *x, const void *buf, size_t bytes, int peer,
-                                int tag)
+static inline void mg_xfer_send(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
     if (bytes > x->fast_max)
         mg_xfer_send_large(x, buf, bytes, peer, tag);
@@ -97,8 +96,8 @@ static inline void mg_xfer_recv(const mg_xfer *x, void *buf, size_t bytes, int p
         MG_MPI_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, MPI_STATUS_IGNORE));
 }
 
-static inline void mg_xfer_isend(const mg_xfer *x, const void *buf, size_t bytes, int peer,
-                                 int tag, MPI_Request *req)
+static inline void mg_xfer_isend(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
+                                 MPI_Request *req)
 {
     if (bytes > x->fast_max)
         mg_xfer_isend_large(x, buf, bytes, peer, tag, req);
@@ -135,8 +134,7 @@ static inline void mg_xfer_issend(const mg_xfer *x, const void *buf, size_t byte
         MG_MPI_CHECK(MPI_Issend(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, req));
 }
 
-static inline void mg_xfer_ssend(const mg_xfer *x, const void *buf, size_t bytes, int peer,
-                                 int tag)
+static inline void mg_xfer_ssend(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
     if (bytes > x->fast_max)
         mg_xfer_ssend_large(x, buf, bytes, peer, tag);

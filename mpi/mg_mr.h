@@ -49,8 +49,8 @@ typedef struct {
 } map_entry;
 
 struct mg_rails {
-    int on;       /* --rails > 1 */
-    int pending;  /* rail parts are outstanding: complete() waits for them */
+    int on;      /* --rails > 1 */
+    int pending; /* rail parts are outstanding: complete() waits for them */
     int k, mode, steer, groups, active;
     uint64_t threshold;
     double w[MG_RAILS_MAX];

@@ -101,16 +101,15 @@ int mg_multirail_serve(mg_rails *R)
             MPI_Aint qsize;
             int disp;
             void *base;
-            MG_MPI_CHECK(MPI_Win_allocate_shared(0, 1, MPI_INFO_NULL, R->group, &base,
-                                                 &R->wins[c.win]));
+            MG_MPI_CHECK(
+                MPI_Win_allocate_shared(0, 1, MPI_INFO_NULL, R->group, &base, &R->wins[c.win]));
             MG_MPI_CHECK(MPI_Win_shared_query(R->wins[c.win], 0, &qsize, &disp, &base));
             R->win_base[c.win] = base;
             R->win_size[c.win] = (size_t)qsize;
             R->nwins = c.win + 1;
             break;
         }
-        default:
-            mg_mpi_die(__FILE__, __LINE__, "rail helper: unknown command");
+        default: mg_mpi_die(__FILE__, __LINE__, "rail helper: unknown command");
         }
     }
     free(reqs);

@@ -25,9 +25,10 @@ void mg_multirail_write_json(const mg_rails *R, mg_json *j)
     mg_json_bool(j, "rail_groups", R->groups);
     if (R->mode == MG_RAIL_STRIPE) {
         mg_json_uint(j, "stripe_threshold_bytes", (unsigned long long)R->threshold);
-        mg_json_string(j, "weights_source", R->wsource == MG_WEIGHTS_AUTO    ? "auto"
-                                            : R->wsource == MG_WEIGHTS_GIVEN ? "given"
-                                                                            : "even");
+        mg_json_string(j, "weights_source",
+                       R->wsource == MG_WEIGHTS_AUTO    ? "auto"
+                       : R->wsource == MG_WEIGHTS_GIVEN ? "given"
+                                                        : "even");
         mg_json_array_begin(j, "weights");
         for (int r = 0; r < R->k; ++r)
             mg_json_number(j, NULL, R->w[r]);
@@ -84,20 +85,24 @@ void mg_multirail_write_comment(const mg_rails *R, FILE *f)
 {
     if (R == NULL || !R->on)
         return;
-    fprintf(f, "# Rails: %d, mode %s, steering %s", R->k, mg_mr_mode_names[R->mode], mg_mr_steer_names[R->steer]);
+    fprintf(f, "# Rails: %d, mode %s, steering %s", R->k, mg_mr_mode_names[R->mode],
+            mg_mr_steer_names[R->steer]);
     if (R->mode == MG_RAIL_STRIPE) {
         fprintf(f, ", stripe threshold %llu B, weights", (unsigned long long)R->threshold);
         for (int r = 0; r < R->k; ++r)
             fprintf(f, "%s%.3f", r ? "," : " ", R->w[r]);
-        fprintf(f, " (%s)", R->wsource == MG_WEIGHTS_AUTO    ? "auto"
-                            : R->wsource == MG_WEIGHTS_GIVEN ? "given"
-                                                            : "even");
+        fprintf(f, " (%s)",
+                R->wsource == MG_WEIGHTS_AUTO    ? "auto"
+                : R->wsource == MG_WEIGHTS_GIVEN ? "given"
+                                                 : "even");
     }
     fputc('\n', f);
     if (R->steer == MG_STEER_HINT && R->mode != MG_RAIL_LIBRARY)
         for (int r = 0; r < R->k; ++r)
             fprintf(f, "# rail %d hints: %s: %s\n", r, R->hint_seen[r],
-                    R->hint_ok[r] ? "kept by the library (MPI_Comm_get_info; steering shows only in the devices' counters)" : "dropped by the library");
+                    R->hint_ok[r] ? "kept by the library (MPI_Comm_get_info; steering shows only "
+                                    "in the devices' counters)"
+                                  : "dropped by the library");
     for (int w = 0; w < R->nmap; ++w) {
         const map_entry *e = &R->map[w];
         char role[64], numa[16] = "?", pci[32] = "";

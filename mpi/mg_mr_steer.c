@@ -36,7 +36,8 @@ static void bind_auto(mg_rails *R, const mg_rail_opts *o, hwloc_topology_t topo,
     if (n < k)
         snprintf(R->pre_err, sizeof R->pre_err,
                  "--rail-bind auto: hwloc found %d network device%s here, --rails asks for "
-                 "%d (give the devices: --rail-bind DEV1,DEV2)", n, n == 1 ? "" : "s", k);
+                 "%d (give the devices: --rail-bind DEV1,DEV2)",
+                 n, n == 1 ? "" : "s", k);
     for (int i = 0; i < n && i < k; ++i)
         snprintf(R->devices[i], sizeof R->devices[i], "%s", devs[idx[i]].name);
     R->ndevices = n < k ? n : k;
@@ -47,13 +48,13 @@ static void bind_auto(mg_rails *R, const mg_rail_opts *o, hwloc_topology_t topo,
 static void bind_list(mg_rails *R, const mg_rail_opts *o, const mg_netdev *devs, int ndevs)
 {
     char err[200];
-    int k = (int)o->rails, n = mg_netdev_parse_list(o->bind, R->devices, MG_RAILS_MAX, err,
-                                                      sizeof err);
+    int k = (int)o->rails,
+        n = mg_netdev_parse_list(o->bind, R->devices, MG_RAILS_MAX, err, sizeof err);
     if (n < 0)
         snprintf(R->pre_err, sizeof R->pre_err, "--rail-bind: %s", err);
     else if (n != k)
-        snprintf(R->pre_err, sizeof R->pre_err, "--rail-bind: %d device%s listed for --rails %d",
-                 n, n == 1 ? "" : "s", k);
+        snprintf(R->pre_err, sizeof R->pre_err, "--rail-bind: %d device%s listed for --rails %d", n,
+                 n == 1 ? "" : "s", k);
     for (int i = 0; i < n && ndevs > 0 && R->pre_err[0] == '\0'; ++i) {
         int found = 0;
         size_t len = strcspn(R->devices[i], ":");
@@ -91,8 +92,7 @@ static void steer_env(mg_rails *R, const mg_rail_opts *o, const mg_netdev *devs,
             return;
         }
         R->pre_rail = R->pre_local_rank % k;
-        mg_netdev_setenv(devs, ndevs, R->devices[R->pre_rail], R->steer_env,
-                         sizeof R->steer_env);
+        mg_netdev_setenv(devs, ndevs, R->devices[R->pre_rail], R->steer_env, sizeof R->steer_env);
     }
     if (o->mode == MG_RAIL_LIBRARY) {
         char v[16];
@@ -188,8 +188,8 @@ void mg_mr_gather_map(mg_rails *R)
             mg_mpi_die(__FILE__, __LINE__, "out of memory");
         R->nmap = n;
     }
-    MG_MPI_CHECK(MPI_Gather(&me, (int)sizeof me, MPI_BYTE, R->map, (int)sizeof me, MPI_BYTE, 0,
-                            R->world));
+    MG_MPI_CHECK(
+        MPI_Gather(&me, (int)sizeof me, MPI_BYTE, R->map, (int)sizeof me, MPI_BYTE, 0, R->world));
 }
 
 void mg_mr_hint_comms(mg_rails *R)

@@ -34,8 +34,8 @@ static MPI_Request *extra_slot(mg_rails *R)
 /* Post part [off, off + len) of buf on rail r: this process posts it into
  * **first (then *first = NULL) or a slot of its own, a helper gets it as a
  * command. */
-static void post_part(mg_rails *R, int send, const void *buf, uint64_t off, uint64_t len, int peer, int tag,
-                      int r, MPI_Request **first)
+static void post_part(mg_rails *R, int send, const void *buf, uint64_t off, uint64_t len, int peer,
+                      int tag, int r, MPI_Request **first)
 {
     R->pending = 1;
     if (!R->groups || r == 0) {
@@ -63,8 +63,8 @@ static void post_part(mg_rails *R, int send, const void *buf, uint64_t off, uint
 }
 
 /* Post a whole message on rail r (bind mode, the weight probe). */
-static void post_on_rail(mg_rails *R, int send, const void *buf, size_t bytes, int peer, int tag, int r,
-                         MPI_Request *req)
+static void post_on_rail(mg_rails *R, int send, const void *buf, size_t bytes, int peer, int tag,
+                         int r, MPI_Request *req)
 {
     uint64_t dummy;
     MPI_Request *first = req;
@@ -83,8 +83,8 @@ static void rails_post(void *impl, int send, const void *buf, size_t bytes, int 
     uint64_t off[MG_RAILS_MAX], len[MG_RAILS_MAX];
     if (R->mode == MG_RAIL_BIND) {
         int sender = send ? R->bench_rank : peer, receiver = send ? peer : R->bench_rank;
-        post_on_rail(R, send, buf, bytes, peer, tag, mg_rail_bound(R->pair, sender > receiver, R->k),
-                     req);
+        post_on_rail(R, send, buf, bytes, peer, tag,
+                     mg_rail_bound(R->pair, sender > receiver, R->k), req);
         return;
     }
     if (bytes <= R->threshold || (R->groups && window_of(R, buf, bytes, &off[0]) < 0)) {
@@ -186,8 +186,8 @@ void mg_multirail_pairs(mg_rails *R, MPI_Comm comm, const int *partner_of, int r
                     rails_complete(R, 1, &q);
                 }
                 if (send) {
-                    MG_MPI_CHECK(MPI_Recv(&ack, 1, MPI_CHAR, peer, PROBE_TAG, comm,
-                                          MPI_STATUS_IGNORE));
+                    MG_MPI_CHECK(
+                        MPI_Recv(&ack, 1, MPI_CHAR, peer, PROBE_TAG, comm, MPI_STATUS_IGNORE));
                     R->probe_mbs[r] = (double)PROBE_MSGS * (double)bytes / (MPI_Wtime() - t0) / 1e6;
                 } else {
                     MG_MPI_CHECK(MPI_Send(&ack, 1, MPI_CHAR, peer, PROBE_TAG, comm));
@@ -198,7 +198,8 @@ void mg_multirail_pairs(mg_rails *R, MPI_Comm comm, const int *partner_of, int r
                 MG_MPI_CHECK(MPI_Send(w, R->k, MPI_DOUBLE, peer, PROBE_TAG, comm));
                 MG_MPI_CHECK(MPI_Send(R->probe_mbs, R->k, MPI_DOUBLE, peer, PROBE_TAG, comm));
             } else {
-                MG_MPI_CHECK(MPI_Recv(w, R->k, MPI_DOUBLE, peer, PROBE_TAG, comm, MPI_STATUS_IGNORE));
+                MG_MPI_CHECK(
+                    MPI_Recv(w, R->k, MPI_DOUBLE, peer, PROBE_TAG, comm, MPI_STATUS_IGNORE));
                 MG_MPI_CHECK(MPI_Recv(R->probe_mbs, R->k, MPI_DOUBLE, peer, PROBE_TAG, comm,
                                       MPI_STATUS_IGNORE));
             }

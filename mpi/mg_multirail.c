@@ -16,10 +16,12 @@ const mg_opt mg_rail_optdefs[] = {
      "multirail: use K rails (network devices); 1 = off", 1, MG_RAILS_MAX, NULL, "1", NULL},
     {0, "rail-mode", MG_OPT_CHOICE, offsetof(mg_rail_opts, mode), "stripe|bind|library",
      "cut large messages over the rails, keep whole messages on one rail per direction and "
-     "pair, or hand all devices to the library", 0, 0, mg_mr_mode_names, "stripe", NULL},
+     "pair, or hand all devices to the library",
+     0, 0, mg_mr_mode_names, "stripe", NULL},
     {0, "rail-steer", MG_OPT_CHOICE, offsetof(mg_rail_opts, steer), "process|hint",
      "one device per process (K processes per node form a rail group), or K communicators "
-     "with info hints in one process", 0, 0, mg_mr_steer_names, "process", NULL},
+     "with info hints in one process",
+     0, 0, mg_mr_steer_names, "process", NULL},
     {0, "rail-bind", MG_OPT_STRING, offsetof(mg_rail_opts, bind), "none|auto|DEV1,DEV2,..",
      "set each process's devices before MPI_Init: from hwloc (auto), from the list (rail r = "
      "entry r), or not at all (none: the launcher or mpigauge-rails did; default)",
@@ -27,11 +29,12 @@ const mg_opt mg_rail_optdefs[] = {
     {0, "stripe-threshold", MG_OPT_SIZE, offsetof(mg_rail_opts, threshold), "BYTES",
      "stripe: messages up to BYTES are not cut", 0, 281474976710656.0, NULL, "8192", NULL},
     {0, "rail-weights", MG_OPT_STRING, offsetof(mg_rail_opts, weights), "even|W1,W2,..|auto",
-     "stripe: share of each rail; auto measures each rail first (default even)",
-     0, 0, NULL, NULL, NULL},
+     "stripe: share of each rail; auto measures each rail first (default even)", 0, 0, NULL, NULL,
+     NULL},
     {0, "rail-hint", MG_OPT_STRING, offsetof(mg_rail_opts, hints), "KEY=VALUE[;..]",
      "hint steering: info keys of rail communicator r (%d = r; default the MPICH key "
-     "multi_nic_pref_nic=%d)", 0, 0, NULL, NULL, NULL},
+     "multi_nic_pref_nic=%d)",
+     0, 0, NULL, NULL, NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 void mg_rail_opts_default(mg_rail_opts *o)
@@ -76,15 +79,18 @@ static void check_placement(const mg_rails *R, int local, int nlocal, char *msg,
     if (R->groups && nlocal % R->k != 0)
         snprintf(msg, len,
                  "--rails %d --rail-steer process: every node needs a multiple of %d processes "
-                 "(a rail group per benchmark rank), a node has %d", R->k, R->k, nlocal);
+                 "(a rail group per benchmark rank), a node has %d",
+                 R->k, R->k, nlocal);
     else if (!R->groups && R->steer == MG_STEER_PROCESS && R->mode == MG_RAIL_BIND && nlocal < R->k)
         snprintf(msg, len,
                  "--rails %d --rail-mode bind: every process drives the rail of its node rank, "
-                 "so a node needs at least %d processes, a node has %d", R->k, R->k, nlocal);
+                 "so a node needs at least %d processes, a node has %d",
+                 R->k, R->k, nlocal);
     if (bad)
         snprintf(msg, len,
                  "--rail-bind: the launcher's local rank %d differs from MPI's node rank %d: "
-                 "launch ranks in node order", R->pre_local_rank, local);
+                 "launch ranks in node order",
+                 R->pre_local_rank, local);
 }
 
 /* Rail groups: K consecutive processes of a node, the first the benchmark
@@ -95,8 +101,8 @@ static void make_groups(mg_rails *R, MPI_Comm world, MPI_Comm node, int local, i
     int bench = -1, mine[2], *all;
 
     MG_MPI_CHECK(MPI_Comm_split(node, local / R->k, local, &R->group));
-    MG_MPI_CHECK(MPI_Comm_split(world, R->member == 0 ? 0 : MPI_UNDEFINED, R->world_rank,
-                                bench_comm));
+    MG_MPI_CHECK(
+        MPI_Comm_split(world, R->member == 0 ? 0 : MPI_UNDEFINED, R->world_rank, bench_comm));
     if (R->member == 0)
         MG_MPI_CHECK(MPI_Comm_rank(*bench_comm, &bench));
     MG_MPI_CHECK(MPI_Bcast(&bench, 1, MPI_INT, 0, R->group));
@@ -157,8 +163,8 @@ int mg_multirail_setup(mg_rails *R, const mg_rail_opts *o, int max_ranks, MPI_Co
                 (R->mode == MG_RAIL_STRIPE || max_ranks == 2);
     R->active = R->mode != MG_RAIL_LIBRARY && (R->groups || R->steer == MG_STEER_HINT);
 
-    MG_MPI_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, R->world_rank, MPI_INFO_NULL,
-                                     &node));
+    MG_MPI_CHECK(
+        MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, R->world_rank, MPI_INFO_NULL, &node));
     MG_MPI_CHECK(MPI_Comm_rank(node, &local));
     MG_MPI_CHECK(MPI_Comm_size(node, &nlocal));
     if (R->pre_local_rank < 0)

@@ -81,9 +81,8 @@ static void write_summary(const mg_bench *b, mg_ctx *ctx, FILE *f)
 
 /* Rank 0: statistics, extras and the output of one (size, variant); the
  * statistics go to *st_out. */
-int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n,
-                  unsigned long long iters, mg_stop_reason why, int ok,
-                  const double *rank_median_s, mg_stats *st_out)
+int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned long long iters,
+                  mg_stop_reason why, int ok, const double *rank_median_s, mg_stats *st_out)
 {
     const mg_bench *b = s->b;
     char label[96];
@@ -164,8 +163,12 @@ void mg_output_begin(const mg_run *s)
 {
     const mg_bench *b = s->b;
     const mg_ctx *ctx = &s->ctx;
-    mg_table_meta meta = {b->name, b->description, b->headline, MG_VERSION_STRING,
-                          b->extras ? b->extra_names : NULL, b->variant_name};
+    mg_table_meta meta = {b->name,
+                          b->description,
+                          b->headline,
+                          MG_VERSION_STRING,
+                          b->extras ? b->extra_names : NULL,
+                          b->variant_name};
 
     if (ctx->rank != 0)
         return;
@@ -176,8 +179,8 @@ void mg_output_begin(const mg_run *s)
                       s->argc, s->argv);
     mg_report_header(stdout, (mg_format)s->cfg.format, &meta);
     if (s->out.f)
-        mg_prov_write(s->out.f, &s->prov, b, &s->cfg, ctx, &s->sweep, s->variants,
-                      s->nvariants, s->argc, s->argv);
+        mg_prov_write(s->out.f, &s->prov, b, &s->cfg, ctx, &s->sweep, s->variants, s->nvariants,
+                      s->argc, s->argv);
     fflush(stdout);
 }
 

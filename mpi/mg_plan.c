@@ -18,28 +18,28 @@ static const char *const sync_names[] = {"barrier", "window", NULL};
 static const mg_opt call_opts[] = {
     {0, "sync", MG_OPT_CHOICE, offsetof(mg_config, sync), "barrier|window",
      "synchronise the ranks before every call: a barrier, or a common start time on rank 0's "
-     "clock (late starts are dropped and counted)", 0, 0, sync_names, "barrier", NULL},
+     "clock (late starts are dropped and counted)",
+     0, 0, sync_names, "barrier", NULL},
     {0, "sync-window", MG_OPT_DOUBLE, offsetof(mg_config, sync_window_us), "US",
      "--sync window: window length in us (default: 2 x the warm-up's call time + 2 round "
-     "trips, at least " MG_STR(MG_SYNC_WINDOW_MIN_US) "; doubled after a late start)", 1e-3,
-     1e6, NULL, NULL, "sync_window_us"},
+     "trips, at least " MG_STR(MG_SYNC_WINDOW_MIN_US) "; doubled after a late start)",
+     1e-3, 1e6, NULL, NULL, "sync_window_us"},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const mg_opt common_opts[] = {
     {'m', "message-size", MG_OPT_STRING, offsetof(mg_config, sizes_spec), "[MIN:]MAX|LIST",
-     "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)",
-     0, 0, NULL, NULL, ""},
+     "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)", 0, 0,
+     NULL, NULL, ""},
     {'i', "iterations", MG_OPT_LONG, offsetof(mg_config, iterations), "N",
-     "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL, NULL,
-     NULL},
+     "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL, NULL, NULL},
     {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
-     "warm-up iterations per size (default: timed, " MG_STR(MG_POLICY_WARMUP_MS) " ms or "
-     MG_STR(MG_POLICY_WARMUP_MAX) " iterations)", 0, 1e12, NULL,
-     NULL, NULL},
+     "warm-up iterations per size (default: timed, " MG_STR(MG_POLICY_WARMUP_MS) " ms or " MG_STR(
+         MG_POLICY_WARMUP_MAX) " iterations)",
+     0, 1e12, NULL, NULL, NULL},
     {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
      "adaptive: stop when the median's 95% CI half-width is within P%; off with --turns, where "
-     "each size runs its whole time budget", 1e-6, 0.5, NULL,
-     MG_STR(MG_POLICY_PRECISION_PCT) "%", NULL},
+     "each size runs its whole time budget",
+     1e-6, 0.5, NULL, MG_STR(MG_POLICY_PRECISION_PCT) "%", NULL},
     {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, budget_s), "SECONDS",
      "adaptive: sampling time budget per size", 1e-3, 86400, NULL, MG_STR(MG_POLICY_BUDGET_S),
      "time_budget_s"},
@@ -47,14 +47,15 @@ static const mg_opt common_opts[] = {
      "adaptive: samples before the precision rule may stop", 1, 1e7, NULL,
      MG_STR(MG_POLICY_MIN_SAMPLES), NULL},
     {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, max_samples), "N",
-     "most samples per size (default " MG_STR(MG_POLICY_MAX_SAMPLES) "; "
-     MG_STR(MG_POLICY_MAX_SAMPLES_TURNS) " with --turns)", 1, 1e7, NULL, NULL, NULL},
+     "most samples per size (default " MG_STR(MG_POLICY_MAX_SAMPLES) "; " MG_STR(
+         MG_POLICY_MAX_SAMPLES_TURNS) " with --turns)",
+     1, 1e7, NULL, NULL, NULL},
     {'c', "validate", MG_OPT_FLAG, offsetof(mg_config, validate), NULL,
-     "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL,
-     NULL, NULL},
+     "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL, NULL,
+     NULL},
     {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
-     "refuse sizes whose buffers exceed SIZE per rank (default: " MG_STR(MG_MEMORY_SHARE_NUM) "/"
-     MG_STR(MG_MEMORY_SHARE_DEN) " of node memory / ranks)",
+     "refuse sizes whose buffers exceed SIZE per rank (default: " MG_STR(
+         MG_MEMORY_SHARE_NUM) "/" MG_STR(MG_MEMORY_SHARE_DEN) " of node memory / ranks)",
      1, 281474976710656.0, NULL, NULL, "max_memory_bytes"},
     {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
      "what goes to standard output", 0, 0, format_names, "table", NULL},
@@ -63,20 +64,20 @@ static const mg_opt common_opts[] = {
      NULL, ""},
     {0, "sentinel", MG_OPT_FLAG, offsetof(mg_config, sentinel), NULL,
      "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
-     "node's load (JSON records of type sentinel)", 0, 0, NULL, NULL, ""},
+     "node's load (JSON records of type sentinel)",
+     0, 0, NULL, NULL, ""},
     {0, "turns", MG_OPT_STRING, offsetof(mg_config, turns), "NAME:ROLE:COUNT",
      "take turns at measuring with the other launches of group NAME running now on the same "
-     "nodes (mpigauge run sets it; doc/compare.md)", 0, 0, NULL, NULL, ""},
+     "nodes (mpigauge run sets it; doc/compare.md)",
+     0, 0, NULL, NULL, ""},
     {0, "turn-slice", MG_OPT_DOUBLE, offsetof(mg_config, turn_slice_s), "SECONDS",
      "--turns: measuring time before the turn is handed on", 1e-3, 60, NULL, "0.005", ""},
     {0, "turn-timeout", MG_OPT_DOUBLE, offsetof(mg_config, turn_timeout_s), "SECONDS",
-     "--turns: a wait for the group this long gives the turns up", 0.1, 86400, NULL, "120",
-     ""},
+     "--turns: a wait for the group this long gives the turns up", 0.1, 86400, NULL, "120", ""},
     {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL,
-     "show this help and exit (with --format json: one record per option)", 0, 0, NULL, NULL,
-     ""},
-    {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL,
-     "show the version and exit", 0, 0, NULL, NULL, ""},
+     "show this help and exit (with --format json: one record per option)", 0, 0, NULL, NULL, ""},
+    {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL, "show the version and exit",
+     0, 0, NULL, NULL, ""},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 void mg_config_default(mg_config *c)
@@ -120,7 +121,8 @@ static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
     mg_size_format(b->default_min_size, lo, sizeof lo);
     mg_size_format(b->default_max_size, hi, sizeof hi);
     printf("Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\n"
-           "Options:\n", b->min_ranks, b->name, b->description, lo, hi);
+           "Options:\n",
+           b->min_ranks, b->name, b->description, lo, hi);
     mg_opts_help(stdout, tables, nt);
     printf("\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
            "%d not applicable here, %d MPI or internal error.\n",
@@ -182,8 +184,8 @@ void mg_plan_parse(mg_run *s)
     }
     if (mg_json_requested(s->argc, s->argv)) /* an error in the options is a record too */
         s->cfg.format = MG_FORMAT_JSON;
-    s->plan_failed = mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err,
-                                   sizeof s->plan_err) != 0;
+    s->plan_failed =
+        mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err, sizeof s->plan_err) != 0;
     if (s->cfg.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
         s->cfg.max_samples = s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
     if (!s->plan_failed && s->cfg.turns) {
@@ -245,14 +247,15 @@ static int check_ranks(mg_run *s)
     if (n >= b->min_ranks && n <= b->max_ranks)
         return MG_EXIT_OK;
     if (b->rails && mg_multirail_groups(s->mr) > 1)
-        snprintf(rails, sizeof rails, " (benchmark ranks: with --rails %d --rail-steer "
+        snprintf(rails, sizeof rails,
+                 " (benchmark ranks: with --rails %d --rail-steer "
                  "process every benchmark rank takes %d processes of its node)",
                  mg_multirail_groups(s->mr), mg_multirail_groups(s->mr));
     if (b->min_ranks == b->max_ranks)
         snprintf(err, sizeof err, "needs exactly %d ranks, got %d%s", b->min_ranks, n, rails);
     else
-        snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->min_ranks, b->max_ranks,
-                 n, rails);
+        snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->min_ranks, b->max_ranks, n,
+                 rails);
     return mg_usage_error(&s->ctx, b, "ranks", err, b->min_ranks, b->max_ranks);
 }
 
@@ -267,8 +270,8 @@ static int check_sizes(mg_run *s)
                  (unsigned long long)b->default_max_size);
         text = spec;
     }
-    if (mg_sweep_parse(text, b->min_size, b->default_min_size, b->default_max_size, &s->sweep,
-                       msg, sizeof msg) != 0) {
+    if (mg_sweep_parse(text, b->min_size, b->default_min_size, b->default_max_size, &s->sweep, msg,
+                       sizeof msg) != 0) {
         snprintf(err, sizeof err, "-m: %s", msg);
         return mg_usage(&s->ctx, b, err);
     }

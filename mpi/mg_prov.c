@@ -16,7 +16,7 @@
 extern char **environ;
 
 /* Environment variables that change how an MPI library or launcher behaves. */
-static const char *const env_prefixes[] = {"OMPI_", "UCX_",    "MPIR_CVAR_", "FI_",  "I_MPI_",
+static const char *const env_prefixes[] = {"OMPI_", "UCX_",   "MPIR_CVAR_", "FI_",    "I_MPI_",
                                            "MV2_",  "SLURM_", "PMIX_",      "HYDRA_", NULL};
 
 void mg_prov_binding(struct hwloc_topology *topo, char *out, size_t len)
@@ -176,11 +176,8 @@ static int link_of(const mg_ctx *ctx, int links, int r)
     case MG_LINKS_RING:
         q = (r + 1) % ctx->nranks;
         return ctx->nranks < 2 || (ctx->nranks == 2 && r == 1) ? -1 : q;
-    case MG_LINKS_STAR:
-        return r > 0 ? 0 : -1;
-    default:
-        q = ctx->partner_of[r];
-        return q > r ? q : -1;
+    case MG_LINKS_STAR: return r > 0 ? 0 : -1;
+    default: q = ctx->partner_of[r]; return q > r ? q : -1;
     }
 }
 
@@ -212,8 +209,7 @@ static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int lin
 }
 
 /* Where the ranks ran: hosts, bindings, nodes, pairs, the computation. */
-static void write_placement(mg_json *j, const mg_prov *p, const mg_bench *bench,
-                            const mg_ctx *ctx)
+static void write_placement(mg_json *j, const mg_prov *p, const mg_bench *bench, const mg_ctx *ctx)
 {
     mg_json_int(j, "nranks", p->nranks);
     mg_json_int(j, "nnodes", p->nnodes);
@@ -266,9 +262,10 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
         mg_opts_json_members(j, tables, nt);
     }
     mg_json_bool(j, "precision_rule", mg_config_precision_rule(cfg));
-    mg_json_string(j, "time_mode", bench->time_mode == MG_TIME_CALL  ? "call"
-                                   : bench->time_mode == MG_TIME_MAX ? "max"
-                                                                     : "root");
+    mg_json_string(j, "time_mode",
+                   bench->time_mode == MG_TIME_CALL  ? "call"
+                   : bench->time_mode == MG_TIME_MAX ? "max"
+                                                     : "root");
     if (bench->opts) {
         mg_opt_table t = {bench->opts, ctx->params, "benchmark"};
         mg_opts_json(j, "benchmark", &t, 1);
@@ -277,8 +274,8 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
 }
 
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
-                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
-                   int nvariants, int argc, char **argv)
+                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants, int nvariants,
+                   int argc, char **argv)
 {
     char lib[256], ver[16];
     mg_json j;

@@ -33,8 +33,8 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
 
 /* Rank 0: write the run record (one line). */
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
-                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
-                   int nvariants, int argc, char **argv);
+                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants, int nvariants,
+                   int argc, char **argv);
 
 /* Rank 0: "# ..." comment lines for the human table. */
 void mg_prov_write_comment(FILE *f, const mg_prov *p);

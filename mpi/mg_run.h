@@ -43,8 +43,8 @@ typedef struct {
     mg_prov prov;
     mg_out_file out;
     mg_rail_opts rails;
-    mg_rails *mr;    /* the session's rails (NULL: the benchmark takes no rails) */
-    int rail_helper; /* this process serves a rail group (mg_multirail_serve) */
+    mg_rails *mr;        /* the session's rails (NULL: the benchmark takes no rails) */
+    int rail_helper;     /* this process serves a rail group (mg_multirail_serve) */
     mg_turns_spec turns; /* --turns, parsed (has_turns) */
     int has_turns;
     int argc;
@@ -82,9 +82,9 @@ int mg_session_layout(mg_run *s);
 int mg_session_resources(mg_run *s);
 
 /* measure: one (size, variant); rank 0 ends with the samples in root. */
-mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size,
-                          const mg_policy_cfg *pc, double *mine, size_t cap, double *root,
-                          size_t *n_out, size_t *nmine_out, unsigned long long *iters_out);
+mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
+                          double *mine, size_t cap, double *root, size_t *n_out, size_t *nmine_out,
+                          unsigned long long *iters_out);
 int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size);
 void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n);
 void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all);
@@ -97,9 +97,8 @@ int mg_out_commit(mg_out_file *o, const char *path);
 void mg_output_begin(const mg_run *s);
 /* Rank 0: one row; -1 (nothing written) when the samples give no valid
  * statistics. */
-int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n,
-                  unsigned long long iters, mg_stop_reason why, int ok,
-                  const double *rank_median_s, mg_stats *st_out);
+int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned long long iters,
+                  mg_stop_reason why, int ok, const double *rank_median_s, mg_stats *st_out);
 /* Rank 0: an error on standard error ("mpigauge_NAME: error: MSG HINT") and,
  * in JSON mode, as {"type":"error","code":CODE,"exit_code":...,"message":...},
  * with the rank counts when need_min >= 0 (doc/output.md). */

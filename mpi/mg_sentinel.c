@@ -41,11 +41,11 @@ static double probe_latency_us(const mg_ctx *ctx, int peer)
         for (int i = 0; i < rounds; ++i) {
             if (me == 0) {
                 MG_MPI_CHECK(MPI_Send(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm));
-                MG_MPI_CHECK(MPI_Recv(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm,
-                                      MPI_STATUS_IGNORE));
+                MG_MPI_CHECK(
+                    MPI_Recv(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm, MPI_STATUS_IGNORE));
             } else {
-                MG_MPI_CHECK(MPI_Recv(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm,
-                                      MPI_STATUS_IGNORE));
+                MG_MPI_CHECK(
+                    MPI_Recv(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm, MPI_STATUS_IGNORE));
                 MG_MPI_CHECK(MPI_Send(buf, 8, MPI_BYTE, other, PROBE_TAG, ctx->comm));
             }
         }
@@ -113,8 +113,7 @@ static void put_turns(mg_json *j, const mg_turns_stats *t)
 }
 
 static void write_record(FILE *f, const char *phase, int peer, double lat_us, double rmin,
-                         double rmax, const node_report *nodes, int n,
-                         const mg_turns_stats *turns)
+                         double rmax, const node_report *nodes, int n, const mg_turns_stats *turns)
 {
     mg_json j;
     if (f == NULL)
@@ -174,8 +173,8 @@ void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2)
     MG_MPI_CHECK(MPI_Reduce(&rate, &rmax, 1, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
     if (ctx->rank == 0 && (all = malloc((size_t)ctx->nranks * sizeof *all)) == NULL)
         mg_mpi_die(__FILE__, __LINE__, "out of memory for the sentinel");
-    MG_MPI_CHECK(MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
-                            0, ctx->comm));
+    MG_MPI_CHECK(MPI_Gather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0,
+                            ctx->comm));
     if (ctx->rank == 0) {
         mg_turns_stats ts;
         const mg_turns_stats *turns = ctx->turns ? &ts : NULL;

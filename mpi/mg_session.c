@@ -34,8 +34,8 @@ int *mg_topology(mg_ctx *ctx)
     MPI_Comm node;
     int leader = ctx->rank, *leaders, *node_of;
 
-    MG_MPI_CHECK(MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL,
-                                     &node));
+    MG_MPI_CHECK(
+        MPI_Comm_split_type(ctx->comm, MPI_COMM_TYPE_SHARED, ctx->rank, MPI_INFO_NULL, &node));
     MG_MPI_CHECK(MPI_Comm_rank(node, &ctx->local_rank));
     MG_MPI_CHECK(MPI_Comm_size(node, &ctx->local_ranks));
     MG_MPI_CHECK(MPI_Bcast(&leader, 1, MPI_INT, 0, node));
@@ -62,8 +62,8 @@ int mg_session_rails(mg_run *s, int *served, int *rc)
     *served = 0;
     if (!s->b->rails)
         return 0;
-    if (mg_multirail_setup(s->mr, &s->rails, s->b->max_ranks, ctx->comm, &bc, &s->rail_helper,
-                           err, sizeof err) != 0) {
+    if (mg_multirail_setup(s->mr, &s->rails, s->b->max_ranks, ctx->comm, &bc, &s->rail_helper, err,
+                           sizeof err) != 0) {
         *rc = mg_usage(ctx, s->b, err);
         return -1;
     }

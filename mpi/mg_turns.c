@@ -21,7 +21,7 @@ struct mg_turns {
     int rank, local_rank, nlocal;
     double slice_s, timeout_s, turn_start_s, began_s;
     int began, holding, lost;
-    int alone; /* every other role is done: nobody to hand the turn to */
+    int alone;    /* every other role is done: nobody to hand the turn to */
     sem_t **sems; /* [role * SEM_KINDS + kind] */
     mg_turns_stats stats;
 };
@@ -56,8 +56,8 @@ static void sem_path(char *buf, size_t cap, const mg_turns_spec *s, int kind, in
     snprintf(buf, cap, "/mgt-%s-%s-%d", s->name, sem_kind[kind], role);
 }
 
-mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s,
-                        double timeout_s, char *err, size_t errlen)
+mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s, double timeout_s,
+                        char *err, size_t errlen)
 {
     mg_turns *t = calloc(1, sizeof *t);
     MPI_Comm node;

@@ -31,7 +31,6 @@
 
 #include <stddef.h>
 
-
 typedef struct mg_turns mg_turns;
 
 typedef struct {
@@ -44,8 +43,8 @@ typedef struct {
 
 /* Collective over comm: open the group's semaphores. NULL on failure (with
  * a message in err on every rank). */
-mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s,
-                        double timeout_s, char *err, size_t errlen);
+mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s, double timeout_s,
+                        char *err, size_t errlen);
 /* Collective: say this launch is ready, wait until every launch of the group
  * is ready or done, then for this launch's first turn. */
 void mg_turns_begin(mg_turns *t);

@@ -105,11 +105,10 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
     out[3] = s->final_ratio;
 }
 
-static const mg_opt opts[] = {
-    MG_OPT_TEST_INTERVAL,
-    {0, "max-steps", MG_OPT_LONG, offsetof(mg_ovl_params, max_steps), "M",
-     "most computation steps of 10% of l_0", 1, 1000, NULL, "30", NULL},
-    MG_OPT_LAST_OVL};
+static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL,
+                              {0, "max-steps", MG_OPT_LONG, offsetof(mg_ovl_params, max_steps), "M",
+                               "most computation steps of 10% of l_0", 1, 1000, NULL, "30", NULL},
+                              MG_OPT_LAST_OVL};
 
 static const mg_bench bench = {
     .name = NAME,

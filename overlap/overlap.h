@@ -16,12 +16,17 @@ typedef struct {
     int relative;            /* progress: delays are percentages of the latency */
 } mg_ovl_params;
 
-#define MG_OPT_LAST_OVL {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}
+#define MG_OPT_LAST_OVL                                                                            \
+    {                                                                                              \
+        0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL                                 \
+    }
 
-#define MG_OPT_TEST_INTERVAL                                                                 \
-    {0, "test-interval", MG_OPT_DOUBLE, offsetof(mg_ovl_params, test_interval_us), "US",     \
-     "call MPI_Test on the pending request every US microseconds of computation; 0: never", \
-     0, 1e9, NULL, "0", NULL}
+#define MG_OPT_TEST_INTERVAL                                                                       \
+    {                                                                                              \
+        0, "test-interval", MG_OPT_DOUBLE, offsetof(mg_ovl_params, test_interval_us), "US",        \
+            "call MPI_Test on the pending request every US microseconds of computation; 0: never", \
+            0, 1e9, NULL, "0", NULL                                                                \
+    }
 
 static inline const mg_ovl_params *mg_ovl(const mg_ctx *c) { return c->params; }
 
@@ -64,12 +69,12 @@ static inline uint64_t mg_ovl_send_progress(mg_ctx *c, uint64_t size, double d)
  * complement first (not while the driver validates). Rank 0 adds the time
  * from the go to the completed wait to ctx->sample_s; returns whether the
  * data was seen during the delay. */
-static inline int mg_ovl_recv_progress(mg_ctx *c, uint64_t size, double d,
-                                       unsigned char *marker, uint64_t *sink)
+static inline int mg_ovl_recv_progress(mg_ctx *c, uint64_t size, double d, unsigned char *marker,
+                                       uint64_t *sink)
 {
     const unsigned char want = *marker;
-    volatile unsigned char *last = (unsigned char *)(c->rank == 0 ? c->rbuf : c->sbuf) +
-                                   (size ? size - 1 : 0);
+    volatile unsigned char *last =
+        (unsigned char *)(c->rank == 0 ? c->rbuf : c->sbuf) + (size ? size - 1 : 0);
     char token = 0;
     int seen = 0;
     *marker = (unsigned char)(*marker * 5 + 3);
@@ -106,9 +111,9 @@ static inline int mg_ovl_rank0_receives(const mg_ctx *c, uint64_t size, int *fro
 }
 
 /* Rank 0 is timed and exchanges with rank 1. */
-#define MG_OVL_FIELDS                                                                        \
-    .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .compute = 1,                 \
-    .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = 1.0,             \
-    .min_size = 0, .params_size = sizeof(mg_ovl_params), .nrequests = 1
+#define MG_OVL_FIELDS                                                                              \
+    .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .compute = 1,                       \
+    .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = 1.0, .min_size = 0,     \
+    .params_size = sizeof(mg_ovl_params), .nrequests = 1
 
 #endif

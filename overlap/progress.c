@@ -32,7 +32,6 @@
 #define DESCRIPTION "send progress: rank 1 MPI_Isend, computes d, MPI_Wait; rank 0 MPI_Recv"
 #endif
 
-
 typedef struct {
     uint64_t sink;
     unsigned char marker; /* last byte of the next message (when not validating) */
@@ -122,8 +121,10 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 static const mg_opt opts[] = {
     MG_OPT_TEST_INTERVAL,
     {0, "delays", MG_OPT_LIST, offsetof(mg_ovl_params, delays), "LIST",
-     "delays in us (default " MG_STR(US_DEFAULT) "), or in % of l_0 with --relative (default "
-     MG_STR(PCT_DEFAULT) "); 0 (the reference) is always measured first",
+     "delays in us (default " MG_STR(US_DEFAULT) "), or in % of l_0 with --relative "
+                                                 "(default " MG_STR(
+                                                     PCT_DEFAULT) "); 0 (the reference) is always "
+                                                                  "measured first",
      0, 1e9, NULL, NULL, NULL},
     {0, "relative", MG_OPT_FLAG, offsetof(mg_ovl_params, relative), NULL,
      "delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL},

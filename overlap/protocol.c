@@ -107,9 +107,11 @@ static void summary(mg_ctx *c, mg_json *j, FILE *f)
             fprintf(f, "# no latency step of 1.5x above the trend\n");
         for (int p = 0; p < 2; ++p) {
             if (rise[p] < s->n)
-                fprintf(f, "# %s progress lost between %.0f and %.0f bytes (post-delay work "
-                           "%.2f -> %.2f)\n", sides[p], s->size[rise[p] - 1], s->size[rise[p]],
-                        s->work[p][rise[p] - 1], s->work[p][rise[p]]);
+                fprintf(f,
+                        "# %s progress lost between %.0f and %.0f bytes (post-delay work "
+                        "%.2f -> %.2f)\n",
+                        sides[p], s->size[rise[p] - 1], s->size[rise[p]], s->work[p][rise[p] - 1],
+                        s->work[p][rise[p]]);
             else
                 fprintf(f, "# %s progress does not change over these sizes\n", sides[p]);
         }

@@ -16,8 +16,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     const int w = (int)mg_window(c);
     for (long i = 0; i < iters; ++i) {
         for (int k = 0; k < w; ++k)
-            mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA,
-                          &c->reqs[k]);
+            mg_xfer_irecv(x, mg_slot(c, c->rbuf, size, k), size, c->peer, TAG_DATA, &c->reqs[k]);
         for (int k = 0; k < w; ++k)
             mg_xfer_isend(x, mg_slot(c, c->sbuf, size, k), size, c->peer, TAG_DATA,
                           &c->reqs[w + k]);

@@ -17,7 +17,6 @@
 #include "mg_driver.h"
 #include "pt2pt.h"
 
-
 enum { TAG_DATA = 1, TAG_IDLE = 2, MAX_PENDING = 1024 };
 enum { RECV, WAIT, TEST, WAITANY, TESTSOME, NMETHODS };
 
@@ -41,8 +40,8 @@ static const mg_opt opts[] = {
      "of recv,wait,test,waitany,testsome (default all; recv is always measured first)", 0, 0,
      methods, NULL, NULL},
     {0, "pending", MG_OPT_LONG, offsetof(completion_params, pending), "K",
-     "waitany, testsome: never-completing receives in the set besides the real one", 0,
-     MAX_PENDING, NULL, "7", NULL},
+     "waitany, testsome: never-completing receives in the set besides the real one", 0, MAX_PENDING,
+     NULL, "7", NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const completion_params *prm(const mg_ctx *c) { return c->params; }
@@ -90,16 +89,12 @@ static void receive(mg_ctx *c, uint64_t size)
     }
     mg_xfer_irecv(&c->xfer, c->rbuf, size, c->peer, TAG_DATA, real);
     switch (c->variant) {
-    case WAIT:
-        MG_MPI_CHECK(MPI_Wait(real, MPI_STATUS_IGNORE));
-        return;
+    case WAIT: MG_MPI_CHECK(MPI_Wait(real, MPI_STATUS_IGNORE)); return;
     case TEST:
         while (!flag)
             MG_MPI_CHECK(MPI_Test(real, &flag, MPI_STATUS_IGNORE));
         return;
-    case WAITANY:
-        MG_MPI_CHECK(MPI_Waitany(k + 1, c->reqs, &idx, MPI_STATUS_IGNORE));
-        break;
+    case WAITANY: MG_MPI_CHECK(MPI_Waitany(k + 1, c->reqs, &idx, MPI_STATUS_IGNORE)); break;
     default:
         while (out == 0)
             MG_MPI_CHECK(MPI_Testsome(k + 1, c->reqs, &out, st->idx, st->sts));

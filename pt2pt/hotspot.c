@@ -97,8 +97,7 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 
 static const mg_opt opts[] = {
     {0, "direction", MG_OPT_CHOICE, offsetof(hotspot_params, direction), "send|recv",
-     "the master sends to the slaves, or receives from them", 0, 0, directions, "send",
-     NULL},
+     "the master sends to the slaves, or receives from them", 0, 0, directions, "send", NULL},
     {0, "max-slaves", MG_OPT_LONG, offsetof(hotspot_params, max_slaves), "K",
      "sweep k = 1..K slaves (default: all other ranks)", 1, 1 << 24, NULL, NULL, NULL},
     MG_OPT_LAST};

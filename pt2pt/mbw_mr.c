@@ -29,8 +29,7 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return (double)npairs(c) * (double)mg_window(c) * (double)size;
 }
 
-static const char *const extra_names[] = {"msg_rate_per_s", "pair_min_MB/s", "pair_max_MB/s",
-                                          NULL};
+static const char *const extra_names[] = {"msg_rate_per_s", "pair_min_MB/s", "pair_max_MB/s", NULL};
 
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                    double *out)

@@ -54,7 +54,7 @@ typedef struct {
     uint64_t sink;
     double send_s, recv_s; /* time inside the timed calls */
     long sends, recvs;
-    double available;      /* rank 0, bandwidth: available_pct so far */
+    double available; /* rank 0, bandwidth: available_pct so far */
 } overhead_state;
 
 static const char *const parts[] = {"latency", "bandwidth", NULL};
@@ -79,14 +79,14 @@ static void compute(mg_ctx *c, double seconds, MPI_Request *reqs, int n)
 }
 
 /* A blocking call, timed when the driver is timing and `count` is set. */
-#define TIMED(c, count, acc, n, call)                                                        \
-    do {                                                                                     \
-        double t0_ = MPI_Wtime();                                                            \
-        call;                                                                                \
-        if ((c)->timed && (count)) {                                                         \
-            (acc) += MPI_Wtime() - t0_;                                                      \
-            (n)++;                                                                           \
-        }                                                                                    \
+#define TIMED(c, count, acc, n, call)                                                              \
+    do {                                                                                           \
+        double t0_ = MPI_Wtime();                                                                  \
+        call;                                                                                      \
+        if ((c)->timed && (count)) {                                                               \
+            (acc) += MPI_Wtime() - t0_;                                                            \
+            (n)++;                                                                                 \
+        }                                                                                          \
     } while (0)
 
 static void iterate_lat(mg_ctx *c, uint64_t size, long iters)
@@ -149,8 +149,8 @@ static void figures(const mg_ctx *c, double *out)
 }
 
 static const char *const lat_extras[] = {"send_call_us", "recv_call_us", NULL};
-static const char *const bw_extras[] = {"compute_us", "cpu_share_pct", "bw_ratio",
-                                        "available_pct", NULL};
+static const char *const bw_extras[] = {"compute_us", "cpu_share_pct", "bw_ratio", "available_pct",
+                                        NULL};
 
 static void extras_lat(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                        double *out)
@@ -192,44 +192,43 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 
 static const mg_opt opts[] = {
     {0, "part", MG_OPT_CHOICE, offsetof(overhead_params, part), "latency|bandwidth",
-     "time inside the calls of a ping-pong, or CPU share free during a bandwidth test", 0, 0,
-     parts, DEFAULT_PART_NAME, NULL},
+     "time inside the calls of a ping-pong, or CPU share free during a bandwidth test", 0, 0, parts,
+     DEFAULT_PART_NAME, NULL},
     MG_OPT_WINDOW,
     {0, "shares", MG_OPT_LIST, offsetof(overhead_params, shares), "LIST",
-     "bandwidth: computation as % of the reference iteration (default " MG_STR(DEFAULT_SHARES)
-     ")",
+     "bandwidth: computation as % of the reference iteration (default " MG_STR(DEFAULT_SHARES) ")",
      0, 10000, NULL, NULL, NULL},
     {0, "drop", MG_OPT_PERCENT, offsetof(overhead_params, drop), "P%",
      "bandwidth: stop when the bandwidth falls by P%", 0.001, 0.9, NULL, "5%", NULL},
     {0, "test-interval", MG_OPT_DOUBLE, offsetof(overhead_params, test_interval_us), "US",
-     "bandwidth: call MPI_Testall every US microseconds of computation; 0: never", 0, 1e9,
-     NULL, "0", NULL},
+     "bandwidth: call MPI_Testall every US microseconds of computation; 0: never", 0, 1e9, NULL,
+     "0", NULL},
     MG_OPT_LAST};
 
-#define COMMON                                                                               \
-    .name = NAME, MG_PT2PT_PAIR_FIELDS, .opts = opts, .compute = 1,                          \
-    .params_size = sizeof(overhead_params),                                                   \
-    .choose = choose, .variants = variants, .state_size = sizeof(overhead_state),           \
-    .begin_size = begin_size, .nfigures = 2, .figures = figures
+#define COMMON                                                                                     \
+    .name = NAME, MG_PT2PT_PAIR_FIELDS, .opts = opts, .compute = 1,                                \
+    .params_size = sizeof(overhead_params), .choose = choose, .variants = variants,                \
+    .state_size = sizeof(overhead_state), .begin_size = begin_size, .nfigures = 2,                 \
+    .figures = figures
 
 static const mg_bench *choose(const mg_ctx *c);
 
 static const mg_bench forms[2] = {
-    {COMMON, .description = "host overhead: time inside MPI_Send / MPI_Recv of a ping-pong "
-                            "(extras), ranks 0 and 1",
-     .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = 0.5,
-     .min_size = 0, .default_min_size = 0, .default_max_size = 65536,
-     .variant_name = "phase", .variant_labels = phases, .iterate = iterate_lat,
-     .recv_slots = mg_recv_from_peer,
+    {COMMON,
+     .description = "host overhead: time inside MPI_Send / MPI_Recv of a ping-pong "
+                    "(extras), ranks 0 and 1",
+     .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = 0.5, .min_size = 0,
+     .default_min_size = 0, .default_max_size = 65536, .variant_name = "phase",
+     .variant_labels = phases, .iterate = iterate_lat, .recv_slots = mg_recv_from_peer,
      .extra_names = lat_extras, .extras = extras_lat},
-    {COMMON, .description = "host overhead: CPU share free for computation during a "
-                            "bandwidth test, ranks 0 and 1",
+    {COMMON,
+     .description = "host overhead: CPU share free for computation during a "
+                    "bandwidth test, ranks 0 and 1",
      .headline = "Bandwidth (MB/s)", .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0,
      .min_size = 1, .default_min_size = 262144, .default_max_size = 262144,
      .variant_name = "compute_pct", .variant_stop = bw_dropped, .iterate = iterate_bw,
-     .recv_slots = mg_recv_if_receiver,
-     .bytes_per_iter = bytes_per_iter, .requests = mg_window_requests,
-     .extra_names = bw_extras, .extras = extras_bw}};
+     .recv_slots = mg_recv_if_receiver, .bytes_per_iter = bytes_per_iter,
+     .requests = mg_window_requests, .extra_names = bw_extras, .extras = extras_bw}};
 
 static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->part]; }
 

@@ -18,19 +18,27 @@ typedef struct {
 static const char *const mg_buffer_modes[] = {"single", "multiple", NULL};
 static const char *const mg_pairing_modes[] = {"block", "cyclic", "internode", NULL};
 
-#define MG_OPT_WINDOW                                                                        \
-    {'W', "window", MG_OPT_LONG, offsetof(mg_pt2pt_params, window), "N",                     \
-     "messages posted back to back per iteration", 1, 65536, NULL, "64", NULL}
-#define MG_OPT_BUFFERS                                                                       \
-    {'b', "buffers", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, multiple), "single|multiple",  \
-     "one buffer for all messages, or one per window slot", 0, 0, mg_buffer_modes,         \
-     "single", NULL}
-#define MG_OPT_PAIRING                                                                       \
-    {0, "pairing", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, pairing),                        \
-     "block|cyclic|internode",                                                               \
-     "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible", 0, 0,             \
-     mg_pairing_modes, "block", NULL}
-#define MG_OPT_LAST {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}
+#define MG_OPT_WINDOW                                                                              \
+    {                                                                                              \
+        'W', "window", MG_OPT_LONG, offsetof(mg_pt2pt_params, window), "N",                        \
+            "messages posted back to back per iteration", 1, 65536, NULL, "64", NULL               \
+    }
+#define MG_OPT_BUFFERS                                                                             \
+    {                                                                                              \
+        'b', "buffers", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, multiple), "single|multiple",     \
+            "one buffer for all messages, or one per window slot", 0, 0, mg_buffer_modes,          \
+            "single", NULL                                                                         \
+    }
+#define MG_OPT_PAIRING                                                                             \
+    {                                                                                              \
+        0, "pairing", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, pairing), "block|cyclic|internode", \
+            "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible", 0, 0,              \
+            mg_pairing_modes, "block", NULL                                                        \
+    }
+#define MG_OPT_LAST                                                                                \
+    {                                                                                              \
+        0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL                                 \
+    }
 
 static inline const mg_pt2pt_params *mg_p2p(const mg_ctx *c)
 {
@@ -46,10 +54,7 @@ static inline char *mg_slot(const mg_ctx *c, void *base, uint64_t size, long k)
 }
 
 /* Slots per buffer: the window with -b multiple, else 1. */
-static inline int mg_nslots(const mg_ctx *c)
-{
-    return mg_p2p(c)->multiple ? (int)mg_window(c) : 1;
-}
+static inline int mg_nslots(const mg_ctx *c) { return mg_p2p(c)->multiple ? (int)mg_window(c) : 1; }
 
 static inline size_t mg_window_buf_bytes(const mg_ctx *c, uint64_t max_size)
 {
@@ -146,21 +151,21 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
 }
 
 /* Descriptor fields of a 2-rank benchmark timed on rank 0. */
-#define MG_PT2PT_PAIR_FIELDS                                                                 \
+#define MG_PT2PT_PAIR_FIELDS                                                                       \
     .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .pairs = mg_pair_01
 
 /* ... and of a windowed bandwidth benchmark (sizes 1 B to 4 MiB, -W, -b);
  * the options' defaults are in their rows (MG_OPT_WINDOW, MG_OPT_BUFFERS). */
-#define MG_PT2PT_WINDOW_FIELDS                                                               \
-    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .min_size = 1, .default_min_size = 1,  \
-    .default_max_size = 4194304, .headline = "Bandwidth (MB/s)",                             \
-    .params_size = sizeof(mg_pt2pt_params), .requests = mg_window_requests, .buf_bytes = mg_window_buf_bytes,                       \
-    .send_slots = mg_window_send_slots
+#define MG_PT2PT_WINDOW_FIELDS                                                                     \
+    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .min_size = 1, .default_min_size = 1,        \
+    .default_max_size = 4194304, .headline = "Bandwidth (MB/s)",                                   \
+    .params_size = sizeof(mg_pt2pt_params), .requests = mg_window_requests,                        \
+    .buf_bytes = mg_window_buf_bytes, .send_slots = mg_window_send_slots
 
 /* Fields of a latency benchmark: us per iteration x scale, sizes 0 to 4 MiB. */
-#define MG_PT2PT_LATENCY_FIELDS(scale)                                                       \
-    .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = (scale),          \
-    .min_size = 0, .default_min_size = 0, .default_max_size = 4194304
+#define MG_PT2PT_LATENCY_FIELDS(scale)                                                             \
+    .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = (scale), .min_size = 0, \
+    .default_min_size = 0, .default_max_size = 4194304
 
 /* Neighbours in a periodic chain. */
 static inline int mg_left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
@@ -170,7 +175,7 @@ static inline int mg_right(const mg_ctx *c) { return (c->rank + 1) % c->nranks; 
 #define MG_PT2PT_MANY_FIELDS .min_ranks = 2, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX
 
 /* Fields of the chain benchmarks: any number of ranks, neighbours r and r+1. */
-#define MG_PT2PT_RING_FIELDS .min_ranks = 1, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX,    \
-    .links = MG_LINKS_RING
+#define MG_PT2PT_RING_FIELDS                                                                       \
+    .min_ranks = 1, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX, .links = MG_LINKS_RING
 
 #endif

@@ -57,14 +57,15 @@ static const mg_opt opts[] = {
     {0, "metric", MG_OPT_CHOICE, offsetof(reuse_params, metric), "latency|bw",
      "ping-pong latency or windowed bandwidth", 0, 0, metrics, "latency", NULL},
     {0, "buffers", MG_OPT_LIST, offsetof(reuse_params, buffers), "MIN:MAX|LIST",
-     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default " MG_STR(FIFO_DEFAULT) ")",
-     1, 65536, NULL, NULL, NULL},
+     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default " MG_STR(FIFO_DEFAULT) ")", 1,
+     65536, NULL, NULL, NULL},
     {0, "reuse", MG_OPT_LIST, offsetof(reuse_params, reuse), "LIST",
-     "percent: reuse percentages 0..100 (default " MG_STR(PERCENT_DEFAULT) ")", 0, 100, NULL,
-     NULL, NULL},
+     "percent: reuse percentages 0..100 (default " MG_STR(PERCENT_DEFAULT) ")", 0, 100, NULL, NULL,
+     NULL},
     {'W', "window", MG_OPT_LONG, offsetof(reuse_params, window), "N",
-     "bw: messages per window (default " MG_STR(WINDOW_FIFO) "; " MG_STR(WINDOW_PERCENT)
-     " with --pattern percent)", 1, 65536, NULL, NULL, NULL},
+     "bw: messages per window (default " MG_STR(WINDOW_FIFO) "; " MG_STR(
+         WINDOW_PERCENT) " with --pattern percent)",
+     1, 65536, NULL, NULL, NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const reuse_params *prm(const mg_ctx *c) { return c->params; }
@@ -72,13 +73,16 @@ static const reuse_params *prm(const mg_ctx *c) { return c->params; }
 static long window(const mg_ctx *c)
 {
     const reuse_params *p = prm(c);
-    return p->metric == LAT ? 1 : p->window ? p->window : p->pattern == FIFO ? WINDOW_FIFO : WINDOW_PERCENT;
+    return p->metric == LAT     ? 1
+           : p->window          ? p->window
+           : p->pattern == FIFO ? WINDOW_FIFO
+                                : WINDOW_PERCENT;
 }
 
 static int check(const mg_ctx *c, char *err, size_t len)
 {
     const reuse_params *p = prm(c);
-    const char *bad = p->metric == LAT && p->window ? "-W/--window applies to --metric bw"
+    const char *bad = p->metric == LAT && p->window      ? "-W/--window applies to --metric bw"
                       : p->pattern == FIFO && p->reuse.n ? "--reuse applies to --pattern percent"
                       : p->pattern == PERCENT && p->buffers.n
                           ? "--buffers applies to --pattern fifo"
@@ -224,19 +228,19 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
     return n;
 }
 
-#define COMMON                                                                               \
-    .name = "reuse",                                                                         \
-    .description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO "  \
-                   "order or a reuse percentage, ranks 0 and 1",                             \
-    MG_PT2PT_PAIR_FIELDS, .min_size = 1, .opts = opts, .params_size = sizeof(reuse_params),  \
-    .check = check, .choose = choose, .variants = variants,    \
-    .state_size = sizeof(reuse_state), .begin_size = begin_size, .buf_bytes = buf_bytes,     \
-    .slot_stride = stride, .send_slots = send_slots, .recv_slots = recv_slots
-#define LATENCY                                                                              \
-    .metric = MG_METRIC_LATENCY, .time_scale = 0.5, .headline = "Latency (us)",              \
+#define COMMON                                                                                     \
+    .name = "reuse",                                                                               \
+    .description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO "        \
+                   "order or a reuse percentage, ranks 0 and 1",                                   \
+    MG_PT2PT_PAIR_FIELDS, .min_size = 1, .opts = opts, .params_size = sizeof(reuse_params),        \
+    .check = check, .choose = choose, .variants = variants, .state_size = sizeof(reuse_state),     \
+    .begin_size = begin_size, .buf_bytes = buf_bytes, .slot_stride = stride,                       \
+    .send_slots = send_slots, .recv_slots = recv_slots
+#define LATENCY                                                                                    \
+    .metric = MG_METRIC_LATENCY, .time_scale = 0.5, .headline = "Latency (us)",                    \
     .iterate = iterate_lat
-#define BANDWIDTH                                                                            \
-    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .headline = "Bandwidth (MB/s)",        \
+#define BANDWIDTH                                                                                  \
+    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .headline = "Bandwidth (MB/s)",              \
     .iterate = iterate_bw, .bytes_per_iter = bytes_per_iter, .requests = requests
 /* Seed sizes: 512 KiB (fifo; percent bw); -m MAX below that needs a MIN. */
 #define KIB512 .default_min_size = 524288, .default_max_size = 524288
@@ -249,8 +253,7 @@ static const mg_bench forms[2][2] = {
     {{COMMON, LATENCY, FIFO_FORM}, {COMMON, BANDWIDTH, FIFO_FORM}},
     {{COMMON, LATENCY, PCT_FORM, .default_min_size = 1, .default_max_size = 65536,
       .default_iterations = 1000, .default_warmup = 100},
-     {COMMON, BANDWIDTH, PCT_FORM, KIB512,
-      .default_iterations = 30, .default_warmup = 2}}};
+     {COMMON, BANDWIDTH, PCT_FORM, KIB512, .default_iterations = 30, .default_warmup = 2}}};
 
 static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->pattern][prm(c)->metric]; }
 

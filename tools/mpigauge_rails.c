@@ -36,32 +36,34 @@ static const char *const formats[] = {"table", "json", NULL};
 
 static const mg_opt opts[] = {
     {'k', "rails", MG_OPT_LONG, offsetof(rails_opts, rails), "K",
-     "number of rails (default: the --devices count, else 1)",
-     1, MG_NETDEV_MAX_RAILS, NULL, NULL, NULL},
+     "number of rails (default: the --devices count, else 1)", 1, MG_NETDEV_MAX_RAILS, NULL, NULL,
+     NULL},
     {'i', "input", MG_OPT_STRING, offsetof(rails_opts, input), "FILE",
      "an hwloc XML topology instead of this machine", 0, 0, NULL, NULL, NULL},
     {0, "near", MG_OPT_STRING, offsetof(rails_opts, near), "CPUS",
-     "list: choose for these CPUs (hwloc list, 0-3; default: this process's binding)",
-     0, 0, NULL, NULL, NULL},
+     "list: choose for these CPUs (hwloc list, 0-3; default: this process's binding)", 0, 0, NULL,
+     NULL, NULL},
     {0, "format", MG_OPT_CHOICE, offsetof(rails_opts, format), "table|json", "list: output format",
      0, 0, formats, NULL, NULL},
     {'d', "devices", MG_OPT_STRING, offsetof(rails_opts, devices), "LIST",
      "bind: the rails, comma-separated (rail r = entry r)", 0, 0, NULL, NULL, NULL},
     {'v', "verbose", MG_OPT_FLAG, offsetof(rails_opts, verbose), NULL,
      "bind: print the rail of each process on stderr", 0, 0, NULL, NULL, NULL},
-    {'h', "help", MG_OPT_FLAG, offsetof(rails_opts, help), NULL, "this help",
-     0, 0, NULL, NULL, NULL},
+    {'h', "help", MG_OPT_FLAG, offsetof(rails_opts, help), NULL, "this help", 0, 0, NULL, NULL,
+     NULL},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static void usage(FILE *f, const mg_opt_table *t)
 {
-    fprintf(f, "usage: mpigauge-rails [--rails K] [--input topo.xml] [--near CPUS] [--format table|json]\n"
-               "         list the network devices and the K rails chosen for this process's binding\n"
-               "       mpigauge-rails bind [--rails K] [--devices LIST] [--verbose] -- COMMAND [ARGS...]\n"
-               "         run COMMAND steered to rail L %% K, L the launcher's local rank: sets\n"
-               "         UCX_NET_DEVICES, OMPI_MCA_btl_tcp_if_include and FI_TCP_IFACE\n"
-               "exit status: 0; 2 usage error, no device or unknown local rank; 127 COMMAND not run\n\n");
+    fprintf(
+        f,
+        "usage: mpigauge-rails [--rails K] [--input topo.xml] [--near CPUS] [--format table|json]\n"
+        "         list the network devices and the K rails chosen for this process's binding\n"
+        "       mpigauge-rails bind [--rails K] [--devices LIST] [--verbose] -- COMMAND [ARGS...]\n"
+        "         run COMMAND steered to rail L %% K, L the launcher's local rank: sets\n"
+        "         UCX_NET_DEVICES, OMPI_MCA_btl_tcp_if_include and FI_TCP_IFACE\n"
+        "exit status: 0; 2 usage error, no device or unknown local rank; 127 COMMAND not run\n\n");
     mg_opts_help(f, t, 1);
 }
 
@@ -71,10 +73,7 @@ static int fail(const char *msg, const char *arg)
     return MG_EXIT_USAGE;
 }
 
-static const char *or_null(const char *s)
-{
-    return s && *s ? s : NULL;
-}
+static const char *or_null(const char *s) { return s && *s ? s : NULL; }
 
 static void list(const mg_netdev *d, int n, const int *idx, int chosen, int k, const char *binding,
                  int json)
@@ -200,7 +199,8 @@ static int do_bind(const rails_opts *o, const mg_netdev *devs, int n, hwloc_topo
         return fail("cannot steer to the device (bad name, or setenv failed): ", dev);
     if (o->verbose) {
         gethostname(host, sizeof host - 1);
-        fprintf(stderr, "mpigauge-rails: %s local rank %d -> rail %d (%s)\n", host, local, rail, dev);
+        fprintf(stderr, "mpigauge-rails: %s local rank %d -> rail %d (%s)\n", host, local, rail,
+                dev);
     }
     execvp(cmd[0], cmd);
     fprintf(stderr, "mpigauge-rails: cannot run '%s': %s\n", cmd[0], strerror(errno));

@@ -41,9 +41,7 @@ double mg_red_expected(mg_red_op op, mg_elem_type t, int nranks, int n, uint64_t
         break;
     }
     case MG_RED_PROD: v = i % (uint64_t)nranks < un ? (double)(2 + i % 3) : 1.0; break;
-    case MG_RED_MAX:
-        v = (double)((un >= m || a + un - 1 >= m ? m - 1 : a + un - 1) + i % 5);
-        break;
+    case MG_RED_MAX: v = (double)((un >= m || a + un - 1 >= m ? m - 1 : a + un - 1) + i % 5); break;
     default: v = (double)((un >= m || a + un - 1 >= m ? 0 : a) + i % 5); break;
     }
     if (t == MG_ELEM_CHAR) {

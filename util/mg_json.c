@@ -51,13 +51,34 @@ void mg_json_write_string(FILE *f, const char *s)
         unsigned c = *p;
         int n;
         switch (c) {
-        case '"': fputs("\\\"", f); ++p; continue;
-        case '\\': fputs("\\\\", f); ++p; continue;
-        case '\n': fputs("\\n", f); ++p; continue;
-        case '\r': fputs("\\r", f); ++p; continue;
-        case '\t': fputs("\\t", f); ++p; continue;
-        case '\b': fputs("\\b", f); ++p; continue;
-        case '\f': fputs("\\f", f); ++p; continue;
+        case '"':
+            fputs("\\\"", f);
+            ++p;
+            continue;
+        case '\\':
+            fputs("\\\\", f);
+            ++p;
+            continue;
+        case '\n':
+            fputs("\\n", f);
+            ++p;
+            continue;
+        case '\r':
+            fputs("\\r", f);
+            ++p;
+            continue;
+        case '\t':
+            fputs("\\t", f);
+            ++p;
+            continue;
+        case '\b':
+            fputs("\\b", f);
+            ++p;
+            continue;
+        case '\f':
+            fputs("\\f", f);
+            ++p;
+            continue;
         default: break;
         }
         if (c < 0x20 || c == 0x7F) {

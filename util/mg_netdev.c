@@ -99,7 +99,8 @@ static void fill(hwloc_topology_t topo, hwloc_obj_t o, mg_netdev *d)
             }
     }
     if (anc && anc->cpuset &&
-        hwloc_bitmap_list_snprintf(d->cpuset, sizeof d->cpuset, anc->cpuset) >= (int)sizeof d->cpuset)
+        hwloc_bitmap_list_snprintf(d->cpuset, sizeof d->cpuset, anc->cpuset) >=
+            (int)sizeof d->cpuset)
         d->cpuset[0] = '\0'; /* truncated: unknown rather than wrong */
     if (anc && anc->nodeset && hwloc_bitmap_weight(anc->nodeset) == 1)
         d->numa = hwloc_bitmap_first(anc->nodeset);
@@ -145,8 +146,7 @@ static int is_down(const char *path)
     return strncmp(state, "down", 4) == 0;
 }
 
-int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *devs, int n,
-                             int max)
+int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *devs, int n, int max)
 {
     struct dirent **ents = NULL;
     int m = scandir(dir, &ents, NULL, alphasort), n0 = n;
@@ -155,8 +155,8 @@ int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *de
         const char *name = ents[i]->d_name;
         char path[PATH_MAX];
         struct stat st;
-        if (n < max && name[0] != '.' && strcmp(name, "lo") != 0 && strlen(name) < sizeof devs->name &&
-            find_name(devs, n, name) < 0 &&
+        if (n < max && name[0] != '.' && strcmp(name, "lo") != 0 &&
+            strlen(name) < sizeof devs->name && find_name(devs, n, name) < 0 &&
             snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path &&
             stat(path, &st) == 0 && S_ISDIR(st.st_mode) && !is_down(path)) {
             mg_netdev *d = &devs[n++];
@@ -210,13 +210,14 @@ static int is_near(const mg_netdev *d, hwloc_topology_t topo, hwloc_const_cpuset
         return 0;
     if (d->cpuset[0] && hwloc_bitmap_list_sscanf(set, d->cpuset) == 0)
         return hwloc_bitmap_intersects(set, near);
-    if (topo && d->numa >= 0 && (node = hwloc_get_numanode_obj_by_os_index(topo, (unsigned)d->numa)))
+    if (topo && d->numa >= 0 &&
+        (node = hwloc_get_numanode_obj_by_os_index(topo, (unsigned)d->numa)))
         return hwloc_bitmap_intersects(node->cpuset, near);
     return 0;
 }
 
-int mg_netdev_select(const mg_netdev *devs, int n, hwloc_topology_t topo,
-                     hwloc_const_cpuset_t near, int k, int *idx)
+int mg_netdev_select(const mg_netdev *devs, int n, hwloc_topology_t topo, hwloc_const_cpuset_t near,
+                     int k, int *idx)
 {
     rank_key *keys;
     hwloc_bitmap_t set;
@@ -226,9 +227,12 @@ int mg_netdev_select(const mg_netdev *devs, int n, hwloc_topology_t topo,
         return 0;
     set = hwloc_bitmap_alloc();
     for (int i = 0; i < n; ++i) {
-        keys[i] = (rank_key){i, is_near(&devs[i], topo, near, set),
-                             devs[i].kind == MG_NETDEV_OPENFABRICS, devs[i].pci_busid[0] != '\0',
-                             devs[i].pci_gbps, devs[i].name};
+        keys[i] = (rank_key){i,
+                             is_near(&devs[i], topo, near, set),
+                             devs[i].kind == MG_NETDEV_OPENFABRICS,
+                             devs[i].pci_busid[0] != '\0',
+                             devs[i].pci_gbps,
+                             devs[i].name};
     }
     hwloc_bitmap_free(set);
     qsort(keys, (size_t)n, sizeof *keys, cmp_rank);
@@ -242,7 +246,8 @@ int mg_netdev_select(const mg_netdev *devs, int n, hwloc_topology_t topo,
     }
     free(keys);
     for (int i = 1; i < chosen; ++i) /* name order: a few entries, insertion sort */
-        for (int j = i; j > 0 && mg_netdev_name_cmp(devs[idx[j - 1]].name, devs[idx[j]].name) > 0; --j) {
+        for (int j = i; j > 0 && mg_netdev_name_cmp(devs[idx[j - 1]].name, devs[idx[j]].name) > 0;
+             --j) {
             int t = idx[j];
             idx[j] = idx[j - 1];
             idx[j - 1] = t;
@@ -273,7 +278,8 @@ int mg_netdev_parse_list(const char *spec, char names[][64], int max, char *err,
             unsigned char c = (unsigned char)p[i];
             if (!isalnum(c) && !strchr("_.:-", c)) {
                 if (isprint(c))
-                    snprintf(err, errlen, "bad character '%c' in device name '%.*s'", c, (int)len, p);
+                    snprintf(err, errlen, "bad character '%c' in device name '%.*s'", c, (int)len,
+                             p);
                 else
                     snprintf(err, errlen, "bad character 0x%02x in device list", c);
                 return -1;
@@ -297,10 +303,7 @@ int mg_netdev_parse_list(const char *spec, char names[][64], int max, char *err,
     }
 }
 
-static const char *sys_getenv(const char *name)
-{
-    return getenv(name);
-}
+static const char *sys_getenv(const char *name) { return getenv(name); }
 
 int mg_netdev_local_rank(const char *(*getenv_fn)(const char *name))
 {

@@ -36,14 +36,14 @@ extern "C" {
 typedef enum { MG_NETDEV_OPENFABRICS = 0, MG_NETDEV_NETWORK = 1 } mg_netdev_kind;
 
 typedef struct {
-    char name[64];        /* OS device name: mlx5_0, ib0, eth0, rail0 */
+    char name[64]; /* OS device name: mlx5_0, ib0, eth0, rail0 */
     mg_netdev_kind kind;
-    int numa;             /* OS index of the nearest NUMA node (the ancestor's only
+    int numa;           /* OS index of the nearest NUMA node (the ancestor's only
                            * node), -1 unknown or several */
-    char pci_busid[20];   /* "0000:3b:00.0", "" when the device has no PCI parent (virtual) */
-    double pci_gbps;      /* PCI link speed in GB/s as hwloc reports it (linkspeed), 0 unknown */
-    char cpuset[128];     /* locality, hwloc list syntax ("0-15"), "" unknown */
-    char netdev[64];      /* for an OpenFabrics device: its network interface if hwloc
+    char pci_busid[20]; /* "0000:3b:00.0", "" when the device has no PCI parent (virtual) */
+    double pci_gbps;    /* PCI link speed in GB/s as hwloc reports it (linkspeed), 0 unknown */
+    char cpuset[128];   /* locality, hwloc list syntax ("0-15"), "" unknown */
+    char netdev[64];    /* for an OpenFabrics device: its network interface if hwloc
                            * shows one (ib0, on the same PCI device), else "" */
 } mg_netdev;
 
@@ -63,8 +63,7 @@ int mg_netdev_discover(hwloc_topology_t topo, mg_netdev *out, int max);
  * operstate file reads "down"; plain files such as
  * bonding_masters are skipped. A missing directory adds nothing. Keeps the
  * name order; returns the new count (<= max). */
-int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *devs, int n,
-                             int max);
+int mg_netdev_discover_sysfs(const char *dir, mg_netdev_kind kind, mg_netdev *devs, int n, int max);
 
 /* This machine: mg_netdev_discover() on topo (loaded with xml == NULL), then
  * the sysfs additions of /sys/class/net and /sys/class/infiniband. */
@@ -80,8 +79,8 @@ int mg_netdev_discover_machine(hwloc_topology_t topo, mg_netdev *out, int max);
  * chosen indices into devs are returned in idx[] in name order, so that rail
  * r is the same device on identical nodes. Returns the number chosen (< k
  * when fewer distinct devices exist). */
-int mg_netdev_select(const mg_netdev *devs, int n, hwloc_topology_t topo,
-                     hwloc_const_cpuset_t near, int k, int *idx);
+int mg_netdev_select(const mg_netdev *devs, int n, hwloc_topology_t topo, hwloc_const_cpuset_t near,
+                     int k, int *idx);
 
 /* Parse a device list "rail0,rail1": 1..max names, no empty entry, no
  * duplicate, each <= 63 characters of [A-Za-z0-9_.:-]. Returns the count or

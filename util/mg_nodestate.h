@@ -16,12 +16,12 @@ extern "C" {
 #endif
 
 typedef struct {
-    double load1, load5, load15;   /* /proc/loadavg */
-    long long procs_running;       /* /proc/loadavg: runnable tasks (incl. ours) */
-    long long ctxt;                /* /proc/stat: context switches since boot */
-    long long cpu_jiffies;         /* /proc/stat "cpu": all time of all CPUs */
-    long long steal_jiffies;       /* /proc/stat "cpu": time a hypervisor gave away */
-    double cpu_mhz;                /* mean "cpu MHz" of /proc/cpuinfo (or cpufreq) */
+    double load1, load5, load15; /* /proc/loadavg */
+    long long procs_running;     /* /proc/loadavg: runnable tasks (incl. ours) */
+    long long ctxt;              /* /proc/stat: context switches since boot */
+    long long cpu_jiffies;       /* /proc/stat "cpu": all time of all CPUs */
+    long long steal_jiffies;     /* /proc/stat "cpu": time a hypervisor gave away */
+    double cpu_mhz;              /* mean "cpu MHz" of /proc/cpuinfo (or cpufreq) */
 } mg_nodestate;
 
 /* Every field unknown. */

@@ -45,8 +45,8 @@ static int list_push(mg_list *l, long v, const char *name, const char *item, cha
 }
 
 /* One whole number of a list, in the option's range. */
-static int list_number(const mg_opt *o, const char *name, const char *item, long *out,
-                       char *err, size_t errlen)
+static int list_number(const mg_opt *o, const char *name, const char *item, long *out, char *err,
+                       size_t errlen)
 {
     char *end;
     long long v;
@@ -93,7 +93,7 @@ static int parse_list(const mg_opt *o, const char *name, const char *arg, mg_lis
                 return rc;
         return 0;
     }
-    for (const char *p = arg;; ) {
+    for (const char *p = arg;;) {
         size_t n = strcspn(p, ",");
         long v = 0;
         if (n == 0 || n >= sizeof item) {
@@ -144,8 +144,8 @@ static int set_long(const mg_opt *o, const char *name, const char *arg, long *ds
 }
 
 /* A number, or with MG_OPT_PERCENT a percentage (50 or 50%: 0.5). */
-static int set_double(const mg_opt *o, const char *name, const char *arg, double *dst,
-                      char *err, size_t errlen)
+static int set_double(const mg_opt *o, const char *name, const char *arg, double *dst, char *err,
+                      size_t errlen)
 {
     char *end;
     double v;
@@ -166,8 +166,8 @@ static int set_double(const mg_opt *o, const char *name, const char *arg, double
     }
     if (errno == ERANGE || out_of_range(o, v)) {
         if (o->type == MG_OPT_PERCENT)
-            snprintf(err, errlen, "%s: %s is out of range [%g%%, %g%%]", name, arg,
-                     o->min * 100.0, o->max * 100.0);
+            snprintf(err, errlen, "%s: %s is out of range [%g%%, %g%%]", name, arg, o->min * 100.0,
+                     o->max * 100.0);
         else
             snprintf(err, errlen, "%s: %s is out of range [%g, %g]", name, arg, o->min, o->max);
         return -EINVAL;
@@ -176,8 +176,8 @@ static int set_double(const mg_opt *o, const char *name, const char *arg, double
     return 0;
 }
 
-static int set_size(const mg_opt *o, const char *name, const char *arg, uint64_t *dst,
-                    char *err, size_t errlen)
+static int set_size(const mg_opt *o, const char *name, const char *arg, uint64_t *dst, char *err,
+                    size_t errlen)
 {
     uint64_t v;
     char msg[160];
@@ -223,9 +223,7 @@ static int set_value(const mg_opt *o, void *base, const char *arg, char *err, si
         return -EINVAL;
     }
     switch (o->type) {
-    case MG_OPT_FLAG:
-        *(int *)dst = 1;
-        return 0;
+    case MG_OPT_FLAG: *(int *)dst = 1; return 0;
     case MG_OPT_STRING:
         if (*arg == '\0') {
             snprintf(err, errlen, "%s: empty value", name);
@@ -233,32 +231,25 @@ static int set_value(const mg_opt *o, void *base, const char *arg, char *err, si
         }
         *(const char **)dst = arg;
         return 0;
-    case MG_OPT_LONG:
-        return set_long(o, name, arg, (long *)dst, err, errlen);
+    case MG_OPT_LONG: return set_long(o, name, arg, (long *)dst, err, errlen);
     case MG_OPT_DOUBLE:
-    case MG_OPT_PERCENT:
-        return set_double(o, name, arg, (double *)dst, err, errlen);
-    case MG_OPT_SIZE:
-        return set_size(o, name, arg, (uint64_t *)dst, err, errlen);
-    case MG_OPT_CHOICE:
-        return set_choice(o, name, arg, (int *)dst, err, errlen);
-    case MG_OPT_LIST:
-        return parse_list(o, name, arg, (mg_list *)dst, err, errlen);
-    case MG_OPT_END:
-        break;
+    case MG_OPT_PERCENT: return set_double(o, name, arg, (double *)dst, err, errlen);
+    case MG_OPT_SIZE: return set_size(o, name, arg, (uint64_t *)dst, err, errlen);
+    case MG_OPT_CHOICE: return set_choice(o, name, arg, (int *)dst, err, errlen);
+    case MG_OPT_LIST: return parse_list(o, name, arg, (mg_list *)dst, err, errlen);
+    case MG_OPT_END: break;
     }
     snprintf(err, errlen, "%s: internal error (bad option type)", name);
     return -EINVAL;
 }
 
-static const mg_opt *find(const mg_opt_table *tables, size_t nt, char s, const char *l,
-                          size_t llen, void **base)
+static const mg_opt *find(const mg_opt_table *tables, size_t nt, char s, const char *l, size_t llen,
+                          void **base)
 {
     for (size_t t = 0; t < nt; ++t) {
         for (const mg_opt *o = tables[t].opts; o->type != MG_OPT_END; ++o) {
-            if ((s && o->short_name == s) ||
-                (l && o->long_name && strlen(o->long_name) == llen &&
-                 strncmp(o->long_name, l, llen) == 0)) {
+            if ((s && o->short_name == s) || (l && o->long_name && strlen(o->long_name) == llen &&
+                                              strncmp(o->long_name, l, llen) == 0)) {
                 *base = tables[t].base;
                 return o;
             }

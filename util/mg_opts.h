@@ -47,10 +47,10 @@ typedef struct {
 } mg_list;
 
 typedef struct {
-    char short_name; /* 0: none */
+    char short_name;       /* 0: none */
     const char *long_name; /* required: names the option in help and the run record */
     mg_opt_type type;
-    size_t offset; /* into the table's struct */
+    size_t offset;        /* into the table's struct */
     const char *arg_name; /* shown in help; NULL for flags */
     const char *help;
     double min, max; /* numeric range (inclusive); min == max == 0: no limit */

@@ -6,10 +6,7 @@ static double clamp01(double x) { return x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x; }
 
 double mg_overlap_compute(int m, double l0, double step) { return (double)m * step * l0; }
 
-int mg_overlap_stop(double l0, double lm_ci_low, double factor)
-{
-    return lm_ci_low >= factor * l0;
-}
+int mg_overlap_stop(double l0, double lm_ci_low, double factor) { return lm_ci_low >= factor * l0; }
 
 double mg_overlap_ratio(double l0, double lm, double cm)
 {

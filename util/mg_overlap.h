@@ -32,8 +32,8 @@ double mg_post_delay_work(double l0, double ld, double d);
 int mg_progress_grows(double l0, double ld, double d);
 
 typedef struct {
-    size_t index;  /* the step lies between sizes[index - 1] and sizes[index] */
-    double ratio;  /* latency at index / latency predicted from the trend before */
+    size_t index; /* the step lies between sizes[index - 1] and sizes[index] */
+    double ratio; /* latency at index / latency predicted from the trend before */
 } mg_switch;
 
 /* Steps in a latency curve (sizes ascending): a point whose latency exceeds

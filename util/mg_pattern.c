@@ -2,7 +2,6 @@
 /* Validation patterns: see mg_pattern.h. */
 #include "mg_pattern.h"
 
-
 /* splitmix64 finaliser: a well-mixed 64-bit value per 8-byte word. */
 static uint64_t mix64(uint64_t x)
 {

@@ -169,8 +169,8 @@ mg_stop_reason mg_policy_check(const mg_policy *p, const double *samples, size_t
         return n >= p->planned ? MG_STOP_FIXED : MG_STOP_NONE;
     if (n >= p->cfg.max_samples)
         return MG_STOP_CAP;
-    if (p->cfg.precision_rule && n >= p->cfg.min_samples && mg_stats_compute(samples, n, &st) == 0 &&
-        mg_stats_rel_halfwidth(&st) <= p->cfg.precision)
+    if (p->cfg.precision_rule && n >= p->cfg.min_samples &&
+        mg_stats_compute(samples, n, &st) == 0 && mg_stats_rel_halfwidth(&st) <= p->cfg.precision)
         return MG_STOP_PRECISION;
     if (p->clock.now_s(p->clock.ctx) - p->t_begin_s >= p->cfg.budget_s)
         return MG_STOP_BUDGET;

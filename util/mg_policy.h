@@ -30,12 +30,12 @@ extern "C" {
 
 /* The defaults, written once: mg_policy_cfg_default applies them and the
  * option rows show them (MG_STR). */
-#define MG_POLICY_PRECISION_PCT 1        /* --precision, % */
-#define MG_POLICY_BUDGET_S 1             /* --time-budget */
-#define MG_POLICY_WARMUP_MS 20           /* timed warm-up */
-#define MG_POLICY_WARMUP_MAX 1000        /* ... or this many iterations */
-#define MG_POLICY_MIN_SAMPLES 10         /* --min-samples */
-#define MG_POLICY_MAX_SAMPLES 10000      /* --max-samples */
+#define MG_POLICY_PRECISION_PCT 1          /* --precision, % */
+#define MG_POLICY_BUDGET_S 1               /* --time-budget */
+#define MG_POLICY_WARMUP_MS 20             /* timed warm-up */
+#define MG_POLICY_WARMUP_MAX 1000          /* ... or this many iterations */
+#define MG_POLICY_MIN_SAMPLES 10           /* --min-samples */
+#define MG_POLICY_MAX_SAMPLES 10000        /* --max-samples */
 #define MG_POLICY_MAX_SAMPLES_TURNS 100000 /* --max-samples with --turns */
 
 typedef struct {
@@ -44,17 +44,17 @@ typedef struct {
 } mg_clock;
 
 typedef struct {
-    long warmup_iters;   /* >= 0: fixed warm-up count; < 0: timed warm-up */
-    long iterations;     /* > 0: fixed timed iterations; 0: adaptive */
-    double precision;    /* target relative CI half-width of the median */
-    double budget_s;     /* per-size time budget for adaptive sampling */
-    double warmup_s;     /* timed warm-up length */
-    long warmup_max;     /* timed warm-up stops after this many iterations */
-    size_t min_samples;  /* adaptive: never stop on precision before this */
-    size_t max_samples;  /* hard cap on samples (both modes) */
-    double min_sample_s; /* shortest allowed sample */
+    long warmup_iters;    /* >= 0: fixed warm-up count; < 0: timed warm-up */
+    long iterations;      /* > 0: fixed timed iterations; 0: adaptive */
+    double precision;     /* target relative CI half-width of the median */
+    double budget_s;      /* per-size time budget for adaptive sampling */
+    double warmup_s;      /* timed warm-up length */
+    long warmup_max;      /* timed warm-up stops after this many iterations */
+    size_t min_samples;   /* adaptive: never stop on precision before this */
+    size_t max_samples;   /* hard cap on samples (both modes) */
+    double min_sample_s;  /* shortest allowed sample */
     long min_block_iters; /* fewest iterations in a sample (pipelined patterns) */
-    int precision_rule;  /* adaptive: 1 (default) may stop on precision; 0: only
+    int precision_rule;   /* adaptive: 1 (default) may stop on precision; 0: only
                           * the budget or max_samples stop (--turns: launches
                           * taking turns measure a size over the same time) */
 } mg_policy_cfg;
@@ -71,9 +71,9 @@ typedef struct {
     mg_policy_cfg cfg;
     mg_clock clock;
     double t_begin_s;
-    long warm_done;        /* warm-up iterations done */
-    long warm_last_chunk;  /* size of the last warm-up chunk */
-    double warm_last_s;    /* its duration */
+    long warm_done;       /* warm-up iterations done */
+    long warm_last_chunk; /* size of the last warm-up chunk */
+    double warm_last_s;   /* its duration */
     int warm_over;
     long block_iters;      /* iterations per sample */
     size_t planned;        /* fixed mode: samples to take */

@@ -42,8 +42,7 @@ void mg_stripe_split(uint64_t bytes, int k, const double *w, uint64_t align, uin
     }
 }
 
-int mg_rail_weights_parse(const char *spec, int k, double *w, int *source, char *err,
-                          size_t errlen)
+int mg_rail_weights_parse(const char *spec, int k, double *w, int *source, char *err, size_t errlen)
 {
     const char *p = spec;
     double sum = 0.0;
@@ -60,10 +59,11 @@ int mg_rail_weights_parse(const char *spec, int k, double *w, int *source, char 
         double v;
         errno = 0;
         v = strtod(p, &end);
-        if (end == p || errno != 0 || !(v > 0.0) || !isfinite(v) ||
-            (*end != ',' && *end != '\0')) {
-            snprintf(err, errlen, "--rail-weights: '%s' is not 'even', 'auto' or a list of "
-                                  "positive numbers like 3,1", spec);
+        if (end == p || errno != 0 || !(v > 0.0) || !isfinite(v) || (*end != ',' && *end != '\0')) {
+            snprintf(err, errlen,
+                     "--rail-weights: '%s' is not 'even', 'auto' or a list of "
+                     "positive numbers like 3,1",
+                     spec);
             return -1;
         }
         if (n < MG_RAILS_MAX)
@@ -121,8 +121,8 @@ int mg_rail_hints_parse(const char *spec, char (*keys)[64], char (*vals)[256], i
                 return -1;
             }
         if (klen >= 64 || vlen >= 256) {
-            snprintf(err, errlen, "--rail-hint: key or value too long in '%.*s'",
-                     (int)(semi - p), p);
+            snprintf(err, errlen, "--rail-hint: key or value too long in '%.*s'", (int)(semi - p),
+                     p);
             return -1;
         }
         if (n >= max) {

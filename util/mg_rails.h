@@ -17,8 +17,8 @@ extern "C" {
 
 #define MG_RAILS_MAX 16
 
-enum { MG_RAIL_STRIPE = 0, MG_RAIL_BIND, MG_RAIL_LIBRARY };  /* --rail-mode */
-enum { MG_STEER_PROCESS = 0, MG_STEER_HINT };                 /* --rail-steer */
+enum { MG_RAIL_STRIPE = 0, MG_RAIL_BIND, MG_RAIL_LIBRARY }; /* --rail-mode */
+enum { MG_STEER_PROCESS = 0, MG_STEER_HINT };               /* --rail-steer */
 enum { MG_WEIGHTS_EVEN = 0, MG_WEIGHTS_GIVEN, MG_WEIGHTS_AUTO };
 
 /* Cut `bytes` into k stripes in proportion to the weights w[0..k) (NULL:
@@ -43,10 +43,7 @@ void mg_rail_weights_from_bw(const double *mbs, int k, double *w);
  * the pair's higher rank (high = 1) or lower rank (high = 0): the two
  * directions of a pair take neighbouring rails and consecutive pairs start
  * on consecutive rails ((pair + high) mod k). */
-static inline int mg_rail_bound(int pair, int high, int k)
-{
-    return (pair + high) % k;
-}
+static inline int mg_rail_bound(int pair, int high, int k) { return (pair + high) % k; }
 
 /* --rail-hint "KEY=VALUE[;KEY=VALUE...]": up to max pairs; keys 1..63
  * characters of [A-Za-z0-9_.:-], values up to 255 characters (may hold %d,

@@ -11,8 +11,8 @@
 #define OSU_FIELD_WIDTH 20
 #define COL_WIDTH 12
 
-static const char *const extra_titles[] = {"Mean", "Min", "Max", "Stddev", "P90", "P99",
-                                           "CI95-low", "CI95-high"};
+static const char *const extra_titles[] = {"Mean", "Min", "Max",      "Stddev",
+                                           "P90",  "P99", "CI95-low", "CI95-high"};
 
 int mg_format_parse(const char *name)
 {
@@ -51,8 +51,8 @@ static void table_num(FILE *f, int width, double v)
 void mg_report_table_row(FILE *f, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
-    const double extra[] = {s->mean, s->min, s->max, s->stddev, s->p90, s->p99,
-                            s->ci95_low, s->ci95_high};
+    const double extra[] = {s->mean, s->min, s->max,      s->stddev,
+                            s->p90,  s->p99, s->ci95_low, s->ci95_high};
     fprintf(f, "%-*llu", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes);
     table_num(f, OSU_FIELD_WIDTH, s->median);
     for (size_t i = 0; i < sizeof extra / sizeof extra[0]; ++i)

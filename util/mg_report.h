@@ -33,13 +33,13 @@ extern "C" {
 typedef struct {
     const char *benchmark;
     uint64_t size_bytes;
-    const char *unit; /* "us" or "MB/s" */
-    mg_stats stats;   /* in unit */
+    const char *unit;              /* "us" or "MB/s" */
+    mg_stats stats;                /* in unit */
     unsigned long long iterations; /* timed iterations over all samples */
-    const char *stop; /* why sampling stopped (mg_stop_reason_name) */
-    const char *variant; /* second sweep dimension, "slaves=3"; NULL: none */
-    const char *validation; /* "passed", "failed"; NULL: not validated */
-    int nextra;          /* further figures of the benchmark (NaN: not available) */
+    const char *stop;              /* why sampling stopped (mg_stop_reason_name) */
+    const char *variant;           /* second sweep dimension, "slaves=3"; NULL: none */
+    const char *validation;        /* "passed", "failed"; NULL: not validated */
+    int nextra;                    /* further figures of the benchmark (NaN: not available) */
     const char *extra_names[MG_MAX_EXTRA];
     double extra[MG_MAX_EXTRA];
 } mg_result;

@@ -37,12 +37,14 @@ int mg_size_parse(const char *text, uint64_t *out_bytes, char *err, size_t errle
     if (*p != '\0') {
         unsigned shift;
         switch (*p) {
-        case 'k': case 'K': shift = 10; break;
-        case 'm': case 'M': shift = 20; break;
-        case 'g': case 'G': shift = 30; break;
+        case 'k':
+        case 'K': shift = 10; break;
+        case 'm':
+        case 'M': shift = 20; break;
+        case 'g':
+        case 'G': shift = 30; break;
         default:
-            snprintf(err, errlen, "size '%s' has an unknown suffix '%s' (use K, M or G)",
-                     text, p);
+            snprintf(err, errlen, "size '%s' has an unknown suffix '%s' (use K, M or G)", text, p);
             return -EINVAL;
         }
         if (p[1] != '\0') {
@@ -59,12 +61,11 @@ int mg_size_parse(const char *text, uint64_t *out_bytes, char *err, size_t errle
     return 0;
 }
 
-static int check_min(uint64_t v, uint64_t min_allowed, const char *text, char *err,
-                     size_t errlen)
+static int check_min(uint64_t v, uint64_t min_allowed, const char *text, char *err, size_t errlen)
 {
     if (v < min_allowed) {
-        snprintf(err, errlen, "size '%s' is below the smallest size %llu allowed here",
-                 text, (unsigned long long)min_allowed);
+        snprintf(err, errlen, "size '%s' is below the smallest size %llu allowed here", text,
+                 (unsigned long long)min_allowed);
         return -EINVAL;
     }
     return 0;
@@ -91,8 +92,7 @@ static int push(mg_sweep *sw, size_t *cap, uint64_t v, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_list(char *copy, uint64_t min_allowed, mg_sweep *sw, char *err,
-                      size_t errlen)
+static int parse_list(char *copy, uint64_t min_allowed, mg_sweep *sw, char *err, size_t errlen)
 {
     size_t cap = 0;
     char *item = copy;
@@ -118,8 +118,8 @@ static int parse_list(char *copy, uint64_t min_allowed, mg_sweep *sw, char *err,
     }
 }
 
-static int parse_range(char *copy, uint64_t min_allowed, uint64_t default_min,
-                       uint64_t default_max, mg_sweep *sw, char *err, size_t errlen)
+static int parse_range(char *copy, uint64_t min_allowed, uint64_t default_min, uint64_t default_max,
+                       mg_sweep *sw, char *err, size_t errlen)
 {
     char *colon = strchr(copy, ':');
     uint64_t lo = default_min, hi = default_max, v;
@@ -211,8 +211,7 @@ int mg_size_format(uint64_t bytes, char *buf, size_t len)
         unsigned shift = (unsigned)(30 - 10 * i);
         uint64_t unit = UINT64_C(1) << shift;
         if (bytes >= unit && bytes % unit == 0)
-            return snprintf(buf, len, "%llu%c", (unsigned long long)(bytes >> shift),
-                            suffix[i]);
+            return snprintf(buf, len, "%llu%c", (unsigned long long)(bytes >> shift), suffix[i]);
     }
     return snprintf(buf, len, "%llu", (unsigned long long)bytes);
 }

@@ -5,7 +5,8 @@
 
 #include "mg_policy.h"
 
-namespace {
+namespace
+{
 
 struct FakeClock {
     double t;

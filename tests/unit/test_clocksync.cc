@@ -21,9 +21,8 @@ TEST(ClockSync, ChoosesTheProbeWithTheSmallestRoundTrip)
 {
     // remote 1 s behind; the second probe was delayed one way (10 us), the
     // third is the tightest and symmetric
-    mg_clock_probe p[] = {{0.0, -1.0 + 3e-6, 6e-6},
-                          {1.0, 0.0 + 12e-6, 1.0 + 14e-6},
-                          {2.0, 1.0 + 1e-6, 2.0 + 2e-6}};
+    mg_clock_probe p[] = {
+        {0.0, -1.0 + 3e-6, 6e-6}, {1.0, 0.0 + 12e-6, 1.0 + 14e-6}, {2.0, 1.0 + 1e-6, 2.0 + 2e-6}};
     double off = 0, rtt = 0;
     ASSERT_EQ(mg_clock_offset(p, 3, &off, &rtt), 0);
     EXPECT_NEAR(off, -1.0, 1e-9);

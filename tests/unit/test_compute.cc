@@ -7,7 +7,8 @@
 #include <cerrno>
 #include <cstdint>
 
-namespace {
+namespace
+{
 
 // A fake machine: the clock advances only when the fake spin "runs", by
 // seconds_per_unit per unit, plus an optional disturbance on one run.
@@ -15,7 +16,7 @@ struct FakeMachine {
     double t = 0.0;
     double seconds_per_unit = 1e-9;
     int runs = 0;
-    int slow_run = -1;     // this run takes slow_factor times longer
+    int slow_run = -1; // this run takes slow_factor times longer
     double slow_factor = 1.0;
 };
 

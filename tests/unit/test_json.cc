@@ -13,8 +13,8 @@
 #include <limits>
 #include <string>
 
-namespace {
-
+namespace
+{
 
 std::string quoted(const char *s)
 {
@@ -40,15 +40,9 @@ TEST(JsonString, PlainAsciiIsOnlyQuoted)
     EXPECT_EQ(quoted(""), "\"\"");
 }
 
-TEST(JsonString, QuoteIsEscaped)
-{
-    EXPECT_EQ(quoted("say \"hi\""), "\"say \\\"hi\\\"\"");
-}
+TEST(JsonString, QuoteIsEscaped) { EXPECT_EQ(quoted("say \"hi\""), "\"say \\\"hi\\\"\""); }
 
-TEST(JsonString, BackslashIsEscaped)
-{
-    EXPECT_EQ(quoted("C:\\tmp"), "\"C:\\\\tmp\"");
-}
+TEST(JsonString, BackslashIsEscaped) { EXPECT_EQ(quoted("C:\\tmp"), "\"C:\\\\tmp\""); }
 
 TEST(JsonString, NewlineAndTabUseShortEscapes)
 {
@@ -59,30 +53,30 @@ TEST(JsonString, NewlineAndTabUseShortEscapes)
 TEST(JsonString, ControlCharacterBecomesUnicodeEscape)
 {
     EXPECT_EQ(quoted("\x01"), "\"\\u0001\"");
-    EXPECT_EQ(quoted("a\x1f" "b"), "\"a\\u001fb\"");
+    EXPECT_EQ(quoted("a\x1f"
+                     "b"),
+              "\"a\\u001fb\"");
     EXPECT_EQ(quoted("\x1b[0m"), "\"\\u001b[0m\"");
 }
 
-TEST(JsonString, DelBecomesUnicodeEscape)
-{
-    EXPECT_EQ(quoted("\x7f"), "\"\\u007f\"");
-}
+TEST(JsonString, DelBecomesUnicodeEscape) { EXPECT_EQ(quoted("\x7f"), "\"\\u007f\""); }
 
-TEST(JsonString, SlashIsNotEscaped)
-{
-    EXPECT_EQ(quoted("/usr/bin"), "\"/usr/bin\"");
-}
+TEST(JsonString, SlashIsNotEscaped) { EXPECT_EQ(quoted("/usr/bin"), "\"/usr/bin\""); }
 
 TEST(JsonString, InvalidByteFFBecomesReplacementCharacter)
 {
-    EXPECT_EQ(quoted("a\xff" "b"), "\"a\\ufffdb\"");
+    EXPECT_EQ(quoted("a\xff"
+                     "b"),
+              "\"a\\ufffdb\"");
     EXPECT_EQ(quoted("\xfe"), "\"\\ufffd\"");
 }
 
 TEST(JsonString, LoneContinuationByteIsReplaced)
 {
     EXPECT_EQ(quoted("\x80"), "\"\\ufffd\"");
-    EXPECT_EQ(quoted("\xbf" "x"), "\"\\ufffdx\"");
+    EXPECT_EQ(quoted("\xbf"
+                     "x"),
+              "\"\\ufffdx\"");
 }
 
 TEST(JsonString, OverlongTwoByteSlashIsReplacedBytewise)
@@ -122,17 +116,17 @@ TEST(JsonString, TruncatedSequenceAtEndIsReplaced)
 TEST(JsonString, ValidMultibyteUtf8PassesThroughUnchanged)
 {
     const char *cases[] = {
-        "caf\xc3\xa9",         // U+00E9
-        "\xc2\x80",            // U+0080, smallest 2-byte
-        "\xdf\xbf",            // U+07FF
-        "\xe0\xa0\x80",        // U+0800, smallest 3-byte
-        "\xe2\x82\xac",        // U+20AC euro
-        "\xed\x9f\xbf",        // U+D7FF, just below the surrogates
-        "\xee\x80\x80",        // U+E000, just above them
-        "\xef\xbf\xbd",        // U+FFFD itself
-        "\xf0\x90\x80\x80",    // U+10000, smallest 4-byte
-        "\xf0\x9f\x98\x80",    // U+1F600
-        "\xf4\x8f\xbf\xbf",    // U+10FFFF, the last code point
+        "caf\xc3\xa9",              // U+00E9
+        "\xc2\x80",                 // U+0080, smallest 2-byte
+        "\xdf\xbf",                 // U+07FF
+        "\xe0\xa0\x80",             // U+0800, smallest 3-byte
+        "\xe2\x82\xac",             // U+20AC euro
+        "\xed\x9f\xbf",             // U+D7FF, just below the surrogates
+        "\xee\x80\x80",             // U+E000, just above them
+        "\xef\xbf\xbd",             // U+FFFD itself
+        "\xf0\x90\x80\x80",         // U+10000, smallest 4-byte
+        "\xf0\x9f\x98\x80",         // U+1F600
+        "\xf4\x8f\xbf\xbf",         // U+10FFFF, the last code point
         "\xe6\x97\xa5\xe6\x9c\xac", // two CJK characters
     };
     for (const char *s : cases)

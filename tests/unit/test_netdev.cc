@@ -12,7 +12,8 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 std::string fixture(const std::string &rel) { return std::string(MG_FIXTURE_DIR) + "/" + rel; }
 
@@ -278,7 +279,8 @@ TEST(Netdev, ParseList)
     EXPECT_EQ(mg_netdev_parse_list(nullptr, names, 4, err, sizeof err), -1);
 }
 
-namespace {
+namespace
+{
 
 std::map<std::string, std::string> fake_env;
 
@@ -310,15 +312,15 @@ TEST(Netdev, LocalRankFromEachLauncher)
 TEST(Netdev, LocalRankPrecedence)
 {
     EXPECT_EQ(local_rank({{"SLURM_LOCALID", "5"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "2"}}), 2);
-    EXPECT_EQ(local_rank({{"SLURM_LOCALID", "5"}, {"PMI_LOCAL_RANK", "4"}, {"MPI_LOCALRANKID", "1"}}),
-              1);
+    EXPECT_EQ(
+        local_rank({{"SLURM_LOCALID", "5"}, {"PMI_LOCAL_RANK", "4"}, {"MPI_LOCALRANKID", "1"}}), 1);
     EXPECT_EQ(local_rank({{"SLURM_LOCALID", "5"}, {"PALS_LOCAL_RANKID", "6"}}), 6);
 }
 
 TEST(Netdev, LocalRankGarbage)
 {
-    for (const char *v : {"", "x", "-1", "+1", "1.0", " 1", "1 ", "0x1", "2147483648",
-                          "99999999999999999999"})
+    for (const char *v :
+         {"", "x", "-1", "+1", "1.0", " 1", "1 ", "0x1", "2147483648", "99999999999999999999"})
         EXPECT_EQ(local_rank({{"MPI_LOCALRANKID", v}}), -1) << "'" << v << "'";
     EXPECT_EQ(local_rank({{"MPI_LOCALRANKID", "007"}}), 7);
     EXPECT_EQ(local_rank({{"MPI_LOCALRANKID", "2147483647"}}), 2147483647);
@@ -344,7 +346,8 @@ TEST(Netdev, LocalRankFromTheProcessEnvironment)
         setenv(kv.first.c_str(), kv.second.c_str(), 1);
 }
 
-namespace {
+namespace
+{
 
 std::vector<std::string> env_of(const std::vector<mg_netdev> &devs, const char *list, int max = 8)
 {
@@ -363,11 +366,12 @@ std::vector<std::string> env_of(const std::vector<mg_netdev> &devs, const char *
 TEST(Netdev, EnvForDiscoveredDevices)
 {
     Topo tp("two_socket_two_hca.xml");
-    EXPECT_EQ(env_of(tp.devs, "mlx5_0"),
-              (Names{"UCX_NET_DEVICES=mlx5_0:1", "OMPI_MCA_btl_tcp_if_include=ib0",
-                     "FI_TCP_IFACE=ib0"}));
-    EXPECT_EQ(env_of(tp.devs, "eth0"),
-              (Names{"UCX_NET_DEVICES=eth0", "OMPI_MCA_btl_tcp_if_include=eth0", "FI_TCP_IFACE=eth0"}));
+    EXPECT_EQ(
+        env_of(tp.devs, "mlx5_0"),
+        (Names{"UCX_NET_DEVICES=mlx5_0:1", "OMPI_MCA_btl_tcp_if_include=ib0", "FI_TCP_IFACE=ib0"}));
+    EXPECT_EQ(
+        env_of(tp.devs, "eth0"),
+        (Names{"UCX_NET_DEVICES=eth0", "OMPI_MCA_btl_tcp_if_include=eth0", "FI_TCP_IFACE=eth0"}));
     EXPECT_EQ(env_of(tp.devs, "mlx5_1,eth0"),
               (Names{"UCX_NET_DEVICES=mlx5_1:1,eth0", "OMPI_MCA_btl_tcp_if_include=ib1,eth0",
                      "FI_TCP_IFACE=ib1"}));
@@ -376,9 +380,9 @@ TEST(Netdev, EnvForDiscoveredDevices)
               (Names{"UCX_NET_DEVICES=mlx5_0:1,ib0", "OMPI_MCA_btl_tcp_if_include=ib0",
                      "FI_TCP_IFACE=ib0"}));
     // an explicit port is kept
-    EXPECT_EQ(env_of(tp.devs, "mlx5_1:2"),
-              (Names{"UCX_NET_DEVICES=mlx5_1:2", "OMPI_MCA_btl_tcp_if_include=ib1",
-                     "FI_TCP_IFACE=ib1"}));
+    EXPECT_EQ(
+        env_of(tp.devs, "mlx5_1:2"),
+        (Names{"UCX_NET_DEVICES=mlx5_1:2", "OMPI_MCA_btl_tcp_if_include=ib1", "FI_TCP_IFACE=ib1"}));
     EXPECT_EQ(env_of(tp.devs, "mlx5_0", 1), (Names{"UCX_NET_DEVICES=mlx5_0:1"}));
 }
 

@@ -7,7 +7,8 @@
 #include <cerrno>
 #include <cmath>
 
-namespace {
+namespace
+{
 
 TEST(NodeState, ClearMakesEveryFieldUnknown)
 {

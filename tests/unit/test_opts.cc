@@ -12,12 +12,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 struct TestOpts {
     int validate;
@@ -33,22 +34,22 @@ struct TestOpts {
 const char *const kFormats[] = {"table", "csv", "json", nullptr};
 
 const mg_opt kOpts[] = {
-    {'c', "validate", MG_OPT_FLAG, offsetof(TestOpts, validate), nullptr,
-     "check received data", 0, 0, nullptr, nullptr, nullptr},
-    {'i', "iterations", MG_OPT_LONG, offsetof(TestOpts, iterations), "N",
-     "timed iterations", 1, 1000000, nullptr, nullptr, nullptr},
-    {'t', "budget", MG_OPT_DOUBLE, offsetof(TestOpts, budget), "SECONDS",
-     "time budget per size", 0.001, 3600, nullptr, nullptr, nullptr},
-    {'p', "precision", MG_OPT_PERCENT, offsetof(TestOpts, precision), "PCT",
-     "target precision", 0.0001, 0.5, nullptr, nullptr, nullptr},
-    {'b', "buffer", MG_OPT_SIZE, offsetof(TestOpts, buffer), "BYTES",
-     "buffer size", 1, 1073741824.0, nullptr, nullptr, nullptr},
-    {'o', "output", MG_OPT_STRING, offsetof(TestOpts, output), "FILE",
-     "write results to FILE", 0, 0, nullptr, nullptr, nullptr},
-    {'f', "format", MG_OPT_CHOICE, offsetof(TestOpts, format), "FMT",
-     "output format", 0, 0, kFormats, nullptr, nullptr},
-    {0, "no-limit", MG_OPT_LONG, offsetof(TestOpts, nolimit), "N",
-     "a long without range", 0, 0, nullptr, nullptr, nullptr},
+    {'c', "validate", MG_OPT_FLAG, offsetof(TestOpts, validate), nullptr, "check received data", 0,
+     0, nullptr, nullptr, nullptr},
+    {'i', "iterations", MG_OPT_LONG, offsetof(TestOpts, iterations), "N", "timed iterations", 1,
+     1000000, nullptr, nullptr, nullptr},
+    {'t', "budget", MG_OPT_DOUBLE, offsetof(TestOpts, budget), "SECONDS", "time budget per size",
+     0.001, 3600, nullptr, nullptr, nullptr},
+    {'p', "precision", MG_OPT_PERCENT, offsetof(TestOpts, precision), "PCT", "target precision",
+     0.0001, 0.5, nullptr, nullptr, nullptr},
+    {'b', "buffer", MG_OPT_SIZE, offsetof(TestOpts, buffer), "BYTES", "buffer size", 1,
+     1073741824.0, nullptr, nullptr, nullptr},
+    {'o', "output", MG_OPT_STRING, offsetof(TestOpts, output), "FILE", "write results to FILE", 0,
+     0, nullptr, nullptr, nullptr},
+    {'f', "format", MG_OPT_CHOICE, offsetof(TestOpts, format), "FMT", "output format", 0, 0,
+     kFormats, nullptr, nullptr},
+    {0, "no-limit", MG_OPT_LONG, offsetof(TestOpts, nolimit), "N", "a long without range", 0, 0,
+     nullptr, nullptr, nullptr},
     {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
 };
 
@@ -387,10 +388,9 @@ TEST(Opts, UnknownChoiceMessageIsTruncatedSafely)
     mg_opt_table t = {kOpts, &o, NULL};
     char err[24];
     std::memset(err, 'Z', sizeof err);
-    EXPECT_EQ(mg_opts_parse(&t, 1, 2, const_cast<char *const *>(argv), err, sizeof err),
-              -EINVAL);
-    EXPECT_EQ(std::string(err), std::string("--format: unknown value 'xml' (one of:")
-                                    .substr(0, sizeof err - 1));
+    EXPECT_EQ(mg_opts_parse(&t, 1, 2, const_cast<char *const *>(argv), err, sizeof err), -EINVAL);
+    EXPECT_EQ(std::string(err),
+              std::string("--format: unknown value 'xml' (one of:").substr(0, sizeof err - 1));
 }
 
 // ---- positional arguments and "--" --------------------------------------------
@@ -433,13 +433,14 @@ TEST(Opts, DoubleDashCanBeAValue)
 
 // ---- several tables ------------------------------------------------------------
 
-namespace {
+namespace
+{
 struct Extra {
     long window;
 };
 const mg_opt kExtraOpts[] = {
-    {'W', "window", MG_OPT_LONG, offsetof(Extra, window), "N", "messages in flight", 1, 64,
-     nullptr, nullptr, nullptr},
+    {'W', "window", MG_OPT_LONG, offsetof(Extra, window), "N", "messages in flight", 1, 64, nullptr,
+     nullptr, nullptr},
     {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
 };
 } // namespace
@@ -451,8 +452,7 @@ TEST(Opts, EachTableWritesIntoItsOwnStruct)
     const mg_opt_table t[] = {{kOpts, &o, NULL}, {kExtraOpts, &e, NULL}};
     const char *argv[] = {"prog", "-W", "8", "-i", "3", "--window=16", nullptr};
     char err[128] = "";
-    ASSERT_EQ(mg_opts_parse(t, 2, 6, const_cast<char *const *>(argv), err, sizeof err), 0)
-        << err;
+    ASSERT_EQ(mg_opts_parse(t, 2, 6, const_cast<char *const *>(argv), err, sizeof err), 0) << err;
     EXPECT_EQ(e.window, 16);
     EXPECT_EQ(o.iterations, 3);
 }
@@ -523,105 +523,4 @@ TEST(OptsJson, UnsetStringIsNullAndUnsetFlagIsFalse)
     std::fclose(f);
     EXPECT_STREQ(buf, "{\"validate\":false,\"iterations\":0,\"budget\":0,\"precision\":0,"
                       "\"buffer\":0,\"output\":null,\"format\":\"table\",\"no_limit\":0}");
-}
-
-namespace {
-
-struct ListOpts {
-    mg_list counts;
-    mg_list names;
-};
-
-const char *const kMethods[] = {"recv", "wait", "test", nullptr};
-
-const mg_opt kListOpts[] = {
-    {0, "counts", MG_OPT_LIST, offsetof(ListOpts, counts), "LIST", "counts", 0, 100,
-     nullptr, nullptr, nullptr},
-    {0, "names", MG_OPT_LIST, offsetof(ListOpts, names), "LIST", "names", 0, 0,
-     kMethods, nullptr, nullptr},
-    {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
-};
-
-struct ListResult {
-    int rc;
-    ListOpts o;
-    std::string err;
-};
-
-ListResult parse_list(const char *opt, const char *value)
-{
-    ListResult r{};
-    std::string a0 = "prog", a1 = opt, a2 = value;
-    char *argv[] = {&a0[0], &a1[0], &a2[0], nullptr};
-    mg_opt_table t = {kListOpts, &r.o, NULL};
-    char err[256] = "";
-    r.rc = mg_opts_parse(&t, 1, 3, argv, err, sizeof err);
-    r.err = err;
-    return r;
-}
-
-std::vector<long> values(const mg_list &l) { return std::vector<long>(l.v, l.v + l.n); }
-
-} // namespace
-
-TEST(OptsList, CommaListKeepsOrder)
-{
-    ListResult r = parse_list("--counts", "5,1,25");
-    ASSERT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(values(r.o.counts), (std::vector<long>{5, 1, 25}));
-}
-
-TEST(OptsList, RangeDoubles)
-{
-    ListResult r = parse_list("--counts", "1:32");
-    ASSERT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(values(r.o.counts), (std::vector<long>{1, 2, 4, 8, 16, 32}));
-    EXPECT_EQ(values(parse_list("--counts", "0:4").o.counts), (std::vector<long>{0, 1, 2, 4}));
-}
-
-TEST(OptsList, OneValueIsAListOfOne)
-{
-    EXPECT_EQ(values(parse_list("--counts", "7").o.counts), (std::vector<long>{7}));
-}
-
-TEST(OptsList, NamesBecomeIndices)
-{
-    ListResult r = parse_list("--names", "test,recv");
-    ASSERT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(values(r.o.names), (std::vector<long>{2, 0}));
-}
-
-TEST(OptsList, ErrorsNameTheProblem)
-{
-    const struct {
-        const char *opt, *value, *needle;
-    } cases[] = {
-        {"--counts", "1,1", "listed twice"},     {"--counts", "1,,2", "empty entry"},
-        {"--counts", "101", "out of range"},     {"--counts", "-1", "out of range"},
-        {"--counts", "4:2", "reversed"},         {"--counts", "x", "not a whole number"},
-        {"--counts", "1:2:3", "not MIN:MAX"},    {"--names", "wait,nope", "unknown value 'nope'"},
-        {"--names", "test,test", "listed twice"}, {"--counts", "3,", "empty entry"},
-    };
-    for (const auto &c : cases) {
-        ListResult r = parse_list(c.opt, c.value);
-        EXPECT_EQ(r.rc, -EINVAL) << c.value;
-        EXPECT_NE(r.err.find(c.needle), std::string::npos) << c.value << ": " << r.err;
-    }
-}
-
-TEST(OptsJson, ListsAreArrays)
-{
-    ListOpts o{};
-    o.counts.n = 2;
-    o.counts.v[0] = 3;
-    o.counts.v[1] = 9;
-    o.names.n = 1;
-    o.names.v[0] = 1;
-    mg_opt_table t = {kListOpts, &o, NULL};
-    std::string out = capture([&](FILE *f) {
-        mg_json j;
-        mg_json_init(&j, f);
-        mg_opts_json(&j, nullptr, &t, 1);
-    });
-    EXPECT_EQ(out, "{\"counts\":[3,9],\"names\":[\"wait\"]}");
 }

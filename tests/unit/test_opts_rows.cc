@@ -12,7 +12,8 @@
 #include <cstddef>
 #include <string>
 
-namespace {
+namespace
+{
 
 struct Row {
     long window;
@@ -26,16 +27,15 @@ struct Row {
 const char *const kModes[] = {"stripe", "bind", nullptr};
 
 const mg_opt kRows[] = {
-    {'W', "window", MG_OPT_LONG, offsetof(Row, window), "N", "messages in flight", 1, 1024,
-     nullptr, "64", nullptr},
-    {0, "time-budget", MG_OPT_DOUBLE, offsetof(Row, budget), "SECONDS", "budget per size",
-     1e-3, 60, nullptr, "1", "time_budget_s"},
-    {0, "precision", MG_OPT_PERCENT, offsetof(Row, precision), "P%", "target", 1e-6, 0.5,
-     nullptr, "1%", nullptr},
-    {0, "rail-mode", MG_OPT_CHOICE, offsetof(Row, mode), "stripe|bind", "how", 0, 0, kModes,
-     "bind", nullptr},
-    {0, "flag", MG_OPT_FLAG, offsetof(Row, flag), nullptr, "a flag", 0, 0, nullptr, nullptr,
-     ""},
+    {'W', "window", MG_OPT_LONG, offsetof(Row, window), "N", "messages in flight", 1, 1024, nullptr,
+     "64", nullptr},
+    {0, "time-budget", MG_OPT_DOUBLE, offsetof(Row, budget), "SECONDS", "budget per size", 1e-3, 60,
+     nullptr, "1", "time_budget_s"},
+    {0, "precision", MG_OPT_PERCENT, offsetof(Row, precision), "P%", "target", 1e-6, 0.5, nullptr,
+     "1%", nullptr},
+    {0, "rail-mode", MG_OPT_CHOICE, offsetof(Row, mode), "stripe|bind", "how", 0, 0, kModes, "bind",
+     nullptr},
+    {0, "flag", MG_OPT_FLAG, offsetof(Row, flag), nullptr, "a flag", 0, 0, nullptr, nullptr, ""},
     {0, "hint", MG_OPT_STRING, offsetof(Row, hint), "TEXT", "a hint (default: computed)", 0, 0,
      nullptr, nullptr, nullptr},
     {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
@@ -76,8 +76,7 @@ TEST(OptsRows, TheCommandLineOverridesADefault)
     const char *argv[] = {"prog", "-W", "8", nullptr};
     char err[160] = "";
     ASSERT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), 0) << err;
-    ASSERT_EQ(mg_opts_parse(&t, 1, 3, const_cast<char *const *>(argv), err, sizeof err), 0)
-        << err;
+    ASSERT_EQ(mg_opts_parse(&t, 1, 3, const_cast<char *const *>(argv), err, sizeof err), 0) << err;
     EXPECT_EQ(r.window, 8);
     EXPECT_EQ(r.budget, 1.0);
 }

@@ -34,8 +34,8 @@ TEST(Overlap, RatioIsZeroWhenComputationAddsUp)
 
 TEST(Overlap, RatioIsClampedToZeroAndOne)
 {
-    EXPECT_DOUBLE_EQ(mg_overlap_ratio(10.0, 14.0, 3.0), 0.0);  // noise: -0.1
-    EXPECT_DOUBLE_EQ(mg_overlap_ratio(10.0, 9.0, 11.0), 1.0);  // 1.2
+    EXPECT_DOUBLE_EQ(mg_overlap_ratio(10.0, 14.0, 3.0), 0.0); // noise: -0.1
+    EXPECT_DOUBLE_EQ(mg_overlap_ratio(10.0, 9.0, 11.0), 1.0); // 1.2
     EXPECT_DOUBLE_EQ(mg_overlap_ratio(0.0, 1.0, 1.0), 0.0);
 }
 
@@ -44,7 +44,7 @@ TEST(Progress, PostDelayWorkIsTheShareOfLatencyLeft)
     EXPECT_DOUBLE_EQ(mg_post_delay_work(10.0, 110.0, 100.0), 1.0); // nothing moved
     EXPECT_DOUBLE_EQ(mg_post_delay_work(10.0, 104.0, 100.0), 0.4);
     EXPECT_DOUBLE_EQ(mg_post_delay_work(10.0, 100.5, 100.0), 0.05);
-    EXPECT_DOUBLE_EQ(mg_post_delay_work(10.0, 10.0, 100.0), 0.0);  // done during the delay
+    EXPECT_DOUBLE_EQ(mg_post_delay_work(10.0, 10.0, 100.0), 0.0); // done during the delay
 }
 
 TEST(Progress, LatencyGrowsWhenItRisesByHalfTheDelay)
@@ -55,7 +55,8 @@ TEST(Progress, LatencyGrowsWhenItRisesByHalfTheDelay)
     EXPECT_FALSE(mg_progress_grows(10.0, 10.0, 0.0));
 }
 
-namespace {
+namespace
+{
 
 std::vector<double> sizes_pow2(int n, double first)
 {

@@ -6,7 +6,8 @@
 
 #include <vector>
 
-namespace {
+namespace
+{
 
 std::vector<int> pairs(mg_pairing_mode mode, std::vector<int> node_of, int *npairs = nullptr)
 {

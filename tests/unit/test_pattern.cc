@@ -10,7 +10,8 @@
 #include <set>
 #include <vector>
 
-namespace {
+namespace
+{
 
 const size_t kLengths[] = {0, 1, 7, 8, 9, 15, 16, 17, 4096, 4099};
 

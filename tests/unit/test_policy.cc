@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 // Sum of the iterations of all samples of a fixed-mode plan, checking every
 // sample but the last has block_iters and the last is in [1, block_iters].
@@ -89,8 +90,7 @@ TEST(PolicyCfg, CheckRejectsBadConfigs)
         k.mutate(&cfg);
         char err[128] = "";
         EXPECT_EQ(mg_policy_cfg_check(&cfg, err, sizeof err), -EINVAL) << k.what;
-        EXPECT_NE(std::string(err).find(k.msg_part), std::string::npos)
-            << k.what << ": " << err;
+        EXPECT_NE(std::string(err).find(k.msg_part), std::string::npos) << k.what << ": " << err;
     }
 }
 
@@ -244,8 +244,8 @@ TEST(PolicyCalibrate, UsesOnlyTheLastWarmupChunk)
     cfg.min_sample_s = 1.0 / 1024.0;
     mg_policy p;
     mg_policy_begin(&p, &cfg, clock_of(&fc));
-    mg_policy_warmup_record(&p, 1, 1.0);            // a slow first iteration
-    mg_policy_warmup_record(&p, 4, 4.0 / 4096.0);   // then 1/4096 s each
+    mg_policy_warmup_record(&p, 1, 1.0);          // a slow first iteration
+    mg_policy_warmup_record(&p, 4, 4.0 / 4096.0); // then 1/4096 s each
     mg_policy_calibrate(&p, 0.0);
     EXPECT_EQ(p.block_iters, 4);
 }
@@ -338,7 +338,8 @@ TEST(PolicyCalibrate, RestartsTheBudgetClock)
 
 // ---- fixed mode ------------------------------------------------------------------
 
-namespace {
+namespace
+{
 
 mg_policy fixed_policy(FakeClock *fc, long n, long block, size_t max_samples)
 {

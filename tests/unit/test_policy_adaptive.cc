@@ -7,7 +7,8 @@
 
 #include <vector>
 
-namespace {
+namespace
+{
 
 // Sample as the driver does until the policy stops: sample i is value(i)
 // and advances the clock by dt. Returns the reason; samples keeps them.
@@ -61,7 +62,8 @@ TEST(PolicyAdaptive, NoCheckpointBeforeMinSamples)
     EXPECT_TRUE(mg_policy_is_checkpoint(&p, 11));
 }
 
-namespace {
+namespace
+{
 
 // The sample counts at which is_checkpoint says yes, asking once per sample.
 std::vector<size_t> checkpoints_up_to(mg_policy *p, size_t last)
@@ -84,13 +86,12 @@ TEST(PolicyAdaptive, CheckpointsGrowByTenPercentUpToCheckEvery)
     mg_policy p;
     mg_policy_begin(&p, &cfg, clock_of(&fc));
     mg_policy_calibrate(&p, 1.0 / 16384.0); // samples of 1/1024 s
-    ASSERT_EQ(p.check_every, 20u);           // floor(20 ms / (1/1024 s))
+    ASSERT_EQ(p.check_every, 20u);          // floor(20 ms / (1/1024 s))
     // every sample up to 20, then steps of n/10, at most 20
-    const std::vector<size_t> want = {10,  11,  12,  13,  14,  15,  16,  17,  18,  19,
-                                      20,  22,  24,  26,  28,  30,  33,  36,  39,  42,
-                                      46,  50,  55,  60,  66,  72,  79,  86,  94,  103,
-                                      113, 124, 136, 149, 163, 179, 196, 215, 235, 255,
-                                      275, 295};
+    const std::vector<size_t> want = {10,  11,  12,  13,  14,  15,  16,  17,  18,  19,  20,
+                                      22,  24,  26,  28,  30,  33,  36,  39,  42,  46,  50,
+                                      55,  60,  66,  72,  79,  86,  94,  103, 113, 124, 136,
+                                      149, 163, 179, 196, 215, 235, 255, 275, 295};
     EXPECT_EQ(checkpoints_up_to(&p, 300), want);
 }
 
@@ -129,8 +130,8 @@ TEST(PolicyAdaptive, IdenticalSamplesStopOnPrecisionAtFirstCheckpoint)
     FakeClock fc{0.0};
     mg_policy p = adaptive_policy(&fc, 10, 1000);
     std::vector<double> samples;
-    mg_stop_reason why = sample_until_stop(&p, &fc, 1e-3, [](size_t) { return 2.5e-6; },
-                                           &samples);
+    mg_stop_reason why = sample_until_stop(
+        &p, &fc, 1e-3, [](size_t) { return 2.5e-6; }, &samples);
     EXPECT_EQ(why, MG_STOP_PRECISION);
     EXPECT_EQ(samples.size(), 10u);
 }

@@ -7,7 +7,8 @@
 
 #include "mg_rails.h"
 
-namespace {
+namespace
+{
 
 struct Split {
     uint64_t off[MG_RAILS_MAX], len[MG_RAILS_MAX];
@@ -74,7 +75,7 @@ TEST(Stripe, Weighted)
     Split s = split(4096, 2, w);
     EXPECT_EQ(s.len[0], 3072u);
     EXPECT_EQ(s.len[1], 1024u);
-    const double z[3] = {1.0, 0.0, 1.0};  // a rail with no weight gets nothing
+    const double z[3] = {1.0, 0.0, 1.0}; // a rail with no weight gets nothing
     s = split(4096, 3, z);
     EXPECT_EQ(s.len[0], 2048u);
     EXPECT_EQ(s.len[1], 0u);
@@ -133,9 +134,9 @@ TEST(Weights, FromBandwidth)
 
 TEST(Bind, DirectionsAndPairsTakeDifferentRails)
 {
-    EXPECT_EQ(mg_rail_bound(0, 0, 2), 0);  // pair 0: low -> high on rail 0
-    EXPECT_EQ(mg_rail_bound(0, 1, 2), 1);  // high -> low on rail 1
-    EXPECT_EQ(mg_rail_bound(1, 0, 2), 1);  // pair 1 starts on rail 1
+    EXPECT_EQ(mg_rail_bound(0, 0, 2), 0); // pair 0: low -> high on rail 0
+    EXPECT_EQ(mg_rail_bound(0, 1, 2), 1); // high -> low on rail 1
+    EXPECT_EQ(mg_rail_bound(1, 0, 2), 1); // pair 1 starts on rail 1
     EXPECT_EQ(mg_rail_bound(3, 1, 2), 0);
     EXPECT_EQ(mg_rail_bound(5, 0, 1), 0);
 }
@@ -169,4 +170,4 @@ TEST(Hints, Value)
     EXPECT_STREQ(out, "abcd");
 }
 
-}  // namespace
+} // namespace

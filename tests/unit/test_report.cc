@@ -23,8 +23,8 @@
 #define MG_GOLDEN_DIR "tests/golden"
 #endif
 
-namespace {
-
+namespace
+{
 
 bool read_file(const std::string &path, std::string *out)
 {
@@ -59,8 +59,8 @@ void expect_golden(const char *name, const std::string &actual)
     EXPECT_EQ(actual, expected) << "output differs from " << path;
 }
 
-mg_stats make_stats(size_t n, double median, double mean, double min, double max,
-                    double stddev, double p90, double p99, double lo, double hi)
+mg_stats make_stats(size_t n, double median, double mean, double min, double max, double stddev,
+                    double p90, double p99, double lo, double hi)
 {
     mg_stats s{};
     s.n = n;
@@ -92,16 +92,15 @@ std::vector<mg_result> golden_results()
     r[1].benchmark = "latency";
     r[1].size_bytes = 1024;
     r[1].unit = "us";
-    r[1].stats =
-        make_stats(250, 2.6137, 2.70432, 2.55, 11.2, 0.4567, 2.81, 4.02, 2.6, 2.63);
+    r[1].stats = make_stats(250, 2.6137, 2.70432, 2.55, 11.2, 0.4567, 2.81, 4.02, 2.6, 2.63);
     r[1].iterations = 8000;
     r[1].stop = "precision";
 
     r[2].benchmark = "latency";
     r[2].size_bytes = 4194304;
     r[2].unit = "us";
-    r[2].stats = make_stats(12, 1234.56789, 1240.5, 1229.25, 1290.4, 17.3205, 1251.03,
-                            1285.21, 1230.5, 1249.75);
+    r[2].stats = make_stats(12, 1234.56789, 1240.5, 1229.25, 1290.4, 17.3205, 1251.03, 1285.21,
+                            1230.5, 1249.75);
     r[2].iterations = 12;
     r[2].stop = "budget";
     return r;
@@ -162,10 +161,7 @@ TEST(ReportGolden, TableMatchesGoldenFile)
     expect_golden("report_table.txt", render(MG_FORMAT_TABLE));
 }
 
-TEST(ReportGolden, CsvMatchesGoldenFile)
-{
-    expect_golden("report.csv", render(MG_FORMAT_CSV));
-}
+TEST(ReportGolden, CsvMatchesGoldenFile) { expect_golden("report.csv", render(MG_FORMAT_CSV)); }
 
 TEST(ReportGolden, JsonLinesMatchGoldenFile)
 {
@@ -292,7 +288,8 @@ TEST(ReportJson, HeaderWritesNothing)
     EXPECT_EQ(capture([&](FILE *f) { mg_report_header(f, MG_FORMAT_JSON, &meta); }), "");
 }
 
-namespace {
+namespace
+{
 
 mg_result with_variant_and_extras()
 {

@@ -9,7 +9,8 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 struct Parsed {
     int rc;
@@ -129,10 +130,7 @@ TEST(Size, EmptyIsAnError)
     EXPECT_EQ(parse_size(nullptr).rc, -EINVAL);
 }
 
-TEST(Size, ErrorLeavesOutputUntouched)
-{
-    EXPECT_EQ(parse_size("1T").bytes, UINT64_C(0xdeadbeef));
-}
+TEST(Size, ErrorLeavesOutputUntouched) { EXPECT_EQ(parse_size("1T").bytes, UINT64_C(0xdeadbeef)); }
 
 TEST(Size, SuffixTIsAnErrorNotOne)
 {
@@ -169,10 +167,7 @@ TEST(Size, TwentyDigitsOverflowIsERANGE)
     EXPECT_NE(p.err.find("too large"), std::string::npos) << p.err;
 }
 
-TEST(Size, OneAboveLimitIsERANGE)
-{
-    EXPECT_EQ(parse_size("281474976710657").rc, -ERANGE);
-}
+TEST(Size, OneAboveLimitIsERANGE) { EXPECT_EQ(parse_size("281474976710657").rc, -ERANGE); }
 
 TEST(Size, SuffixedOverflowIsERANGE)
 {
@@ -206,10 +201,7 @@ TEST(Sweep, RangeStopsAtLastDoublingNotAboveMax)
     EXPECT_EQ(s.sizes, (V{3, 6, 12}));
 }
 
-TEST(Sweep, RangeWithEqualEndsHasOneSize)
-{
-    EXPECT_EQ(parse_sweep("64:64").sizes, (V{64}));
-}
+TEST(Sweep, RangeWithEqualEndsHasOneSize) { EXPECT_EQ(parse_sweep("64:64").sizes, (V{64})); }
 
 TEST(Sweep, RangeAcceptsSuffixes)
 {
@@ -246,10 +238,7 @@ TEST(Sweep, EmptyMinUsesDefaultMin)
     EXPECT_EQ(s.sizes, (V{2, 4, 8, 16}));
 }
 
-TEST(Sweep, LoneColonIsAnError)
-{
-    EXPECT_EQ(parse_sweep(":").rc, -EINVAL);
-}
+TEST(Sweep, LoneColonIsAnError) { EXPECT_EQ(parse_sweep(":").rc, -EINVAL); }
 
 TEST(Sweep, TwoColonsIsAnError)
 {
@@ -412,8 +401,8 @@ TEST(SizeFormat, OtherValuesArePlainDecimal)
 
 TEST(SizeFormat, FormatThenParseRoundTrips)
 {
-    const uint64_t vals[] = {0, 1, 1000, 1024, 1536, 4096, 1048576, UINT64_C(3) << 30,
-                             UINT64_C(2147483649)};
+    const uint64_t vals[] = {
+        0, 1, 1000, 1024, 1536, 4096, 1048576, UINT64_C(3) << 30, UINT64_C(2147483649)};
     for (uint64_t v : vals) {
         std::string s = format_size(v);
         EXPECT_EQ(parse_size(s.c_str()).bytes, v) << s;

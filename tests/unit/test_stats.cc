@@ -10,7 +10,8 @@
 #include <limits>
 #include <vector>
 
-namespace {
+namespace
+{
 
 mg_stats compute(const std::vector<double> &x)
 {
@@ -107,8 +108,8 @@ TEST(Stats, OneToFourHasType7Percentiles)
     EXPECT_EQ(s.mean, 2.5);
     EXPECT_EQ(s.median, 2.5);
     EXPECT_EQ(s.p50, 2.5);
-    EXPECT_DOUBLE_EQ(s.p90, 3.7);   // h = 3 * 0.9 = 2.7
-    EXPECT_DOUBLE_EQ(s.p99, 3.97);  // h = 3 * 0.99 = 2.97
+    EXPECT_DOUBLE_EQ(s.p90, 3.7);  // h = 3 * 0.9 = 2.7
+    EXPECT_DOUBLE_EQ(s.p99, 3.97); // h = 3 * 0.99 = 2.97
     // sum of squared deviations = 2.25 + 0.25 + 0.25 + 2.25 = 5; / 3
     EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(5.0 / 3.0));
     // n = 4 < 6: the CI is [min, max]
@@ -123,7 +124,7 @@ TEST(Stats, OddCountMedianIsMiddleSample)
     EXPECT_EQ(s.mean, 5.0);
     // deviations 4,2,0,2,4 -> 16+4+0+4+16 = 40; / 4 = 10
     EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(10.0));
-    EXPECT_DOUBLE_EQ(s.p90, 8.2); // h = 3.6 between 7 and 9
+    EXPECT_DOUBLE_EQ(s.p90, 8.2);  // h = 3.6 between 7 and 9
     EXPECT_DOUBLE_EQ(s.p99, 8.92); // h = 3.96
 }
 
@@ -180,8 +181,8 @@ TEST(Stats, PercentilesOfHundredSamplesMatchNumpy)
     EXPECT_DOUBLE_EQ(s.p99, 99.01); // numpy.percentile(range(1,101), 99)
     EXPECT_EQ(s.mean, 50.5);
     EXPECT_DOUBLE_EQ(s.stddev, std::sqrt(100.0 * 101.0 / 12.0)); // n(n+1)/12
-    EXPECT_EQ(s.ci95_low, 40.0);  // 0-based 39
-    EXPECT_EQ(s.ci95_high, 61.0); // 0-based 60
+    EXPECT_EQ(s.ci95_low, 40.0);                                 // 0-based 39
+    EXPECT_EQ(s.ci95_high, 61.0);                                // 0-based 60
 }
 
 TEST(Stats, NegativeSamplesWork)

@@ -6,7 +6,8 @@
 
 #include <string>
 
-namespace {
+namespace
+{
 
 TEST(TurnSpec, NameRoleAndCount)
 {
@@ -25,9 +26,9 @@ TEST(TurnSpec, RefusesWhatCannotName)
 {
     mg_turns_spec s;
     char err[200];
-    const char *bad[] = {"", "g", "g:0", ":0:2", "g:0:1", "g:2:2", "g:-1:2", "g: 1:2",
-                         "g:+1:2", "g:0:65", "g:0:2x", "g:0:", "a/b:0:2", "a b:0:2",
-                         "g:0:2:3", "g:001:2"};
+    const char *bad[] = {
+        "",       "g",      "g:0",    ":0:2", "g:0:1",   "g:2:2",   "g:-1:2",  "g: 1:2",
+        "g:+1:2", "g:0:65", "g:0:2x", "g:0:", "a/b:0:2", "a b:0:2", "g:0:2:3", "g:001:2"};
     for (const char *t : bad) {
         err[0] = '\0';
         EXPECT_EQ(mg_turns_parse(t, &s, err, sizeof err), -1) << t;
