@@ -5,7 +5,8 @@
 # this one); needs root, iproute2 (ip, tc) and util-linux (unshare, nsenter),
 # prints "1..0 # SKIP ..." where network namespaces are not available.
 # The long acceptance measurement is bench/multirail.sh (doc/multirail.md).
-EXTRA_DIST += tests/cluster/netns-cluster.sh tests/cluster/check_cluster.sh
+EXTRA_DIST += tests/cluster/netns-cluster.sh tests/cluster/netns-cluster-help.sh \
+	tests/cluster/check_cluster.sh
 
 MG_CLUSTER_BUILDS = $(abs_top_builddir)
 check-cluster: $(bin_PROGRAMS)
