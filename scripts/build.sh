@@ -21,6 +21,7 @@ case "$flavour" in
        exit 2 ;;
 esac
 [ -x "$root/configure" ] || "$root/autogen.sh"
+. "$root/scripts/python-env.sh"
 dir="$root/_build/$flavour"
 mkdir -p "$dir"
 cd "$dir"

@@ -11,6 +11,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 flavour=${1:-openmpi}
 "$root/scripts/setup-deps.sh"
+. "$root/scripts/python-env.sh"
 "$root/scripts/build.sh" "$flavour"
 
 case "$flavour" in

@@ -6,7 +6,7 @@
 set -eu
 PKGS="gcc g++ make autoconf automake libtool pkg-config git python3 ca-certificates
       openmpi-bin libopenmpi-dev mpich libmpich-dev libhwloc-dev hwloc
-      libgtest-dev googletest coreutils
+      libgtest-dev googletest coreutils python3-venv
       python3-matplotlib slurm-wlm munge iproute2 util-linux"
 missing=""
 for p in $PKGS; do
@@ -30,10 +30,17 @@ else
 fi
 
 # `mpigauge plot` needs matplotlib in the python3 found on PATH, which is not
-# always Debian's /usr/bin/python3 (pyenv, conda, venv): fall back to pip.
+# always Debian's /usr/bin/python3 (pyenv, conda): when it cannot import it,
+# make the virtual environment _venv/ with the pinned versions of
+# requirements-plot.txt (the other scripts put it first on PATH).
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/python-env.sh"
 if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
-    echo "setup-deps: $(command -v python3) cannot import matplotlib; installing it with pip"
-    python3 -m pip install --quiet matplotlib ||
-        python3 -m pip install --quiet --break-system-packages matplotlib ||
-        { echo "setup-deps: could not install matplotlib for $(command -v python3)" >&2; exit 1; }
+    echo "setup-deps: $(command -v python3) cannot import matplotlib; installing it into $root/_venv"
+    rm -rf "$root/_venv"
+    python3 -m venv "$root/_venv" &&
+        "$root/_venv/bin/python3" -m pip install --quiet --disable-pip-version-check \
+            -r "$root/scripts/requirements-plot.txt" &&
+        "$root/_venv/bin/python3" -c "import matplotlib" ||
+        { echo "setup-deps: could not install matplotlib into $root/_venv" >&2; exit 1; }
 fi

@@ -20,6 +20,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 MG_WERROR=${MG_WERROR:-1}
 export MG_WERROR
 "$root/scripts/setup-deps.sh" || exit 1
+. "$root/scripts/python-env.sh"
 [ -x "$root/configure" ] || "$root/autogen.sh" || exit 1
 
 passed=0
