@@ -208,28 +208,28 @@ int mg_coll_main(const char *name, int argc, char **argv)
     char desc[320];
     coll_params dflt = {NULL, MG_FORM_BLOCKING, NULL, -1, -1, 0, 0, 0, 0};
     mg_bench b = {
-        .headline = "Latency (us)",
-        .min_ranks = 1,
-        .max_ranks = 1 << 24,
-        .metric = MG_METRIC_LATENCY,
-        .time_mode = MG_TIME_CALL,
-        .time_scale = 1.0,
-        .min_size = 1,
-        .default_min_size = 8,
-        .default_max_size = 1048576,
-        .opts = opts,
-        .params_size = sizeof(coll_params),
-        .check = check,
-        .state_size = sizeof(coll_state),
-        .begin_size = mg_coll_begin_size,
-        .end_size = mg_coll_end_size,
-        .buf_bytes = mg_coll_buf_bytes,
-        .rbuf_bytes = mg_coll_rbuf_bytes,
-        .iterate = mg_coll_iterate,
-        .fill = mg_coll_fill,
-        .verify = mg_coll_verify,
-        .extra_names = blocking_extras,
-        .extras = extras,
+        .id.headline = "Latency (us)",
+        .layout.min_ranks = 1,
+        .layout.max_ranks = 1 << 24,
+        .timing.metric = MG_METRIC_LATENCY,
+        .timing.time_mode = MG_TIME_CALL,
+        .timing.time_scale = 1.0,
+        .sizes.min_size = 1,
+        .sizes.default_min_size = 8,
+        .sizes.default_max_size = 1048576,
+        .params.opts = opts,
+        .params.params_size = sizeof(coll_params),
+        .params.check = check,
+        .kernel.state_size = sizeof(coll_state),
+        .kernel.begin_size = mg_coll_begin_size,
+        .kernel.end_size = mg_coll_end_size,
+        .kernel.buf_bytes = mg_coll_buf_bytes,
+        .kernel.rbuf_bytes = mg_coll_rbuf_bytes,
+        .kernel.iterate = mg_coll_iterate,
+        .valid.fill = mg_coll_fill,
+        .valid.verify = mg_coll_verify,
+        .report.extra_names = blocking_extras,
+        .report.extras = extras,
     };
 
     if (!find_op(name, &dflt)) {
@@ -248,20 +248,20 @@ int mg_coll_main(const char *name, int argc, char **argv)
              "MPI_%c%s%s: time per call in us, the slowest rank of each call; ranks "
              "synchronised before every call (--sync), not timed",
              (char)(dflt.op->name[0] - 'a' + 'A'), dflt.op->name + 1, forms[dflt.form]);
-    b.name = name;
-    b.description = desc;
-    b.params_default = &dflt;
+    b.id.name = name;
+    b.id.description = desc;
+    b.params.params_default = &dflt;
     if (dflt.op->flags & MG_COLL_NODATA) {
-        b.min_size = b.default_min_size = b.default_max_size = 0;
+        b.sizes.min_size = b.sizes.default_min_size = b.sizes.default_max_size = 0;
     }
     if (dflt.form != MG_FORM_BLOCKING) {
-        b.variant_name = "phase";
-        b.variants = variants;
-        b.variant_labels = phases;
-        b.compute = 1;
-        b.nfigures = 1;
-        b.figures = figures;
-        b.extra_names = overlap_extras;
+        b.sweep.variant_name = "phase";
+        b.sweep.variants = variants;
+        b.sweep.variant_labels = phases;
+        b.kernel.compute = 1;
+        b.report.nfigures = 1;
+        b.report.figures = figures;
+        b.report.extra_names = overlap_extras;
     }
     return mg_main(&b, argc, argv);
 }

@@ -36,10 +36,10 @@ int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, 
 
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
 {
-    if (b->variant_labels)
-        snprintf(buf, len, "%s=%s", b->variant_name, b->variant_labels[v]);
+    if (b->sweep.variant_labels)
+        snprintf(buf, len, "%s=%s", b->sweep.variant_name, b->sweep.variant_labels[v]);
     else
-        snprintf(buf, len, "%s=%ld", b->variant_name, v);
+        snprintf(buf, len, "%s=%ld", b->sweep.variant_name, v);
 }
 
 /* Sample buffers of one run: every rank's own samples, rank 0's samples of
@@ -56,10 +56,10 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
     const int root = s->ctx.rank == 0;
 
     mg_policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &w->pc);
-    if (b->min_block_iters > 1)
-        w->pc.min_block_iters = b->min_block_iters;
+    if (b->timing.min_block_iters > 1)
+        w->pc.min_block_iters = b->timing.min_block_iters;
     w->cap = w->pc.max_samples;
-    if (b->time_mode == MG_TIME_CALL) {
+    if (b->timing.time_mode == MG_TIME_CALL) {
         /* a sample is one call: blocks of 1, room for -i N samples and for
          * late (dropped) calls besides them */
         w->pc.min_sample_s = 0.0;
@@ -71,7 +71,8 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
     w->root = malloc(w->pc.max_samples * sizeof *w->root);
     w->rank_med = root ? malloc((size_t)s->ctx.nranks * sizeof *w->rank_med) : NULL;
     w->figs =
-        root ? malloc((size_t)s->ctx.nranks * (size_t)(b->nfigures + 1) * sizeof *w->figs) : NULL;
+        root ? malloc((size_t)s->ctx.nranks * (size_t)(b->report.nfigures + 1) * sizeof *w->figs)
+             : NULL;
     if (!w->mine || !w->root || (root && (!w->rank_med || !w->figs)))
         mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
 }
@@ -108,9 +109,9 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     ctx->variant = s->variants[v];
     ctx->variant_index = v;
     why = mg_measure(b, ctx, size, &w->pc, w->mine, w->cap, w->root, &n, &nmine, &iters);
-    if (b->extras)
+    if (b->report.extras)
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
-    if (b->figures)
+    if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);
     *ok = s->cfg.validate ? mg_validate(b, ctx, size) : 1;
     if (mg_mpi_agree_message(ctx->comm, ctx->fail, (int)sizeof ctx->fail) != 0)
@@ -127,18 +128,13 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
             *ref = st;
             ctx->ref = ref;
         }
-        out.stop =
-            !out.failed && b->variant_stop && v + 1 < s->nvariants && b->variant_stop(ctx, &st);
+        out.stop = !out.failed && b->sweep.variant_stop && v + 1 < s->nvariants &&
+                   b->sweep.variant_stop(ctx, &st);
     }
     MG_MPI_CHECK(MPI_Bcast(&out, (int)sizeof out, MPI_BYTE, 0, ctx->comm));
     if (v == 0)
         ctx->ref_s = out.ref_s;
     return out.failed ? -1 : out.stop;
-}
-
-static FILE *json_stdout(const mg_run *s)
-{
-    return s->cfg.format == MG_FORMAT_JSON ? stdout : NULL;
 }
 
 /* The sweep: sizes x variants, between the sentinels; the run record and
@@ -153,7 +149,7 @@ static int sweep(mg_run *s)
     mg_output_begin(s);
     mg_turns_begin(ctx->turns);
     if (s->cfg.sentinel)
-        mg_sentinel_take(ctx, "before", json_stdout(s), s->out.f);
+        mg_sentinel_take(ctx, "before", s->sink, s->nsinks);
     for (size_t k = 0; k < s->sweep.n; ++k) {
         uint64_t size = s->sweep.sizes_bytes[k];
         mg_stats ref;
@@ -181,11 +177,11 @@ static int sweep(mg_run *s)
         return rc;
     }
     if (s->cfg.sentinel)
-        mg_sentinel_take(ctx, "after", json_stdout(s), s->out.f);
+        mg_sentinel_take(ctx, "after", s->sink, s->nsinks);
     mg_output_summary(s);
     sweep_free(&w);
     if (ctx->rank == 0 && rc != MG_EXIT_OK)
-        fprintf(stderr, "mpigauge_%s: validation failed (see the messages above)\n", s->b->name);
+        fprintf(stderr, "mpigauge_%s: validation failed (see the messages above)\n", s->b->id.name);
     return rc;
 }
 
@@ -224,17 +220,17 @@ static void plan(mg_run *s, const mg_bench *b, int argc, char **argv)
     s->ctx.cfg = &s->cfg;
     mg_config_default(&s->cfg);
     mg_rail_opts_default(&s->rails);
-    s->ctx.params = calloc(1, b->params_size ? b->params_size : 1);
+    s->ctx.params = calloc(1, b->params.params_size ? b->params.params_size : 1);
     if (s->ctx.params == NULL) {
-        fprintf(stderr, "mpigauge_%s: out of memory\n", b->name);
+        fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
         exit(MG_EXIT_INTERNAL);
     }
-    if (b->params_default)
-        memcpy(s->ctx.params, b->params_default, b->params_size);
+    if (b->params.params_default)
+        memcpy(s->ctx.params, b->params.params_default, b->params.params_size);
     mg_plan_parse(s);
-    if (s->b->rails && !s->plan_failed && !s->cfg.help && !s->cfg.version &&
+    if (s->b->kernel.rails && !s->plan_failed && !s->cfg.help && !s->cfg.version &&
         (s->mr = mg_multirail_pre_init(&s->rails)) == NULL) {
-        fprintf(stderr, "mpigauge_%s: out of memory\n", b->name);
+        fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
         exit(MG_EXIT_INTERNAL);
     }
 }
@@ -275,7 +271,7 @@ int mg_main_refuse(const char *name, const char *code, int exit_code, const char
 
     memset(&b, 0, sizeof b);
     memset(&ctx, 0, sizeof ctx);
-    b.name = name;
+    b.id.name = name;
     mg_config_default(&cfg);
     if (mg_json_requested(argc, argv))
         cfg.format = MG_FORMAT_JSON;

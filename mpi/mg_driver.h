@@ -16,6 +16,7 @@
 #include "mg_mpi.h"
 #include "mg_opts.h"
 #include "mg_report.h"
+#include "mg_sink.h"
 #include "mg_stats.h"
 
 #include <stddef.h>
@@ -81,7 +82,7 @@ struct mg_ctx {
     int rank, nranks;
     int nnodes, local_rank, local_ranks;
     const int *node_of;         /* node index (0..nnodes-1) of every rank */
-    const int *partner_of;      /* partner of every rank (bench->pairs), or NULL */
+    const int *partner_of;      /* partner of every rank (bench->layout.pairs), or NULL */
     int peer;                   /* this rank's partner, -1 when it has none */
     long variant;               /* current value of the benchmark's second sweep dimension */
     int variant_index;          /* its position in the variant list (0: the reference) */
@@ -91,18 +92,18 @@ struct mg_ctx {
     int timed;                  /* 1 while the driver times samples, 0 in warm-up/validation */
     const double *rank_figures; /* rank 0, in extras: nranks x nfigures */
     int validating;             /* 1 during the driver's validation passes: leave payload alone */
-    double sample_s;            /* bench->times_itself: the kernel adds the timed part of each
+    double sample_s;          /* bench->timing.times_itself: the kernel adds the timed part of each
                         * iteration here; zeroed by the driver before each sample */
-    mg_compute_calib compute;   /* bench->compute: this rank's calibrated busy loop */
-    double compute_err_max;     /* rank 0: the largest calibration error over ranks */
-    void *state;                /* bench->state_size bytes of kernel scratch, zeroed */
+    mg_compute_calib compute; /* bench->kernel.compute: this rank's calibrated busy loop */
+    double compute_err_max;   /* rank 0: the largest calibration error over ranks */
+    void *state;              /* bench->kernel.state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;
     const struct mg_rails *rails; /* the session's rails (NULL without --rails) */
     struct mg_turns *turns;       /* --turns: the group this launch takes turns in, or NULL */
     void *sbuf, *rbuf;            /* page-aligned, max size each (times the bench's count) */
     size_t buf_bytes;             /* size of each of sbuf and rbuf */
     void *params;                 /* the benchmark's own option struct */
-    MPI_Request *reqs;            /* bench->requests(ctx) requests for the kernel */
+    MPI_Request *reqs;            /* bench->kernel.requests(ctx) requests for the kernel */
     const mg_config *cfg;
     /* MG_TIME_CALL, rank 0, in extras: samples of this (size, variant) dropped
      * because a rank started after its window (--sync window), and the window
@@ -116,108 +117,145 @@ struct mg_ctx {
     char fail[256];
 };
 
+/* A benchmark's descriptor, grouped by the phase that reads each part:
+ * id and params by the plan (one parse before MPI_Init), layout by the
+ * session, sizes and sweep by the sweep, timing and kernel by the measuring
+ * stage, valid by validation, report by the output. A descriptor sets the
+ * fields it needs with designators such as .kernel.iterate = f. */
 typedef struct mg_bench {
-    const char *name;        /* "latency": program mpigauge_latency */
-    const char *description; /* one line: what is measured, in which unit */
-    const char *headline;    /* table column title: "Latency (us)" */
-    int min_ranks, max_ranks;
-    mg_metric metric;
-    mg_time_mode time_mode;
-    double time_scale; /* latency: seconds per iteration x this (0.5 = RTT/2) */
-    uint64_t min_size, default_min_size, default_max_size;
-    const mg_opt *opts; /* the benchmark's options over params, or NULL */
-    size_t params_size;
-    const void *params_default;
+    struct {
+        const char *name;        /* "latency": program mpigauge_latency */
+        const char *description; /* one line: what is measured, in which unit */
+        const char *headline;    /* table column title: "Latency (us)" */
+    } id;
 
-    /* Check the benchmark's options; 0 or -EINVAL with a message. Pure: it
-     * runs on every rank with the same inputs. */
-    int (*check)(const mg_ctx *ctx, char *err, size_t errlen);
-    /* Pairs: fill partner_of[rank] for every rank (-1: idle). Pure. The run
-     * record then shows each pair's placement (same node or not, bindings). */
-    void (*pairs)(const mg_ctx *ctx, int *partner_of);
-    /* Instead of pairs, the links whose placement the run record shows:
-     * MG_LINKS_RING (r, r+1 mod P) or MG_LINKS_STAR (0, r) for every r. */
-    int links;
+    struct {
+        const mg_opt *opts; /* the benchmark's options over params, or NULL */
+        size_t params_size;
+        const void *params_default;
+        /* Check the benchmark's options; 0 or -EINVAL with a message. Pure: it
+         * runs on every rank with the same inputs. */
+        int (*check)(const mg_ctx *ctx, char *err, size_t errlen);
+        /* Forms chosen by an option. When set, called on every rank right
+         * after the options are parsed (before the rank, size and check
+         * steps); returns the descriptor to run instead (NULL: this one). The
+         * chosen one must have the same id.name and params; it may differ in
+         * anything else (timing, sizes, sweep, kernel). Pure. */
+        const struct mg_bench *(*choose)(const mg_ctx *ctx);
+    } params;
+
+    struct {
+        int min_ranks, max_ranks;
+        /* Pairs: fill partner_of[rank] for every rank (-1: idle). Pure. The
+         * run record then shows each pair's placement (same node or not,
+         * bindings). */
+        void (*pairs)(const mg_ctx *ctx, int *partner_of);
+        /* Instead of pairs, the links whose placement the run record shows:
+         * MG_LINKS_RING (r, r+1 mod P) or MG_LINKS_STAR (0, r) for every r. */
+        int links;
+    } layout;
+
+    struct {
+        uint64_t min_size, default_min_size, default_max_size;
+    } sizes;
+
     /* A second sweep dimension: values (at most max) into values[], pure.
      * For every size each variant is measured in list order; the first is
      * the reference (ctx->ref_s, ctx->ref) for the others of that size. */
-    const char *variant_name;
-    int (*variants)(const mg_ctx *ctx, long *values, int max);
-    const char *const *variant_labels; /* value -> label for enumerations, or NULL */
-    /* Search: rank 0, after a variant of a size; nonzero skips the remaining
-     * variants of that size (e.g. "the bandwidth has dropped"). */
-    int (*variant_stop)(const mg_ctx *ctx, const mg_stats *st);
-    /* Figures every rank reports after a (size, variant), gathered to rank 0
-     * for extras as ctx->rank_figures[rank * nfigures + i]. */
-    int nfigures;
-    void (*figures)(const mg_ctx *ctx, double *out);
-    /* Kernel scratch and hooks around the iterations of one size (untimed). */
-    size_t state_size;
-    /* Fewest iterations per sample (0: 1), for patterns whose iterations
-     * overlap (a queue): a sample then spans several turnovers. */
-    long min_block_iters;
-    void (*begin_size)(mg_ctx *ctx, uint64_t size);
-    void (*end_size)(mg_ctx *ctx, uint64_t size);
-    /* Bytes per buffer the kernel needs for messages of max_size. */
-    size_t (*buf_bytes)(const mg_ctx *ctx, uint64_t max_size);
-    /* Number of MPI requests the kernel needs in ctx->reqs: a callback, or
-     * a constant (the larger of the two counts). */
-    size_t (*requests)(const mg_ctx *ctx);
-    size_t nrequests;
-    /* Bytes moved per iteration (bandwidth metric). */
-    double (*bytes_per_iter)(const mg_ctx *ctx, uint64_t size);
-    /* Run `iters` iterations of the pattern with messages of `size` bytes. */
-    void (*iterate)(mg_ctx *ctx, uint64_t size, long iters);
-    /* Validation. After one iteration, slot i (bytes [i x size, (i+1) x size)
-     * of rbuf) holds the message of rank from[i]; returns the number of slots
-     * (at most max), 0 when this rank receives no payload. */
-    int (*recv_slots)(const mg_ctx *ctx, uint64_t size, int *from, int max);
-    /* Send slots the kernel reads (filled with this rank's pattern); NULL: 1. */
-    int (*send_slots)(const mg_ctx *ctx, uint64_t size);
-    /* Further figures per result, computed on rank 0 from the statistics (in
-     * the benchmark's unit) and every rank's median seconds per iteration. */
-    const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
-    void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
-                   const double *rank_median_s, double *out);
-    /* The kernel times the part of each iteration that counts (for example
-     * from a "go" message to the data's arrival, leaving out a handshake
-     * that separates iterations) and adds it to ctx->sample_s; the driver
-     * still owns the loop, the samples and the statistics. */
-    int times_itself;
-    /* The benchmark computes: the driver calibrates mg_compute's loop once
-     * per rank before measuring (ctx->compute) and writes the calibration
-     * (rate, largest error over ranks) into the run record. */
-    int compute;
-    /* Rank 0, after the whole sweep: conclusions drawn over all sizes (e.g. a
-     * detected protocol switch). With a JSON writer it writes one
-     * {"type":"summary",...} record; with f (table format) "# " lines. */
-    void (*summary)(mg_ctx *ctx, mg_json *j, FILE *f);
-    /* Forms chosen by an option. When set, called on every rank right after
-     * the options are parsed (before the rank, size and check steps); returns
-     * the descriptor to run instead (NULL: this one). The chosen one must have
-     * the same name, opts and params; it may differ in anything else (metric,
-     * time_scale, headline, sizes, variant dimension, kernel). Pure. */
-    const struct mg_bench *(*choose)(const mg_ctx *ctx);
-    /* Fixed counts used when -i / -x are not given (0: the driver's
-     * defaults, adaptive sampling and the timed warm-up), for kernels whose
-     * resources grow with the iteration count. The run record shows them. */
-    long default_iterations, default_warmup;
-    /* Validation: bytes between the starts of two slots (NULL: size), for
-     * kernels whose buffers are spaced out (for example page-aligned). */
-    uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
-    /* Bytes of rbuf when it differs from sbuf's buf_bytes (NULL: the same),
-     * e.g. a gather's root receives nranks blocks; the -M guard counts
-     * buf_bytes + rbuf_bytes on every rank. */
-    size_t (*rbuf_bytes)(const mg_ctx *ctx, uint64_t max_size);
-    /* Validation of computed results (instead of recv_slots' byte patterns):
-     * before each of the two untimed passes every rank runs fill (inputs and
-     * poisoned outputs for pass 0 or 1), after the one iteration verify, which
-     * returns 0 or -1 with a message naming the rank, size, pass and element. */
-    void (*fill)(mg_ctx *ctx, uint64_t size, int pass);
-    int (*verify)(mg_ctx *ctx, uint64_t size, int pass, char *err, size_t errlen);
-    /* The multirail options (--rails, --rail-mode, ...; mpi/mg_multirail.h)
-     * apply: the kernel's messages go through mg_xfer_* and sbuf/rbuf. */
-    int rails;
+    struct {
+        const char *variant_name;
+        int (*variants)(const mg_ctx *ctx, long *values, int max);
+        const char *const *variant_labels; /* value -> label for enumerations, or NULL */
+        /* Search: rank 0, after a variant of a size; nonzero skips the
+         * remaining variants of that size (e.g. "the bandwidth has dropped"). */
+        int (*variant_stop)(const mg_ctx *ctx, const mg_stats *st);
+    } sweep;
+
+    struct {
+        mg_metric metric;
+        mg_time_mode time_mode;
+        double time_scale; /* latency: seconds per iteration x this (0.5 = RTT/2) */
+        /* Bytes moved per iteration (bandwidth metric). */
+        double (*bytes_per_iter)(const mg_ctx *ctx, uint64_t size);
+        /* The kernel times the part of each iteration that counts (for
+         * example from a "go" message to the data's arrival, leaving out a
+         * handshake that separates iterations) and adds it to ctx->sample_s;
+         * the driver still owns the loop, the samples and the statistics. */
+        int times_itself;
+        /* Fewest iterations per sample (0: 1), for patterns whose iterations
+         * overlap (a queue): a sample then spans several turnovers. */
+        long min_block_iters;
+        /* Fixed counts used when -i / -x are not given (0: the driver's
+         * defaults, adaptive sampling and the timed warm-up), for kernels
+         * whose resources grow with the iteration count. The run record
+         * shows them. */
+        long default_iterations, default_warmup;
+    } timing;
+
+    struct {
+        /* Run `iters` iterations of the pattern with messages of `size` bytes. */
+        void (*iterate)(mg_ctx *ctx, uint64_t size, long iters);
+        /* Kernel scratch and hooks around the iterations of one size (untimed). */
+        size_t state_size;
+        void (*begin_size)(mg_ctx *ctx, uint64_t size);
+        void (*end_size)(mg_ctx *ctx, uint64_t size);
+        /* Bytes per buffer the kernel needs for messages of max_size. */
+        size_t (*buf_bytes)(const mg_ctx *ctx, uint64_t max_size);
+        /* Bytes of rbuf when it differs from sbuf's buf_bytes (NULL: the
+         * same), e.g. a gather's root receives nranks blocks; the -M guard
+         * counts buf_bytes + rbuf_bytes on every rank. */
+        size_t (*rbuf_bytes)(const mg_ctx *ctx, uint64_t max_size);
+        /* Number of MPI requests the kernel needs in ctx->reqs: a callback,
+         * or a constant (the larger of the two counts). */
+        size_t (*requests)(const mg_ctx *ctx);
+        size_t nrequests;
+        /* The benchmark computes: the driver calibrates mg_compute's loop
+         * once per rank before measuring (ctx->compute) and writes the
+         * calibration (rate, largest error over ranks) into the run record. */
+        int compute;
+        /* The multirail options (--rails, --rail-mode, ...;
+         * mpi/mg_multirail.h) apply: the kernel's messages go through
+         * mg_xfer_* and sbuf/rbuf. */
+        int rails;
+    } kernel;
+
+    /* Validation (-c). */
+    struct {
+        /* After one iteration, slot i (bytes [i x stride, i x stride + size)
+         * of rbuf) holds the message of rank from[i]; returns the number of
+         * slots (at most max), 0 when this rank receives no payload. */
+        int (*recv_slots)(const mg_ctx *ctx, uint64_t size, int *from, int max);
+        /* Send slots the kernel reads (filled with this rank's pattern); NULL: 1. */
+        int (*send_slots)(const mg_ctx *ctx, uint64_t size);
+        /* Bytes between the starts of two slots (NULL: size), for kernels
+         * whose buffers are spaced out (for example page-aligned). */
+        uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
+        /* Computed results instead of recv_slots' byte patterns: before each
+         * of the two untimed passes every rank runs fill (inputs and poisoned
+         * outputs for pass 0 or 1), after the one iteration verify, which
+         * returns 0 or -1 with a message naming the rank, size, pass and
+         * element. */
+        void (*fill)(mg_ctx *ctx, uint64_t size, int pass);
+        int (*verify)(mg_ctx *ctx, uint64_t size, int pass, char *err, size_t errlen);
+    } valid;
+
+    struct {
+        /* Figures every rank reports after a (size, variant), gathered to
+         * rank 0 for extras as ctx->rank_figures[rank * nfigures + i]. */
+        int nfigures;
+        void (*figures)(const mg_ctx *ctx, double *out);
+        /* Further figures per result, computed on rank 0 from the statistics
+         * (in the benchmark's unit) and every rank's median seconds per
+         * iteration. Pure. */
+        const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
+        void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
+                       const double *rank_median_s, double *out);
+        /* Rank 0, after the whole sweep: conclusions drawn over all sizes
+         * (e.g. a detected protocol switch) from the finished rows (sweep
+         * order, every valid (size, variant)), as key-values the sink writes
+         * (a summary record in JSON, "# " lines under a table). Pure. */
+        void (*summary)(const mg_result *rows, size_t nrows, mg_kvlist *out);
+    } report;
 } mg_bench;
 
 /* Busy computation for `seconds` (the calibrated loop of ctx->compute); with

@@ -28,8 +28,8 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
 
     mg_turns_point(ctx->turns);
     MG_MPI_CHECK(MPI_Barrier(ctx->comm));
-    if (b->begin_size)
-        b->begin_size(ctx, size);
+    if (b->kernel.begin_size)
+        b->kernel.begin_size(ctx, size);
     if (ctx->rank == 0)
         mg_policy_begin(&pol, pc, clk);
     for (;;) {
@@ -41,7 +41,7 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
         if (chunk == 0)
             break;
         t0 = MPI_Wtime();
-        b->iterate(ctx, size, chunk);
+        b->kernel.iterate(ctx, size, chunk);
         if (ctx->rank == 0)
             mg_policy_warmup_record(&pol, chunk, MPI_Wtime() - t0);
     }
@@ -135,13 +135,13 @@ static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_
             late = t0 > start;
             while (t0 < start)
                 t0 = MPI_Wtime() - offset_s;
-            b->iterate(ctx, size, 1);
+            b->kernel.iterate(ctx, size, 1);
             t1 = MPI_Wtime() - offset_s;
             batch[j] = late ? INFINITY : t1 - start;
         } else {
             MG_MPI_CHECK(MPI_Barrier(ctx->comm));
             t0 = MPI_Wtime();
-            b->iterate(ctx, size, 1);
+            b->kernel.iterate(ctx, size, 1);
             t1 = MPI_Wtime();
             batch[j] = t1 - t0;
         }
@@ -203,8 +203,8 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     }
     ctx->timed = 0;
     ctx->window_s = plan.window_s;
-    if (b->end_size)
-        b->end_size(ctx, size);
+    if (b->kernel.end_size)
+        b->kernel.end_size(ctx, size);
     if (ctx->rank == 0 && n == 0)
         mg_ctx_fail(ctx, "every call started after its window (--sync window): give a longer "
                          "--sync-window");
@@ -222,11 +222,11 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
     mg_policy pol;
     unsigned long long iters = 0;
     size_t n = 0;
-    int stop = MG_STOP_NONE, is_max = b->time_mode == MG_TIME_MAX;
+    int stop = MG_STOP_NONE, is_max = b->timing.time_mode == MG_TIME_MAX;
     double *use = ctx->rank == 0 && !is_max ? mine : root;
 
     warm_up(b, ctx, size, pc, &pol);
-    if (b->time_mode == MG_TIME_CALL) {
+    if (b->timing.time_mode == MG_TIME_CALL) {
         mg_stop_reason why =
             measure_calls(b, ctx, size, pc, &pol, mine, cap, root, n_out, nmine_out);
         *iters_out = *n_out;
@@ -242,9 +242,9 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         }
         ctx->sample_s = 0.0;
         t0 = MPI_Wtime();
-        b->iterate(ctx, size, bi);
+        b->kernel.iterate(ctx, size, bi);
         t1 = MPI_Wtime();
-        mine[i] = (b->times_itself ? ctx->sample_s : t1 - t0) / (double)bi;
+        mine[i] = (b->timing.times_itself ? ctx->sample_s : t1 - t0) / (double)bi;
         iters += (unsigned long long)bi;
         n = i + 1;
         if (mg_policy_is_checkpoint(&pol, n)) {
@@ -258,14 +258,14 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
             if (mg_turns_point(ctx->turns)) {
                 /* back from another launch's turn: caches are cold */
                 ctx->timed = 0;
-                b->iterate(ctx, size, bi);
+                b->kernel.iterate(ctx, size, bi);
                 ctx->timed = 1;
             }
         }
     }
     ctx->timed = 0;
-    if (b->end_size)
-        b->end_size(ctx, size);
+    if (b->kernel.end_size)
+        b->kernel.end_size(ctx, size);
     if (is_max)
         MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
     else if (ctx->rank == 0)
@@ -291,11 +291,11 @@ static void poison(void *buf, size_t len, uint64_t seed)
 /* Run `iters` iterations of one size with the benchmark's hooks around them. */
 static void run_iters(const mg_bench *b, mg_ctx *ctx, uint64_t size, long iters)
 {
-    if (b->begin_size)
-        b->begin_size(ctx, size);
-    b->iterate(ctx, size, iters);
-    if (b->end_size)
-        b->end_size(ctx, size);
+    if (b->kernel.begin_size)
+        b->kernel.begin_size(ctx, size);
+    b->kernel.iterate(ctx, size, iters);
+    if (b->kernel.end_size)
+        b->kernel.end_size(ctx, size);
 }
 
 /* One untimed iteration with known data, twice (different patterns, so a
@@ -305,22 +305,22 @@ static void run_iters(const mg_bench *b, mg_ctx *ctx, uint64_t size, long iters)
 int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
 {
     int ok = 1, from[MG_MAX_SLOTS];
-    const uint64_t stride = b->slot_stride ? b->slot_stride(ctx, size) : size;
-    for (uint64_t v = 0; v < 2 && b->verify; ++v) {
+    const uint64_t stride = b->valid.slot_stride ? b->valid.slot_stride(ctx, size) : size;
+    for (uint64_t v = 0; v < 2 && b->valid.verify; ++v) {
         char msg[MG_ERRLEN];
-        b->fill(ctx, size, (int)v);
+        b->valid.fill(ctx, size, (int)v);
         MG_MPI_CHECK(MPI_Barrier(ctx->comm));
         ctx->validating = 1;
         run_iters(b, ctx, size, 1);
         ctx->validating = 0;
-        if (b->verify(ctx, size, (int)v, msg, sizeof msg) != 0) {
-            fprintf(stderr, "mpigauge_%s: validation failed: %s\n", b->name, msg);
+        if (b->valid.verify(ctx, size, (int)v, msg, sizeof msg) != 0) {
+            fprintf(stderr, "mpigauge_%s: validation failed: %s\n", b->id.name, msg);
             ok = 0;
         }
     }
-    for (uint64_t v = 0; v < 2 && !b->verify; ++v) {
-        int nrecv = b->recv_slots ? b->recv_slots(ctx, size, from, MG_MAX_SLOTS) : 0;
-        int nsend = b->send_slots ? b->send_slots(ctx, size) : 1;
+    for (uint64_t v = 0; v < 2 && !b->valid.verify; ++v) {
+        int nrecv = b->valid.recv_slots ? b->valid.recv_slots(ctx, size, from, MG_MAX_SLOTS) : 0;
+        int nsend = b->valid.send_slots ? b->valid.send_slots(ctx, size) : 1;
         unsigned char *sb = ctx->sbuf, *rb = ctx->rbuf;
         for (int i = 0; i < nsend; ++i)
             mg_pattern_fill(sb + (size_t)i * stride, size, mg_pattern_seed(ctx->rank, size, v));
@@ -339,7 +339,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
                         "mpigauge_%s: validation failed: rank %d, size %llu, pass %llu, "
                         "message from rank %d (slot %d): first bad byte at offset %zu "
                         "(expected 0x%02x, got 0x%02x)\n",
-                        b->name, ctx->rank, (unsigned long long)size, (unsigned long long)v,
+                        b->id.name, ctx->rank, (unsigned long long)size, (unsigned long long)v,
                         from[i], i, bad, mg_pattern_byte(seed, bad), slot[bad]);
                 ok = 0;
                 break;
@@ -351,11 +351,12 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
 
 void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n)
 {
-    if (b->metric == MG_METRIC_LATENCY) {
+    if (b->timing.metric == MG_METRIC_LATENCY) {
         for (size_t i = 0; i < n; ++i)
-            x[i] = x[i] * b->time_scale * 1e6;
+            x[i] = x[i] * b->timing.time_scale * 1e6;
     } else {
-        double bytes = b->bytes_per_iter ? b->bytes_per_iter(ctx, size) : (double)size;
+        double bytes =
+            b->timing.bytes_per_iter ? b->timing.bytes_per_iter(ctx, size) : (double)size;
         for (size_t i = 0; i < n; ++i)
             x[i] = bytes / x[i] / 1e6;
     }
@@ -365,8 +366,8 @@ void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x
 void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
 {
     double mine[MG_MAX_EXTRA + 1] = {0};
-    int n = b->nfigures < MG_MAX_EXTRA ? b->nfigures : MG_MAX_EXTRA;
-    b->figures(ctx, mine);
+    int n = b->report.nfigures < MG_MAX_EXTRA ? b->report.nfigures : MG_MAX_EXTRA;
+    b->report.figures(ctx, mine);
     MG_MPI_CHECK(MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, ctx->comm));
 }
 

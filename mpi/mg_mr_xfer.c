@@ -150,7 +150,7 @@ void mg_multirail_attach(mg_rails *R, mg_xfer *x)
     x->fast_max = R->mode == MG_RAIL_BIND ? 0 : (size_t)R->threshold;
 }
 
-#define PROBE_MSGS 8 /* messages in flight per round of the weight probe */
+#define PROBE_MSGS 8   /* messages in flight per round of the weight probe */
 #define PROBE_ROUNDS 3 /* timed rounds per rail after one untimed; the best counts */
 #define PROBE_TAG 28111
 

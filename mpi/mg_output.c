@@ -66,17 +66,26 @@ int mg_out_commit(mg_out_file *o, const char *path)
     return rc;
 }
 
-/* The benchmark's summary as one JSON record. */
-static void write_summary(const mg_bench *b, mg_ctx *ctx, FILE *f)
+/* Rank 0: keep a finished row for the benchmark's summary. */
+static void keep_row(mg_rows *t, const mg_result *r)
 {
-    mg_json j;
-    mg_json_init(&j, f);
-    mg_json_object_begin(&j, NULL);
-    mg_json_string(&j, "type", "summary");
-    mg_json_string(&j, "benchmark", b->name);
-    b->summary(ctx, &j, NULL);
-    mg_json_object_end(&j);
-    fputc('\n', f);
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        mg_result *row = realloc(t->row, cap * sizeof *row);
+        char(*label)[96] = row ? realloc(t->label, cap * sizeof *label) : NULL;
+        if (row)
+            t->row = row;
+        if (label == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+        t->label = label;
+        t->cap = cap;
+    }
+    t->row[t->n] = *r;
+    if (r->variant) {
+        snprintf(t->label[t->n], sizeof t->label[t->n], "%s", r->variant);
+        t->row[t->n].variant = t->label[t->n];
+    }
+    t->n++;
 }
 
 /* Rank 0: statistics, extras and the output of one (size, variant); the
@@ -89,14 +98,15 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
     mg_result r;
 
     memset(&r, 0, sizeof r);
-    r.benchmark = b->name;
+    r.benchmark = b->id.name;
     r.size_bytes = size;
-    r.unit = b->metric == MG_METRIC_LATENCY ? "us" : "MB/s";
+    r.unit = b->timing.metric == MG_METRIC_LATENCY ? "us" : "MB/s";
     r.iterations = iters;
     r.stop = mg_stop_reason_name(why);
-    if (b->variant_name) {
+    if (b->sweep.variant_name) {
         mg_bench_variant_label(b, s->ctx.variant, label, sizeof label);
         r.variant = label;
+        r.variant_value = s->ctx.variant;
     }
     if (s->cfg.validate)
         r.validation = ok ? "passed" : "failed";
@@ -104,18 +114,18 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
     if (mg_stats_compute(samples, n, &r.stats) != 0)
         return -1;
     *st_out = r.stats;
-    if (b->extras) {
-        while (b->extra_names[r.nextra] && r.nextra < MG_MAX_EXTRA) {
-            r.extra_names[r.nextra] = b->extra_names[r.nextra];
+    if (b->report.extras) {
+        while (b->report.extra_names[r.nextra] && r.nextra < MG_MAX_EXTRA) {
+            r.extra_names[r.nextra] = b->report.extra_names[r.nextra];
             r.extra[r.nextra] = NAN;
             r.nextra++;
         }
-        b->extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
+        b->report.extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
     }
-    mg_report_row(stdout, (mg_format)s->cfg.format, &r);
-    fflush(stdout);
-    if (s->out.f)
-        mg_report_row(s->out.f, MG_FORMAT_JSON, &r);
+    for (int k = 0; k < s->nsinks; ++k)
+        s->sink[k].ops->row(&s->sink[k], &r);
+    if (b->report.summary)
+        keep_row(&s->rows, &r);
     return 0;
 }
 
@@ -125,7 +135,7 @@ void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int
     mg_json j;
     if (ctx->rank != 0)
         return;
-    fprintf(stderr, "mpigauge_%s: error: %s%s\n", b->name, msg, hint);
+    fprintf(stderr, "mpigauge_%s: error: %s%s\n", b->id.name, msg, hint);
     fflush(stderr);
     if (!ctx->cfg || ctx->cfg->format != MG_FORMAT_JSON)
         return;
@@ -133,7 +143,7 @@ void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int
     mg_json_object_begin(&j, NULL);
     mg_json_string(&j, "type", "error");
     mg_json_string(&j, "code", code);
-    mg_json_string(&j, "benchmark", b->name);
+    mg_json_string(&j, "benchmark", b->id.name);
     mg_json_int(&j, "exit_code", exit_code);
     mg_json_string(&j, "message", msg);
     if (need_min >= 0) {
@@ -157,44 +167,53 @@ void mg_out_discard(mg_out_file *o)
     o->tmp_path = NULL;
 }
 
-/* Rank 0: the run record (JSON and the -o file), the provenance comment
- * (table) and the header of the chosen format. */
-void mg_output_begin(const mg_run *s)
+/* The sinks' run record: JSON, or the provenance comment above a table. */
+static void write_record(FILE *f, const void *arg, int as_comment)
+{
+    const mg_run *s = arg;
+    if (as_comment)
+        mg_prov_write_comment(f, &s->prov);
+    else
+        mg_prov_write(f, &s->prov, s->b, &s->cfg, &s->ctx, &s->sweep, s->variants, s->nvariants,
+                      s->argc, s->argv);
+}
+
+/* Rank 0: the sinks (standard output in the chosen format, and the -o
+ * file's JSON Lines) and their beginning: the run record and header. */
+void mg_output_begin(mg_run *s)
 {
     const mg_bench *b = s->b;
-    const mg_ctx *ctx = &s->ctx;
-    mg_table_meta meta = {b->name,
-                          b->description,
-                          b->headline,
+    mg_table_meta meta = {b->id.name,
+                          b->id.description,
+                          b->id.headline,
                           MG_VERSION_STRING,
-                          b->extras ? b->extra_names : NULL,
-                          b->variant_name};
+                          b->report.extras ? b->report.extra_names : NULL,
+                          b->sweep.variant_name};
 
-    if (ctx->rank != 0)
+    if (s->ctx.rank != 0)
         return;
-    if (s->cfg.format == MG_FORMAT_TABLE)
-        mg_prov_write_comment(stdout, &s->prov);
-    if (s->cfg.format == MG_FORMAT_JSON)
-        mg_prov_write(stdout, &s->prov, b, &s->cfg, ctx, &s->sweep, s->variants, s->nvariants,
-                      s->argc, s->argv);
-    mg_report_header(stdout, (mg_format)s->cfg.format, &meta);
+    s->nsinks = 0;
+    mg_sink_init(&s->sink[s->nsinks++], (mg_format)s->cfg.format, stdout);
     if (s->out.f)
-        mg_prov_write(s->out.f, &s->prov, b, &s->cfg, ctx, &s->sweep, s->variants, s->nvariants,
-                      s->argc, s->argv);
-    fflush(stdout);
+        mg_sink_init(&s->sink[s->nsinks++], MG_FORMAT_JSON, s->out.f);
+    for (int k = 0; k < s->nsinks; ++k)
+        s->sink[k].ops->begin(&s->sink[k], &meta, write_record, s);
 }
 
 /* Rank 0, after the sweep: the benchmark's conclusions over all sizes. */
 void mg_output_summary(mg_run *s)
 {
     const mg_bench *b = s->b;
-    if (s->ctx.rank != 0 || !b->summary)
+    mg_kvlist kv;
+    if (s->ctx.rank != 0 || !b->report.summary)
         return;
-    if (s->cfg.format == MG_FORMAT_TABLE)
-        b->summary(&s->ctx, NULL, stdout);
-    else if (s->cfg.format == MG_FORMAT_JSON)
-        write_summary(b, &s->ctx, stdout);
-    if (s->out.f)
-        write_summary(b, &s->ctx, s->out.f);
-    fflush(stdout);
+    mg_kv_init(&kv);
+    b->report.summary(s->rows.row, s->rows.n, &kv);
+    if (!mg_kv_complete(&kv))
+        mg_mpi_die(__FILE__, __LINE__, "a benchmark's summary is not a complete key-value list");
+    for (int k = 0; k < s->nsinks; ++k)
+        s->sink[k].ops->summary(&s->sink[k], b->id.name, &kv);
+    free(s->rows.row);
+    free(s->rows.label);
+    memset(&s->rows, 0, sizeof s->rows);
 }

@@ -92,7 +92,7 @@ size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)
 {
     size_t nt = 0;
     tables[nt++] = (mg_opt_table){common_opts, c, "common"};
-    if (b->time_mode == MG_TIME_CALL)
+    if (b->timing.time_mode == MG_TIME_CALL)
         tables[nt++] = (mg_opt_table){call_opts, c, "sync"};
     return nt;
 }
@@ -118,11 +118,11 @@ static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
 {
     char lo[32], hi[32];
 
-    mg_size_format(b->default_min_size, lo, sizeof lo);
-    mg_size_format(b->default_max_size, hi, sizeof hi);
+    mg_size_format(b->sizes.default_min_size, lo, sizeof lo);
+    mg_size_format(b->sizes.default_max_size, hi, sizeof hi);
     printf("Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\n"
            "Options:\n",
-           b->min_ranks, b->name, b->description, lo, hi);
+           b->layout.min_ranks, b->id.name, b->id.description, lo, hi);
     mg_opts_help(stdout, tables, nt);
     printf("\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
            "%d not applicable here, %d MPI or internal error.\n",
@@ -166,9 +166,9 @@ int mg_json_requested(int argc, char **argv)
 static size_t plan_tables(mg_run *s, mg_opt_table *tables)
 {
     size_t nt = mg_config_tables(s->b, &s->cfg, tables);
-    if (s->b->opts)
-        tables[nt++] = (mg_opt_table){s->b->opts, s->ctx.params, "benchmark"};
-    if (s->b->rails)
+    if (s->b->params.opts)
+        tables[nt++] = (mg_opt_table){s->b->params.opts, s->ctx.params, "benchmark"};
+    if (s->b->kernel.rails)
         tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails, "rails"};
     return nt;
 }
@@ -192,18 +192,19 @@ void mg_plan_parse(mg_run *s)
         mg_turns_spec *t = &s->turns;
         s->plan_failed = mg_turns_parse(s->cfg.turns, t, s->plan_err, sizeof s->plan_err) != 0;
         s->has_turns = !s->plan_failed;
-        if (s->has_turns && s->b->rails && s->rails.rails > 1) {
+        if (s->has_turns && s->b->kernel.rails && s->rails.rails > 1) {
             snprintf(s->plan_err, sizeof s->plan_err, "--turns cannot be combined with --rails");
             s->plan_failed = 1;
         }
     }
-    if (s->plan_failed || s->cfg.help || s->cfg.version || !s->b->choose)
+    if (s->plan_failed || s->cfg.help || s->cfg.version || !s->b->params.choose)
         return;
     {
-        const mg_bench *b = s->b, *form = b->choose(&s->ctx);
+        const mg_bench *b = s->b, *form = b->params.choose(&s->ctx);
         if (form != NULL && form != b) {
-            if (form->opts != b->opts || form->params_size != b->params_size ||
-                form->rails != b->rails) {
+            if (form->params.opts != b->params.opts ||
+                form->params.params_size != b->params.params_size ||
+                form->kernel.rails != b->kernel.rails) {
                 snprintf(s->plan_err, sizeof s->plan_err,
                          "internal: choose returned a form with other options");
                 s->plan_failed = 2;
@@ -228,11 +229,11 @@ int mg_plan_report(mg_run *s, int *done)
         mg_opt_table tables[4];
         size_t nt = plan_tables(s, tables);
         if (ctx->rank == 0 && s->cfg.help && s->cfg.format == MG_FORMAT_JSON)
-            mg_opts_json_help(stdout, b->name, tables, nt);
+            mg_opts_json_help(stdout, b->id.name, tables, nt);
         else if (ctx->rank == 0 && s->cfg.help)
             print_help(b, tables, nt);
         else if (ctx->rank == 0)
-            printf("mpigauge_%s %s\n", b->name, MG_VERSION_STRING);
+            printf("mpigauge_%s %s\n", b->id.name, MG_VERSION_STRING);
         *done = 1;
     }
     return MG_EXIT_OK;
@@ -244,19 +245,20 @@ static int check_ranks(mg_run *s)
     char err[MG_ERRLEN], rails[160] = "";
     int n = s->ctx.nranks;
 
-    if (n >= b->min_ranks && n <= b->max_ranks)
+    if (n >= b->layout.min_ranks && n <= b->layout.max_ranks)
         return MG_EXIT_OK;
-    if (b->rails && mg_multirail_groups(s->mr) > 1)
+    if (b->kernel.rails && mg_multirail_groups(s->mr) > 1)
         snprintf(rails, sizeof rails,
                  " (benchmark ranks: with --rails %d --rail-steer "
                  "process every benchmark rank takes %d processes of its node)",
                  mg_multirail_groups(s->mr), mg_multirail_groups(s->mr));
-    if (b->min_ranks == b->max_ranks)
-        snprintf(err, sizeof err, "needs exactly %d ranks, got %d%s", b->min_ranks, n, rails);
-    else
-        snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->min_ranks, b->max_ranks, n,
+    if (b->layout.min_ranks == b->layout.max_ranks)
+        snprintf(err, sizeof err, "needs exactly %d ranks, got %d%s", b->layout.min_ranks, n,
                  rails);
-    return mg_usage_error(&s->ctx, b, "ranks", err, b->min_ranks, b->max_ranks);
+    else
+        snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->layout.min_ranks,
+                 b->layout.max_ranks, n, rails);
+    return mg_usage_error(&s->ctx, b, "ranks", err, b->layout.min_ranks, b->layout.max_ranks);
 }
 
 static int check_sizes(mg_run *s)
@@ -266,12 +268,12 @@ static int check_sizes(mg_run *s)
     const char *text = s->cfg.sizes_spec;
 
     if (text == NULL) {
-        snprintf(spec, sizeof spec, "%llu:%llu", (unsigned long long)b->default_min_size,
-                 (unsigned long long)b->default_max_size);
+        snprintf(spec, sizeof spec, "%llu:%llu", (unsigned long long)b->sizes.default_min_size,
+                 (unsigned long long)b->sizes.default_max_size);
         text = spec;
     }
-    if (mg_sweep_parse(text, b->min_size, b->default_min_size, b->default_max_size, &s->sweep, msg,
-                       sizeof msg) != 0) {
+    if (mg_sweep_parse(text, b->sizes.min_size, b->sizes.default_min_size,
+                       b->sizes.default_max_size, &s->sweep, msg, sizeof msg) != 0) {
         snprintf(err, sizeof err, "-m: %s", msg);
         return mg_usage(&s->ctx, b, err);
     }
@@ -287,9 +289,9 @@ int mg_plan_check(mg_run *s)
     int rc;
 
     if (s->cfg.iterations == 0)
-        s->cfg.iterations = b->default_iterations;
-    if (s->cfg.warmup < 0 && b->default_warmup > 0)
-        s->cfg.warmup = b->default_warmup;
+        s->cfg.iterations = b->timing.default_iterations;
+    if (s->cfg.warmup < 0 && b->timing.default_warmup > 0)
+        s->cfg.warmup = b->timing.default_warmup;
     if ((rc = check_ranks(s)) != MG_EXIT_OK || (rc = check_sizes(s)) != MG_EXIT_OK)
         return rc;
     mg_policy_from_config(&s->cfg, 0.0, 0.0, &pc);
@@ -297,9 +299,9 @@ int mg_plan_check(mg_run *s)
         return mg_usage(ctx, b, err);
     if (s->cfg.sync_window_us > 0.0 && s->cfg.sync != MG_SYNC_WINDOW)
         return mg_usage(ctx, b, "--sync-window needs --sync window");
-    if (b->time_mode == MG_TIME_CALL && s->cfg.iterations > 10000000)
+    if (b->timing.time_mode == MG_TIME_CALL && s->cfg.iterations > 10000000)
         return mg_usage(ctx, b, "-i: at most 10000000 calls per size (every call is a sample)");
-    if (b->check && b->check(ctx, err, sizeof err) != 0)
+    if (b->params.check && b->params.check(ctx, err, sizeof err) != 0)
         return mg_usage(ctx, b, err);
     return MG_EXIT_OK;
 }

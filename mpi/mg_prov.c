@@ -225,9 +225,9 @@ static void write_placement(mg_json *j, const mg_prov *p, const mg_bench *bench,
     for (int i = 0; i < p->nranks; ++i)
         mg_json_int(j, NULL, ctx->node_of[i]);
     mg_json_array_end(j);
-    if (ctx->partner_of || bench->links)
-        write_pairs(j, p, ctx, bench->links);
-    if (bench->compute) {
+    if (ctx->partner_of || bench->layout.links)
+        write_pairs(j, p, ctx, bench->layout.links);
+    if (bench->kernel.compute) {
         mg_json_object_begin(j, "compute");
         mg_json_string(j, "loop", "mg_compute_spin (dependent xorshift/multiply chain)");
         mg_json_number(j, "units_per_s", ctx->compute.units_per_s);
@@ -247,7 +247,7 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
     for (size_t i = 0; i < sweep->n; ++i)
         mg_json_uint(j, NULL, (unsigned long long)sweep->sizes_bytes[i]);
     mg_json_array_end(j);
-    if (bench->variant_name) {
+    if (bench->sweep.variant_name) {
         mg_json_array_begin(j, "variants");
         for (int i = 0; i < nvariants; ++i) {
             char label[96];
@@ -263,11 +263,11 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
     }
     mg_json_bool(j, "precision_rule", mg_config_precision_rule(cfg));
     mg_json_string(j, "time_mode",
-                   bench->time_mode == MG_TIME_CALL  ? "call"
-                   : bench->time_mode == MG_TIME_MAX ? "max"
-                                                     : "root");
-    if (bench->opts) {
-        mg_opt_table t = {bench->opts, ctx->params, "benchmark"};
+                   bench->timing.time_mode == MG_TIME_CALL  ? "call"
+                   : bench->timing.time_mode == MG_TIME_MAX ? "max"
+                                                            : "root");
+    if (bench->params.opts) {
+        mg_opt_table t = {bench->params.opts, ctx->params, "benchmark"};
         mg_opts_json(j, "benchmark", &t, 1);
     }
     mg_json_object_end(j);
@@ -286,8 +286,8 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     mg_json_object_begin(&j, NULL);
     mg_json_string(&j, "type", "run");
     mg_json_int(&j, "schema", 1);
-    mg_json_string(&j, "benchmark", bench->name);
-    mg_json_string(&j, "description", bench->description);
+    mg_json_string(&j, "benchmark", bench->id.name);
+    mg_json_string(&j, "description", bench->id.description);
     mg_json_string(&j, "mpigauge_version", MG_VERSION_STRING);
     mg_json_string(&j, "mpi_library", lib);
     mg_json_string(&j, "mpi_library_version", p->library);

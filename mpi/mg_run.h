@@ -7,8 +7,11 @@
  *                          buffers, requests, calibration, provenance
  *   measure  mg_measure.c  one (size, variant): warm-up, timed samples,
  *                          validation, per-rank figures
- *   output   mg_output.c   the only stage that writes: run record, header,
- *                          rows, summary, the -o file (complete or absent)
+ *   output   mg_output.c   the only stage that writes, through the sinks
+ *                          (util/mg_sink.c: table, CSV, JSON Lines; the -o
+ *                          file is a second JSON Lines sink, complete or
+ *                          absent): run record, header, rows, and the
+ *                          benchmark's summary of the finished rows
  *   driver   mg_driver.c   the sweep over sizes x variants, and mg_main
  */
 #ifndef MG_RUN_H
@@ -32,6 +35,14 @@ typedef struct {
     char *tmp_path;
 } mg_out_file;
 
+/* Rank 0: the finished rows a benchmark's summary reads (kept only when it
+ * has one), with their variant labels. */
+typedef struct {
+    mg_result *row;
+    char (*label)[96];
+    size_t n, cap;
+} mg_rows;
+
 typedef struct {
     const mg_bench *b;
     mg_ctx ctx;
@@ -42,6 +53,9 @@ typedef struct {
     int *node_of, *partner_of;
     mg_prov prov;
     mg_out_file out;
+    mg_sink sink[2]; /* rank 0: standard output in the chosen format, the -o file */
+    int nsinks;
+    mg_rows rows;
     mg_rail_opts rails;
     mg_rails *mr;        /* the session's rails (NULL: the benchmark takes no rails) */
     int rail_helper;     /* this process serves a rail group (mg_multirail_serve) */
@@ -94,7 +108,7 @@ void mg_calibrate_compute(mg_ctx *ctx);
 /* output */
 int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err);
 int mg_out_commit(mg_out_file *o, const char *path);
-void mg_output_begin(const mg_run *s);
+void mg_output_begin(mg_run *s);
 /* Rank 0: one row; -1 (nothing written) when the samples give no valid
  * statistics. */
 int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned long long iters,

@@ -112,12 +112,27 @@ static void put_turns(mg_json *j, const mg_turns_stats *t)
     mg_json_object_end(j);
 }
 
-static void write_record(FILE *f, const char *phase, int peer, double lat_us, double rmin,
-                         double rmax, const node_report *nodes, int n, const mg_turns_stats *turns)
+/* What one sentinel record says (rank 0). */
+typedef struct {
+    const char *phase;
+    int peer;
+    double lat_us, rmin, rmax;
+    const node_report *nodes;
+    int n;
+    const mg_turns_stats *turns;
+} sentinel_rec;
+
+/* The sinks' writer of a sentinel record (mg_record_fn). */
+static void write_record(FILE *f, const void *arg, int as_comment)
 {
+    const sentinel_rec *r = arg;
+    const char *phase = r->phase;
+    int peer = r->peer, n = r->n;
+    double lat_us = r->lat_us, rmin = r->rmin, rmax = r->rmax;
+    const node_report *nodes = r->nodes;
+    const mg_turns_stats *turns = r->turns;
     mg_json j;
-    if (f == NULL)
-        return;
+    (void)as_comment;
     mg_json_init(&j, f);
     mg_json_object_begin(&j, NULL);
     mg_json_string(&j, "type", "sentinel");
@@ -157,7 +172,7 @@ static void write_record(FILE *f, const char *phase, int peer, double lat_us, do
     fputc('\n', f);
 }
 
-void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2)
+void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *sink, int nsinks)
 {
     node_report mine, *all = NULL;
     double rate, rmin = NAN, rmax = NAN, lat_us;
@@ -178,11 +193,10 @@ void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2)
     if (ctx->rank == 0) {
         mg_turns_stats ts;
         const mg_turns_stats *turns = ctx->turns ? &ts : NULL;
+        sentinel_rec rec = {phase, peer, lat_us, rmin, rmax, all, ctx->nranks, turns};
         mg_turns_get(ctx->turns, &ts);
-        write_record(f1, phase, peer, lat_us, rmin, rmax, all, ctx->nranks, turns);
-        write_record(f2, phase, peer, lat_us, rmin, rmax, all, ctx->nranks, turns);
-        if (f1)
-            fflush(f1);
+        for (int k = 0; k < nsinks; ++k)
+            sink[k].ops->record(&sink[k], write_record, &rec);
         free(all);
     }
 }

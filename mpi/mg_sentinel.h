@@ -10,18 +10,18 @@
  * on every rank (mg_compute_calibrate: runs doubled until one lasts 2 ms,
  * then the fastest of 3), reported as its minimum
  * and maximum over ranks. The node state (util/mg_nodestate.h) is read by
- * the first rank of every node. Rank 0 writes one record
+ * the first rank of every node. Rank 0 hands one record
  *   {"type":"sentinel","phase":"before"|"after", ...}
- * to each of the given files (doc/output.md). Collective over ctx->comm.
+ * to each of the given sinks (JSON ones write it; doc/output.md).
+ * Collective over ctx->comm.
  */
 #ifndef MG_SENTINEL_H
 #define MG_SENTINEL_H
 
 #include "mg_driver.h"
+#include "mg_sink.h"
 
-#include <stdio.h>
-
-/* f1, f2: where rank 0 writes the record (either may be NULL). */
-void mg_sentinel_take(const mg_ctx *ctx, const char *phase, FILE *f1, FILE *f2);
+/* sink[0..nsinks): where rank 0 hands the record. */
+void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *sink, int nsinks);
 
 #endif

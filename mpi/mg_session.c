@@ -60,10 +60,10 @@ int mg_session_rails(mg_run *s, int *served, int *rc)
     char err[MG_ERRLEN];
 
     *served = 0;
-    if (!s->b->rails)
+    if (!s->b->kernel.rails)
         return 0;
-    if (mg_multirail_setup(s->mr, &s->rails, s->b->max_ranks, ctx->comm, &bc, &s->rail_helper, err,
-                           sizeof err) != 0) {
+    if (mg_multirail_setup(s->mr, &s->rails, s->b->layout.max_ranks, ctx->comm, &bc,
+                           &s->rail_helper, err, sizeof err) != 0) {
         *rc = mg_usage(ctx, s->b, err);
         return -1;
     }
@@ -90,23 +90,23 @@ int mg_session_layout(mg_run *s)
     const mg_bench *b = s->b;
     mg_ctx *ctx = &s->ctx;
 
-    if (b->pairs) {
+    if (b->layout.pairs) {
         s->partner_of = malloc((size_t)ctx->nranks * sizeof *s->partner_of);
         if (s->partner_of == NULL)
             mg_mpi_die(__FILE__, __LINE__, "out of memory");
-        b->pairs(ctx, s->partner_of);
+        b->layout.pairs(ctx, s->partner_of);
         if (!mg_pairing_is_valid(ctx->nranks, s->partner_of))
             mg_mpi_die(__FILE__, __LINE__, "the benchmark built an invalid pairing");
         ctx->partner_of = s->partner_of;
         ctx->peer = s->partner_of[ctx->rank];
     }
     s->nvariants = 1;
-    if (b->variants) {
-        s->nvariants = b->variants(ctx, s->variants, MG_MAX_VARIANTS);
+    if (b->sweep.variants) {
+        s->nvariants = b->sweep.variants(ctx, s->variants, MG_MAX_VARIANTS);
         if (s->nvariants < 1)
             return mg_usage(ctx, b, "nothing to measure: the benchmark's variant list is empty");
     }
-    if (b->state_size && (ctx->state = calloc(1, b->state_size)) == NULL)
+    if (b->kernel.state_size && (ctx->state = calloc(1, b->kernel.state_size)) == NULL)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
     return MG_EXIT_OK;
 }
@@ -136,11 +136,11 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
 static void alloc_requests(const mg_bench *b, mg_ctx *ctx)
 {
     size_t nreq;
-    if (!b->requests && !b->nrequests)
+    if (!b->kernel.requests && !b->kernel.nrequests)
         return;
-    nreq = b->requests ? b->requests(ctx) : 0;
-    if (nreq < b->nrequests)
-        nreq = b->nrequests;
+    nreq = b->kernel.requests ? b->kernel.requests(ctx) : 0;
+    if (nreq < b->kernel.nrequests)
+        nreq = b->kernel.nrequests;
     ctx->reqs = malloc((nreq ? nreq : 1) * sizeof *ctx->reqs);
     if (ctx->reqs == NULL)
         mg_mpi_die(__FILE__, __LINE__, "out of memory for requests");
@@ -155,8 +155,8 @@ int mg_session_resources(mg_run *s)
     char err[MG_ERRLEN];
     int rc;
 
-    ctx->buf_bytes = b->buf_bytes ? b->buf_bytes(ctx, max_size) : (size_t)max_size;
-    rbytes = b->rbuf_bytes ? b->rbuf_bytes(ctx, max_size) : ctx->buf_bytes;
+    ctx->buf_bytes = b->kernel.buf_bytes ? b->kernel.buf_bytes(ctx, max_size) : (size_t)max_size;
+    rbytes = b->kernel.rbuf_bytes ? b->kernel.rbuf_bytes(ctx, max_size) : ctx->buf_bytes;
     if ((rc = check_memory(s, max_size, rbytes)) != MG_EXIT_OK)
         return rc;
     if (s->cfg.output && !mg_out_open(&s->out, s->cfg.output, ctx, err))
@@ -168,9 +168,9 @@ int mg_session_resources(mg_run *s)
         return mg_usage(ctx, b, err);
     }
     alloc_requests(b, ctx);
-    if (b->compute)
+    if (b->kernel.compute)
         mg_calibrate_compute(ctx);
-    if (b->rails)
+    if (b->kernel.rails)
         mg_multirail_pairs(s->mr, ctx->comm, ctx->partner_of, ctx->rank, ctx->sbuf, ctx->rbuf,
                            ctx->buf_bytes);
     return MG_EXIT_OK;

@@ -111,20 +111,20 @@ static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL,
                               MG_OPT_LAST_OVL};
 
 static const mg_bench bench = {
-    .name = NAME,
-    .description = DESCRIPTION "; time per iteration in us, c_m grown by 10% of l_0",
+    .id.name = NAME,
+    .id.description = DESCRIPTION "; time per iteration in us, c_m grown by 10% of l_0",
     MG_OVL_FIELDS,
-    .default_min_size = 1024,
-    .default_max_size = 4194304,
-    .opts = opts,
-    .variant_name = "step",
-    .variants = variants,
-    .variant_stop = stop,
-    .state_size = sizeof(ovl_state),
-    .iterate = iterate,
-    .recv_slots = recv_slots,
-    .extra_names = extra_names,
-    .extras = extras,
+    .sizes.default_min_size = 1024,
+    .sizes.default_max_size = 4194304,
+    .params.opts = opts,
+    .sweep.variant_name = "step",
+    .sweep.variants = variants,
+    .sweep.variant_stop = stop,
+    .kernel.state_size = sizeof(ovl_state),
+    .kernel.iterate = iterate,
+    .valid.recv_slots = recv_slots,
+    .report.extra_names = extra_names,
+    .report.extras = extras,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -22,8 +22,6 @@ enum { TAG_PING = 1, PINGPONG = 0, SEND = 1, RECV = 2, MAX_SIZES = 512, MAX_STEP
 typedef struct {
     uint64_t sink;
     unsigned char marker;
-    size_t n; /* rank 0: sizes seen so far */
-    double size[MAX_SIZES], lat_us[MAX_SIZES], work[2][MAX_SIZES];
 } proto_state;
 
 static const char *const phases[] = {"pingpong", "send_progress", "recv_progress", NULL};
@@ -72,96 +70,93 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 
 static const char *const extra_names[] = {"latency_us", "post_delay_work", NULL};
 
-/* Rank 0: per row, and the curves for the summary. */
+/* Rank 0, per row: the one-way latency (pingpong) or the post-delay work
+ * against the pingpong of the same size (progress phases). */
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                    double *out)
 {
-    proto_state *s = c->state;
-    (void)rank_s;
+    (void)size, (void)rank_s;
     out[0] = out[1] = NAN;
-    if (c->variant == PINGPONG && s->n < MAX_SIZES) {
+    if (c->variant == PINGPONG)
         out[0] = st->median / 2.0;
-        s->size[s->n] = (double)size;
-        s->lat_us[s->n] = out[0];
-        s->work[0][s->n] = s->work[1][s->n] = NAN;
-        s->n++;
-    } else if (c->ref && s->n > 0) {
+    else if (c->ref)
         out[1] = mg_post_delay_work(c->ref->median, st->median, 2.0 * c->ref->median);
-        s->work[c->variant - 1][s->n - 1] = out[1];
-    }
 }
 
-static const char *const sides[] = {"send", "receive"};
-
-static void summary(mg_ctx *c, mg_json *j, FILE *f)
+/* The curves over sizes from the finished rows: size and one-way latency of
+ * each pingpong row, the post-delay work of the progress rows at its size
+ * (NaN where a phase has no row). Returns the number of sizes. */
+static size_t curves(const mg_result *rows, size_t nrows, double *size, double *lat_us,
+                     double (*work)[MAX_SIZES])
 {
-    proto_state *s = c->state;
-    mg_switch steps[MAX_STEPS];
-    int nsteps = mg_detect_steps(s->size, s->lat_us, s->n, 1.5, steps, MAX_STEPS);
-    size_t rise[2] = {mg_detect_rise(s->work[0], s->n, 0.5), mg_detect_rise(s->work[1], s->n, 0.5)};
-    if (f) {
-        for (int k = 0; k < nsteps; ++k)
-            fprintf(f, "# latency step x%.2f between %.0f and %.0f bytes\n", steps[k].ratio,
-                    s->size[steps[k].index - 1], s->size[steps[k].index]);
-        if (nsteps == 0)
-            fprintf(f, "# no latency step of 1.5x above the trend\n");
-        for (int p = 0; p < 2; ++p) {
-            if (rise[p] < s->n)
-                fprintf(f,
-                        "# %s progress lost between %.0f and %.0f bytes (post-delay work "
-                        "%.2f -> %.2f)\n",
-                        sides[p], s->size[rise[p] - 1], s->size[rise[p]], s->work[p][rise[p] - 1],
-                        s->work[p][rise[p]]);
-            else
-                fprintf(f, "# %s progress does not change over these sizes\n", sides[p]);
+    size_t n = 0;
+    for (size_t i = 0; i < nrows; ++i) {
+        const mg_result *r = &rows[i];
+        if (r->variant_value == PINGPONG && n < MAX_SIZES) {
+            size[n] = (double)r->size_bytes;
+            lat_us[n] = r->extra[0];
+            work[0][n] = work[1][n] = NAN;
+            n++;
+        } else if (r->variant_value != PINGPONG && n > 0 && (double)r->size_bytes == size[n - 1]) {
+            work[r->variant_value - 1][n - 1] = r->extra[1];
         }
-        return;
     }
-    mg_json_array_begin(j, "latency_steps");
+    return n;
+}
+
+static void summary(const mg_result *rows, size_t nrows, mg_kvlist *kv)
+{
+    double size[MAX_SIZES], lat_us[MAX_SIZES], work[2][MAX_SIZES];
+    mg_switch steps[MAX_STEPS];
+    size_t n = curves(rows, nrows, size, lat_us, work);
+    int nsteps = mg_detect_steps(size, lat_us, n, 1.5, steps, MAX_STEPS);
+
+    mg_kv_array(kv, "latency_steps");
     for (int k = 0; k < nsteps; ++k) {
-        mg_json_object_begin(j, NULL);
-        mg_json_number(j, "below_bytes", s->size[steps[k].index - 1]);
-        mg_json_number(j, "above_bytes", s->size[steps[k].index]);
-        mg_json_number(j, "ratio", steps[k].ratio);
-        mg_json_object_end(j);
+        mg_kv_object(kv, NULL);
+        mg_kv_number(kv, "below_bytes", size[steps[k].index - 1]);
+        mg_kv_number(kv, "above_bytes", size[steps[k].index]);
+        mg_kv_number(kv, "ratio", steps[k].ratio);
+        mg_kv_end(kv);
     }
-    mg_json_array_end(j);
+    mg_kv_end(kv);
     for (int p = 0; p < 2; ++p) {
         const char *key = p ? "recv_progress_lost" : "send_progress_lost";
-        if (rise[p] >= s->n) {
-            mg_json_null(j, key);
+        size_t rise = mg_detect_rise(work[p], n, 0.5);
+        if (rise >= n) {
+            mg_kv_null(kv, key);
             continue;
         }
-        mg_json_object_begin(j, key);
-        mg_json_number(j, "below_bytes", s->size[rise[p] - 1]);
-        mg_json_number(j, "above_bytes", s->size[rise[p]]);
-        mg_json_number(j, "post_delay_work_below", s->work[p][rise[p] - 1]);
-        mg_json_number(j, "post_delay_work_above", s->work[p][rise[p]]);
-        mg_json_object_end(j);
+        mg_kv_object(kv, key);
+        mg_kv_number(kv, "below_bytes", size[rise - 1]);
+        mg_kv_number(kv, "above_bytes", size[rise]);
+        mg_kv_number(kv, "post_delay_work_below", work[p][rise - 1]);
+        mg_kv_number(kv, "post_delay_work_above", work[p][rise]);
+        mg_kv_end(kv);
     }
 }
 
 static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL, MG_OPT_LAST_OVL};
 
 static const mg_bench bench = {
-    .name = "protocol",
-    .description = "protocol switch: ping-pong round trip and send progress over sizes, "
-                   "in us at rank 0",
+    .id.name = "protocol",
+    .id.description = "protocol switch: ping-pong round trip and send progress over sizes, "
+                      "in us at rank 0",
     MG_OVL_FIELDS,
-    .default_min_size = 256,
-    .default_max_size = 1048576,
-    .opts = opts,
-    .variant_name = "phase",
-    .variants = variants,
-    .variant_labels = phases,
-    .state_size = sizeof(proto_state),
-    .begin_size = begin_size,
-    .times_itself = 1,
-    .iterate = iterate,
-    .recv_slots = recv_slots,
-    .extra_names = extra_names,
-    .extras = extras,
-    .summary = summary,
+    .sizes.default_min_size = 256,
+    .sizes.default_max_size = 1048576,
+    .params.opts = opts,
+    .sweep.variant_name = "phase",
+    .sweep.variants = variants,
+    .sweep.variant_labels = phases,
+    .kernel.state_size = sizeof(proto_state),
+    .kernel.begin_size = begin_size,
+    .timing.times_itself = 1,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = recv_slots,
+    .report.extra_names = extra_names,
+    .report.extras = extras,
+    .report.summary = summary,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

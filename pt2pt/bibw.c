@@ -32,16 +32,16 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_LAST};
 
 static const mg_bench bench = {
-    .name = "bibw",
-    .description = "bidirectional bandwidth, both ranks post W receives and W sends at once, "
-                   "aggregate MB/s (10^6 bytes/s)",
+    .id.name = "bibw",
+    .id.description = "bidirectional bandwidth, both ranks post W receives and W sends at once, "
+                      "aggregate MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
-    .opts = opts,
-    .bytes_per_iter = bytes_per_iter,
-    .iterate = iterate,
-    .rails = 1,
-    .recv_slots = mg_recv_window_from_peer,
+    .params.opts = opts,
+    .timing.bytes_per_iter = bytes_per_iter,
+    .kernel.iterate = iterate,
+    .kernel.rails = 1,
+    .valid.recv_slots = mg_recv_window_from_peer,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -23,14 +23,14 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 }
 
 static const mg_bench bench = {
-    .name = "bilatency",
-    .description = "bidirectional latency: both ranks post a receive and send N bytes at once; "
-                   "time per exchange in us",
+    .id.name = "bilatency",
+    .id.description = "bidirectional latency: both ranks post a receive and send N bytes at once; "
+                      "time per exchange in us",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
-    .nrequests = 2,
-    .iterate = iterate,
-    .recv_slots = mg_recv_from_peer,
+    .kernel.nrequests = 2,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = mg_recv_from_peer,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -17,16 +17,16 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_LAST};
 
 static const mg_bench bench = {
-    .name = "bw",
-    .description = "unidirectional bandwidth, window of W non-blocking sends from rank 0 to "
-                   "rank 1 then a short ack, in MB/s (10^6 bytes/s)",
+    .id.name = "bw",
+    .id.description = "unidirectional bandwidth, window of W non-blocking sends from rank 0 to "
+                      "rank 1 then a short ack, in MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
-    .opts = opts,
-    .bytes_per_iter = bytes_per_iter,
-    .iterate = mg_window_stream,
-    .rails = 1,
-    .recv_slots = mg_recv_if_receiver,
+    .params.opts = opts,
+    .timing.bytes_per_iter = bytes_per_iter,
+    .kernel.iterate = mg_window_stream,
+    .kernel.rails = 1,
+    .valid.recv_slots = mg_recv_if_receiver,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

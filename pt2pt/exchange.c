@@ -55,17 +55,17 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 }
 
 static const mg_bench bench = {
-    .name = "exchange",
-    .description = "Exchange: periodic chain, every rank sends to and receives from both "
-                   "neighbours at once; time per iteration in us (slowest rank)",
+    .id.name = "exchange",
+    .id.description = "Exchange: periodic chain, every rank sends to and receives from both "
+                      "neighbours at once; time per iteration in us (slowest rank)",
     MG_PT2PT_RING_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
-    .nrequests = 4,
-    .buf_bytes = buf_bytes,
-    .iterate = iterate,
-    .recv_slots = recv_slots,
-    .extra_names = extra_names,
-    .extras = extras,
+    .kernel.nrequests = 4,
+    .kernel.buf_bytes = buf_bytes,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = recv_slots,
+    .report.extra_names = extra_names,
+    .report.extras = extras,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -103,26 +103,26 @@ static const mg_opt opts[] = {
     MG_OPT_LAST};
 
 static const mg_bench bench = {
-    .name = "hotspot",
-    .description = "hot-spot: rank 0 exchanges N bytes with k slaves in turn; time per "
-                   "iteration in us, k swept",
-    .headline = "Latency (us)",
-    .min_ranks = 2,
-    .max_ranks = 1 << 24,
-    .time_mode = MG_TIME_ROOT,
-    .links = MG_LINKS_STAR,
-    .metric = MG_METRIC_LATENCY,
-    .time_scale = 1.0,
-    .min_size = 0,
-    .default_min_size = 4,
-    .default_max_size = 4,
-    .params_size = sizeof(hotspot_params),
-    .opts = opts,
-    .check = check,
-    .variant_name = "slaves",
-    .variants = variants,
-    .iterate = iterate,
-    .recv_slots = recv_slots,
+    .id.name = "hotspot",
+    .id.description = "hot-spot: rank 0 exchanges N bytes with k slaves in turn; time per "
+                      "iteration in us, k swept",
+    .id.headline = "Latency (us)",
+    .layout.min_ranks = 2,
+    .layout.max_ranks = 1 << 24,
+    .timing.time_mode = MG_TIME_ROOT,
+    .layout.links = MG_LINKS_STAR,
+    .timing.metric = MG_METRIC_LATENCY,
+    .timing.time_scale = 1.0,
+    .sizes.min_size = 0,
+    .sizes.default_min_size = 4,
+    .sizes.default_max_size = 4,
+    .params.params_size = sizeof(hotspot_params),
+    .params.opts = opts,
+    .params.check = check,
+    .sweep.variant_name = "slaves",
+    .sweep.variants = variants,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = recv_slots,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

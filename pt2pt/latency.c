@@ -27,13 +27,13 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 }
 
 static const mg_bench bench = {
-    .name = "latency",
-    .description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
+    .id.name = "latency",
+    .id.description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(0.5),
-    .iterate = iterate,
-    .rails = 1,
-    .recv_slots = mg_recv_from_peer,
+    .kernel.iterate = iterate,
+    .kernel.rails = 1,
+    .valid.recv_slots = mg_recv_from_peer,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -49,19 +49,19 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PAIRING, MG_OPT_LAST};
 
 static const mg_bench bench = {
-    .name = "mbw_mr",
-    .description = "multi-pair bandwidth: every pair streams windows of W sends at once; "
-                   "aggregate MB/s (10^6 bytes/s), slowest rank",
+    .id.name = "mbw_mr",
+    .id.description = "multi-pair bandwidth: every pair streams windows of W sends at once; "
+                      "aggregate MB/s (10^6 bytes/s), slowest rank",
     MG_PT2PT_MANY_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
-    .opts = opts,
-    .pairs = mg_pairs_by_option,
-    .bytes_per_iter = bytes_per_iter,
-    .iterate = mg_window_stream,
-    .rails = 1,
-    .recv_slots = mg_recv_if_receiver,
-    .extra_names = extra_names,
-    .extras = extras,
+    .params.opts = opts,
+    .layout.pairs = mg_pairs_by_option,
+    .timing.bytes_per_iter = bytes_per_iter,
+    .kernel.iterate = mg_window_stream,
+    .kernel.rails = 1,
+    .valid.recv_slots = mg_recv_if_receiver,
+    .report.extra_names = extra_names,
+    .report.extras = extras,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -52,18 +52,18 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 static const mg_opt opts[] = {MG_OPT_PAIRING, MG_OPT_LAST};
 
 static const mg_bench bench = {
-    .name = "multi_lat",
-    .description = "latency of N pairs ping-ponging at once, one-way (round trip / 2) in us, "
-                   "slowest rank",
+    .id.name = "multi_lat",
+    .id.description = "latency of N pairs ping-ponging at once, one-way (round trip / 2) in us, "
+                      "slowest rank",
     MG_PT2PT_MANY_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(0.5),
-    .params_size = sizeof(mg_pt2pt_params),
-    .opts = opts,
-    .pairs = mg_pairs_by_option,
-    .iterate = iterate,
-    .recv_slots = mg_recv_from_peer,
-    .extra_names = extra_names,
-    .extras = extras,
+    .params.params_size = sizeof(mg_pt2pt_params),
+    .params.opts = opts,
+    .layout.pairs = mg_pairs_by_option,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = mg_recv_from_peer,
+    .report.extra_names = extra_names,
+    .report.extras = extras,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -206,29 +206,32 @@ static const mg_opt opts[] = {
     MG_OPT_LAST};
 
 #define COMMON                                                                                     \
-    .name = NAME, MG_PT2PT_PAIR_FIELDS, .opts = opts, .compute = 1,                                \
-    .params_size = sizeof(overhead_params), .choose = choose, .variants = variants,                \
-    .state_size = sizeof(overhead_state), .begin_size = begin_size, .nfigures = 2,                 \
-    .figures = figures
+    .id.name = NAME, MG_PT2PT_PAIR_FIELDS, .params.opts = opts, .kernel.compute = 1,               \
+    .params.params_size = sizeof(overhead_params), .params.choose = choose,                        \
+    .sweep.variants = variants, .kernel.state_size = sizeof(overhead_state),                       \
+    .kernel.begin_size = begin_size, .report.nfigures = 2, .report.figures = figures
 
 static const mg_bench *choose(const mg_ctx *c);
 
 static const mg_bench forms[2] = {
     {COMMON,
-     .description = "host overhead: time inside MPI_Send / MPI_Recv of a ping-pong "
-                    "(extras), ranks 0 and 1",
-     .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = 0.5, .min_size = 0,
-     .default_min_size = 0, .default_max_size = 65536, .variant_name = "phase",
-     .variant_labels = phases, .iterate = iterate_lat, .recv_slots = mg_recv_from_peer,
-     .extra_names = lat_extras, .extras = extras_lat},
+     .id.description = "host overhead: time inside MPI_Send / MPI_Recv of a ping-pong "
+                       "(extras), ranks 0 and 1",
+     .id.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY, .timing.time_scale = 0.5,
+     .sizes.min_size = 0, .sizes.default_min_size = 0, .sizes.default_max_size = 65536,
+     .sweep.variant_name = "phase", .sweep.variant_labels = phases, .kernel.iterate = iterate_lat,
+     .valid.recv_slots = mg_recv_from_peer, .report.extra_names = lat_extras,
+     .report.extras = extras_lat},
     {COMMON,
-     .description = "host overhead: CPU share free for computation during a "
-                    "bandwidth test, ranks 0 and 1",
-     .headline = "Bandwidth (MB/s)", .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0,
-     .min_size = 1, .default_min_size = 262144, .default_max_size = 262144,
-     .variant_name = "compute_pct", .variant_stop = bw_dropped, .iterate = iterate_bw,
-     .recv_slots = mg_recv_if_receiver, .bytes_per_iter = bytes_per_iter,
-     .requests = mg_window_requests, .extra_names = bw_extras, .extras = extras_bw}};
+     .id.description = "host overhead: CPU share free for computation during a "
+                       "bandwidth test, ranks 0 and 1",
+     .id.headline = "Bandwidth (MB/s)", .timing.metric = MG_METRIC_BANDWIDTH,
+     .timing.time_scale = 1.0, .sizes.min_size = 1, .sizes.default_min_size = 262144,
+     .sizes.default_max_size = 262144, .sweep.variant_name = "compute_pct",
+     .sweep.variant_stop = bw_dropped, .kernel.iterate = iterate_bw,
+     .valid.recv_slots = mg_recv_if_receiver, .timing.bytes_per_iter = bytes_per_iter,
+     .kernel.requests = mg_window_requests, .report.extra_names = bw_extras,
+     .report.extras = extras_bw}};
 
 static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->part]; }
 

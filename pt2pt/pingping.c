@@ -22,14 +22,14 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 }
 
 static const mg_bench bench = {
-    .name = "pingping",
-    .description = "PingPing: both ranks MPI_Isend N bytes, MPI_Recv the other's, wait; time "
-                   "per iteration in us",
+    .id.name = "pingping",
+    .id.description = "PingPing: both ranks MPI_Isend N bytes, MPI_Recv the other's, wait; time "
+                      "per iteration in us",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
-    .nrequests = 1,
-    .iterate = iterate,
-    .recv_slots = mg_recv_from_peer,
+    .kernel.nrequests = 1,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = mg_recv_from_peer,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -152,30 +152,35 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
 
 /* Descriptor fields of a 2-rank benchmark timed on rank 0. */
 #define MG_PT2PT_PAIR_FIELDS                                                                       \
-    .min_ranks = 2, .max_ranks = 2, .time_mode = MG_TIME_ROOT, .pairs = mg_pair_01
+    .layout.min_ranks = 2, .layout.max_ranks = 2, .timing.time_mode = MG_TIME_ROOT,                \
+    .layout.pairs = mg_pair_01
 
 /* ... and of a windowed bandwidth benchmark (sizes 1 B to 4 MiB, -W, -b);
  * the options' defaults are in their rows (MG_OPT_WINDOW, MG_OPT_BUFFERS). */
 #define MG_PT2PT_WINDOW_FIELDS                                                                     \
-    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .min_size = 1, .default_min_size = 1,        \
-    .default_max_size = 4194304, .headline = "Bandwidth (MB/s)",                                   \
-    .params_size = sizeof(mg_pt2pt_params), .requests = mg_window_requests,                        \
-    .buf_bytes = mg_window_buf_bytes, .send_slots = mg_window_send_slots
+    .timing.metric = MG_METRIC_BANDWIDTH, .timing.time_scale = 1.0, .sizes.min_size = 1,           \
+    .sizes.default_min_size = 1, .sizes.default_max_size = 4194304,                                \
+    .id.headline = "Bandwidth (MB/s)", .params.params_size = sizeof(mg_pt2pt_params),              \
+    .kernel.requests = mg_window_requests, .kernel.buf_bytes = mg_window_buf_bytes,                \
+    .valid.send_slots = mg_window_send_slots
 
 /* Fields of a latency benchmark: us per iteration x scale, sizes 0 to 4 MiB. */
 #define MG_PT2PT_LATENCY_FIELDS(scale)                                                             \
-    .headline = "Latency (us)", .metric = MG_METRIC_LATENCY, .time_scale = (scale), .min_size = 0, \
-    .default_min_size = 0, .default_max_size = 4194304
+    .id.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,                             \
+    .timing.time_scale = (scale), .sizes.min_size = 0, .sizes.default_min_size = 0,                \
+    .sizes.default_max_size = 4194304
 
 /* Neighbours in a periodic chain. */
 static inline int mg_left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
 static inline int mg_right(const mg_ctx *c) { return (c->rank + 1) % c->nranks; }
 
 /* Fields of benchmarks over many ranks: ranks 2 and up, slowest rank per sample. */
-#define MG_PT2PT_MANY_FIELDS .min_ranks = 2, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX
+#define MG_PT2PT_MANY_FIELDS                                                                       \
+    .layout.min_ranks = 2, .layout.max_ranks = 1 << 24, .timing.time_mode = MG_TIME_MAX
 
 /* Fields of the chain benchmarks: any number of ranks, neighbours r and r+1. */
 #define MG_PT2PT_RING_FIELDS                                                                       \
-    .min_ranks = 1, .max_ranks = 1 << 24, .time_mode = MG_TIME_MAX, .links = MG_LINKS_RING
+    .layout.min_ranks = 1, .layout.max_ranks = 1 << 24, .timing.time_mode = MG_TIME_MAX,           \
+    .layout.links = MG_LINKS_RING
 
 #endif

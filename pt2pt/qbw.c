@@ -80,20 +80,20 @@ static const mg_opt opts[] = {{'Q', "queue", MG_OPT_LONG, offsetof(mg_pt2pt_para
                               MG_OPT_LAST};
 
 static const mg_bench bench = {
-    .name = "qbw",
-    .description = "unidirectional bandwidth with a queue of Q/2..Q outstanding messages from "
-                   "rank 0 to rank 1, in MB/s (10^6 bytes/s)",
+    .id.name = "qbw",
+    .id.description = "unidirectional bandwidth with a queue of Q/2..Q outstanding messages from "
+                      "rank 0 to rank 1, in MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
-    .opts = opts,
-    .check = check,
-    .state_size = sizeof(queue_state),
-    .min_block_iters = 20,
-    .begin_size = begin_size,
-    .end_size = end_size,
-    .bytes_per_iter = bytes_per_iter,
-    .iterate = iterate,
-    .recv_slots = mg_recv_if_receiver,
+    .params.opts = opts,
+    .params.check = check,
+    .kernel.state_size = sizeof(queue_state),
+    .timing.min_block_iters = 20,
+    .kernel.begin_size = begin_size,
+    .kernel.end_size = end_size,
+    .timing.bytes_per_iter = bytes_per_iter,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = mg_recv_if_receiver,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

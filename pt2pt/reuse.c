@@ -229,31 +229,34 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 }
 
 #define COMMON                                                                                     \
-    .name = "reuse",                                                                               \
-    .description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO "        \
-                   "order or a reuse percentage, ranks 0 and 1",                                   \
-    MG_PT2PT_PAIR_FIELDS, .min_size = 1, .opts = opts, .params_size = sizeof(reuse_params),        \
-    .check = check, .choose = choose, .variants = variants, .state_size = sizeof(reuse_state),     \
-    .begin_size = begin_size, .buf_bytes = buf_bytes, .slot_stride = stride,                       \
-    .send_slots = send_slots, .recv_slots = recv_slots
+    .id.name = "reuse",                                                                            \
+    .id.description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO "     \
+                      "order or a reuse percentage, ranks 0 and 1",                                \
+    MG_PT2PT_PAIR_FIELDS, .sizes.min_size = 1, .params.opts = opts,                                \
+    .params.params_size = sizeof(reuse_params), .params.check = check, .params.choose = choose,    \
+    .sweep.variants = variants, .kernel.state_size = sizeof(reuse_state),                          \
+    .kernel.begin_size = begin_size, .kernel.buf_bytes = buf_bytes, .valid.slot_stride = stride,   \
+    .valid.send_slots = send_slots, .valid.recv_slots = recv_slots
 #define LATENCY                                                                                    \
-    .metric = MG_METRIC_LATENCY, .time_scale = 0.5, .headline = "Latency (us)",                    \
-    .iterate = iterate_lat
+    .timing.metric = MG_METRIC_LATENCY, .timing.time_scale = 0.5, .id.headline = "Latency (us)",   \
+    .kernel.iterate = iterate_lat
 #define BANDWIDTH                                                                                  \
-    .metric = MG_METRIC_BANDWIDTH, .time_scale = 1.0, .headline = "Bandwidth (MB/s)",              \
-    .iterate = iterate_bw, .bytes_per_iter = bytes_per_iter, .requests = requests
+    .timing.metric = MG_METRIC_BANDWIDTH, .timing.time_scale = 1.0,                                \
+    .id.headline = "Bandwidth (MB/s)", .kernel.iterate = iterate_bw,                               \
+    .timing.bytes_per_iter = bytes_per_iter, .kernel.requests = requests
 /* Seed sizes: 512 KiB (fifo; percent bw); -m MAX below that needs a MIN. */
-#define KIB512 .default_min_size = 524288, .default_max_size = 524288
-#define FIFO_FORM .variant_name = "buffers", KIB512
-#define PCT_FORM .variant_name = "reuse_pct"
+#define KIB512 .sizes.default_min_size = 524288, .sizes.default_max_size = 524288
+#define FIFO_FORM .sweep.variant_name = "buffers", KIB512
+#define PCT_FORM .sweep.variant_name = "reuse_pct"
 
 static const mg_bench *choose(const mg_ctx *c);
 
 static const mg_bench forms[2][2] = {
     {{COMMON, LATENCY, FIFO_FORM}, {COMMON, BANDWIDTH, FIFO_FORM}},
-    {{COMMON, LATENCY, PCT_FORM, .default_min_size = 1, .default_max_size = 65536,
-      .default_iterations = 1000, .default_warmup = 100},
-     {COMMON, BANDWIDTH, PCT_FORM, KIB512, .default_iterations = 30, .default_warmup = 2}}};
+    {{COMMON, LATENCY, PCT_FORM, .sizes.default_min_size = 1, .sizes.default_max_size = 65536,
+      .timing.default_iterations = 1000, .timing.default_warmup = 100},
+     {COMMON, BANDWIDTH, PCT_FORM, KIB512, .timing.default_iterations = 30,
+      .timing.default_warmup = 2}}};
 
 static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->pattern][prm(c)->metric]; }
 

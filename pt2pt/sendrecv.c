@@ -43,16 +43,16 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 }
 
 static const mg_bench bench = {
-    .name = "sendrecv",
-    .description = "Sendrecv: periodic chain, every rank receives from the left and sends to "
-                   "the right at once; time per iteration in us (slowest rank)",
+    .id.name = "sendrecv",
+    .id.description = "Sendrecv: periodic chain, every rank receives from the left and sends to "
+                      "the right at once; time per iteration in us (slowest rank)",
     MG_PT2PT_RING_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
-    .nrequests = 2,
-    .iterate = iterate,
-    .recv_slots = recv_slots,
-    .extra_names = extra_names,
-    .extras = extras,
+    .kernel.nrequests = 2,
+    .kernel.iterate = iterate,
+    .valid.recv_slots = recv_slots,
+    .report.extra_names = extra_names,
+    .report.extras = extras,
 };
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -3,6 +3,7 @@
 check_PROGRAMS += tests/unit/unit_tests
 tests_unit_unit_tests_SOURCES = \
 	tests/unit/capture.h \
+	tests/unit/golden.h \
 	tests/unit/policy_fake.h \
 	tests/unit/test_clocksync.cc \
 	tests/unit/test_coll.cc \
@@ -20,6 +21,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_policy_adaptive.cc \
 	tests/unit/test_rails.cc \
 	tests/unit/test_report.cc \
+	tests/unit/test_sink.cc \
 	tests/unit/test_size.cc \
 	tests/unit/test_stats.cc \
 	tests/unit/test_turnspec.cc
@@ -52,4 +54,5 @@ EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh te
 	tests/fixtures/sysfs/net/veth_a/operstate tests/fixtures/sysfs/net/vxlan9/type tests/fixtures/sysfs/net/vxlan10/type \
 	tests/fixtures/sysfs/infiniband/mlx5_0/node_type tests/fixtures/sysfs/infiniband/rxe0/node_type \
 	tests/golden/report_table.txt tests/golden/report.csv tests/golden/report.jsonl \
+	tests/golden/sink_table.txt tests/golden/sink.csv tests/golden/sink.jsonl \
 	build-aux/tap-driver.sh

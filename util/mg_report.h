@@ -38,6 +38,7 @@ typedef struct {
     unsigned long long iterations; /* timed iterations over all samples */
     const char *stop;              /* why sampling stopped (mg_stop_reason_name) */
     const char *variant;           /* second sweep dimension, "slaves=3"; NULL: none */
+    long variant_value;            /* its value (not written: for a benchmark's summary) */
     const char *validation;        /* "passed", "failed"; NULL: not validated */
     int nextra;                    /* further figures of the benchmark (NaN: not available) */
     const char *extra_names[MG_MAX_EXTRA];

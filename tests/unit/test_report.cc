@@ -8,6 +8,7 @@
 #include "mg_report.h"
 
 #include "capture.h"
+#include "golden.h"
 
 #include <gtest/gtest.h>
 
@@ -19,45 +20,8 @@
 #include <string>
 #include <vector>
 
-#ifndef MG_GOLDEN_DIR
-#define MG_GOLDEN_DIR "tests/golden"
-#endif
-
 namespace
 {
-
-bool read_file(const std::string &path, std::string *out)
-{
-    FILE *f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr)
-        return false;
-    char buf[4096];
-    size_t n;
-    out->clear();
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
-        out->append(buf, n);
-    std::fclose(f);
-    return true;
-}
-
-// Compare `actual` byte for byte with the golden file `name`.
-void expect_golden(const char *name, const std::string &actual)
-{
-    const std::string path = std::string(MG_GOLDEN_DIR) + "/" + name;
-    const char *update = std::getenv("MG_UPDATE_GOLDEN");
-    if (update != nullptr && *update != '\0' && *update != '0') {
-        FILE *f = std::fopen(path.c_str(), "wb");
-        ASSERT_NE(f, nullptr) << "cannot write " << path;
-        std::fwrite(actual.data(), 1, actual.size(), f);
-        std::fclose(f);
-        ADD_FAILURE() << "rewrote " << path << ": inspect it, then rerun without "
-                      << "MG_UPDATE_GOLDEN";
-        return;
-    }
-    std::string expected;
-    ASSERT_TRUE(read_file(path, &expected)) << "cannot read golden file " << path;
-    EXPECT_EQ(actual, expected) << "output differs from " << path;
-}
 
 mg_stats make_stats(size_t n, double median, double mean, double min, double max, double stddev,
                     double p90, double p99, double lo, double hi)

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+// Unit tests for util/mg_sink: the key-value list and the table, CSV and
+// JSON Lines sinks (begin with a fake run record, rows, summary), against
+// golden files.
+#include "mg_sink.h"
+
+#include "capture.h"
+#include "golden.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+namespace
+{
+
+// A stand-in for the MPI layer's provenance writer.
+void fake_record(FILE *f, const void *arg, int as_comment)
+{
+    const char *who = static_cast<const char *>(arg);
+    if (as_comment)
+        std::fprintf(f, "# run of %s\n", who);
+    else
+        std::fprintf(f, "{\"type\":\"run\",\"who\":\"%s\"}\n", who);
+}
+
+mg_result row(uint64_t size, double median, const char *variant, long value, double extra0,
+              double extra1)
+{
+    static const char *const names[] = {"latency_us", "post_delay_work"};
+    mg_result r{};
+    r.benchmark = "protocol";
+    r.size_bytes = size;
+    r.unit = "us";
+    r.stats.n = 10;
+    r.stats.median = r.stats.p50 = r.stats.mean = median;
+    r.stats.min = median - 0.25;
+    r.stats.max = median + 0.5;
+    r.stats.stddev = 0.125;
+    r.stats.p90 = r.stats.p99 = median + 0.25;
+    r.stats.ci95_low = median - 0.125;
+    r.stats.ci95_high = median + 0.125;
+    r.iterations = 10;
+    r.stop = "precision";
+    r.variant = variant;
+    r.variant_value = value;
+    r.nextra = 2;
+    r.extra_names[0] = names[0];
+    r.extra_names[1] = names[1];
+    r.extra[0] = extra0;
+    r.extra[1] = extra1;
+    return r;
+}
+
+// Every kind of key-value: an array of objects, an empty array, an object,
+// null, a string and a number.
+mg_kvlist summary_kv()
+{
+    mg_kvlist kv;
+    mg_kv_init(&kv);
+    mg_kv_array(&kv, "latency_steps");
+    mg_kv_object(&kv, nullptr);
+    mg_kv_number(&kv, "below_bytes", 2048);
+    mg_kv_number(&kv, "above_bytes", 4096);
+    mg_kv_number(&kv, "ratio", 3.125);
+    mg_kv_end(&kv);
+    mg_kv_end(&kv);
+    mg_kv_array(&kv, "other_steps");
+    mg_kv_end(&kv);
+    mg_kv_object(&kv, "recv_progress_lost");
+    mg_kv_number(&kv, "below_bytes", 8192);
+    mg_kv_number(&kv, "post_delay_work_above", 0.875);
+    mg_kv_end(&kv);
+    mg_kv_null(&kv, "send_progress_lost");
+    mg_kv_string(&kv, "verdict", "rendezvous from 16384");
+    mg_kv_number(&kv, "sizes", 7);
+    return kv;
+}
+
+std::string render(mg_format fmt)
+{
+    static const char *const extra_names[] = {"latency_us", "post_delay_work", nullptr};
+    const mg_table_meta meta = {"protocol", "protocol switch", "Time (us)",
+                                "0.1.0",    extra_names,       "phase"};
+    const mg_kvlist kv = summary_kv();
+    return capture([&](FILE *f) {
+        mg_sink s;
+        mg_sink_init(&s, fmt, f);
+        s.ops->begin(&s, &meta, fake_record, "test");
+        mg_result a = row(2048, 1.5, "phase=pingpong", 0, 0.75, NAN);
+        mg_result b = row(2048, 2.25, "phase=send_progress", 1, NAN, 0.125);
+        s.ops->row(&s, &a);
+        s.ops->row(&s, &b);
+        s.ops->summary(&s, "protocol", &kv);
+    });
+}
+
+} // namespace
+
+TEST(SinkGolden, Table) { expect_golden("sink_table.txt", render(MG_FORMAT_TABLE)); }
+TEST(SinkGolden, Csv) { expect_golden("sink.csv", render(MG_FORMAT_CSV)); }
+TEST(SinkGolden, JsonLines) { expect_golden("sink.jsonl", render(MG_FORMAT_JSON)); }
+
+TEST(SinkKv, CompleteListIsAccepted)
+{
+    const mg_kvlist kv = summary_kv();
+    EXPECT_TRUE(mg_kv_complete(&kv));
+    EXPECT_EQ(kv.n, 16);
+}
+
+TEST(SinkKv, UnclosedObjectIsIncompleteAndNotWritten)
+{
+    mg_kvlist kv;
+    mg_kv_init(&kv);
+    mg_kv_object(&kv, "open");
+    mg_kv_number(&kv, "x", 1);
+    EXPECT_FALSE(mg_kv_complete(&kv));
+    std::string out = capture([&](FILE *f) {
+        mg_sink s;
+        mg_sink_init(&s, MG_FORMAT_JSON, f);
+        s.ops->summary(&s, "b", &kv);
+        mg_sink_init(&s, MG_FORMAT_TABLE, f);
+        s.ops->summary(&s, "b", &kv);
+    });
+    EXPECT_EQ(out, "");
+}
+
+TEST(SinkKv, EndWithoutOpenIsIncomplete)
+{
+    mg_kvlist kv;
+    mg_kv_init(&kv);
+    mg_kv_number(&kv, "x", 1);
+    mg_kv_end(&kv);
+    EXPECT_FALSE(mg_kv_complete(&kv));
+}
+
+TEST(SinkKv, OverflowIsCountedAndIncomplete)
+{
+    mg_kvlist kv;
+    mg_kv_init(&kv);
+    for (int i = 0; i < MG_KV_MAX + 3; ++i)
+        mg_kv_number(&kv, "x", i);
+    EXPECT_EQ(kv.n, MG_KV_MAX);
+    EXPECT_EQ(kv.overflow, 3);
+    EXPECT_FALSE(mg_kv_complete(&kv));
+}
+
+TEST(SinkKv, NestingDeeperThanARecordIsIncomplete)
+{
+    mg_kvlist kv;
+    mg_kv_init(&kv);
+    for (int i = 0; i < 20; ++i)
+        mg_kv_object(&kv, "o");
+    for (int i = 0; i < 20; ++i)
+        mg_kv_end(&kv);
+    EXPECT_FALSE(mg_kv_complete(&kv));
+}
+
+TEST(SinkKv, NullStringIsNullAndLongStringIsCut)
+{
+    mg_kvlist kv;
+    mg_kv_init(&kv);
+    mg_kv_string(&kv, "a", nullptr);
+    mg_kv_string(&kv, "b", std::string(100, 'x').c_str());
+    EXPECT_EQ(kv.item[0].kind, MG_KV_NULL);
+    EXPECT_EQ(std::string(kv.item[1].string), std::string(MG_KV_STRLEN - 1, 'x'));
+}
+
+TEST(SinkCsv, SummaryWritesNothing)
+{
+    const mg_kvlist kv = summary_kv();
+    std::string out = capture([&](FILE *f) {
+        mg_sink s;
+        mg_sink_init(&s, MG_FORMAT_CSV, f);
+        s.ops->summary(&s, "protocol", &kv);
+    });
+    EXPECT_EQ(out, "");
+}
+
+TEST(SinkJson, NoRecordWriterWritesNoRunRecord)
+{
+    std::string out = capture([&](FILE *f) {
+        mg_sink s;
+        mg_sink_init(&s, MG_FORMAT_JSON, f);
+        s.ops->begin(&s, nullptr, nullptr, nullptr);
+    });
+    EXPECT_EQ(out, "");
+}
+
+TEST(SinkRecord, OnlyJsonWritesOtherRecords)
+{
+    for (mg_format fmt : {MG_FORMAT_TABLE, MG_FORMAT_CSV, MG_FORMAT_JSON}) {
+        std::string out = capture([&](FILE *f) {
+            mg_sink s;
+            mg_sink_init(&s, fmt, f);
+            s.ops->record(&s, fake_record, "sentinel");
+        });
+        EXPECT_EQ(out, fmt == MG_FORMAT_JSON ? "{\"type\":\"run\",\"who\":\"sentinel\"}\n" : "")
+            << "format " << fmt;
+    }
+}

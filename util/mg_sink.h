@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The sink: the one place results are written. A program hands it the run
+ * (begin), one finished row per (size, variant), and the benchmark's
+ * conclusions over the sweep as key-values (summary); the sink writes them
+ * in its format. Three implementations over a FILE: the table, CSV and JSON
+ * Lines (the -o file is a second JSON Lines sink on the temporary file).
+ *
+ *   table  begin: the provenance comment and the column header; row: a
+ *          line; summary: "# key: value" lines (an object as k=v pairs, an
+ *          array one line per element, null or an empty array "none")
+ *   csv    begin: the header line; row: a line; summary: nothing (CSV has
+ *          one record shape)
+ *   json   begin: the run record; row: {"type":"result",...}; summary:
+ *          {"type":"summary","benchmark":NAME, the key-values}; record:
+ *          any other whole record (the sentinels)
+ *
+ * Pure C, no MPI: the run record comes from a callback the caller gives
+ * (the MPI layer's provenance writer; a fake in the unit tests).
+ */
+#ifndef MG_SINK_H
+#define MG_SINK_H
+
+#include "mg_report.h"
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Key-values: a flat list of events that can nest (an object or an array
+ * opened, then its members, then MG_KV_END). Keys are not copied: string
+ * literals. Members of an array have no key. */
+typedef enum {
+    MG_KV_NUMBER,
+    MG_KV_STRING,
+    MG_KV_NULL,
+    MG_KV_OBJECT,
+    MG_KV_ARRAY,
+    MG_KV_END
+} mg_kv_kind;
+
+#define MG_KV_MAX 96
+#define MG_KV_STRLEN 64
+
+typedef struct {
+    mg_kv_kind kind;
+    const char *key;
+    double number;
+    char string[MG_KV_STRLEN];
+} mg_kv;
+
+typedef struct {
+    mg_kv item[MG_KV_MAX];
+    int n;
+    int overflow; /* events dropped for want of room (the sink then writes none) */
+} mg_kvlist;
+
+void mg_kv_init(mg_kvlist *l);
+void mg_kv_number(mg_kvlist *l, const char *key, double v);
+void mg_kv_string(mg_kvlist *l, const char *key, const char *v);
+void mg_kv_null(mg_kvlist *l, const char *key);
+void mg_kv_object(mg_kvlist *l, const char *key);
+void mg_kv_array(mg_kvlist *l, const char *key);
+void mg_kv_end(mg_kvlist *l);
+/* Whether the list can be written (a sink writes nothing of one that
+ * cannot): nothing dropped, every object and array closed, no END without
+ * one, nesting within a JSON record's depth. */
+int mg_kv_complete(const mg_kvlist *l);
+
+/* Writes the run record to f: as one JSON line, or (as_comment) as the "#"
+ * provenance lines above a table. */
+typedef void (*mg_record_fn)(FILE *f, const void *arg, int as_comment);
+
+typedef struct mg_sink mg_sink;
+typedef struct {
+    void (*begin)(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg);
+    void (*row)(mg_sink *s, const mg_result *r);
+    void (*summary)(mg_sink *s, const char *benchmark, const mg_kvlist *kv);
+    /* Another whole record (a sentinel): JSON writes it with fn, the table
+     * and CSV leave it out. */
+    void (*record)(mg_sink *s, mg_record_fn fn, const void *arg);
+} mg_sink_ops;
+
+struct mg_sink {
+    const mg_sink_ops *ops;
+    FILE *f;
+};
+
+/* A sink of format fmt on f (every write is flushed). */
+void mg_sink_init(mg_sink *s, mg_format fmt, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
