@@ -126,48 +126,43 @@ typedef struct {
 static void write_record(FILE *f, const void *arg, int as_comment)
 {
     const sentinel_rec *r = arg;
-    const char *phase = r->phase;
-    int peer = r->peer, n = r->n;
-    double lat_us = r->lat_us, rmin = r->rmin, rmax = r->rmax;
-    const node_report *nodes = r->nodes;
-    const mg_turns_stats *turns = r->turns;
     mg_json j;
     (void)as_comment;
     mg_json_init(&j, f);
     mg_json_object_begin(&j, NULL);
     mg_json_string(&j, "type", "sentinel");
-    mg_json_string(&j, "phase", phase);
+    mg_json_string(&j, "phase", r->phase);
     mg_json_int(&j, "probe_bytes", 8);
-    if (peer >= 0) {
+    if (r->peer >= 0) {
         mg_json_array_begin(&j, "probe_pair");
         mg_json_int(&j, NULL, 0);
-        mg_json_int(&j, NULL, peer);
+        mg_json_int(&j, NULL, r->peer);
         mg_json_array_end(&j);
     } else {
         mg_json_null(&j, "probe_pair");
     }
-    mg_json_number(&j, "probe_latency_us", lat_us);
-    mg_json_number(&j, "compute_rate_min", rmin);
-    mg_json_number(&j, "compute_rate_max", rmax);
+    mg_json_number(&j, "probe_latency_us", r->lat_us);
+    mg_json_number(&j, "compute_rate_min", r->rmin);
+    mg_json_number(&j, "compute_rate_max", r->rmax);
     mg_json_string(&j, "compute_rate_unit", "Munits/s");
     mg_json_array_begin(&j, "nodes");
-    for (int i = 0; i < n; ++i) {
-        if (!nodes[i].valid)
+    for (int i = 0; i < r->n; ++i) {
+        if (!r->nodes[i].valid)
             continue;
         mg_json_object_begin(&j, NULL);
-        mg_json_string(&j, "host", nodes[i].host);
-        mg_json_number(&j, "load1", nodes[i].load1);
-        mg_json_number(&j, "load5", nodes[i].load5);
-        mg_json_number(&j, "load15", nodes[i].load15);
-        put_count(&j, "procs_running", nodes[i].procs_running);
-        put_count(&j, "ctxt", nodes[i].ctxt);
-        put_count(&j, "cpu_jiffies", nodes[i].cpu_jiffies);
-        put_count(&j, "steal_jiffies", nodes[i].steal_jiffies);
-        mg_json_number(&j, "cpu_mhz", nodes[i].cpu_mhz);
+        mg_json_string(&j, "host", r->nodes[i].host);
+        mg_json_number(&j, "load1", r->nodes[i].load1);
+        mg_json_number(&j, "load5", r->nodes[i].load5);
+        mg_json_number(&j, "load15", r->nodes[i].load15);
+        put_count(&j, "procs_running", r->nodes[i].procs_running);
+        put_count(&j, "ctxt", r->nodes[i].ctxt);
+        put_count(&j, "cpu_jiffies", r->nodes[i].cpu_jiffies);
+        put_count(&j, "steal_jiffies", r->nodes[i].steal_jiffies);
+        mg_json_number(&j, "cpu_mhz", r->nodes[i].cpu_mhz);
         mg_json_object_end(&j);
     }
     mg_json_array_end(&j);
-    put_turns(&j, turns);
+    put_turns(&j, r->turns);
     mg_json_object_end(&j);
     fputc('\n', f);
 }
