@@ -12,9 +12,11 @@
 #define MG_DRIVER_H
 
 #include "mg_compute.h"
+#include "mg_group.h"
 #include "mg_json.h"
 #include "mg_mpi.h"
 #include "mg_opts.h"
+#include "mg_policy.h"
 #include "mg_report.h"
 #include "mg_sink.h"
 #include "mg_stats.h"
@@ -80,6 +82,14 @@ typedef struct mg_ctx mg_ctx;
 struct mg_ctx {
     MPI_Comm comm;
     int rank, nranks;
+    /* How the driver's measuring stages reach the other ranks and read the
+     * time: the four calls over comm (mg_group_mpi) and MPI_Wtime, or a
+     * one-rank fake and a fake clock in the unit tests. */
+    mg_group group;
+    mg_clock clock;
+    /* --sync window: this rank's clock minus rank 0's, and (rank 0) the
+     * largest round trip of the estimate (collective). */
+    double (*clock_offset)(const mg_ctx *ctx, double *rtt_max_s);
     int nnodes, local_rank, local_ranks;
     const int *node_of;         /* node index (0..nnodes-1) of every rank */
     const int *partner_of;      /* partner of every rank (bench->layout.pairs), or NULL */

@@ -3,14 +3,17 @@
  *
  * Per size: barrier; warm-up chunks chosen by rank 0 and broadcast; the
  * policy (block size, plan) broadcast; timed samples, each one block of
- * iterations bracketed by MPI_Wtime with nothing else inside; at the policy's
+ * iterations bracketed by the clock (MPI_Wtime) with nothing else inside; at the policy's
  * checkpoints rank 0 decides whether to stop and broadcasts the decision
  * (outside the timed blocks). Raw samples are kept until the statistics are
  * computed on rank 0. Validation runs after the timed region.
+ *
+ * The other ranks are reached only through ctx->group's four calls and time
+ * only through ctx->clock (mg_now), so this stage runs in one process with a
+ * one-rank group and a fake clock (tests/unit/test_driver.cc).
  */
 #include "mg_run.h"
 
-#include "mg_clocksync.h"
 #include "mg_pattern.h"
 #include "mg_stats.h"
 
@@ -24,73 +27,35 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
                     mg_policy *out)
 {
     mg_policy pol;
-    mg_clock clk = {mg_wtime, NULL};
 
     mg_turns_point(ctx->turns);
-    MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+    mg_group_barrier(&ctx->group);
     if (b->kernel.begin_size)
         b->kernel.begin_size(ctx, size);
     if (ctx->rank == 0)
-        mg_policy_begin(&pol, pc, clk);
+        mg_policy_begin(&pol, pc, ctx->clock);
     for (;;) {
         long chunk = 0;
         double t0;
         if (ctx->rank == 0)
             chunk = mg_policy_warmup_next(&pol);
-        MG_MPI_CHECK(MPI_Bcast(&chunk, 1, MPI_LONG, 0, ctx->comm));
+        mg_group_bcast(&ctx->group, &chunk, sizeof chunk);
         if (chunk == 0)
             break;
-        t0 = MPI_Wtime();
+        t0 = mg_now(ctx);
         b->kernel.iterate(ctx, size, chunk);
         if (ctx->rank == 0)
-            mg_policy_warmup_record(&pol, chunk, MPI_Wtime() - t0);
+            mg_policy_warmup_record(&pol, chunk, mg_now(ctx) - t0);
     }
     if (ctx->rank == 0)
         mg_policy_calibrate(&pol, 0.0);
-    MG_MPI_CHECK(MPI_Bcast(&pol, (int)sizeof pol, MPI_BYTE, 0, ctx->comm));
+    mg_group_bcast(&ctx->group, &pol, sizeof pol);
     *out = pol;
 }
 
-#define MG_SYNC_PROBES 16
-#define MG_SYNC_TAG 28007
 #define MG_WINDOW_MIN_S (MG_SYNC_WINDOW_MIN_US * 1e-6)
 #define MG_WINDOW_MAX_S 1.0
 #define MG_LEAD_MIN_S 100e-6 /* first window of a batch: at least 100 us ahead */
-
-/* --sync window: this rank's clock minus rank 0's, from MG_SYNC_PROBES
- * ping-pongs with rank 0 (the one with the smallest round trip,
- * util/mg_clocksync.h). Rank 0 serves the ranks in turn: O(nranks) messages
- * and memory. Rank 0 gets the largest chosen round trip in *rtt_max_s. */
-static double sync_clocks(const mg_ctx *ctx, double *rtt_max_s)
-{
-    double off = 0.0;
-    *rtt_max_s = 0.0;
-    if (ctx->rank == 0) {
-        for (int r = 1; r < ctx->nranks; ++r) {
-            mg_clock_probe p[MG_SYNC_PROBES];
-            double o = 0.0, rtt = 0.0;
-            for (int k = 0; k < MG_SYNC_PROBES; ++k) {
-                p[k].send_s = MPI_Wtime();
-                MG_MPI_CHECK(MPI_Send(&p[k].send_s, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm));
-                MG_MPI_CHECK(MPI_Recv(&p[k].remote_s, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm,
-                                      MPI_STATUS_IGNORE));
-                p[k].recv_s = MPI_Wtime();
-            }
-            mg_clock_offset(p, MG_SYNC_PROBES, &o, &rtt);
-            MG_MPI_CHECK(MPI_Send(&o, 1, MPI_DOUBLE, r, MG_SYNC_TAG, ctx->comm));
-            *rtt_max_s = fmax(*rtt_max_s, rtt);
-        }
-        return 0.0;
-    }
-    for (int k = 0; k < MG_SYNC_PROBES; ++k) {
-        double t;
-        MG_MPI_CHECK(MPI_Recv(&t, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm, MPI_STATUS_IGNORE));
-        t = MPI_Wtime();
-        MG_MPI_CHECK(MPI_Send(&t, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm));
-    }
-    MG_MPI_CHECK(MPI_Recv(&off, 1, MPI_DOUBLE, 0, MG_SYNC_TAG, ctx->comm, MPI_STATUS_IGNORE));
-    return off;
-}
 
 /* What rank 0 broadcasts before each batch of MG_TIME_CALL samples. */
 typedef struct {
@@ -102,8 +67,9 @@ typedef struct {
 
 /* Rank 0: the next batch of calls (its size, the start of its first
  * window), or the decision to stop. */
-static void plan_batch(const mg_policy_cfg *pc, mg_policy *pol, const double *root, size_t n,
-                       size_t m, size_t cap, double rtt_s, call_plan *plan)
+static void plan_batch(const mg_ctx *ctx, const mg_policy_cfg *pc, mg_policy *pol,
+                       const double *root, size_t n, size_t m, size_t cap, double rtt_s,
+                       call_plan *plan)
 {
     size_t want = (pc->iterations > 0 ? (size_t)pc->iterations : pc->max_samples) - n;
     if (m > 0)
@@ -118,7 +84,7 @@ static void plan_batch(const mg_policy_cfg *pc, mg_policy *pol, const double *ro
     if (plan->k < 1)
         plan->k = 1;
     /* room for the broadcast of this plan to reach every rank */
-    plan->start_s = MPI_Wtime() + fmax(4.0 * plan->window_s + 8.0 * rtt_s, MG_LEAD_MIN_S);
+    plan->start_s = mg_now(ctx) + fmax(4.0 * plan->window_s + 8.0 * rtt_s, MG_LEAD_MIN_S);
 }
 
 /* The calls of one batch: batch[j] is the sample of call j as this rank
@@ -131,18 +97,18 @@ static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_
         if (window) {
             const double start = plan->start_s + (double)j * plan->window_s;
             int late;
-            t0 = MPI_Wtime() - offset_s;
+            t0 = mg_now(ctx) - offset_s;
             late = t0 > start;
             while (t0 < start)
-                t0 = MPI_Wtime() - offset_s;
+                t0 = mg_now(ctx) - offset_s;
             b->kernel.iterate(ctx, size, 1);
-            t1 = MPI_Wtime() - offset_s;
+            t1 = mg_now(ctx) - offset_s;
             batch[j] = late ? INFINITY : t1 - start;
         } else {
-            MG_MPI_CHECK(MPI_Barrier(ctx->comm));
-            t0 = MPI_Wtime();
+            mg_group_barrier(&ctx->group);
+            t0 = mg_now(ctx);
             b->kernel.iterate(ctx, size, 1);
-            t1 = MPI_Wtime();
+            t1 = mg_now(ctx);
             batch[j] = t1 - t0;
         }
         mine[j] = t1 - t0;
@@ -183,7 +149,7 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
 
     ctx->late = 0;
     if (window)
-        offset_s = sync_clocks(ctx, &rtt_s);
+        offset_s = ctx->clock_offset(ctx, &rtt_s);
     if (window && ctx->cfg->sync_window_us > 0.0)
         plan.window_s = ctx->cfg->sync_window_us * 1e-6;
     else if (window)
@@ -191,13 +157,13 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     ctx->timed = 1;
     for (;;) {
         if (ctx->rank == 0)
-            plan_batch(pc, pol, root, n, m, cap, rtt_s, &plan);
-        MG_MPI_CHECK(MPI_Bcast(&plan, (int)sizeof plan, MPI_BYTE, 0, ctx->comm));
+            plan_batch(ctx, pc, pol, root, n, m, cap, rtt_s, &plan);
+        mg_group_bcast(&ctx->group, &plan, sizeof plan);
         if (plan.stop != MG_STOP_NONE)
             break;
         run_batch(b, ctx, size, &plan, window, offset_s, batch, mine + m);
         m += (size_t)plan.k;
-        MG_MPI_CHECK(MPI_Reduce(batch, red, (int)plan.k, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+        mg_group_reduce_max(&ctx->group, batch, red, (size_t)plan.k);
         if (ctx->rank == 0)
             n = keep_batch(ctx, red, plan.k, root, n, &plan);
     }
@@ -241,18 +207,18 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
             break;
         }
         ctx->sample_s = 0.0;
-        t0 = MPI_Wtime();
+        t0 = mg_now(ctx);
         b->kernel.iterate(ctx, size, bi);
-        t1 = MPI_Wtime();
+        t1 = mg_now(ctx);
         mine[i] = (b->timing.times_itself ? ctx->sample_s : t1 - t0) / (double)bi;
         iters += (unsigned long long)bi;
         n = i + 1;
         if (mg_policy_is_checkpoint(&pol, n)) {
             if (is_max)
-                MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+                mg_group_reduce_max(&ctx->group, mine, root, n);
             if (ctx->rank == 0)
                 stop = (int)mg_policy_check(&pol, use, n);
-            MG_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm));
+            mg_group_bcast(&ctx->group, &stop, sizeof stop);
             if (stop != MG_STOP_NONE)
                 break;
             if (mg_turns_point(ctx->turns)) {
@@ -267,7 +233,7 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
     if (b->kernel.end_size)
         b->kernel.end_size(ctx, size);
     if (is_max)
-        MG_MPI_CHECK(MPI_Reduce(mine, root, (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->comm));
+        mg_group_reduce_max(&ctx->group, mine, root, n);
     else if (ctx->rank == 0)
         memcpy(root, mine, n * sizeof *mine);
     *n_out = n;
@@ -309,7 +275,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
     for (uint64_t v = 0; v < 2 && b->valid.verify; ++v) {
         char msg[MG_ERRLEN];
         b->valid.fill(ctx, size, (int)v);
-        MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+        mg_group_barrier(&ctx->group);
         ctx->validating = 1;
         run_iters(b, ctx, size, 1);
         ctx->validating = 0;
@@ -326,7 +292,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
             mg_pattern_fill(sb + (size_t)i * stride, size, mg_pattern_seed(ctx->rank, size, v));
         for (int i = 0; i < nrecv; ++i)
             poison(rb + (size_t)i * stride, size, mg_pattern_seed(from[i], size, v));
-        MG_MPI_CHECK(MPI_Barrier(ctx->comm));
+        mg_group_barrier(&ctx->group);
         ctx->validating = 1;
         run_iters(b, ctx, size, 1);
         ctx->validating = 0;
@@ -346,7 +312,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
             }
         }
     }
-    return mg_all_true(ok, ctx->comm);
+    return mg_group_all_true(&ctx->group, ok);
 }
 
 void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n)
@@ -368,7 +334,7 @@ void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
     double mine[MG_MAX_EXTRA + 1] = {0};
     int n = b->report.nfigures < MG_MAX_EXTRA ? b->report.nfigures : MG_MAX_EXTRA;
     b->report.figures(ctx, mine);
-    MG_MPI_CHECK(MPI_Gather(mine, n, MPI_DOUBLE, all, n, MPI_DOUBLE, 0, ctx->comm));
+    mg_group_gather(&ctx->group, mine, (size_t)n, all);
 }
 
 uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_s,
@@ -392,11 +358,9 @@ uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_
  * the largest calibration error. */
 void mg_calibrate_compute(mg_ctx *ctx)
 {
-    mg_clock clk = {mg_wtime, NULL};
-    if (mg_compute_calibrate(&ctx->compute, clk, mg_compute_spin, 0.01, 5) != 0)
-        mg_mpi_die(__FILE__, __LINE__, "cannot calibrate the computation: MPI_Wtime stands still");
-    MG_MPI_CHECK(MPI_Reduce(&ctx->compute.rel_error, &ctx->compute_err_max, 1, MPI_DOUBLE, MPI_MAX,
-                            0, ctx->comm));
+    if (mg_compute_calibrate(&ctx->compute, ctx->clock, mg_compute_spin, 0.01, 5) != 0)
+        mg_mpi_die(__FILE__, __LINE__, "cannot calibrate the computation: the clock stands still");
+    mg_group_reduce_max(&ctx->group, &ctx->compute.rel_error, &ctx->compute_err_max, 1);
 }
 
 /* Every rank's median seconds per iteration, gathered to rank 0 (for the
@@ -407,7 +371,7 @@ void mg_gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, dou
     double med = 0.0;
     if (n > 0 && mg_stats_compute(mine, n, &st) == 0)
         med = st.median;
-    MG_MPI_CHECK(MPI_Gather(&med, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, ctx->comm));
+    mg_group_gather(&ctx->group, &med, 1, all);
 }
 
 void mg_ctx_fail(mg_ctx *ctx, const char *msg)

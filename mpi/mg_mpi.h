@@ -16,6 +16,8 @@
 #ifndef MG_MPI_H
 #define MG_MPI_H
 
+#include "mg_group.h"
+
 #include <limits.h>
 #include <mpi.h>
 #include <stddef.h>
@@ -33,6 +35,11 @@ void mg_mpi_fail(int rc, const char *call, const char *file, int line);
 /* Collective over comm: when any rank's msg (len bytes) is not empty, every
  * rank gets the lowest such rank's msg and -1; else 0, msg unchanged. */
 int mg_mpi_agree_message(MPI_Comm comm, char *msg, int len);
+
+/* The four-call group (util/mg_group.h) over *comm, which it reads at every
+ * call: the communicator may change after this (rails), the group's rank and
+ * size are then set again by another call. */
+void mg_group_mpi(mg_group *g, MPI_Comm *comm);
 
 /* Abort with a message for a non-MPI internal error. */
 void mg_mpi_die(const char *file, int line, const char *msg);

@@ -41,7 +41,7 @@ int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
             ok = 0;
         }
     }
-    MG_MPI_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, ctx->comm));
+    mg_group_bcast(&ctx->group, &ok, sizeof ok);
     return ok;
 }
 

@@ -12,7 +12,8 @@
  *                          file is a second JSON Lines sink, complete or
  *                          absent): run record, header, rows, and the
  *                          benchmark's summary of the finished rows
- *   driver   mg_driver.c   the sweep over sizes x variants, and mg_main
+ *   sweep    mg_sweep.c    sizes x variants, each row to the sinks
+ *   driver   mg_driver.c   mg_main: the stages in order
  */
 #ifndef MG_RUN_H
 #define MG_RUN_H
@@ -68,6 +69,22 @@ typedef struct {
     char plan_err[MG_ERRLEN];
 } mg_run;
 
+/* The measuring stages' clock: MPI_Wtime called directly (no indirect call
+ * next to a timed block), or the fake clock of a one-process test. */
+static inline double mg_now(const mg_ctx *ctx)
+{
+    return ctx->clock.now_s == mg_wtime ? MPI_Wtime() : ctx->clock.now_s(ctx->clock.ctx);
+}
+
+/* --sync window's clock offsets over ctx->comm (mg_group_mpi.c). */
+double mg_mpi_clock_offset(const mg_ctx *ctx, double *rtt_max_s);
+
+/* Before MPI_Init: the benchmark's parameters at their defaults, every
+ * option parsed (the plan), the rails steered from it (mg_driver.c). */
+void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv);
+/* Free what the plan and the session allocated. */
+void mg_run_release(mg_run *s);
+
 /* plan */
 void mg_config_default(mg_config *c);
 int mg_json_requested(int argc, char **argv);
@@ -86,7 +103,6 @@ int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const
                    int need_min, int need_max);
 
 /* session */
-int mg_all_true(int mine, MPI_Comm comm);
 int *mg_topology(mg_ctx *ctx);
 /* Rails: build them; *served = 1 when this process was a rail helper. */
 int mg_session_rails(mg_run *s, int *served, int *rc);
@@ -121,5 +137,12 @@ void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int
 /* Rank 0: drop the -o file's temporary (an incomplete sweep is not kept). */
 void mg_out_discard(mg_out_file *o);
 void mg_output_summary(mg_run *s);
+
+/* After the session's MPI set-up (topology, rails, layout, provenance):
+ * buffers and the -o file (mg_session_resources), the sweep through the
+ * sinks, the -o file made complete. Reaches the other ranks only through
+ * ctx->group and reads time only through ctx->clock: it runs in one process
+ * with mg_group_solo and a fake clock. Returns the exit code. */
+int mg_run_sweep(mg_run *s);
 
 #endif

@@ -12,13 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int mg_all_true(int mine, MPI_Comm comm)
-{
-    int all = 0;
-    MG_MPI_CHECK(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm));
-    return all;
-}
-
 static uint64_t default_memory_limit(int local_ranks)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -77,6 +70,7 @@ int mg_session_rails(mg_run *s, int *served, int *rc)
         ctx->comm = bc;
         MG_MPI_CHECK(MPI_Comm_rank(bc, &ctx->rank));
         MG_MPI_CHECK(MPI_Comm_size(bc, &ctx->nranks));
+        mg_group_mpi(&ctx->group, &ctx->comm);
         free(s->node_of);
         s->node_of = mg_topology(ctx);
         mg_xfer_init(&ctx->xfer, bc);
@@ -120,12 +114,9 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
     uint64_t limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(ctx->local_ranks);
     char err[MG_ERRLEN];
 
-    if (mg_all_true(need <= limit, ctx->comm))
+    if (mg_group_all_true(&ctx->group, need <= limit))
         return MG_EXIT_OK;
-    {
-        uint64_t mine = need;
-        MG_MPI_CHECK(MPI_Allreduce(&mine, &need, 1, MPI_UINT64_T, MPI_MAX, ctx->comm));
-    }
+    need = (uint64_t)mg_group_max(&ctx->group, (double)need);
     snprintf(err, sizeof err,
              "messages of %llu bytes need %llu bytes of buffers per rank, above the "
              "memory limit of %llu bytes (-M)",
@@ -163,7 +154,7 @@ int mg_session_resources(mg_run *s)
         return mg_usage(ctx, b, err);
     ctx->sbuf = mg_multirail_alloc(s->mr, ctx->buf_bytes);
     ctx->rbuf = mg_multirail_alloc(s->mr, rbytes);
-    if (!mg_all_true(ctx->sbuf != NULL && ctx->rbuf != NULL, ctx->comm)) {
+    if (!mg_group_all_true(&ctx->group, ctx->sbuf != NULL && ctx->rbuf != NULL)) {
         snprintf(err, sizeof err, "cannot allocate 2 x %zu bytes of buffers", ctx->buf_bytes);
         return mg_usage(ctx, b, err);
     }
