@@ -94,6 +94,8 @@ void mg_run_release(mg_run *s)
     free(s->partner_of);
     mg_sweep_free(&s->sweep);
     mg_prov_free(&s->prov);
+    free(s->rows.row);
+    free(s->rows.label);
     free(s->ctx.params);
 }
 

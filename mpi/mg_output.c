@@ -186,7 +186,7 @@ void mg_output_begin(mg_run *s)
     mg_table_meta meta = {b->id.name,
                           b->id.description,
                           b->id.headline,
-                          MG_VERSION_STRING,
+                          s->prov.version,
                           b->report.extras ? b->report.extra_names : NULL,
                           b->sweep.variant_name};
 
@@ -213,7 +213,4 @@ void mg_output_summary(mg_run *s)
         mg_mpi_die(__FILE__, __LINE__, "a benchmark's summary is not a complete key-value list");
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k].ops->summary(&s->sink[k], b->id.name, &kv);
-    free(s->rows.row);
-    free(s->rows.label);
-    memset(&s->rows, 0, sizeof s->rows);
 }

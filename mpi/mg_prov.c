@@ -102,6 +102,8 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     p->timer_resolution_s = MPI_Wtick();
     gmtime_r(&now, &tm);
     strftime(p->date_utc, sizeof p->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(p->version, sizeof p->version, "%s", MG_VERSION_STRING);
+    mg_prov_collect_env(p, environ);
 
     mg_prov_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
@@ -118,7 +120,12 @@ void mg_prov_free(mg_prov *p)
         free(p->bindings[0]);
         free(p->bindings);
     }
+    for (size_t i = 0; i < p->nenv; ++i)
+        free(p->env[i]);
+    free(p->env);
     p->hosts = p->bindings = NULL;
+    p->env = NULL;
+    p->nenv = 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -126,35 +133,43 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void write_env(mg_json *j)
+static int recorded(const char *var)
 {
-    size_t n = 0, k = 0;
-    const char **vars;
-    for (char **e = environ; *e; ++e)
-        ++n;
-    vars = malloc((n + 1) * sizeof *vars);
-    if (vars == NULL)
+    for (const char *const *pre = env_prefixes; *pre; ++pre)
+        if (strncmp(var, *pre, strlen(*pre)) == 0)
+            return 1;
+    return 0;
+}
+
+void mg_prov_collect_env(mg_prov *p, char **envp)
+{
+    size_t n = 0;
+    for (char **e = envp; *e; ++e)
+        n += (size_t)recorded(*e);
+    p->env = malloc((n + 1) * sizeof *p->env);
+    if (p->env == NULL)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
-    for (char **e = environ; *e; ++e)
-        for (const char *const *pre = env_prefixes; *pre; ++pre)
-            if (strncmp(*e, *pre, strlen(*pre)) == 0) {
-                vars[k++] = *e;
-                break;
-            }
-    qsort(vars, k, sizeof *vars, cmp_str);
+    p->nenv = 0;
+    for (char **e = envp; *e; ++e)
+        if (recorded(*e) && (p->env[p->nenv++] = strdup(*e)) == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    qsort(p->env, p->nenv, sizeof *p->env, cmp_str);
+}
+
+static void write_env(mg_json *j, const mg_prov *p)
+{
     mg_json_object_begin(j, "env");
-    for (size_t i = 0; i < k; ++i) {
-        const char *eq = strchr(vars[i], '=');
+    for (size_t i = 0; i < p->nenv; ++i) {
+        const char *eq = strchr(p->env[i], '=');
         char name[256];
-        size_t len = eq ? (size_t)(eq - vars[i]) : strlen(vars[i]);
+        size_t len = eq ? (size_t)(eq - p->env[i]) : strlen(p->env[i]);
         if (len >= sizeof name)
             len = sizeof name - 1;
-        memcpy(name, vars[i], len);
+        memcpy(name, p->env[i], len);
         name[len] = '\0';
         mg_json_string(j, name, eq ? eq + 1 : "");
     }
     mg_json_object_end(j);
-    free(vars);
 }
 
 static void first_line(const char *s, char *out, size_t len)
@@ -288,7 +303,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     mg_json_int(&j, "schema", 1);
     mg_json_string(&j, "benchmark", bench->id.name);
     mg_json_string(&j, "description", bench->id.description);
-    mg_json_string(&j, "mpigauge_version", MG_VERSION_STRING);
+    mg_json_string(&j, "mpigauge_version", p->version);
     mg_json_string(&j, "mpi_library", lib);
     mg_json_string(&j, "mpi_library_version", p->library);
     mg_json_string(&j, "mpi_version", ver);
@@ -302,7 +317,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     for (int i = 0; i < argc; ++i)
         mg_json_string(&j, NULL, argv[i]);
     mg_json_array_end(&j);
-    write_env(&j);
+    write_env(&j, p);
     write_options(&j, bench, cfg, ctx, sweep, variants, nvariants);
     mg_json_object_end(&j);
     fputc('\n', f);
@@ -312,8 +327,9 @@ void mg_prov_write_comment(FILE *f, const mg_prov *p)
 {
     char lib[256];
     first_line(p->library, lib, sizeof lib);
-    fprintf(f, "# MPI: %s (MPI %d.%d), %d ranks on %d node%s, timer MPI_Wtime (overhead %.0f ns)\n",
-            lib, p->mpi_version, p->mpi_subversion, p->nranks, p->nnodes, p->nnodes == 1 ? "" : "s",
-            p->timer_overhead_s * 1e9);
+    fprintf(f,
+            "# MPI: %s (MPI %d.%d), %d rank%s on %d node%s, timer MPI_Wtime (overhead %.0f ns)\n",
+            lib, p->mpi_version, p->mpi_subversion, p->nranks, p->nranks == 1 ? "" : "s", p->nnodes,
+            p->nnodes == 1 ? "" : "s", p->timer_overhead_s * 1e9);
     mg_multirail_write_comment(p->rails, f);
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Provenance: what makes a result comparable, written once per run as the
- * {"type":"run",...} record of the JSON Lines output.
+ * {"type":"run",...} record of the JSON Lines output. Collected once over
+ * MPI into plain data (mg_prov_collect); the record is written from that
+ * data alone (mg_prov_write), so a test can write it from a made-up mg_prov.
  */
 #ifndef MG_PROV_H
 #define MG_PROV_H
@@ -19,6 +21,9 @@ typedef struct {
     int mpi_version, mpi_subversion;
     double timer_overhead_s, timer_resolution_s;
     char date_utc[32];
+    char version[64]; /* mpigauge's version */
+    char **env;       /* the recorded "NAME=VALUE" variables, sorted */
+    size_t nenv;
     const struct mg_rails *rails; /* the session's rails, for the map (NULL: none) */
 } mg_prov;
 
@@ -30,6 +35,10 @@ void mg_prov_binding(struct hwloc_topology *topo, char *out, size_t len);
 
 /* Collective over ctx->comm: gathers hosts and bindings to rank 0. */
 void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
+
+/* The environment variables the run record keeps (names with a prefix of an
+ * MPI library or launcher), copied and sorted into p->env. */
+void mg_prov_collect_env(mg_prov *p, char **envp);
 
 /* Rank 0: write the run record (one line). */
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,

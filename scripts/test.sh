@@ -31,9 +31,12 @@ count() { # file pattern -> number of matching lines
 }
 tally_build() { # build dir
     d=$1
-    u="$d/tests/unit/unit_tests.log"
-    up=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$u" 2>/dev/null | tail -n1)
-    uf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$u" 2>/dev/null | tail -n1)
+    up=0 uf=0
+    for u in "$d/tests/unit/unit_tests.log" "$d/tests/unit/driver_tests.log"; do
+        p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$u" 2>/dev/null | tail -n1)
+        f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$u" 2>/dev/null | tail -n1)
+        up=$((up + ${p:-0})) uf=$((uf + ${f:-0}))
+    done
     mp=$(( $(count "$d/tests/mpi_cases.log" '^ok ') + $(count "$d/tests/protocol_switch.log" '^ok ') ))
     mf=$(( $(count "$d/tests/mpi_cases.log" '^not ok ') + $(count "$d/tests/protocol_switch.log" '^not ok ') ))
     passed=$((passed + ${up:-0} + mp))
@@ -48,7 +51,8 @@ for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
         failed=$((failed + 1)); status=1; continue
     fi
     d="$root/_build/$mpi"
-    rm -f "$d/tests/unit/unit_tests.log" "$d/tests/mpi_cases.log" "$d/tests/protocol_switch.log"
+    rm -f "$d/tests/unit/unit_tests.log" "$d/tests/unit/driver_tests.log" "$d/tests/mpi_cases.log" \
+        "$d/tests/protocol_switch.log"
     echo "== make check ($mpi)"
     if ! make -C "$d" -j1 check >"$d/check.out" 2>&1; then
         status=1
@@ -137,7 +141,8 @@ if [ "${MG_TEST_CLUSTER:-1}" = 1 ]; then
 fi
 
 # The MPI cases once more with AddressSanitizer and UndefinedBehaviorSanitizer
-# (Open MPI; leaks are not reported: the MPI library's own would drown them).
+# (Open MPI; leaks are not reported: the MPI library's own would drown them),
+# and the one-process driver tests with leaks reported.
 if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
     echo "== MPI cases under ASan+UBSan (openmpi-asan)"
     d="$root/_build/openmpi-asan"
@@ -151,6 +156,15 @@ if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
         passed=$((passed + mp)); failed=$((failed + mf))
         [ "$mf" -eq 0 ] || grep '^not ok' "$d/tests/mpi_cases.log" | head -n 20
         echo "== openmpi-asan: MPI cases $mp passed, $mf failed"
+        # the driver in one process, leaks included (no MPI_Init, no hwloc
+        # topology: whatever leaks is ours)
+        rm -f "$d/tests/unit/driver_tests.log"
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            make -C "$d" -j1 check TESTS=tests/unit/driver_tests >"$d/check-driver.out" 2>&1 || {
+            status=1; failed=$((failed + 1)); tail -n 40 "$d/tests/unit/driver_tests.log"; }
+        dp=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$d/tests/unit/driver_tests.log" 2>/dev/null | tail -n1)
+        passed=$((passed + ${dp:-0}))
+        echo "== openmpi-asan: driver tests in one process ${dp:-0} passed"
     else
         failed=$((failed + 1)); status=1
     fi

@@ -30,7 +30,21 @@ tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DMG_GOLDEN_DIR='"$(abs_top_srcd
 tests_unit_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS)
 tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lm
 
-TESTS += tests/unit/unit_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
+# The driver's stages in one process (a fake benchmark, a one-rank group, a
+# fake clock): C++ tests over a C harness built with the MPI compiler, linked
+# by it too (libmgmpi.a needs the MPI library; MPI_Init is never called).
+check_PROGRAMS += tests/unit/driver_tests
+tests_unit_driver_tests_SOURCES = \
+	tests/unit/driver_fake.c tests/unit/driver_fake.h \
+	tests/unit/test_driver.cc tests/unit/test_group.cc \
+	tests/unit/golden.h
+tests_unit_driver_tests_CPPFLAGS = $(tests_unit_unit_tests_CPPFLAGS)
+tests_unit_driver_tests_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
+tests_unit_driver_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS)
+tests_unit_driver_tests_LDADD = $(MG_LDADD) $(GTEST_LIBS) -lstdc++
+tests_unit_driver_tests_LINK = $(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LDFLAGS) -o $@
+
+TESTS += tests/unit/unit_tests tests/unit/driver_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
 	tests/turns.sh tests/option_tables.sh \
 	tests/frontend/unit_tests.sh
 TEST_EXTENSIONS = .sh
@@ -55,4 +69,5 @@ EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh te
 	tests/fixtures/sysfs/infiniband/mlx5_0/node_type tests/fixtures/sysfs/infiniband/rxe0/node_type \
 	tests/golden/report_table.txt tests/golden/report.csv tests/golden/report.jsonl \
 	tests/golden/sink_table.txt tests/golden/sink.csv tests/golden/sink.jsonl \
+	tests/golden/driver_fixed.jsonl tests/golden/driver_fixed_table.txt tests/golden/driver_fixed.csv \
 	build-aux/tap-driver.sh

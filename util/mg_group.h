@@ -13,6 +13,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct mg_group_ops {
     void (*barrier)(void *impl);
     /* root's `bytes` bytes at buf to every rank's buf */
@@ -59,5 +63,9 @@ double mg_group_max(const mg_group *g, double mine);
 /* When any rank's msg (len bytes, NUL-terminated) is not empty, every rank
  * gets the lowest such rank's msg and -1; else 0 and msg unchanged. */
 int mg_group_agree_message(const mg_group *g, char *msg, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

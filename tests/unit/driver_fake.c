@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The driver in one process with a fake benchmark, a one-rank group and a
+ * fake clock: see driver_fake.h. */
+#include "driver_fake.h"
+
+#include "mg_exit.h"
+#include "mg_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct {
+    double cost_us, per_byte_ns, jitter;
+    mg_list ways;
+    int corrupt;
+    uint64_t fail_at;
+} fake_params;
+
+static const mg_opt fake_opts[] = {
+    {0, "cost-us", MG_OPT_DOUBLE, offsetof(fake_params, cost_us), "US", "fake time per iteration",
+     0, 1e6, NULL, "1", NULL},
+    {0, "per-byte-ns", MG_OPT_DOUBLE, offsetof(fake_params, per_byte_ns), "NS",
+     "fake time per byte", 0, 1e6, NULL, "1", NULL},
+    {0, "jitter", MG_OPT_DOUBLE, offsetof(fake_params, jitter), "FRACTION",
+     "relative variation of the kernel calls", 0, 0.9, NULL, "0", NULL},
+    {0, "ways", MG_OPT_LIST, offsetof(fake_params, ways), "LIST", "cost multipliers (variants)", 1,
+     64, NULL, "1,2", NULL},
+    {0, "corrupt", MG_OPT_FLAG, offsetof(fake_params, corrupt), NULL,
+     "deliver a wrong byte under -c", 0, 0, NULL, NULL, NULL},
+    {0, "fail-at", MG_OPT_SIZE, offsetof(fake_params, fail_at), "SIZE",
+     "fail (mg_ctx_fail) at this size", 0, 0, NULL, "0", NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+
+/* The fake clock, and what the kernel did (one run at a time). */
+typedef struct {
+    double t;
+    uint64_t lcg;
+    long calls, iters;
+} fake_world;
+
+static double fake_now(void *arg)
+{
+    fake_world *w = arg;
+    w->t += 1e-9;
+    return w->t;
+}
+
+static const fake_params *prm(const mg_ctx *c) { return c->params; }
+
+/* The next value of a fixed sequence, in [-1, 1]. */
+static double next_u(fake_world *w)
+{
+    w->lcg = w->lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(w->lcg >> 11) / (double)(1ULL << 52) - 1.0;
+}
+
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    fake_world *w = c->clock.ctx;
+    const fake_params *p = prm(c);
+    double per = (p->cost_us + p->per_byte_ns * (double)size / 1000.0) * 1e-6;
+    w->t += (double)iters * per * (double)c->variant * (1.0 + p->jitter * next_u(w));
+    w->calls++;
+    w->iters += iters;
+    if (c->validating) {
+        memcpy(c->rbuf, c->sbuf, size);
+        if (p->corrupt)
+            ((unsigned char *)c->rbuf)[size / 2] ^= 0x5a;
+    }
+    if (p->fail_at && size == p->fail_at)
+        mg_ctx_fail(c, "the fake kernel fails at this size (--fail-at)");
+}
+
+static int recv_self(const mg_ctx *c, uint64_t size, int *from, int max)
+{
+    (void)size;
+    if (max < 1)
+        return 0;
+    from[0] = c->rank;
+    return 1;
+}
+
+static int variants(const mg_ctx *c, long *values, int max)
+{
+    return mg_variants_from_list(&prm(c)->ways, NULL, 0, values, max);
+}
+
+static const char *const extra_names[] = {"ratio_to_ref", "late", NULL};
+
+static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_median_s,
+                   double *out)
+{
+    (void)size;
+    (void)rank_median_s;
+    out[0] = c->ref ? st->median / c->ref->median : 1.0;
+    out[1] = (double)c->late;
+}
+
+static void summary(const mg_result *rows, size_t nrows, mg_kvlist *out)
+{
+    size_t worst = 0;
+    for (size_t i = 1; i < nrows; ++i)
+        if (rows[i].stats.median > rows[worst].stats.median)
+            worst = i;
+    mg_kv_number(out, "rows", (double)nrows);
+    if (nrows == 0) {
+        mg_kv_null(out, "slowest");
+        return;
+    }
+    mg_kv_object(out, "slowest");
+    mg_kv_number(out, "size_bytes", (double)rows[worst].size_bytes);
+    mg_kv_string(out, "variant", rows[worst].variant ? rows[worst].variant : "");
+    mg_kv_number(out, "median_us", rows[worst].stats.median);
+    mg_kv_end(out);
+}
+
+#define FAKE_FIELDS                                                                                \
+    .id.description = "a fake kernel on a fake clock, in us", .id.headline = "Time (us)",          \
+    .params.opts = fake_opts, .params.params_size = sizeof(fake_params), .layout.min_ranks = 1,    \
+    .layout.max_ranks = 1, .sizes.default_min_size = 1, .sizes.default_max_size = 64,              \
+    .sweep.variant_name = "ways", .sweep.variants = variants, .timing.metric = MG_METRIC_LATENCY,  \
+    .timing.time_scale = 1.0, .kernel.iterate = iterate, .valid.recv_slots = recv_self,            \
+    .report.extra_names = extra_names, .report.extras = extras, .report.summary = summary
+
+static const mg_bench block_form = {FAKE_FIELDS, .id.name = "fake",
+                                    .timing.time_mode = MG_TIME_ROOT};
+static const mg_bench call_form = {FAKE_FIELDS, .id.name = "fake_call",
+                                   .timing.time_mode = MG_TIME_CALL};
+
+static double no_offset(const mg_ctx *ctx, double *rtt_max_s)
+{
+    (void)ctx;
+    *rtt_max_s = 0.0;
+    return 0.0;
+}
+
+/* The run record's facts, made up (mg_prov_free frees them). */
+static void fake_prov(mg_prov *p)
+{
+    static const char *const env[] = {"OMPI_MCA_btl=self", "UCX_TLS=self", NULL};
+    memset(p, 0, sizeof *p);
+    p->nranks = p->nnodes = 1;
+    p->hosts = malloc(sizeof *p->hosts);
+    p->bindings = malloc(sizeof *p->bindings);
+    if (!p->hosts || !p->bindings || !(p->hosts[0] = strdup("node0")) ||
+        !(p->bindings[0] = strdup("0-1 (unbound)")))
+        abort();
+    snprintf(p->library, sizeof p->library, "FakeMPI 1.0, one process\nbuilt for tests");
+    p->mpi_version = 4;
+    p->mpi_subversion = 0;
+    p->timer_overhead_s = 25e-9;
+    p->timer_resolution_s = 1e-9;
+    snprintf(p->date_utc, sizeof p->date_utc, "2026-01-01T00:00:00Z");
+    snprintf(p->version, sizeof p->version, "0.0-test");
+    mg_prov_collect_env(p, (char **)env);
+}
+
+/* The stages of mg_main after MPI_Init, on one rank without MPI. */
+static int run_stages(mg_run *s, fake_world *w)
+{
+    static const int node0 = 0;
+    int rc, done;
+
+    s->ctx.rank = 0;
+    s->ctx.nranks = s->ctx.nnodes = s->ctx.local_ranks = 1;
+    s->ctx.node_of = &node0;
+    mg_group_solo(&s->ctx.group);
+    s->ctx.clock.now_s = fake_now;
+    s->ctx.clock.ctx = w;
+    s->ctx.clock_offset = no_offset;
+    if ((rc = mg_plan_report(s, &done)) != MG_EXIT_OK || done)
+        return rc;
+    if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
+        return rc;
+    fake_prov(&s->prov);
+    return mg_run_sweep(s);
+}
+
+/* Read a whole file into a new string. */
+static char *slurp(FILE *f)
+{
+    long n;
+    char *buf;
+    if (fflush(f) != 0 || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0)
+        return NULL;
+    rewind(f);
+    buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        return NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+/* Point file descriptor fd at a temporary file; *saved keeps the old one. */
+static FILE *redirect(int fd, int *saved)
+{
+    FILE *tmp = tmpfile();
+    *saved = -1;
+    if (tmp == NULL || (*saved = dup(fd)) < 0 || dup2(fileno(tmp), fd) < 0) {
+        if (tmp)
+            fclose(tmp);
+        return NULL;
+    }
+    return tmp;
+}
+
+static char *restore(int fd, int saved, FILE *tmp)
+{
+    char *text;
+    dup2(saved, fd);
+    close(saved);
+    text = slurp(tmp);
+    fclose(tmp);
+    return text;
+}
+
+int mgt_run(int argc, const char *const *argv, mgt_result *r)
+{
+    fake_world w = {1000.0, 12345, 0, 0};
+    mg_run *s = malloc(sizeof *s);
+    int out_fd, err_fd;
+    FILE *out, *err;
+
+    memset(r, 0, sizeof *r);
+    if (s == NULL)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    if ((out = redirect(1, &out_fd)) == NULL) {
+        free(s);
+        return -1;
+    }
+    if ((err = redirect(2, &err_fd)) == NULL) {
+        free(restore(1, out_fd, out));
+        free(s);
+        return -1;
+    }
+    mg_run_plan(s, strcmp(argv[0], "mpigauge_fake_call") == 0 ? &call_form : &block_form, argc,
+                (char **)argv);
+    r->exit_code = run_stages(s, &w);
+    mg_run_release(s);
+    fflush(stdout);
+    fflush(stderr);
+    r->err = restore(2, err_fd, err);
+    r->out = restore(1, out_fd, out);
+    r->clock_s = w.t;
+    r->kernel_calls = w.calls;
+    r->kernel_iters = w.iters;
+    free(s);
+    return r->out && r->err ? 0 : -1;
+}
+
+void mgt_result_free(mgt_result *r)
+{
+    free(r->out);
+    free(r->err);
+    memset(r, 0, sizeof *r);
+}
