@@ -16,10 +16,16 @@
 # median over rounds of the per-round ratio. ci95 is a distribution-free 95%
 # interval for the median of all pair ratios.
 #
-# Usage: bench/overhead.sh [-r ROUNDS] [-p PAIRS] [-m "openmpi mpich"] [-k]
+# With -b ROOT the other side is an earlier mpigauge build instead of
+# bare_pt2pt (ROOT/openmpi/pt2pt, ROOT/mpich/pt2pt, laid out like _build/):
+# the ratios are then new / old, with the same targets, and say whether a
+# change to the driver added a cost to the timed loop.
+#
+# Usage: bench/overhead.sh [-r ROUNDS] [-p PAIRS] [-m "openmpi mpich"] [-b ROOT] [-k]
 #   -r N   rounds (default 5)
 #   -p N   pairs per round for latency and for each bandwidth size (default 4)
 #   -m L   which MPIs (default "openmpi mpich")
+#   -b R   compare with the mpigauge build under R instead of bare_pt2pt
 #   -k     keep the raw CSV of every launch (the path is printed)
 # Environment:
 #   MG_OPENMPI_BINDIR, MG_MPICH_BINDIR: directories holding mpigauge_latency and
@@ -36,12 +42,13 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-rounds=5 pairs=4 mpis="openmpi mpich" keep=0
-while getopts "r:p:m:kh" opt; do
+rounds=5 pairs=4 mpis="openmpi mpich" keep=0 base=""
+while getopts "r:p:m:b:kh" opt; do
     case $opt in
     r) rounds=$OPTARG ;;
     p) pairs=$OPTARG ;;
     m) mpis=$OPTARG ;;
+    b) base=$(cd "$OPTARG" && pwd) || exit 2 ;;
     k) keep=1 ;;
     h) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) exit 2 ;;
@@ -97,6 +104,12 @@ for mpi in $mpis; do
         cp -p "$(bindir $mpi)/$p" "$out/mg-$mpi/$p"
         echo "$mpi: $(bindir $mpi)/$p ($(date -u -r "$out/mg-$mpi/$p" +%FT%TZ)," \
             "sha256 $(sha256sum "$out/mg-$mpi/$p" | cut -c1-12))" >&2
+        [ -n "$base" ] || continue
+        mkdir -p "$out/base-$mpi"
+        [ -x "$base/$mpi/pt2pt/$p" ] || { echo "overhead.sh: no $base/$mpi/pt2pt/$p" >&2; exit 2; }
+        cp -p "$base/$mpi/pt2pt/$p" "$out/base-$mpi/$p"
+        echo "$mpi: baseline $base/$mpi/pt2pt/$p" \
+            "(sha256 $(sha256sum "$out/base-$mpi/$p" | cut -c1-12))" >&2
     done
     "mpicc.$mpi" -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-stringop-overflow \
         -o "$here/_build/$mpi/bare_pt2pt" "$here/bare_pt2pt.c" -lm
@@ -107,13 +120,15 @@ done
 # -m S would be the whole power-of-two range up to S.)
 run() {
     local mpi=$1 who=$2 bench=$3 sizes=$4 it=$5 wu=$6 f="$out/$1.$2.$3.${4%%,*}.$7.csv" m
+    local dir="$out/mg-$mpi"
     case $sizes in *,*) m=$sizes ;; *) m=$sizes:$sizes ;; esac
-    if [ "$who" = bare ]; then
+    [ "$who" = bare ] && [ -n "$base" ] && dir="$out/base-$mpi"
+    if [ "$who" = bare ] && [ -z "$base" ]; then
         launch "$mpi" "$here/_build/$mpi/bare_pt2pt" "$bench" "$it" "$wu" "$WINDOW" ${sizes//,/ } >"$f"
     elif [ "$bench" = lat ]; then
-        launch "$mpi" "$out/mg-$mpi/mpigauge_latency" -m "$m" -i "$it" -x "$wu" --format csv >"$f"
+        launch "$mpi" "$dir/mpigauge_latency" -m "$m" -i "$it" -x "$wu" --format csv >"$f"
     else
-        launch "$mpi" "$out/mg-$mpi/mpigauge_bw" -m "$m" -i "$it" -x "$wu" -W "$WINDOW" \
+        launch "$mpi" "$dir/mpigauge_bw" -m "$m" -i "$it" -x "$wu" -W "$WINDOW" \
             --format csv >"$f"
     fi || { echo "overhead.sh: $mpi $who $bench $sizes ($7) failed" >&2; exit 2; }
 }
@@ -145,10 +160,12 @@ for mpi in $mpis; do
 done
 [ $keep = 0 ] || echo "raw CSV kept in $out" >&2
 
-python3 - "$out" "$rounds" "$pairs" "$mpis" "$LAT_ITERS" "$LAT_WARMUP" "$BW_BYTES" "$WINDOW" <<'EOF'
+python3 - "$out" "$rounds" "$pairs" "$mpis" "$LAT_ITERS" "$LAT_WARMUP" "$BW_BYTES" "$WINDOW" \
+    "${base:+old}" <<'EOF'
 import csv, math, statistics as st, sys
 out, rounds, pairs, mpis = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4].split()
 lat_it, lat_wu, bw_bytes, window = sys.argv[5:9]
+other = sys.argv[9] or "bare"  # the other side's name: bare_pt2pt, or an old mpigauge
 
 def load(mpi, who, bench, size, tag):
     """(median, mean) of SIZE in one launch (latency: all sizes in one file)."""
@@ -177,9 +194,9 @@ tests = [("lat", s, lambda q: q <= 1.02, "<= 1.02") for s in (1, 8, 64, 512, 102
         [("bw", s, lambda q: q >= 0.98, ">= 0.98") for s in (65536, 262144, 1048576, 4194304)]
 fails = []
 for mpi in mpis:
-    print(f"\n{mpi}: mpigauge / bare, {rounds} rounds x {pairs} alternating pairs; "
+    print(f"\n{mpi}: mpigauge / {other}, {rounds} rounds x {pairs} alternating pairs; "
           f"latency -i {lat_it} -x {lat_wu}; bw {bw_bytes} bytes per launch, -W {window}")
-    print(f"{'bench':5} {'size':>4} {'bare med':>9} {'mg med':>9} {'ratio':>6} "
+    print(f"{'bench':5} {'size':>4} {other + ' med':>9} {'mg med':>9} {'ratio':>6} "
           f"{'rounds min..max':>15} {'ci95 (pairs)':>13} {'mean ratio':>10} {'target':>7}  result")
     for bench, size, good, target in tests:
         bare, mg, q, qm, rq = [], [], [], [], []
@@ -203,12 +220,12 @@ for mpi in mpis:
         print(f"{bench:5} {label(size):>4} {st.median(bare):9.3f} {st.median(mg):9.3f} {ratio:6.3f} "
               f"{min(rq):7.3f}..{max(rq):6.3f} {lo:6.3f}..{hi:5.3f} {st.median(qm):10.3f} "
               f"{target:>7}  {'PASS' if ok else 'FAIL'}")
-    print("latency: one-way us; bw: MB/s (10^6 bytes/s). bare/mg med: median over all launches.\n"
-          "rounds min..max: range of the per-round ratios. ci95 (pairs): distribution-free 95% "
-          "interval for the\nmedian pair ratio; optimistic, as pairs of one round share the "
-          "machine's state. mean ratio: as ratio\nwith the mean columns (latency: both "
-          "whole-loop means; bw: mpigauge's mean of per-sample rates\nvs bare's whole-loop "
-          "rate, not like for like).")
+    print(f"latency: one-way us; bw: MB/s (10^6 bytes/s). {other}/mg med: median over all "
+          "launches.\nrounds min..max: range of the per-round ratios. ci95 (pairs): "
+          "distribution-free 95% interval for the\nmedian pair ratio; optimistic, as pairs of "
+          "one round share the machine's state. mean ratio: as ratio\nwith the mean columns" +
+          (" (latency: both whole-loop means; bw: mpigauge's mean of per-sample rates\nvs bare's "
+           "whole-loop rate, not like for like)." if other == "bare" else "."))
 n = len(mpis) * len(tests)
 print(f"\nSUMMARY: {n - len(fails)}/{n} sizes within target "
       f"({rounds} rounds x {pairs} pairs per size and MPI)")
