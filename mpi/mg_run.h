@@ -141,8 +141,9 @@ void mg_output_summary(mg_run *s);
 /* After the session's MPI set-up (topology, rails, layout, provenance):
  * buffers and the -o file (mg_session_resources), the sweep through the
  * sinks, the -o file made complete. Reaches the other ranks only through
- * ctx->group and reads time only through ctx->clock: it runs in one process
- * with mg_group_solo and a fake clock. Returns the exit code. */
+ * ctx->group and reads time only through ctx->clock (--sentinel and --turns
+ * aside, which need MPI): it runs in one process with mg_group_solo and a
+ * fake clock. Returns the exit code. */
 int mg_run_sweep(mg_run *s);
 
 #endif

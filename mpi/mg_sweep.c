@@ -2,7 +2,8 @@
 /* The sweep (mg_run.h): sizes x variants, each (size, variant) measured,
  * validated and handed to the sinks as one row; before it the buffers and
  * the -o file, after it the summary and the -o file made complete. Reaches
- * the other ranks only through ctx->group. */
+ * the other ranks only through ctx->group, but for the optional --sentinel
+ * probes and --turns hand-overs, which talk MPI themselves. */
 #include "mg_run.h"
 
 #include "mg_exit.h"
