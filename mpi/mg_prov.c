@@ -7,6 +7,7 @@
 #include "mg_multirail.h"
 #include "mg_opts_json.h"
 #include "mg_report.h"
+#include "mg_secret.h"
 
 #include <hwloc.h>
 #include <stdlib.h>
@@ -141,6 +142,22 @@ static int recorded(const char *var)
     return 0;
 }
 
+/* NAME=VALUE, or NAME=<redacted> when the name looks like a secret. */
+static char *copy_var(const char *var)
+{
+    const char *eq = strchr(var, '=');
+    size_t n = eq ? (size_t)(eq - var) : strlen(var);
+    char *out;
+    if (!mg_env_is_secret(var))
+        return strdup(var);
+    if ((out = malloc(n + sizeof MG_REDACTED + 1)) == NULL)
+        return NULL;
+    memcpy(out, var, n);
+    out[n] = '=';
+    memcpy(out + n + 1, MG_REDACTED, sizeof MG_REDACTED);
+    return out;
+}
+
 void mg_prov_collect_env(mg_prov *p, char **envp)
 {
     size_t n = 0;
@@ -151,7 +168,7 @@ void mg_prov_collect_env(mg_prov *p, char **envp)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
     p->nenv = 0;
     for (char **e = envp; *e; ++e)
-        if (recorded(*e) && (p->env[p->nenv++] = strdup(*e)) == NULL)
+        if (recorded(*e) && (p->env[p->nenv++] = copy_var(*e)) == NULL)
             mg_mpi_die(__FILE__, __LINE__, "out of memory");
     qsort(p->env, p->nenv, sizeof *p->env, cmp_str);
 }

@@ -37,7 +37,9 @@ void mg_prov_binding(struct hwloc_topology *topo, char *out, size_t len);
 void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
 
 /* The environment variables the run record keeps (names with a prefix of an
- * MPI library or launcher), copied and sorted into p->env. */
+ * MPI library or launcher), copied and sorted into p->env; the value of one
+ * whose name looks like a secret (util/mg_secret.h) is not copied but
+ * replaced by "<redacted>". */
 void mg_prov_collect_env(mg_prov *p, char **envp);
 
 /* Rank 0: write the run record (one line). */

@@ -20,6 +20,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_policy.cc \
 	tests/unit/test_policy_adaptive.cc \
 	tests/unit/test_rails.cc \
+	tests/unit/test_secret.cc \
 	tests/unit/test_report.cc \
 	tests/unit/test_sink.cc \
 	tests/unit/test_size.cc \

@@ -92,6 +92,9 @@ TEST(DriverGolden, JsonLinesRunRecordRowsAndSummary)
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     expect_golden("driver_fixed.jsonl", r.out);
+    // the fake environment's SLURM_JWT is named, its value never written
+    EXPECT_NE(r.out.find("\"SLURM_JWT\":\"<redacted>\""), std::string::npos);
+    EXPECT_EQ(r.out.find("eyJhbGciOi"), std::string::npos);
 }
 
 TEST(DriverGolden, Table)

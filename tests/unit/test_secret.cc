@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+// Unit tests for util/mg_secret: which environment variable names the run
+// record redacts.
+#include "mg_secret.h"
+
+#include <gtest/gtest.h>
+
+namespace
+{
+
+TEST(Secret, CredentialsOfLaunchersAndLibrariesAreSecrets)
+{
+    EXPECT_TRUE(mg_env_is_secret("SLURM_JWT"));
+    EXPECT_TRUE(mg_env_is_secret("SLURM_JWT=eyJhbGciOi"));
+    EXPECT_TRUE(mg_env_is_secret("OMPI_MCA_plm_ssh_password=x"));
+    EXPECT_TRUE(mg_env_is_secret("OMPI_MCA_my_PASSWD"));
+    EXPECT_TRUE(mg_env_is_secret("UCX_IB_TOKEN=1"));
+    EXPECT_TRUE(mg_env_is_secret("UCX_AUTHTOKEN=1")); // contains TOKEN
+    EXPECT_TRUE(mg_env_is_secret("FI_API_KEY=abc"));
+    EXPECT_TRUE(mg_env_is_secret("FI_APIKEY=abc"));
+    EXPECT_TRUE(mg_env_is_secret("I_MPI_ACCESSKEY=abc"));
+    EXPECT_TRUE(mg_env_is_secret("PMIX_SECRET_FILE=/x"));
+    EXPECT_TRUE(mg_env_is_secret("HYDRA_CREDENTIALS=x"));
+    EXPECT_TRUE(mg_env_is_secret("MV2_SSH_KEYS=x"));
+    EXPECT_TRUE(mg_env_is_secret("slurm_jwt=lower case too"));
+    EXPECT_TRUE(mg_env_is_secret("KEY"));
+}
+
+TEST(Secret, SettingsAreKept)
+{
+    EXPECT_FALSE(mg_env_is_secret("UCX_IB_PKEY=0x7fff")); // a partition key: a setting
+    EXPECT_FALSE(mg_env_is_secret("OMPI_MCA_btl=self,vader"));
+    EXPECT_FALSE(mg_env_is_secret("UCX_TLS=sm,self"));
+    EXPECT_FALSE(mg_env_is_secret("SLURM_JOB_ID=42"));
+    EXPECT_FALSE(mg_env_is_secret("MPIR_CVAR_CH4_NETMOD=ucx"));
+    EXPECT_FALSE(mg_env_is_secret("OMPI_MCA_monkey=1"));    // KEY inside a word
+    EXPECT_FALSE(mg_env_is_secret("SLURM_JOB_NAME=token")); // the value does not count
+    EXPECT_FALSE(mg_env_is_secret(""));
+    EXPECT_FALSE(mg_env_is_secret("__="));
+}
+
+} // namespace
