@@ -15,7 +15,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* The mode a new file gets from open(2): 0666 less the umask (mkstemp's
+ * temporary is 0600 whatever the umask). */
+static mode_t created_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return (mode_t)0666 & ~mask;
+}
 
 /* Rank 0 opens a temporary file beside the target; every rank learns
  * whether that worked. */
@@ -32,10 +42,12 @@ int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
             mg_mpi_die(__FILE__, __LINE__, "out of memory");
         snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", path);
         fd = mkstemp(o->tmp_path);
-        if (fd < 0 || (o->f = fdopen(fd, "w")) == NULL) {
+        if (fd < 0 || fchmod(fd, created_mode()) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
             snprintf(err, MG_ERRLEN, "cannot write output file '%s': %s", path, strerror(errno));
-            if (fd >= 0)
+            if (fd >= 0) {
                 close(fd);
+                unlink(o->tmp_path);
+            }
             free(o->tmp_path);
             o->tmp_path = NULL;
             ok = 0;

@@ -14,6 +14,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -252,6 +253,29 @@ TEST(DriverOutput, OutputFileHoldsWhatStandardOutputShows)
     EXPECT_EQ(lines_of(file, "result").size(), 4u);
     EXPECT_EQ(unlink(path.c_str()), 0);
     EXPECT_EQ(rmdir(dir.c_str()), 0);
+}
+
+// The -o file gets the mode any new file gets: 0666 less the umask.
+mode_t output_mode(mode_t mask)
+{
+    const std::string dir = temp_dir(), path = dir + "/out.jsonl";
+    const mode_t old = umask(mask);
+    Outcome r = run({"-m", "1:1", "-i", "10", "--ways", "1", "-o", path.c_str()});
+    umask(old);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    struct stat st {
+    };
+    EXPECT_EQ(stat(path.c_str(), &st), 0);
+    unlink(path.c_str());
+    rmdir(dir.c_str());
+    return st.st_mode & 07777;
+}
+
+TEST(DriverOutput, OutputFileHonoursTheUmask)
+{
+    EXPECT_EQ(output_mode(022), 0644u);
+    EXPECT_EQ(output_mode(077), 0600u);
+    EXPECT_EQ(output_mode(002), 0664u);
 }
 
 TEST(DriverPlan, UsageErrorSaysWhatAndExitsTwoBeforeMeasuring)
