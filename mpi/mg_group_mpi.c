@@ -68,6 +68,10 @@ static void serve_offsets(MPI_Comm comm, int nranks, double *rtt_max_s)
     }
 }
 
+/* --sync window: this rank's clock minus rank 0's, from MG_SYNC_PROBES
+ * ping-pongs with rank 0 (the one with the smallest round trip,
+ * util/mg_clocksync.h). Rank 0 serves the ranks in turn: O(nranks) messages
+ * and memory. Rank 0 gets the largest chosen round trip in *rtt_max_s. */
 double mg_mpi_clock_offset(const mg_ctx *ctx, double *rtt_max_s)
 {
     double off = 0.0;
