@@ -102,26 +102,6 @@ static void walk_data(walk_ctx *w, int root)
         mg_pattern_fill(sb, mine, seed(me, TO_ALL, w->size, w->pass));
 }
 
-static void put(int t, void *b, size_t i, double v)
-{
-    switch (t) {
-    case MG_ELEM_CHAR: ((signed char *)b)[i] = (signed char)(int)fmod(v, 256.0); break;
-    case MG_ELEM_INT: ((int *)b)[i] = (int)v; break;
-    case MG_ELEM_FLOAT: ((float *)b)[i] = (float)v; break;
-    default: ((double *)b)[i] = v;
-    }
-}
-
-static double get(int t, const void *b, size_t i)
-{
-    switch (t) {
-    case MG_ELEM_CHAR: return ((const signed char *)b)[i];
-    case MG_ELEM_INT: return ((const int *)b)[i];
-    case MG_ELEM_FLOAT: return ((const float *)b)[i];
-    default: return ((const double *)b)[i];
-    }
-}
-
 /* Reductions: known inputs; the result must be mg_red_expected. */
 static void walk_reduce(walk_ctx *w, int root)
 {
@@ -146,9 +126,9 @@ static void walk_reduce(walk_ctx *w, int root)
         n = f & MG_COLL_EXCL ? me : me + 1;
     if (!w->check) {
         for (uint64_t i = 0; i < nin; ++i)
-            put(t, inpl ? rb : sb, i, mg_red_input((mg_red_op)p->red, P, me, i));
+            mg_elem_store(t, inpl ? rb : sb, i, mg_red_input((mg_red_op)p->red, P, me, i));
         for (uint64_t j = 0; j < nout && !inpl; ++j)
-            put(t, rb, j,
+            mg_elem_store(t, rb, j,
                 mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n ? n : 1, base + j) + 1.0);
         return;
     }
@@ -156,7 +136,7 @@ static void walk_reduce(walk_ctx *w, int root)
         return; /* exscan's rank 0 and a reduce's non-roots get nothing */
     for (uint64_t j = 0; j < nout && w->ok; ++j) {
         double want = mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n, base + j);
-        double got = get(t, rb, j);
+        double got = mg_elem_load(t, rb, j);
         if (got != want) {
             snprintf(w->err, w->errlen,
                      "rank %d, size %llu, pass %d: element %llu of the result is %g, "

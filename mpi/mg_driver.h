@@ -223,6 +223,15 @@ typedef struct mg_bench {
          * once per rank before measuring (ctx->compute) and writes the
          * calibration (rate, largest error over ranks) into the run record. */
         int compute;
+        /* Memory the kernel allocates itself besides sbuf and rbuf for
+         * messages of max_size (an RMA window), counted by the -M guard. */
+        size_t (*other_bytes)(const mg_ctx *ctx, uint64_t max_size);
+        /* Collective, every rank, after the buffers and before the run
+         * record: objects the whole sweep uses (an RMA window over the
+         * largest size); teardown frees them after the sweep, before the
+         * buffers go. */
+        void (*setup)(mg_ctx *ctx, uint64_t max_size);
+        void (*teardown)(mg_ctx *ctx);
         /* The multirail options (--rails, --rail-mode, ...;
          * mpi/mg_multirail.h) apply: the kernel's messages go through
          * mg_xfer_* and sbuf/rbuf. */
@@ -265,6 +274,11 @@ typedef struct mg_bench {
          * order, every valid (size, variant)), as key-values the sink writes
          * (a summary record in JSON, "# " lines under a table). Pure. */
         void (*summary)(const mg_result *rows, size_t nrows, mg_kvlist *out);
+        /* Rank 0, after setup: what the run record says of the kernel's own
+         * objects (e.g. the window's flavour and memory model as the library
+         * reports them), as key-values: members of the run record in JSON,
+         * "# key: value" lines above a table. Pure. */
+        void (*describe)(const mg_ctx *ctx, mg_kvlist *out);
     } report;
 } mg_bench;
 

@@ -41,11 +41,7 @@ void mg_xfer_init(mg_xfer *x, MPI_Comm comm)
     x->impl = NULL;
 }
 
-#if !MG_HAVE_MPI_LARGE_COUNT
-/* A datatype of exactly `bytes` bytes built from 1 MiB blocks and a tail,
- * for libraries without MPI-4 large-count calls. Freed right after the call
- * is posted: MPI keeps it alive until the operation completes. */
-static MPI_Datatype big_type(size_t bytes)
+MPI_Datatype mg_mpi_bytes_type(size_t bytes)
 {
     const size_t block = (size_t)1 << 20;
     MPI_Datatype blk, t;
@@ -64,7 +60,6 @@ static MPI_Datatype big_type(size_t bytes)
     MG_MPI_CHECK(MPI_Type_free(&blk));
     return t;
 }
-#endif
 
 /* Counts above INT_MAX: MPI-4 _c calls, or one element of a derived type. */
 #if MG_HAVE_MPI_LARGE_COUNT
@@ -73,7 +68,7 @@ static MPI_Datatype big_type(size_t bytes)
 #else
 #define MG_XFER_LARGE(fn, buf, bytes, ...)                                                         \
     do {                                                                                           \
-        MPI_Datatype mg_t_ = big_type(bytes);                                                      \
+        MPI_Datatype mg_t_ = mg_mpi_bytes_type(bytes);                                                      \
         MG_MPI_CHECK(fn((buf), 1, mg_t_, __VA_ARGS__));                                            \
         MG_MPI_CHECK(MPI_Type_free(&mg_t_));                                                       \
     } while (0)

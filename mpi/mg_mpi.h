@@ -121,6 +121,12 @@ static inline void mg_xfer_irecv(const mg_xfer *x, void *buf, size_t bytes, int 
         MG_MPI_CHECK(MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, req));
 }
 
+/* A committed datatype of exactly `bytes` bytes (1 MiB blocks and a tail),
+ * for counts above INT_MAX where the library lacks MPI-4 large-count calls.
+ * The caller frees it after posting the call: MPI keeps it alive until the
+ * operation completes. */
+MPI_Datatype mg_mpi_bytes_type(size_t bytes);
+
 /* Page-aligned buffer of `bytes` (at least one page), every page touched. */
 void *mg_buf_alloc(size_t bytes);
 void mg_buf_free(void *buf);

@@ -183,9 +183,15 @@ void mg_out_discard(mg_out_file *o)
 static void write_record(FILE *f, const void *arg, int as_comment)
 {
     const mg_run *s = arg;
-    if (as_comment)
+    if (as_comment) {
         mg_prov_write_comment(f, &s->prov);
-    else
+        if (s->b->report.describe) {
+            mg_kvlist kv;
+            mg_kv_init(&kv);
+            s->b->report.describe(&s->ctx, &kv);
+            mg_kv_write_lines(f, &kv);
+        }
+    } else
         mg_prov_write(f, &s->prov, s->b, &s->cfg, &s->ctx, &s->sweep, s->variants, s->nvariants,
                       s->argc, s->argv);
 }

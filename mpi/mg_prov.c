@@ -335,6 +335,12 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
         mg_json_string(&j, NULL, argv[i]);
     mg_json_array_end(&j);
     write_env(&j, p);
+    if (bench->report.describe) {
+        mg_kvlist kv;
+        mg_kv_init(&kv);
+        bench->report.describe(ctx, &kv);
+        mg_kv_write_json(&j, &kv);
+    }
     write_options(&j, bench, cfg, ctx, sweep, variants, nvariants);
     mg_json_object_end(&j);
     fputc('\n', f);

@@ -105,12 +105,15 @@ int mg_session_layout(mg_run *s)
     return MG_EXIT_OK;
 }
 
-/* The -M guard: every rank's buffers within the limit (the largest need of
- * any rank is named: a root may need more). */
+/* The -M guard: every rank's buffers (and the kernel's own memory, such as
+ * an RMA window) within the limit (the largest need of any rank is named: a
+ * root may need more). */
 static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
 {
     mg_ctx *ctx = &s->ctx;
-    uint64_t need = (uint64_t)ctx->buf_bytes + (uint64_t)rbytes;
+    const mg_bench *b = s->b;
+    uint64_t need = (uint64_t)ctx->buf_bytes + (uint64_t)rbytes +
+                    (b->kernel.other_bytes ? (uint64_t)b->kernel.other_bytes(ctx, max_size) : 0);
     uint64_t limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(ctx->local_ranks);
     char err[MG_ERRLEN];
 
@@ -161,6 +164,8 @@ int mg_session_resources(mg_run *s)
     alloc_requests(b, ctx);
     if (b->kernel.compute)
         mg_calibrate_compute(ctx);
+    if (b->kernel.setup)
+        b->kernel.setup(ctx, max_size);
     if (b->kernel.rails)
         mg_multirail_pairs(s->mr, ctx->comm, ctx->partner_of, ctx->rank, ctx->sbuf, ctx->rbuf,
                            ctx->buf_bytes);

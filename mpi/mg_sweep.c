@@ -164,6 +164,8 @@ int mg_run_sweep(mg_run *s)
     if ((rc = mg_session_resources(s)) != MG_EXIT_OK)
         return rc;
     rc = sweep(s);
+    if (s->b->kernel.teardown)
+        s->b->kernel.teardown(&s->ctx);
     if (s->ctx.rank == 0 && s->aborted)
         mg_out_discard(&s->out);
     else if (s->ctx.rank == 0 && s->cfg.output && mg_out_commit(&s->out, s->cfg.output) != 0)

@@ -72,3 +72,23 @@ double mg_coll_overlap_pct(double pure_s, double cpu_s, double overall_s)
     x = (pure_s + cpu_s - overall_s) / lo;
     return 100.0 * fmin(1.0, fmax(0.0, x));
 }
+
+void mg_elem_store(int t, void *buf, size_t i, double v)
+{
+    switch (t) {
+    case MG_ELEM_CHAR: ((signed char *)buf)[i] = (signed char)(int)fmod(v, 256.0); break;
+    case MG_ELEM_INT: ((int *)buf)[i] = (int)v; break;
+    case MG_ELEM_FLOAT: ((float *)buf)[i] = (float)v; break;
+    default: ((double *)buf)[i] = v;
+    }
+}
+
+double mg_elem_load(int t, const void *buf, size_t i)
+{
+    switch (t) {
+    case MG_ELEM_CHAR: return ((const signed char *)buf)[i];
+    case MG_ELEM_INT: return ((const int *)buf)[i];
+    case MG_ELEM_FLOAT: return ((const float *)buf)[i];
+    default: return ((const double *)buf)[i];
+    }
+}

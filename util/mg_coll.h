@@ -19,6 +19,9 @@ extern "C" {
 typedef enum { MG_ELEM_CHAR = 0, MG_ELEM_INT, MG_ELEM_FLOAT, MG_ELEM_DOUBLE } mg_elem_type;
 extern const char *const mg_elem_type_names[]; /* NULL-terminated, in enum order */
 size_t mg_elem_size(mg_elem_type t);
+/* Element i of buf as type t: store v (char wraps modulo 256), load it. */
+void mg_elem_store(int t, void *buf, size_t i, double v);
+double mg_elem_load(int t, const void *buf, size_t i);
 
 /* --op: reduction operations. */
 typedef enum { MG_RED_SUM = 0, MG_RED_PROD, MG_RED_MAX, MG_RED_MIN } mg_red_op;

@@ -107,9 +107,8 @@ static void table_row(mg_sink *s, const mg_result *r)
     fflush(s->f);
 }
 
-static void table_summary(mg_sink *s, const char *benchmark, const mg_kvlist *l)
+void mg_kv_write_lines(FILE *f, const mg_kvlist *l)
 {
-    (void)benchmark;
     if (!mg_kv_complete(l))
         return;
     for (int i = 0; i < l->n; i = kv_skip(l, i)) {
@@ -117,18 +116,24 @@ static void table_summary(mg_sink *s, const char *benchmark, const mg_kvlist *l)
         if (e->kind == MG_KV_ARRAY) {
             int j = i + 1;
             if (l->item[j].kind == MG_KV_END)
-                fprintf(s->f, "# %s: none\n", e->key);
+                fprintf(f, "# %s: none\n", e->key);
             for (; j < l->n && l->item[j].kind != MG_KV_END; j = kv_skip(l, j)) {
-                fprintf(s->f, "# %s: ", e->key);
-                table_value(s->f, l, j);
-                fputc('\n', s->f);
+                fprintf(f, "# %s: ", e->key);
+                table_value(f, l, j);
+                fputc('\n', f);
             }
             continue;
         }
-        fprintf(s->f, "# %s: ", e->key);
-        table_value(s->f, l, i);
-        fputc('\n', s->f);
+        fprintf(f, "# %s: ", e->key);
+        table_value(f, l, i);
+        fputc('\n', f);
     }
+}
+
+static void table_summary(mg_sink *s, const char *benchmark, const mg_kvlist *l)
+{
+    (void)benchmark;
+    mg_kv_write_lines(s->f, l);
     fflush(s->f);
 }
 
@@ -168,39 +173,46 @@ static void json_row(mg_sink *s, const mg_result *r)
     fflush(s->f);
 }
 
+void mg_kv_write_json(mg_json *j, const mg_kvlist *l)
+{
+    char open[MG_JSON_MAX_DEPTH]; /* 'o' or 'a' of each open member */
+    int depth = 0;
+    if (!mg_kv_complete(l))
+        return;
+    for (int i = 0; i < l->n; ++i) {
+        const mg_kv *e = &l->item[i];
+        switch (e->kind) {
+        case MG_KV_NUMBER: mg_json_number(j, e->key, e->number); break;
+        case MG_KV_STRING: mg_json_string(j, e->key, e->string); break;
+        case MG_KV_NULL: mg_json_null(j, e->key); break;
+        case MG_KV_OBJECT:
+        case MG_KV_ARRAY:
+            open[depth++] = e->kind == MG_KV_ARRAY ? 'a' : 'o';
+            if (e->kind == MG_KV_ARRAY)
+                mg_json_array_begin(j, e->key);
+            else
+                mg_json_object_begin(j, e->key);
+            break;
+        case MG_KV_END:
+            if (open[--depth] == 'a')
+                mg_json_array_end(j);
+            else
+                mg_json_object_end(j);
+            break;
+        }
+    }
+}
+
 static void json_summary(mg_sink *s, const char *benchmark, const mg_kvlist *l)
 {
     mg_json j;
-    char open[MG_JSON_MAX_DEPTH]; /* 'o' or 'a' of each open member */
-    int depth = 0;
     if (!mg_kv_complete(l))
         return;
     mg_json_init(&j, s->f);
     mg_json_object_begin(&j, NULL);
     mg_json_string(&j, "type", "summary");
     mg_json_string(&j, "benchmark", benchmark);
-    for (int i = 0; i < l->n; ++i) {
-        const mg_kv *e = &l->item[i];
-        switch (e->kind) {
-        case MG_KV_NUMBER: mg_json_number(&j, e->key, e->number); break;
-        case MG_KV_STRING: mg_json_string(&j, e->key, e->string); break;
-        case MG_KV_NULL: mg_json_null(&j, e->key); break;
-        case MG_KV_OBJECT:
-        case MG_KV_ARRAY:
-            open[depth++] = e->kind == MG_KV_ARRAY ? 'a' : 'o';
-            if (e->kind == MG_KV_ARRAY)
-                mg_json_array_begin(&j, e->key);
-            else
-                mg_json_object_begin(&j, e->key);
-            break;
-        case MG_KV_END:
-            if (open[--depth] == 'a')
-                mg_json_array_end(&j);
-            else
-                mg_json_object_end(&j);
-            break;
-        }
-    }
+    mg_kv_write_json(&j, l);
     mg_json_object_end(&j);
     fputc('\n', s->f);
     fflush(s->f);

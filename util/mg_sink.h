@@ -20,6 +20,7 @@
 #ifndef MG_SINK_H
 #define MG_SINK_H
 
+#include "mg_json.h"
 #include "mg_report.h"
 
 #include <stdio.h>
@@ -67,6 +68,10 @@ void mg_kv_end(mg_kvlist *l);
  * cannot): nothing dropped, every object and array closed, no END without
  * one, nesting within a JSON record's depth. */
 int mg_kv_complete(const mg_kvlist *l);
+/* A complete list as members of the JSON object open in j (nothing when it
+ * is not complete), or as "# key: value" lines (a table's summary). */
+void mg_kv_write_json(mg_json *j, const mg_kvlist *l);
+void mg_kv_write_lines(FILE *f, const mg_kvlist *l);
 
 /* Writes the run record to f: as one JSON line, or (as_comment) as the "#"
  * provenance lines above a table. */
