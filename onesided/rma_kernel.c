@@ -146,28 +146,44 @@ void mg_rma_iterate(mg_ctx *c, uint64_t size, long iters)
         access_phase(c, &s->role[0], size, w, 1);
 }
 
+/* Lock (or unlock) every target of phase 0 once (exchange on 2 ranks lists
+ * its one neighbour twice). */
+static void lock_targets(const mg_ctx *c, int lock)
+{
+    const rma_state *s = rstate(c);
+    const rma_role *r = &s->role[0];
+    for (int i = 0; i < r->ntargets; ++i) {
+        int seen = 0;
+        for (int j = 0; j < i; ++j)
+            seen |= r->targets[j] == r->targets[i];
+        if (seen)
+            continue;
+        if (lock)
+            MG_MPI_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, r->targets[i], 0, s->win));
+        else
+            MG_MPI_CHECK(MPI_Win_unlock(r->targets[i], s->win));
+    }
+}
+
 /* flush, flush_local: the targets stay locked (shared) for a whole size. */
 void mg_rma_begin_size(mg_ctx *c, uint64_t size)
 {
-    const rma_state *s = rstate(c);
+    rma_state *s = rstate(c);
     const int sync = rprm(c)->sync;
     (void)size;
-    if (sync != SYNC_FLUSH && sync != SYNC_FLUSH_LOCAL)
-        return;
-    for (int i = 0; i < s->role[0].ntargets; ++i)
-        MG_MPI_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, s->role[0].targets[i], 0, s->win));
+    s->timed = s->arrived = 0;
+    if (sync == SYNC_FLUSH || sync == SYNC_FLUSH_LOCAL)
+        lock_targets(c, 1);
 }
 
 /* ... unlocked after it; then every rank waits for the others, so a target
  * reads its window only after every origin's epoch has ended. */
 void mg_rma_end_size(mg_ctx *c, uint64_t size)
 {
-    const rma_state *s = rstate(c);
     const int sync = rprm(c)->sync;
     (void)size;
     if (sync == SYNC_FLUSH || sync == SYNC_FLUSH_LOCAL)
-        for (int i = 0; i < s->role[0].ntargets; ++i)
-            MG_MPI_CHECK(MPI_Win_unlock(s->role[0].targets[i], s->win));
+        lock_targets(c, 0);
     MG_MPI_CHECK(MPI_Barrier(c->comm));
 }
 

@@ -79,10 +79,15 @@ size_t mg_rma_rbuf_bytes(const mg_ctx *c, uint64_t max_size)
     return (size_t)mg_rma_res_slots(c) * (size_t)max_size + 64;
 }
 
-/* The window's memory: MPI's (allocate, shared) or ours (create, dynamic). */
+/* The window's memory: MPI's (allocate, shared) or ours (create, dynamic),
+ * in whole pages. MPICH 4.0.2 (ch4) puts the atomics of an MPI_Win_allocate
+ * window whose size is not a multiple of 16 bytes at the wrong address (a
+ * 68-byte window: MPI_Fetch_and_op reads and writes elsewhere; -c of
+ * fop_latency found it; doc/onesided.md). */
 size_t mg_rma_other_bytes(const mg_ctx *c, uint64_t max_size)
 {
-    return (size_t)mg_rma_win_slots(c) * (size_t)max_size + 64;
+    const size_t page = 4096, bytes = (size_t)mg_rma_win_slots(c) * (size_t)max_size + 64;
+    return (bytes + page - 1) / page * page;
 }
 
 /* ---- roles ---- */
@@ -288,6 +293,7 @@ void mg_rma_self_lock(const mg_ctx *c)
 
 void mg_rma_self_unlock(const mg_ctx *c)
 {
+    MG_MPI_CHECK(MPI_Win_sync(rstate(c)->win));
     MG_MPI_CHECK(MPI_Win_unlock(c->rank, rstate(c)->win));
 }
 
