@@ -53,7 +53,7 @@ SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-dri
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_FLAGS='$(MPIEXEC_FLAGS)'; MG_MPI_FLAVOR='$(MG_MPI_FLAVOR)'; \
-	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective:$(abs_top_builddir)/tools'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
+	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective:$(abs_top_builddir)/onesided:$(abs_top_builddir)/tools'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
 	PYTHON='$(PYTHON)'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_BINDIR MG_TESTDIR PYTHON;
 
