@@ -10,6 +10,7 @@ median per size; the table gives the median over the rounds and the range
 (min-max) over them.
 
     bench/onesided.py [-r ROUNDS] [--budget S] [--seed N] [--mpis openmpi,mpich]
+                      [--programs put_latency,rma_progress,...]
 
 Needs _build/openmpi and _build/mpich (scripts/build.sh openmpi|mpich).
 """
@@ -36,6 +37,10 @@ def launcher(mpi):
     return ["mpiexec.mpich", "-n", "2", "-bind-to", "core"]
 
 
+PROGRESS_MODES = ["lock", "lock_all", "flush"]
+PROGRESS_SIZES = "1K,64K"
+
+
 def launch(mpi, prog, sizes, mode, flavour, budget):
     exe = os.path.join(ROOT, "_build", mpi, "onesided", "mpigauge_" + prog)
     cmd = launcher(mpi) + [exe, "-s", mode, "-w", flavour, "--time-budget", str(budget),
@@ -51,7 +56,11 @@ def launch(mpi, prog, sizes, mode, flavour, budget):
     run = None
     for line in p.stdout.splitlines():
         rec = json.loads(line)
-        if rec.get("type") == "result":
+        if rec.get("type") == "result" and "variant" in rec:
+            ex = rec.get("extra", {})
+            out[(rec["size_bytes"], rec["variant"])] = (rec["median"], ex.get("waits_for_target"),
+                                                        ex.get("arrived_pct"))
+        elif rec.get("type") == "result":
             out[rec["size_bytes"]] = rec["median"]
         elif rec.get("type") == "run":
             run = rec
@@ -76,17 +85,48 @@ def size_label(n):
     return "%d B" % n
 
 
+def progress_table(got, m):
+    """rma_progress: the put's time, and the work left after the delay /
+    the share of iterations the target saw the data during it."""
+    keys = sorted({k[5] for k in got if k[0] == m and k[1] == "rma_progress"},
+                  key=lambda sv: (sv[0], int(sv[1].split("=")[1])))
+    print("\nrma_progress (allocate): put + completion time in us, then "
+          "waits_for_target (launches with 1 / all) / arrived_pct (median):\n")
+    print("| size | delay (us) | " + " | ".join(PROGRESS_MODES) + " |")
+    print("| --- | --- |" + " --- |" * len(PROGRESS_MODES))
+    for size, var in keys:
+        cells = []
+        for mode in PROGRESS_MODES:
+            v = got.get((m, "rma_progress", PROGRESS_SIZES, mode, "allocate", (size, var)), [])
+            if not v:
+                cells.append("-")
+                continue
+            t = fmt([x[0] for x in v])
+            pdw = [x[1] for x in v if x[1] is not None]
+            arr = [x[2] for x in v if x[2] is not None]
+            if pdw:
+                t += " / %d of %d / %.0f%%" % (sum(1 for x in pdw if x), len(pdw),
+                                              statistics.median(arr))
+            cells.append(t)
+        print("| %s | %s | %s |" % (size_label(size), var.split("=")[1], " | ".join(cells)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-r", "--rounds", type=int, default=3)
     ap.add_argument("--budget", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mpis", default="openmpi,mpich")
+    ap.add_argument("--programs", help="only these programs (comma-separated)")
     a = ap.parse_args()
     mpis = a.mpis.split(",")
     lines = [(m, p, s, mode, "allocate") for m in mpis for p, s in LINES for mode in MODES]
     lines += [(m, "put_latency", "8,64K", "flush", f) for m in mpis for f in FLAVOURS
               if f != "allocate"]
+    lines += [(m, "rma_progress", PROGRESS_SIZES, mode, "allocate") for m in mpis
+              for mode in PROGRESS_MODES]
+    if a.programs:
+        lines = [k for k in lines if k[1] in a.programs.split(",")]
     rng = random.Random(a.seed)
     got = {}
     models = {}
@@ -122,6 +162,7 @@ def main():
             cells = [fmt(got.get((m, "put_latency", "8,64K", "flush", f, size), []))
                      for f in FLAVOURS]
             print("| %s | %s |" % (size_label(size), " | ".join(cells)))
+        progress_table(got, m)
         print("\nMemory model and info keys as the library reports them:")
         for (mm, f), (model, info) in sorted(models.items()):
             if mm == m:

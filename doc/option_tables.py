@@ -32,7 +32,9 @@ import subprocess
 import sys
 import tempfile
 
-FAMILIES = ("pt2pt", "overlap", "collective")
+FAMILIES = ("pt2pt", "overlap", "collective", "onesided")
+# The families that are one program installed under many names.
+MULTI = {"collective": "mpigauge_coll", "onesided": "mpigauge_rma"}
 MARK = re.compile(r"(<!-- options:(\w+) -->\n)(.*?)(<!-- /options -->)", re.S)
 
 
@@ -51,8 +53,8 @@ def find_programs(bindirs):
     """(family, name, command) of every program, in a stable order."""
     found = {}
     for fam, d in family_dirs(bindirs):
-        if fam == "collective":
-            coll = os.path.join(d, "mpigauge_coll")
+        if fam in MULTI:
+            coll = os.path.join(d, MULTI[fam])
             if os.access(coll, os.X_OK):
                 names = subprocess.run([coll, "--list-names"], capture_output=True, text=True,
                                        check=True, timeout=60).stdout.split()
@@ -147,6 +149,10 @@ def programs_cell(names, progs):
     if by_family["collective"]:
         every = [n for n in progs if progs[n][0] == "collective"]
         parts.append(collective_label(by_family["collective"], every))
+    if by_family["onesided"]:
+        every = [n for n in progs if progs[n][0] == "onesided"]
+        parts.append("RMA programs" if len(by_family["onesided"]) == len(every)
+                     else ", ".join(by_family["onesided"]))
     return ", ".join(p for p in parts if p)
 
 

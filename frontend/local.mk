@@ -17,6 +17,7 @@ dist_suites_DATA = \
 	frontend/suites/quick.txt \
 	frontend/suites/pt2pt.txt \
 	frontend/suites/collectives.txt \
+	frontend/suites/onesided.txt \
 	frontend/suites/overlap.txt \
 	frontend/suites/full.txt
 dist_doc_DATA += doc/slurm.md doc/compare.md

@@ -34,6 +34,15 @@ int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, 
     return k;
 }
 
+int mg_variants_delays(const mg_list *given, int relative, long *values, int max)
+{
+    static const long us[] = {MG_DELAYS_US}, pct[] = {MG_DELAYS_PCT};
+    return mg_variants_ref_first(0, given, relative ? pct : us,
+                                 relative ? (int)(sizeof pct / sizeof *pct)
+                                          : (int)(sizeof us / sizeof *us),
+                                 values, max);
+}
+
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
 {
     if (b->sweep.variant_labels)
@@ -165,4 +174,29 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     fflush(stdout);
     MG_MPI_CHECK(MPI_Finalize());
     return rc;
+}
+
+int mg_main_named(const char *family, const char *what, int (*run)(const char *, int, char **),
+                  void (*list)(FILE *), int argc, char **argv)
+{
+    const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    char msg[256];
+    if (strncmp(name, "mpigauge_", 9) == 0)
+        name += 9;
+    if (strcmp(name, family) != 0)
+        return run(name, argc, argv);
+    if (argc > 1 && strcmp(argv[1], "--list-names") == 0) {
+        list(stdout);
+        return MG_EXIT_OK;
+    }
+    if (argc < 2 || argv[1][0] == '-') {
+        snprintf(msg, sizeof msg,
+                 "no %s named: mpigauge_%s NAME [OPTIONS], or mpigauge_NAME (the names: "
+                 "mpigauge_%s --list-names)",
+                 what, family, family);
+        return mg_main_refuse(family, "usage", MG_EXIT_USAGE, msg, argc, argv);
+    }
+    name = argv[1];
+    argv[1] = argv[0];
+    return run(name, argc - 1, argv + 1);
 }

@@ -22,6 +22,7 @@
 #include "mg_stats.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 typedef enum {
@@ -301,6 +302,22 @@ int mg_variants_from_list(const mg_list *given, const long *defaults, int ndefau
 int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, int ndefaults,
                           long *values, int max);
 
+/* The progress programs' delays (send_progress, recv_progress, rma_progress):
+ * in us, or in % of the reference latency l_0 with --relative; 0, the
+ * reference, first. */
+#define MG_DELAYS_US 0, 10, 100, 1000
+#define MG_DELAYS_PCT 0, 100, 200, 400, 800
+int mg_variants_delays(const mg_list *given, int relative, long *values, int max);
+
+/* Pairs formed by layout.pairs (partner_of[r] > r counts each once). */
+static inline int mg_ctx_npairs(const mg_ctx *c)
+{
+    int n = 0;
+    for (int r = 0; r < c->nranks; ++r)
+        n += c->partner_of[r] > r;
+    return n;
+}
+
 /* Whether a size may stop on precision: not under --turns, where the
  * launches of a group measure each size for its whole budget. */
 static inline int mg_config_precision_rule(const mg_config *c) { return c->turns == NULL; }
@@ -320,5 +337,12 @@ int mg_main(const mg_bench *bench, int argc, char **argv);
  * an error), MPI_Finalize; returns exit_code. */
 int mg_main_refuse(const char *name, const char *code, int exit_code, const char *msg, int argc,
                    char **argv);
+
+/* The main of a program installed under many names (mpigauge_coll,
+ * mpigauge_rma): started as mpigauge_NAME it runs NAME; as
+ * mpigauge_FAMILY, "--list-names" lists them and "NAME ARGS" runs NAME;
+ * anything else is a usage error naming `what` ("collective"). */
+int mg_main_named(const char *family, const char *what, int (*run)(const char *, int, char **),
+                  void (*list)(FILE *), int argc, char **argv);
 
 #endif

@@ -27,25 +27,21 @@ int mg_rma_active(const mg_ctx *c)
 
 static int is_get(const mg_ctx *c) { return rprm(c)->prog->op == RMA_GET; }
 
-int mg_rma_win_slots(const mg_ctx *c)
+/* One slot per rank (put_all, get_all), per neighbour (exchange), or one. */
+static int pattern_slots(const mg_ctx *c)
 {
-    if (is_get(c))
-        return 1;
-    return rprm(c)->prog->pattern == PAT_ALL ? c->nranks
-           : rprm(c)->prog->pattern == PAT_EXCH ? 2
-                                                 : 1;
+    const int pat = rprm(c)->prog->pattern;
+    return pat == PAT_ALL ? c->nranks : pat == PAT_EXCH ? 2 : 1;
 }
+
+int mg_rma_win_slots(const mg_ctx *c) { return is_get(c) ? 1 : pattern_slots(c); }
 
 int mg_rma_res_slots(const mg_ctx *c)
 {
     const int op = rprm(c)->prog->op;
     if (op == RMA_PUT || op == RMA_ACC)
         return 0;
-    if (op != RMA_GET)
-        return 1;
-    return rprm(c)->prog->pattern == PAT_ALL ? c->nranks
-           : rprm(c)->prog->pattern == PAT_EXCH ? 2
-                                                 : 1;
+    return op == RMA_GET ? pattern_slots(c) : 1;
 }
 
 size_t mg_rma_esize(const mg_ctx *c)

@@ -38,10 +38,6 @@ typedef struct {
     long timed, arrived;  /* rank 0: timed iterations; those whose data came in the delay */
 } prog_state;
 
-#define US_DEFAULT 0, 10, 100, 1000
-#define PCT_DEFAULT 0, 100, 200, 400, 800
-static const long us_default[] = {US_DEFAULT};
-static const long pct_default[] = {PCT_DEFAULT};
 
 static double delay_s(const mg_ctx *c)
 {
@@ -84,11 +80,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 
 static int variants(const mg_ctx *c, long *values, int max)
 {
-    const int rel = mg_ovl(c)->relative;
-    return mg_variants_ref_first(0, &mg_ovl(c)->delays, rel ? pct_default : us_default,
-                                 rel ? sizeof pct_default / sizeof *pct_default
-                                     : sizeof us_default / sizeof *us_default,
-                                 values, max);
+    return mg_variants_delays(&mg_ovl(c)->delays, mg_ovl(c)->relative, values, max);
 }
 
 static void figures(const mg_ctx *c, double *out)
@@ -121,9 +113,9 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 static const mg_opt opts[] = {
     MG_OPT_TEST_INTERVAL,
     {0, "delays", MG_OPT_LIST, offsetof(mg_ovl_params, delays), "LIST",
-     "delays in us (default " MG_STR(US_DEFAULT) "), or in % of l_0 with --relative "
+     "delays in us (default " MG_STR(MG_DELAYS_US) "), or in % of l_0 with --relative "
                                                  "(default " MG_STR(
-                                                     PCT_DEFAULT) "); 0 (the reference) is always "
+                                                     MG_DELAYS_PCT) "); 0 (the reference) is always "
                                                                   "measured first",
      0, 1e9, NULL, NULL, NULL},
     {0, "relative", MG_OPT_FLAG, offsetof(mg_ovl_params, relative), NULL,

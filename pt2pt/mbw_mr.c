@@ -16,17 +16,9 @@
 
 #include <math.h>
 
-static int npairs(const mg_ctx *c)
-{
-    int n = 0;
-    for (int r = 0; r < c->nranks; ++r)
-        n += c->partner_of[r] > r;
-    return n;
-}
-
 static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 {
-    return (double)npairs(c) * (double)mg_window(c) * (double)size;
+    return (double)mg_ctx_npairs(c) * (double)mg_window(c) * (double)size;
 }
 
 static const char *const extra_names[] = {"msg_rate_per_s", "pair_min_MB/s", "pair_max_MB/s", NULL};

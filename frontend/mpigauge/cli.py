@@ -105,7 +105,7 @@ def _add_run(sub):
                        "rounds. Every launch's JSON Lines, with a launch id, configuration and "
                        "round, go to one results file. Arguments after -- go to every benchmark.")
     r.add_argument("--suite", default="quick",
-                   help="quick, pt2pt, collectives, overlap, full, or a suite file (default quick)")
+                   help="quick, pt2pt, collectives, onesided, overlap, full, or a suite file (default quick)")
     r.add_argument("--config", action="append", metavar="'LABEL [KEY=VALUE...]'",
                    help="a configuration (repeatable): bindir=, prefix=, mpi=, args=, "
                    "launcher-args=, and NAME=VALUE environment variables")

@@ -11,7 +11,7 @@ import time
 
 from .common import PATHS, UsageError, split_words
 
-PROGRAM_SUBDIRS = ("pt2pt", "collective", "collectives", "overlap")
+PROGRAM_SUBDIRS = ("pt2pt", "collective", "collectives", "onesided", "overlap")
 DEFAULT_TIMEOUT = 900.0
 SRUN_MPI_PLUGIN = {"openmpi": "pmix", "mpich": "pmi2"}
 

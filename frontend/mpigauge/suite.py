@@ -6,7 +6,7 @@ import shlex
 
 from .common import PATHS, UsageError
 
-SUITE_NAMES = ("quick", "pt2pt", "collectives", "overlap", "full")
+SUITE_NAMES = ("quick", "pt2pt", "collectives", "onesided", "overlap", "full")
 
 class SuiteEntry:
     def __init__(self, name, args, ranks=None, timeout=None, source=""):

@@ -71,6 +71,9 @@ class TestLoad(unittest.TestCase):
         full = [e.name for e in mg.load_suite("full")[1]]
         self.assertEqual(full[:3], ["latency", "bw", "bibw"])
         self.assertIn("allreduce", full)
+        self.assertIn("fop_latency", full)
+        rma = mg.load_suite("onesided")[1]
+        self.assertEqual(len([e for e in rma if e.name == "put_latency"]), 4)
 
     def test_include_relative_and_cycle(self):
         self.write("a.txt", "latency\ninclude b.txt\n")

@@ -18,7 +18,7 @@ typedef struct {
     double cost_us, per_byte_ns, jitter;
     mg_list ways;
     int corrupt;
-    uint64_t fail_at;
+    uint64_t fail_at, own_bytes;
 } fake_params;
 
 static const mg_opt fake_opts[] = {
@@ -34,6 +34,8 @@ static const mg_opt fake_opts[] = {
      "deliver a wrong byte under -c", 0, 0, NULL, NULL, NULL},
     {0, "fail-at", MG_OPT_SIZE, offsetof(fake_params, fail_at), "SIZE",
      "fail (mg_ctx_fail) at this size", 0, 0, NULL, "0", NULL},
+    {0, "own-bytes", MG_OPT_SIZE, offsetof(fake_params, own_bytes), "SIZE",
+     "memory of the kernel's own (other_bytes, setup, describe)", 0, 0, NULL, "0", ""},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The fake clock, and what the kernel did (one run at a time). */
@@ -41,6 +43,7 @@ typedef struct {
     double t;
     uint64_t lcg;
     long calls, iters;
+    long setups, teardowns;
 } fake_world;
 
 static double fake_now(void *arg)
@@ -119,13 +122,47 @@ static void summary(const mg_result *rows, size_t nrows, mg_kvlist *out)
     mg_kv_end(out);
 }
 
+/* --own-bytes: memory the -M guard counts, made once (setup) and freed
+ * (teardown), named in the run record (describe). */
+static size_t own_bytes(const mg_ctx *c, uint64_t max_size)
+{
+    (void)max_size;
+    return (size_t)((const fake_params *)c->params)->own_bytes;
+}
+
+static void setup(mg_ctx *c, uint64_t max_size)
+{
+    fake_world *w = c->clock.ctx;
+    (void)max_size;
+    w->setups++;
+}
+
+static void teardown(mg_ctx *c)
+{
+    fake_world *w = c->clock.ctx;
+    w->teardowns++;
+}
+
+static void describe(const mg_ctx *c, mg_kvlist *out)
+{
+    const fake_world *w = c->clock.ctx;
+    if (prm(c)->own_bytes == 0)
+        return;
+    mg_kv_object(out, "fake_own");
+    mg_kv_number(out, "bytes", (double)prm(c)->own_bytes);
+    mg_kv_number(out, "setups", (double)w->setups);
+    mg_kv_end(out);
+}
+
 #define FAKE_FIELDS                                                                                \
     .id.description = "a fake kernel on a fake clock, in us", .id.headline = "Time (us)",          \
     .params.opts = fake_opts, .params.params_size = sizeof(fake_params), .layout.min_ranks = 1,    \
     .layout.max_ranks = 1, .sizes.default_min_size = 1, .sizes.default_max_size = 64,              \
     .sweep.variant_name = "ways", .sweep.variants = variants, .timing.metric = MG_METRIC_LATENCY,  \
     .timing.time_scale = 1.0, .kernel.iterate = iterate, .valid.recv_slots = recv_self,            \
-    .report.extra_names = extra_names, .report.extras = extras, .report.summary = summary
+    .report.extra_names = extra_names, .report.extras = extras, .report.summary = summary,                \
+    .kernel.other_bytes = own_bytes, .kernel.setup = setup, .kernel.teardown = teardown,           \
+    .report.describe = describe
 
 static const mg_bench block_form = {FAKE_FIELDS, .id.name = "fake",
                                     .timing.time_mode = MG_TIME_ROOT};
@@ -226,7 +263,7 @@ static char *restore(int fd, int saved, FILE *tmp)
 
 int mgt_run(int argc, const char *const *argv, mgt_result *r)
 {
-    fake_world w = {1000.0, 12345, 0, 0};
+    fake_world w = {1000.0, 12345, 0, 0, 0, 0};
     mg_run *s = malloc(sizeof *s);
     int out_fd, err_fd;
     FILE *out, *err;
@@ -256,6 +293,8 @@ int mgt_run(int argc, const char *const *argv, mgt_result *r)
     r->clock_s = w.t;
     r->kernel_calls = w.calls;
     r->kernel_iters = w.iters;
+    r->setups = w.setups;
+    r->teardowns = w.teardowns;
     free(s);
     return r->out && r->err ? 0 : -1;
 }

@@ -32,6 +32,7 @@ typedef struct {
     double clock_s;    /* the fake clock at the end */
     long kernel_calls; /* calls of the kernel's iterate */
     long kernel_iters; /* iterations over all calls */
+    long setups, teardowns; /* calls of the kernel's setup and teardown */
 } mgt_result;
 
 /* Run "mpigauge_fake ARGS..." or "mpigauge_fake_call ARGS..." (argv[0]

@@ -110,3 +110,22 @@ TEST(Coll, NamesAndSizes)
     EXPECT_EQ(mg_elem_size(MG_ELEM_CHAR), 1u);
     EXPECT_EQ(mg_elem_size(MG_ELEM_DOUBLE), 8u);
 }
+
+// Elements of every type hold the small whole numbers exactly; a char wraps
+// modulo 256 into a signed char.
+TEST(Coll, ElementsStoreAndLoadExactly)
+{
+    unsigned char buf[64];
+    for (int t = MG_ELEM_CHAR; t <= MG_ELEM_DOUBLE; ++t) {
+        mg_elem_store(t, buf, 0, -3.0);
+        mg_elem_store(t, buf, 1, 100.0);
+        EXPECT_EQ(mg_elem_load(t, buf, 0), -3.0) << t;
+        EXPECT_EQ(mg_elem_load(t, buf, 1), 100.0) << t;
+    }
+    mg_elem_store(MG_ELEM_CHAR, buf, 2, 300.0);
+    EXPECT_EQ(mg_elem_load(MG_ELEM_CHAR, buf, 2), 44.0);
+    mg_elem_store(MG_ELEM_CHAR, buf, 3, 200.0);
+    EXPECT_EQ(mg_elem_load(MG_ELEM_CHAR, buf, 3), -56.0);
+    mg_elem_store(MG_ELEM_DOUBLE, buf, 4, 0.1);
+    EXPECT_EQ(mg_elem_load(MG_ELEM_DOUBLE, buf, 4), 0.1);
+}

@@ -26,6 +26,7 @@ struct Outcome {
     std::string out, err;
     double clock_s = 0.0;
     long calls = 0, iters = 0;
+    long setups = 0, teardowns = 0;
 };
 
 Outcome run(std::initializer_list<const char *> args, const char *program = "mpigauge_fake")
@@ -42,6 +43,8 @@ Outcome run(std::initializer_list<const char *> args, const char *program = "mpi
     out.clock_s = r.clock_s;
     out.calls = r.kernel_calls;
     out.iters = r.kernel_iters;
+    out.setups = r.setups;
+    out.teardowns = r.teardowns;
     mgt_result_free(&r);
     return out;
 }
@@ -303,3 +306,25 @@ TEST(DriverPlan, HelpShowsTheBenchmarksDefaultsFromItsRows)
 }
 
 } // namespace
+
+// A kernel's own memory (an RMA window): the -M guard counts it with the
+// buffers, setup runs once before the run record, which carries describe's
+// members, and teardown once after the sweep.
+TEST(DriverKernelObjects, OwnMemoryIsGuardedSetUpOnceAndDescribed)
+{
+    Outcome r = run({"-m", "64", "-i", "10", "--ways", "1", "--own-bytes", "1M", "-M", "1M"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(r.calls, 0);
+    EXPECT_EQ(r.setups, 0);
+    EXPECT_NE(r.err.find("need 1048704 bytes"), std::string::npos) << r.err;
+    r = run({"-m", "8,64", "-i", "10", "--ways", "1", "--own-bytes", "4K", "--format", "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.setups, 1);
+    EXPECT_EQ(r.teardowns, 1);
+    std::vector<std::string> run_rec = lines_of(r.out, "run");
+    ASSERT_EQ(run_rec.size(), 1u);
+    EXPECT_NE(run_rec[0].find("\"fake_own\":{\"bytes\":4096,\"setups\":1}"), std::string::npos)
+        << run_rec[0];
+    r = run({"-m", "8", "-i", "10", "--ways", "1", "--own-bytes", "4K"});
+    EXPECT_NE(r.out.find("# fake_own: bytes=4096 setups=1\n"), std::string::npos) << r.out;
+}

@@ -200,3 +200,31 @@ TEST(SinkRecord, OnlyJsonWritesOtherRecords)
             << "format " << fmt;
     }
 }
+
+// The run record's members from a benchmark's describe (an RMA window): an
+// object with strings, a number and an array, inside an open JSON object,
+// and the same as "# key: value" lines above a table.
+TEST(SinkKv, MembersOfAnOpenObjectAndCommentLines)
+{
+    mg_kvlist kv;
+    mg_kv_init(&kv);
+    mg_kv_object(&kv, "window");
+    mg_kv_string(&kv, "win_model", "unified");
+    mg_kv_number(&kv, "bytes_per_rank", 4096);
+    mg_kv_array(&kv, "info");
+    mg_kv_string(&kv, nullptr, "no_locks=false");
+    mg_kv_end(&kv);
+    mg_kv_end(&kv);
+    std::string json = capture([&](FILE *f) {
+        mg_json j;
+        mg_json_init(&j, f);
+        mg_json_object_begin(&j, nullptr);
+        mg_json_string(&j, "type", "run");
+        mg_kv_write_json(&j, &kv);
+        mg_json_object_end(&j);
+    });
+    EXPECT_EQ(json, "{\"type\":\"run\",\"window\":{\"win_model\":\"unified\",\"bytes_per_rank\":4096,"
+                    "\"info\":[\"no_locks=false\"]}}");
+    std::string lines = capture([&](FILE *f) { mg_kv_write_lines(f, &kv); });
+    EXPECT_EQ(lines, "# window: win_model=unified bytes_per_rank=4096 info=no_locks=false\n");
+}
