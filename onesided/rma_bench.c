@@ -45,7 +45,7 @@ static const char *const red_names[] = {"sum", "prod", "max", "min", "replace", 
 static const char *const origin_names[] = {"one", "all", NULL};
 static const char *const pairing_names[] = {"block", "cyclic", "internode", NULL};
 
-enum { DEFAULT_OPS = 64 };
+#define DEFAULT_OPS 64
 
 static const mg_opt opts[] = {
     {'w', "window", MG_OPT_CHOICE, offsetof(rma_params, win), "create|allocate|dynamic|shared",
