@@ -168,6 +168,8 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     if (rc == MG_EXIT_OK)
         rc = run(&s);
     mg_turns_close(s.ctx.turns);
+    if (rc != MG_EXIT_OK && s.ctx.rank == 0 && !s.rail_helper)
+        mg_out_note_stale(&s.out, s.cfg.output ? s.cfg.output : mg_output_requested(argc, argv));
     if (!s.rail_helper)
         mg_multirail_finish(s.mr, rc);
     mg_run_release(&s);

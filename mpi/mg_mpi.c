@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+void (*mg_mpi_abort_hook)(void);
+
 void mg_mpi_fail(int rc, const char *call, const char *file, int line)
 {
     char msg[MPI_MAX_ERROR_STRING] = "unknown error";
@@ -19,6 +21,8 @@ void mg_mpi_fail(int rc, const char *call, const char *file, int line)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "mpigauge: rank %d: %s:%d: %s failed: %s\n", rank, file, line, call, msg);
     fflush(stderr);
+    if (mg_mpi_abort_hook)
+        mg_mpi_abort_hook();
     MPI_Abort(MPI_COMM_WORLD, MG_EXIT_INTERNAL);
     exit(MG_EXIT_INTERNAL);
 }
@@ -29,6 +33,8 @@ void mg_mpi_die(const char *file, int line, const char *msg)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "mpigauge: rank %d: %s:%d: %s\n", rank, file, line, msg);
     fflush(stderr);
+    if (mg_mpi_abort_hook)
+        mg_mpi_abort_hook();
     MPI_Abort(MPI_COMM_WORLD, MG_EXIT_INTERNAL);
     exit(MG_EXIT_INTERNAL);
 }

@@ -32,6 +32,10 @@
 
 void mg_mpi_fail(int rc, const char *call, const char *file, int line);
 
+/* Called by mg_mpi_fail and mg_mpi_die before MPI_Abort (NULL: nothing):
+ * the -o file's temporary is removed there. */
+extern void (*mg_mpi_abort_hook)(void);
+
 /* Collective over comm: when any rank's msg (len bytes) is not empty, every
  * rank gets the lowest such rank's msg and -1; else 0, msg unchanged. */
 int mg_mpi_agree_message(MPI_Comm comm, char *msg, int len);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Output: the only stage that writes results (mg_run.h). Standard output in
- * the chosen format; the -o file (JSON Lines) written to a temporary file
- * beside the target and renamed at the end, so that it is complete or absent.
+ * the chosen format, and the -o file (JSON Lines; mg_outfile.c opens,
+ * completes and discards it).
  */
 #include "mg_run.h"
 
@@ -17,66 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The mode a new file gets from open(2): 0666 less the umask (mkstemp's
- * temporary is 0600 whatever the umask). */
-static mode_t created_mode(void)
-{
-    mode_t mask = umask(0);
-    umask(mask);
-    return (mode_t)0666 & ~mask;
-}
-
-/* Rank 0 opens a temporary file beside the target; every rank learns
- * whether that worked. */
-int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
-{
-    int ok = 1;
-    o->f = NULL;
-    o->tmp_path = NULL;
-    if (ctx->rank == 0) {
-        size_t n = strlen(path) + 16;
-        int fd;
-        o->tmp_path = malloc(n);
-        if (o->tmp_path == NULL)
-            mg_mpi_die(__FILE__, __LINE__, "out of memory");
-        snprintf(o->tmp_path, n, "%s.tmp.XXXXXX", path);
-        fd = mkstemp(o->tmp_path);
-        if (fd < 0 || fchmod(fd, created_mode()) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
-            snprintf(err, MG_ERRLEN, "cannot write output file '%s': %s", path, strerror(errno));
-            if (fd >= 0) {
-                close(fd);
-                unlink(o->tmp_path);
-            }
-            free(o->tmp_path);
-            o->tmp_path = NULL;
-            ok = 0;
-        }
-    }
-    mg_group_bcast(&ctx->group, &ok, sizeof ok);
-    return ok;
-}
-
-/* Rank 0: make the file appear complete under its name, or not at all. */
-int mg_out_commit(mg_out_file *o, const char *path)
-{
-    int rc = 0;
-    if (o->f == NULL)
-        return 0;
-    if (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0 || ferror(o->f))
-        rc = -1;
-    if (fclose(o->f) != 0)
-        rc = -1;
-    if (rc == 0 && rename(o->tmp_path, path) != 0)
-        rc = -1;
-    if (rc != 0) {
-        fprintf(stderr, "mpigauge: cannot complete output file '%s': %s\n", path, strerror(errno));
-        unlink(o->tmp_path);
-    }
-    free(o->tmp_path);
-    o->f = NULL;
-    return rc;
-}
 
 /* Rank 0: keep a finished row for the benchmark's summary. */
 static void keep_row(mg_rows *t, const mg_result *r)
@@ -166,17 +106,6 @@ void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int
     mg_json_object_end(&j);
     fputc('\n', stdout);
     fflush(stdout);
-}
-
-void mg_out_discard(mg_out_file *o)
-{
-    if (o->f == NULL)
-        return;
-    fclose(o->f);
-    unlink(o->tmp_path);
-    free(o->tmp_path);
-    o->f = NULL;
-    o->tmp_path = NULL;
 }
 
 /* The sinks' run record: JSON, or the provenance comment above a table. */

@@ -162,6 +162,22 @@ int mg_json_requested(int argc, char **argv)
     return json;
 }
 
+const char *mg_output_requested(int argc, char **argv)
+{
+    const char *out = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
+            out = argv[++i];
+        else if (strncmp(argv[i], "--output=", 9) == 0)
+            out = argv[i] + 9;
+        else if (strncmp(argv[i], "-o", 2) == 0 && argv[i][2])
+            out = argv[i] + 2;
+    }
+    return out;
+}
+
 /* The option tables of this benchmark: common, per-call sync, its own, rails. */
 static size_t plan_tables(mg_run *s, mg_opt_table *tables)
 {

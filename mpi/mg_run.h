@@ -25,15 +25,20 @@
 #include "mg_size.h"
 #include "mg_turns.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 #define MG_ERRLEN 512
 #define MG_MAX_VARIANTS 1024
 #define MG_CALL_BATCH 64 /* MG_TIME_CALL: calls per batch between decisions */
 
+/* The -o file (mg_outfile.c). */
 typedef struct {
     FILE *f;
-    char *tmp_path;
+    char *tmp_path;         /* the temporary beside the target (NULL: written through) */
+    char target[PATH_MAX];  /* what gets replaced: FILE, or what its link points to */
+    int direct;             /* a character device or a pipe, written through */
+    int committed;          /* complete under its name */
 } mg_out_file;
 
 /* Rank 0: the finished rows a benchmark's summary reads (kept only when it
@@ -122,6 +127,9 @@ void mg_gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, dou
 void mg_calibrate_compute(mg_ctx *ctx);
 
 /* output */
+/* Decide what FILE is and open it (rank 0; every rank learns the outcome):
+ * 0 with the reason in err when it cannot be written or must not be
+ * replaced. */
 int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err);
 int mg_out_commit(mg_out_file *o, const char *path);
 void mg_output_begin(mg_run *s);
@@ -136,6 +144,12 @@ void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int
                      const char *msg, const char *hint, int need_min, int need_max);
 /* Rank 0: drop the -o file's temporary (an incomplete sweep is not kept). */
 void mg_out_discard(mg_out_file *o);
+/* Rank 0, after a run that did not complete its -o file: say that an
+ * existing FILE is from an earlier run. */
+void mg_out_note_stale(const mg_out_file *o, const char *path);
+/* The -o / --output value on the command line (for a run whose parse failed
+ * before it), or NULL. */
+const char *mg_output_requested(int argc, char **argv);
 void mg_output_summary(mg_run *s);
 
 /* After the session's MPI set-up (topology, rails, layout, provenance):

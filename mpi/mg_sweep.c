@@ -161,8 +161,11 @@ static int sweep(mg_run *s)
 int mg_run_sweep(mg_run *s)
 {
     int rc;
-    if ((rc = mg_session_resources(s)) != MG_EXIT_OK)
+    if ((rc = mg_session_resources(s)) != MG_EXIT_OK) {
+        if (s->ctx.rank == 0)
+            mg_out_discard(&s->out); /* e.g. the buffers could not be had */
         return rc;
+    }
     rc = sweep(s);
     if (s->b->kernel.teardown)
         s->b->kernel.teardown(&s->ctx);

@@ -46,7 +46,7 @@ tests_unit_driver_tests_LDADD = $(MG_LDADD) $(GTEST_LIBS) -lstdc++
 tests_unit_driver_tests_LINK = $(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LDFLAGS) -o $@
 
 TESTS += tests/unit/unit_tests tests/unit/driver_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
-	tests/turns.sh tests/option_tables.sh \
+	tests/turns.sh tests/option_tables.sh tests/output_safety.sh \
 	tests/frontend/unit_tests.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
@@ -58,7 +58,7 @@ AM_TESTS_ENVIRONMENT = \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_BINDIR MG_TESTDIR PYTHON;
 
 EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh \
-	tests/option_tables.sh \
+	tests/option_tables.sh tests/output_safety.sh \
 	tests/mpi_env.sh tests/check_output.py \
 	tests/rails_tool.sh tests/fixtures/topo/two_socket_two_hca.xml \
 	tests/fixtures/topo/two_socket_four_hca.xml tests/fixtures/topo/one_socket_no_hca.xml \

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The -o file (mg_run.h), rank 0. Decided before anything is measured:
+ *
+ *   FILE absent or a regular file: written to FILE.tmp.HOST.PID.XXXXXX
+ *     beside it (util/mg_outname.h) and renamed over FILE at the end, so
+ *     FILE is complete or as it was;
+ *   a character device or a pipe (/dev/null, a FIFO): written through, no
+ *     temporary, never replaced;
+ *   a folder, block device or socket: refused (a usage error, exit 2);
+ *   a symbolic link: the same rules for what it points to, which is what
+ *     gets replaced (the link stays); a link to nothing is refused.
+ *
+ * The temporary is removed on every exit the process sees: the end of the
+ * run, an aborted sweep, a failed set-up, MPI_Abort through mg_mpi_fail or
+ * mg_mpi_die, and SIGINT, SIGTERM, SIGHUP (the handler removes it and lets
+ * the signal take its course). One left by a SIGKILL is removed by the next
+ * run with the same -o on the same host once its process is gone.
+ */
+/* realpath(3) is XSI */
+#define _XOPEN_SOURCE 700
+#include "mg_run.h"
+
+#include "mg_outname.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The temporary being written, for the signal handler and the abort hook
+ * (empty: none). */
+static char active_tmp[PATH_MAX + 64];
+static volatile sig_atomic_t have_tmp;
+
+static void remove_active(void)
+{
+    if (have_tmp) {
+        have_tmp = 0;
+        unlink(active_tmp);
+    }
+}
+
+static void on_signal(int sig)
+{
+    remove_active(); /* unlink(2) is async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; ++i) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        /* keep a handler someone else installed (the launcher's, a tool's) */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(sigs[i], &sa, NULL);
+    }
+    mg_mpi_abort_hook = remove_active;
+}
+
+/* The mode a new file gets from open(2): 0666 less the umask (mkstemp's
+ * temporary is 0600 whatever the umask). */
+static mode_t created_mode(void)
+{
+    mode_t mask = umask(0);
+    umask(mask);
+    return (mode_t)0666 & ~mask;
+}
+
+static void host_name(char *host, size_t len)
+{
+    if (gethostname(host, len) != 0 || !host[0])
+        snprintf(host, len, "host");
+    host[len - 1] = '\0';
+}
+
+/* Remove the temporaries of FILE that runs on this host left when they
+ * were killed (their process is gone); say how many. */
+static void remove_stale(const char *path, const char *host)
+{
+    char dir[PATH_MAX], base[NAME_MAX + 1];
+    const char *slash = strrchr(path, '/');
+    DIR *d;
+    struct dirent *e;
+    int removed = 0;
+
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    snprintf(base, sizeof base, "%s", slash ? slash + 1 : path);
+    if ((d = opendir(dir)) == NULL)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        long pid = mg_outname_owner(e->d_name, base, host);
+        char full[PATH_MAX + NAME_MAX + 2];
+        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        removed += unlink(full) == 0;
+    }
+    closedir(d);
+    if (removed)
+        fprintf(stderr, "mpigauge: removed %d temporary file%s of '%s' left by a killed run\n",
+                removed, removed == 1 ? "" : "s", path);
+}
+
+/* Where the file really goes (symbolic links followed) and how; 0, or -1
+ * with the reason in err. */
+static int classify(const char *path, char *target, size_t len, mg_out_kind *kind, char *err)
+{
+    struct stat st;
+    snprintf(target, len, "%s", path);
+    if (lstat(path, &st) != 0) {
+        *kind = MG_OUT_REPLACE; /* a new file; mkstemp says what is wrong with the folder */
+        return 0;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        char *real = realpath(path, NULL);
+        if (real == NULL || stat(real, &st) != 0) {
+            snprintf(err, MG_ERRLEN,
+                     "output file '%s' is a symbolic link to nothing (%s): not followed, not "
+                     "replaced",
+                     path, strerror(errno));
+            free(real);
+            return -1;
+        }
+        snprintf(target, len, "%s", real);
+        free(real);
+    }
+    *kind = mg_outname_kind(st.st_mode);
+    if (*kind == MG_OUT_REFUSE) {
+        snprintf(err, MG_ERRLEN, "output file '%s' is %s: not replaced", path,
+                 S_ISDIR(st.st_mode) ? "a folder" : "not a regular file, a character device or "
+                                                    "a pipe");
+        return -1;
+    }
+    return 0;
+}
+
+/* A character device or a pipe, opened for writing as it is. */
+static int open_through(mg_out_file *o, const char *target, char *err)
+{
+    int fd = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0 && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) == 0 &&
+        (o->f = fdopen(fd, "w")) != NULL) {
+        o->direct = 1;
+        return 0;
+    }
+    snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", target,
+             errno == ENXIO ? "a pipe with no reader" : strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return -1;
+}
+
+static int open_temporary(mg_out_file *o, const char *target, char *err)
+{
+    char host[256];
+    size_t n = strlen(target) + sizeof host + 40;
+    int fd;
+    host_name(host, sizeof host);
+    remove_stale(target, host);
+    if ((o->tmp_path = malloc(n)) == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    if (mg_outname_template(target, host, (long)getpid(), o->tmp_path, n) != 0 ||
+        strlen(o->tmp_path) >= sizeof active_tmp) {
+        snprintf(err, MG_ERRLEN, "output file '%.300s': the path is too long", target);
+        free(o->tmp_path);
+        o->tmp_path = NULL;
+        return -1;
+    }
+    fd = mkstemp(o->tmp_path);
+    if (fd >= 0) {
+        memcpy(active_tmp, o->tmp_path, strlen(o->tmp_path) + 1);
+        have_tmp = 1;
+        watch_signals();
+    }
+    if (fd < 0 || fchmod(fd, created_mode()) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
+        snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", target, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            remove_active();
+        }
+        free(o->tmp_path);
+        o->tmp_path = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
+{
+    int ok = 1;
+    memset(o, 0, sizeof *o);
+    if (ctx->rank == 0) {
+        mg_out_kind kind;
+        ok = classify(path, o->target, sizeof o->target, &kind, err) == 0 &&
+             (kind == MG_OUT_THROUGH ? open_through(o, o->target, err)
+                                     : open_temporary(o, o->target, err)) == 0;
+    }
+    mg_group_bcast(&ctx->group, &ok, sizeof ok);
+    return ok;
+}
+
+/* Rank 0: make the file appear complete under its name, or not at all. */
+int mg_out_commit(mg_out_file *o, const char *path)
+{
+    int rc = 0;
+    if (o->f == NULL)
+        return 0;
+    if (fflush(o->f) != 0 || ferror(o->f) || (!o->direct && fsync(fileno(o->f)) != 0))
+        rc = -1;
+    if (fclose(o->f) != 0)
+        rc = -1;
+    if (rc == 0 && !o->direct && rename(o->tmp_path, o->target) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "mpigauge: cannot complete output file '%s': %s\n", path, strerror(errno));
+    if (!o->direct)
+        remove_active(); /* after a rename: nothing there any more */
+    o->committed = rc == 0;
+    free(o->tmp_path);
+    o->tmp_path = NULL;
+    o->f = NULL;
+    return rc;
+}
+
+void mg_out_discard(mg_out_file *o)
+{
+    if (o->f == NULL)
+        return;
+    fclose(o->f);
+    if (!o->direct)
+        remove_active();
+    free(o->tmp_path);
+    o->f = NULL;
+    o->tmp_path = NULL;
+}
+
+/* Rank 0, after a run that did not complete its -o file: an existing FILE
+ * is from an earlier run (it was neither replaced nor removed); say so. */
+void mg_out_note_stale(const mg_out_file *o, const char *path)
+{
+    struct stat st;
+    if (path == NULL || o->committed || o->direct || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    fprintf(stderr,
+            "mpigauge: note: output file '%s' was not written; the file there is from an "
+            "earlier run\n",
+            path);
+}

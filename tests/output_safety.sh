@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The -o file is never put where it must not go and leaves nothing behind
+# (mpi/mg_outfile.c), run for real with the build's MPI (TAP):
+#   /dev/null is written through and stays a character device; a FIFO is
+#   written through; a folder and a link to nothing are refused (exit 2)
+#   before anything is measured; a link keeps pointing at its target, which
+#   is replaced; a failed run leaves an earlier FILE as it was and says so;
+#   a stale temporary of a dead process is removed, one of a live process
+#   kept; SIGTERM and SIGINT to rank 0 and to the launcher leave no
+#   temporary file and no process.
+# Environment as for mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_BINDIR).
+set -u
+. "$(dirname "$0")/mpi_env.sh"
+prog=$(mg_program latency)
+[ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+host=$(hostname)
+n=0
+ok() { # ok COND-EXIT DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+run() { # run ARGS...: a quick latency run, output to run.out / run.err
+    # shellcheck disable=SC2086
+    timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
+        >run.out 2>run.err </dev/null
+}
+echo "1..11"
+
+if [ "$(id -u)" = 0 ]; then
+    run -o /dev/null
+    rc=$?
+    [ "$rc" = 0 ] && [ -c /dev/null ]
+    ok $? "-o /dev/null as root: exit $rc, /dev/null is still a character device"
+else
+    echo "ok 1 # SKIP not root"
+    n=1
+fi
+
+mkdir adir
+run -i 1000000000 -o adir
+rc=$?
+[ "$rc" = 2 ] && grep -q "is a folder: not replaced" run.err && [ -z "$(ls adir)" ]
+ok $? "-o FOLDER: exit $rc before measuring, folder untouched"
+
+ln -s nowhere/x dangling
+run -o dangling
+rc=$?
+[ "$rc" = 2 ] && [ -L dangling ] && [ ! -e nowhere ]
+ok $? "-o to a link to nothing: exit $rc, nothing created"
+
+echo old >target.jsonl
+ln -s target.jsonl link.jsonl
+run -o link.jsonl
+rc=$?
+[ "$rc" = 0 ] && [ -L link.jsonl ] && head -c 15 target.jsonl | grep -q '"type":"run"'
+ok $? "-o LINK: exit $rc, the link stays, its target holds the results"
+
+mkfifo fifo
+(cat fifo >fifo.out) &
+reader=$!
+run -o fifo
+rc=$?
+wait $reader
+[ "$rc" = 0 ] && [ -p fifo ] && [ "$(grep -c '"type":"run"' fifo.out)" = 1 ] && grep -q '"type":"result"' fifo.out
+ok $? "-o FIFO: exit $rc, written through to the reader, still a FIFO"
+
+echo yesterday >old.jsonl
+run -m bad -o old.jsonl
+rc=$?
+[ "$rc" = 2 ] && [ "$(cat old.jsonl)" = yesterday ] &&
+    grep -q "output file 'old.jsonl' was not written; the file there is from an earlier run" run.err
+ok $? "a failed run leaves an earlier FILE as it was and says so (exit $rc)"
+
+# pid 2^22 + 1 is above Linux's largest pid: no such process
+touch "new.jsonl.tmp.$host.4194305.abcdef" "new.jsonl.tmp.$host.$$.ghijkl" \
+    "new.jsonl.tmp.otherhost.4194305.mnopqr"
+run -o new.jsonl
+rc=$?
+[ "$rc" = 0 ] && [ ! -e "new.jsonl.tmp.$host.4194305.abcdef" ] &&
+    [ -e "new.jsonl.tmp.$host.$$.ghijkl" ] && [ -e "new.jsonl.tmp.otherhost.4194305.mnopqr" ] &&
+    grep -q "removed 1 temporary file" run.err
+ok $? "a dead process's temporary is removed, a live one's and another host's kept (exit $rc)"
+rm -f new.jsonl.tmp.*
+
+ranks() { pgrep -f "^$prog .*$work/sig.jsonl"; }
+# signal SIG WHO: a long run with -o, SIG to rank 0 or the launcher
+signal() {
+    rm -f sig.jsonl*
+    # shellcheck disable=SC2086
+    timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 1000000000 -x 10 \
+        -o "$work/sig.jsonl" >/dev/null 2>&1 </dev/null &
+    launcher=$!
+    tries=0
+    while ! ls sig.jsonl.tmp.* >/dev/null 2>&1 && [ $tries -lt 100 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+    sleep 0.5
+    # this run's ranks (argv[0] first, its own -o path): the lowest pid is rank 0
+    rank0=$(ranks | sort -n | head -n 1)
+    if [ "$2" = launcher ]; then kill -"$1" "$launcher"; else kill -"$1" "$rank0"; fi
+    wait "$launcher"
+    tries=0
+    while [ -n "$(ranks)" ] && [ $tries -lt 100 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+    ! ls sig.jsonl* >/dev/null 2>&1 && [ -z "$(ranks)" ]
+    ok $? "SIG$1 to $2 during a -o run: no temporary file, no FILE, no process left"
+}
+signal TERM rank0
+signal INT rank0
+signal TERM launcher
+signal INT launcher
+exit 0
