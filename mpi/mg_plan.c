@@ -54,8 +54,9 @@ static const mg_opt common_opts[] = {
      "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL, NULL,
      NULL},
     {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
-     "refuse sizes whose buffers exceed SIZE per rank (default: " MG_STR(
-         MG_MEMORY_SHARE_NUM) "/" MG_STR(MG_MEMORY_SHARE_DEN) " of node memory / ranks)",
+     "refuse sizes whose buffers exceed SIZE per rank, at most node memory (or the cgroup's "
+     "limit) / ranks (default: " MG_STR(MG_MEMORY_SHARE_NUM) "/" MG_STR(
+         MG_MEMORY_SHARE_DEN) " of that)",
      1, 281474976710656.0, NULL, NULL, "max_memory_bytes"},
     {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
      "what goes to standard output", 0, 0, format_names, "table", NULL},

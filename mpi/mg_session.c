@@ -4,6 +4,8 @@
  * memory guard, buffers, requests, the computation's calibration. */
 #include "mg_run.h"
 
+#include "mg_memlimit.h"
+
 #include "mg_exit.h"
 #include "mg_pairing.h"
 
@@ -11,14 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static uint64_t default_memory_limit(int local_ranks)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    uint64_t phys = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_C(1) << 32;
-    return phys / MG_MEMORY_SHARE_DEN * MG_MEMORY_SHARE_NUM /
-           (uint64_t)(local_ranks > 0 ? local_ranks : 1);
-}
 
 /* Which node every rank is on (nodes numbered in order of their lowest
  * rank), from MPI_Comm_split_type; O(nranks) per rank. */
@@ -114,8 +108,25 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
     const mg_bench *b = s->b;
     uint64_t need = (uint64_t)ctx->buf_bytes + (uint64_t)rbytes +
                     (b->kernel.other_bytes ? (uint64_t)b->kernel.other_bytes(ctx, max_size) : 0);
-    uint64_t limit = s->cfg.max_memory ? s->cfg.max_memory : default_memory_limit(ctx->local_ranks);
+    const uint64_t node = mg_node_memory();
+    int clamped = 0;
+    uint64_t limit = mg_memory_guard(s->cfg.max_memory, node, ctx->local_ranks, MG_MEMORY_SHARE_NUM,
+                                     MG_MEMORY_SHARE_DEN, &clamped);
     char err[MG_ERRLEN];
+
+    if (clamped) {
+        /* a guard above what the node has lets the OOM killer end the run
+         * without a word: say so, and record the guard used */
+        if (ctx->rank == 0)
+            fprintf(stderr,
+                    "mpigauge_%s: note: -M %llu is more than this node can give each of its %d "
+                    "rank%s (%llu bytes of %llu: physical memory or the cgroup's limit); the "
+                    "guard is %llu\n",
+                    s->b->id.name, (unsigned long long)s->cfg.max_memory, ctx->local_ranks,
+                    ctx->local_ranks == 1 ? "" : "s", (unsigned long long)limit,
+                    (unsigned long long)node, (unsigned long long)limit);
+        s->cfg.max_memory = limit;
+    }
 
     if (mg_group_all_true(&ctx->group, need <= limit))
         return MG_EXIT_OK;
