@@ -19,6 +19,8 @@ void mg_stripe_split(uint64_t bytes, int k, const double *w, uint64_t align, uin
         align = 1;
     for (int j = 0; j < k; ++j)
         total += w ? w[j] : 1.0;
+    if (!(total > 0.0) || !isfinite(total))
+        w = NULL; /* weights that cannot divide the message: even stripes */
     for (int j = 0; j < k; ++j) {
         uint64_t end;
         if (j == k - 1) {
@@ -45,7 +47,7 @@ void mg_stripe_split(uint64_t bytes, int k, const double *w, uint64_t align, uin
 int mg_rail_weights_parse(const char *spec, int k, double *w, int *source, char *err, size_t errlen)
 {
     const char *p = spec;
-    double sum = 0.0;
+    double sum = 0.0, top = 0.0;
     int n = 0;
 
     if (spec == NULL || strcmp(spec, "even") == 0 || strcmp(spec, "auto") == 0) {
@@ -69,7 +71,7 @@ int mg_rail_weights_parse(const char *spec, int k, double *w, int *source, char 
         if (n < MG_RAILS_MAX)
             w[n] = v;
         ++n;
-        sum += v;
+        top = fmax(top, v);
         p = *end == ',' ? end + 1 : end;
         if (*end == ',' && *p == '\0') {
             snprintf(err, errlen, "--rail-weights: '%s' ends with a comma", spec);
@@ -81,6 +83,9 @@ int mg_rail_weights_parse(const char *spec, int k, double *w, int *source, char 
                  n == 1 ? "" : "s", k, k == 1 ? "" : "s");
         return -1;
     }
+    /* scaled by the largest first: 1e308,1e308 would overflow the sum */
+    for (int j = 0; j < k; ++j)
+        sum += (w[j] /= top);
     for (int j = 0; j < k; ++j)
         w[j] /= sum;
     *source = MG_WEIGHTS_GIVEN;

@@ -171,3 +171,39 @@ TEST(Hints, Value)
 }
 
 } // namespace
+
+// Weights at the ends of the double range: their sum would overflow (1e308
+// twice gave 0/0 and a NaN cast into the stripe lengths); scaled by the
+// largest first they divide as they should.
+TEST(Weights, HugeAndTinyWeightsStayFinite)
+{
+    double w[MG_RAILS_MAX];
+    int src = 0;
+    char err[256];
+    uint64_t off[2], len[2];
+    ASSERT_EQ(mg_rail_weights_parse("1e308,1e308", 2, w, &src, err, sizeof err), 0);
+    EXPECT_DOUBLE_EQ(w[0], 0.5);
+    EXPECT_DOUBLE_EQ(w[1], 0.5);
+    mg_stripe_split(1000, 2, w, 1, off, len);
+    EXPECT_EQ(len[0], 500u);
+    EXPECT_EQ(len[1], 500u);
+    ASSERT_EQ(mg_rail_weights_parse("1.7e308,1e-300", 2, w, &src, err, sizeof err), 0);
+    EXPECT_DOUBLE_EQ(w[0], 1.0);
+    EXPECT_GE(w[1], 0.0);
+    mg_stripe_split(1000, 2, w, 1, off, len);
+    EXPECT_EQ(len[0] + len[1], 1000u);
+    EXPECT_EQ(len[0], 1000u);
+}
+
+// Weights that cannot divide (a zero or infinite total) give even stripes.
+TEST(Stripe, WeightsWithoutATotalSplitEvenly)
+{
+    const double zero[2] = {0.0, 0.0}, inf[2] = {INFINITY, 1.0};
+    uint64_t off[2], len[2];
+    mg_stripe_split(1000, 2, zero, 1, off, len);
+    EXPECT_EQ(len[0], 500u);
+    EXPECT_EQ(len[1], 500u);
+    mg_stripe_split(1000, 2, inf, 1, off, len);
+    EXPECT_EQ(len[0], 500u);
+    EXPECT_EQ(len[1], 500u);
+}
