@@ -84,6 +84,18 @@ void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
     }
     if (b->params.params_default)
         memcpy(s->ctx.params, b->params.params_default, b->params.params_size);
+    if (b->params.opts) {
+        size_t rows = 0;
+        while (b->params.opts[rows].type != MG_OPT_END)
+            ++rows;
+        if (rows > MG_MAX_BENCH_OPTS) {
+            fprintf(stderr, "mpigauge_%s: internal: more than %d option rows\n", b->id.name,
+                    MG_MAX_BENCH_OPTS);
+            exit(MG_EXIT_INTERNAL);
+        }
+    }
+    s->ctx.opts = b->params.opts;
+    s->ctx.given = s->given;
     mg_plan_parse(s);
     if (s->b->kernel.rails && !s->plan_failed && !s->cfg.help && !s->cfg.version &&
         (s->mr = mg_multirail_pre_init(&s->rails)) == NULL) {

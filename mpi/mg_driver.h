@@ -114,6 +114,8 @@ struct mg_ctx {
     void *sbuf, *rbuf;            /* page-aligned, max size each (times the bench's count) */
     size_t buf_bytes;             /* size of each of sbuf and rbuf */
     void *params;                 /* the benchmark's own option struct */
+    const mg_opt *opts;           /* its option rows, and which of them the command */
+    const unsigned char *given;   /* line gives (mg_ctx_given) */
     MPI_Request *reqs;            /* bench->kernel.requests(ctx) requests for the kernel */
     const mg_config *cfg;
     /* MG_TIME_CALL, rank 0, in extras: samples of this (size, variant) dropped
@@ -325,6 +327,10 @@ static inline int mg_config_precision_rule(const mg_config *c) { return c->turns
 /* The common option tables of benchmark b over c (the common one, and the
  * per-call one for MG_TIME_CALL): 1 or 2 entries of tables (mg_plan.c). */
 size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables);
+
+/* Whether the command line gives the benchmark's option --long_name (for
+ * refusing an option that does nothing in the chosen form). */
+int mg_ctx_given(const mg_ctx *c, const char *long_name);
 
 /* "name=value" (or "name=label") of a variant value. */
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len);

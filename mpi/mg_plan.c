@@ -92,9 +92,9 @@ void mg_config_default(mg_config *c)
 size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)
 {
     size_t nt = 0;
-    tables[nt++] = (mg_opt_table){common_opts, c, "common"};
+    tables[nt++] = (mg_opt_table){common_opts, c, "common", NULL};
     if (b->timing.time_mode == MG_TIME_CALL)
-        tables[nt++] = (mg_opt_table){call_opts, c, "sync"};
+        tables[nt++] = (mg_opt_table){call_opts, c, "sync", NULL};
     return nt;
 }
 
@@ -184,10 +184,20 @@ static size_t plan_tables(mg_run *s, mg_opt_table *tables)
 {
     size_t nt = mg_config_tables(s->b, &s->cfg, tables);
     if (s->b->params.opts)
-        tables[nt++] = (mg_opt_table){s->b->params.opts, s->ctx.params, "benchmark"};
+        tables[nt++] = (mg_opt_table){s->b->params.opts, s->ctx.params, "benchmark", s->given};
     if (s->b->kernel.rails)
-        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails, "rails"};
+        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails, "rails", NULL};
     return nt;
+}
+
+int mg_ctx_given(const mg_ctx *c, const char *long_name)
+{
+    if (c->opts == NULL || c->given == NULL)
+        return 0;
+    for (const mg_opt *o = c->opts; o->type != MG_OPT_END; ++o)
+        if (o->long_name && strcmp(o->long_name, long_name) == 0)
+            return c->given[o - c->opts];
+    return 0;
 }
 
 void mg_plan_parse(mg_run *s)

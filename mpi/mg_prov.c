@@ -299,7 +299,7 @@ static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cf
                    : bench->timing.time_mode == MG_TIME_MAX ? "max"
                                                             : "root");
     if (bench->params.opts) {
-        mg_opt_table t = {bench->params.opts, ctx->params, "benchmark"};
+        mg_opt_table t = {bench->params.opts, ctx->params, "benchmark", NULL};
         mg_opts_json(j, "benchmark", &t, 1);
     }
     mg_json_object_end(j);

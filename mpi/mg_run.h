@@ -30,7 +30,8 @@
 
 #define MG_ERRLEN 512
 #define MG_MAX_VARIANTS 1024
-#define MG_CALL_BATCH 64 /* MG_TIME_CALL: calls per batch between decisions */
+#define MG_CALL_BATCH 64
+#define MG_MAX_BENCH_OPTS 64 /* rows of a benchmark's option table */ /* MG_TIME_CALL: calls per batch between decisions */
 
 /* The -o file (mg_outfile.c). */
 typedef struct {
@@ -72,6 +73,7 @@ typedef struct {
     int plan_failed; /* 1: a usage error in plan_err; 2: an internal error */
     int aborted;     /* the sweep ended on an agreed failure (ctx.fail) */
     char plan_err[MG_ERRLEN];
+    unsigned char given[MG_MAX_BENCH_OPTS]; /* the benchmark's rows the command line gives */
 } mg_run;
 
 /* The measuring stages' clock: MPI_Wtime called directly (no indirect call

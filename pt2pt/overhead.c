@@ -208,10 +208,12 @@ static const mg_opt opts[] = {
 #define COMMON                                                                                     \
     .id.name = NAME, MG_PT2PT_PAIR_FIELDS, .params.opts = opts, .kernel.compute = 1,               \
     .params.params_size = sizeof(overhead_params), .params.choose = choose,                        \
+    .params.check = check,                                                                         \
     .sweep.variants = variants, .kernel.state_size = sizeof(overhead_state),                       \
     .kernel.begin_size = begin_size, .report.nfigures = 2, .report.figures = figures
 
 static const mg_bench *choose(const mg_ctx *c);
+static int check(const mg_ctx *c, char *err, size_t errlen);
 
 static const mg_bench forms[2] = {
     {COMMON,
@@ -234,5 +236,20 @@ static const mg_bench forms[2] = {
      .report.extras = extras_bw}};
 
 static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->part]; }
+
+/* The bandwidth part's options do nothing in the latency part. */
+static int check(const mg_ctx *c, char *err, size_t errlen)
+{
+    static const char *const bw_only[] = {"shares", "drop", "test-interval", "window"};
+    if (prm(c)->part != PART_LAT)
+        return 0;
+    for (size_t i = 0; i < sizeof bw_only / sizeof *bw_only; ++i) {
+        if (mg_ctx_given(c, bw_only[i])) {
+            snprintf(err, errlen, "--%s applies to --part bandwidth only", bw_only[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
 
 int main(int argc, char **argv) { return mg_main(&forms[DEFAULT_PART], argc, argv); }

@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 {
     static mg_netdev devs[MAX_DEVS];
     rails_opts o = {0};
-    mg_opt_table table = {opts, &o, "rails-tool"};
+    mg_opt_table table = {opts, &o, "rails-tool", NULL};
     hwloc_topology_t topo;
     char err[256];
     int bind = argc > 1 && strcmp(argv[1], "bind") == 0, first = bind ? 2 : 1, end = argc, n = 0;

@@ -251,6 +251,8 @@ static const mg_opt *find(const mg_opt_table *tables, size_t nt, char s, const c
             if ((s && o->short_name == s) || (l && o->long_name && strlen(o->long_name) == llen &&
                                               strncmp(o->long_name, l, llen) == 0)) {
                 *base = tables[t].base;
+                if (tables[t].given)
+                    tables[t].given[o - tables[t].opts] = 1;
                 return o;
             }
         }

@@ -67,6 +67,8 @@ typedef struct {
     void *base;         /* the struct the offsets refer to */
     const char *group;  /* what the table is ("common", "benchmark", ...), for
                          * the help's JSON form; NULL: not named */
+    unsigned char *given; /* NULL, or one flag per row, set by mg_opts_parse for
+                           * every row the command line gives */
 } mg_opt_table;
 
 /* Check the tables (a long or short name used twice is refused) and set

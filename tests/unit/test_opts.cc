@@ -80,7 +80,7 @@ Result parse(std::initializer_list<const char *> args)
     r.o.buffer = 7;
     r.o.format = -7;
     r.o.nolimit = -7;
-    mg_opt_table t = {kOpts, &r.o, NULL};
+    mg_opt_table t = {kOpts, &r.o, NULL, NULL};
     char err[256] = "";
     r.rc = mg_opts_parse(&t, 1, (int)argv.size() - 1, argv.data(), err, sizeof err);
     r.err = err;
@@ -385,7 +385,7 @@ TEST(Opts, UnknownChoiceMessageIsTruncatedSafely)
 {
     const char *argv[] = {"prog", "--format=xml", nullptr};
     TestOpts o{};
-    mg_opt_table t = {kOpts, &o, NULL};
+    mg_opt_table t = {kOpts, &o, NULL, NULL};
     char err[24];
     std::memset(err, 'Z', sizeof err);
     EXPECT_EQ(mg_opts_parse(&t, 1, 2, const_cast<char *const *>(argv), err, sizeof err), -EINVAL);
@@ -487,7 +487,7 @@ TEST(OptsJson, EveryOptionIsAMemberNamedByItsLongNameInSnakeCase)
     Result r = parse({"-c", "-i", "100", "--budget=0.5", "-p2%", "--buffer", "64K", "-o",
                       "out \"1\".json", "--format=csv", "--no-limit", "-3"});
     ASSERT_EQ(r.rc, 0) << r.err;
-    mg_opt_table t = {kOpts, &r.o, NULL};
+    mg_opt_table t = {kOpts, &r.o, NULL, NULL};
     FILE *f = std::tmpfile();
     ASSERT_NE(f, nullptr);
     mg_json j;
@@ -509,7 +509,7 @@ TEST(OptsJson, EveryOptionIsAMemberNamedByItsLongNameInSnakeCase)
 TEST(OptsJson, UnsetStringIsNullAndUnsetFlagIsFalse)
 {
     TestOpts o{};
-    mg_opt_table t = {kOpts, &o, NULL};
+    mg_opt_table t = {kOpts, &o, NULL, NULL};
     FILE *f = std::tmpfile();
     ASSERT_NE(f, nullptr);
     mg_json j;
@@ -523,4 +523,23 @@ TEST(OptsJson, UnsetStringIsNullAndUnsetFlagIsFalse)
     std::fclose(f);
     EXPECT_STREQ(buf, "{\"validate\":false,\"iterations\":0,\"budget\":0,\"precision\":0,"
                       "\"buffer\":0,\"output\":null,\"format\":\"table\",\"no_limit\":0}");
+}
+
+// A table with a given-array learns which rows the command line named, by
+// short or long name, with a value attached or apart.
+TEST(Opts, GivenRowsAreMarked)
+{
+    TestOpts o{};
+    unsigned char given[16] = {0};
+    mg_opt_table t = {kOpts, &o, nullptr, given};
+    char a0[] = "prog", a1[] = "-i", a2[] = "5", a3[] = "--output=x", a4[] = "-c";
+    char *argv[] = {a0, a1, a2, a3, a4, nullptr};
+    char err[256];
+    ASSERT_EQ(mg_opts_parse(&t, 1, 5, argv, err, sizeof err), 0) << err;
+    EXPECT_EQ(given[0], 1); // -c
+    EXPECT_EQ(given[1], 1); // -i
+    EXPECT_EQ(given[2], 0);
+    EXPECT_EQ(given[5], 1); // --output
+    EXPECT_EQ(given[6], 0);
+    EXPECT_EQ(given[7], 0);
 }

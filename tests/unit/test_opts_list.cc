@@ -46,7 +46,7 @@ ListResult parse_list(const char *opt, const char *value)
     ListResult r{};
     std::string a0 = "prog", a1 = opt, a2 = value;
     char *argv[] = {&a0[0], &a1[0], &a2[0], nullptr};
-    mg_opt_table t = {kListOpts, &r.o, NULL};
+    mg_opt_table t = {kListOpts, &r.o, NULL, NULL};
     char err[256] = "";
     r.rc = mg_opts_parse(&t, 1, 3, argv, err, sizeof err);
     r.err = err;
@@ -110,7 +110,7 @@ TEST(OptsJson, ListsAreArrays)
     o.counts.v[1] = 9;
     o.names.n = 1;
     o.names.v[0] = 1;
-    mg_opt_table t = {kListOpts, &o, NULL};
+    mg_opt_table t = {kListOpts, &o, NULL, NULL};
     std::string out = capture([&](FILE *f) {
         mg_json j;
         mg_json_init(&j, f);

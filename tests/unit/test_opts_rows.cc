@@ -58,7 +58,7 @@ TEST(OptsRows, DefaultsComeFromTheRows)
 {
     Row r{};
     r.window = 7;
-    const mg_opt_table t = {kRows, &r, NULL};
+    const mg_opt_table t = {kRows, &r, NULL, NULL};
     char err[160] = "";
     ASSERT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), 0) << err;
     EXPECT_EQ(r.window, 64);
@@ -72,7 +72,7 @@ TEST(OptsRows, DefaultsComeFromTheRows)
 TEST(OptsRows, TheCommandLineOverridesADefault)
 {
     Row r{};
-    const mg_opt_table t = {kRows, &r, NULL};
+    const mg_opt_table t = {kRows, &r, NULL, NULL};
     const char *argv[] = {"prog", "-W", "8", nullptr};
     char err[160] = "";
     ASSERT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), 0) << err;
@@ -84,7 +84,7 @@ TEST(OptsRows, TheCommandLineOverridesADefault)
 TEST(OptsRows, HelpShowsTheRowsDefault)
 {
     Row r{};
-    const mg_opt_table t = {kRows, &r, NULL};
+    const mg_opt_table t = {kRows, &r, NULL, NULL};
     std::string out = capture([&](FILE *f) { mg_opts_help(f, &t, 1); });
     EXPECT_NE(out.find("messages in flight (default 64)\n"), std::string::npos) << out;
     EXPECT_NE(out.find("target (default 1%)\n"), std::string::npos) << out;
@@ -96,7 +96,7 @@ TEST(OptsRows, HelpShowsTheRowsDefault)
 TEST(OptsRows, TheRecordUsesTheKeyAndSkipsTheUnrecorded)
 {
     Row r{};
-    const mg_opt_table t = {kRows, &r, NULL};
+    const mg_opt_table t = {kRows, &r, NULL, NULL};
     char err[160] = "";
     ASSERT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), 0) << err;
     EXPECT_EQ(json_of(&t, 1), "{\"window\":64,\"time_budget_s\":1,\"precision\":0.01,"
@@ -148,7 +148,7 @@ TEST(OptsRows, ABadDefaultIsAnInternalError)
         {0, "count", MG_OPT_LONG, offsetof(Other, w), "N", "how many", 1, 9, nullptr, "10",
          nullptr},
         {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr}};
-    const mg_opt_table t = {bad, &o, NULL};
+    const mg_opt_table t = {bad, &o, NULL, NULL};
     char err[160] = "";
     EXPECT_EQ(mg_opts_defaults(&t, 1, err, sizeof err), -EINVAL);
     EXPECT_STREQ(err, "--count: 10 is out of range [1, 9] (internal: a bad default)");
@@ -158,7 +158,7 @@ TEST(OptsRows, HelpInJsonIsOneRecordPerRowWithItsGroup)
 {
     Row r{};
     const mg_opt two[] = {kRows[0], kRows[3], kRows[6]};
-    const mg_opt_table t[] = {{two, &r, "benchmark"}, {kRows + 5, &r, nullptr}};
+    const mg_opt_table t[] = {{two, &r, "benchmark", nullptr}, {kRows + 5, &r, nullptr, nullptr}};
     const std::string out = capture([&](FILE *f) { mg_opts_json_help(f, "bw", t, 2); });
     EXPECT_EQ(out,
               "{\"type\":\"option\",\"program\":\"bw\",\"group\":\"benchmark\",\"short\":\"W\","
