@@ -43,6 +43,21 @@ int mg_variants_delays(const mg_list *given, int relative, long *values, int max
                                  values, max);
 }
 
+int mg_delays_check(const mg_list *given, int relative, char *err, size_t errlen)
+{
+    const long most = relative ? MG_DELAY_MAX_PCT : MG_DELAY_MAX_US;
+    for (int i = 0; i < given->n; ++i) {
+        if (given->v[i] > most) {
+            snprintf(err, errlen,
+                     "--delays: %ld%s is above %ld%s (a size measures at least --min-samples "
+                     "delays, which the time budget cannot cut short)",
+                     given->v[i], relative ? "%" : " us", most, relative ? "% of l_0" : " us (1 s)");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
 {
     if (b->sweep.variant_labels)

@@ -310,6 +310,11 @@ int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, 
 #define MG_DELAYS_US 0, 10, 100, 1000
 #define MG_DELAYS_PCT 0, 100, 200, 400, 800
 int mg_variants_delays(const mg_list *given, int relative, long *values, int max);
+/* At most 1 s, or 100 x l_0 with --relative, per delay: 0, or -1 with a
+ * message. */
+#define MG_DELAY_MAX_US 1000000L
+#define MG_DELAY_MAX_PCT 10000L
+int mg_delays_check(const mg_list *given, int relative, char *err, size_t errlen);
 
 /* Pairs formed by layout.pairs (partner_of[r] > r counts each once). */
 static inline int mg_ctx_npairs(const mg_ctx *c)

@@ -72,8 +72,9 @@ static const mg_opt opts[] = {
      "put_all, get_all: rank 0 alone or every rank accesses all others (default all)", 0, 0,
      origin_names, NULL, NULL},
     {0, "delays", MG_OPT_LIST, offsetof(rma_params, delays), "LIST",
-     "rma_progress: target computation in us (default " MG_STR(MG_DELAYS_US) "), or in % of l_0 with "
-     "--relative (default " MG_STR(MG_DELAYS_PCT) "); 0 (the reference) is always measured first",
+     "rma_progress: target computation in us (default " MG_STR(MG_DELAYS_US) "; at most 1 s), "
+     "or in % of l_0 with --relative (default " MG_STR(MG_DELAYS_PCT) "; at most 10000); 0 "
+     "(the reference) is always measured first",
      0, 1e9, NULL, NULL, NULL},
     {0, "relative", MG_OPT_FLAG, offsetof(rma_params, relative), NULL,
      "rma_progress: delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL},
@@ -175,6 +176,8 @@ static int check(const mg_ctx *c, char *err, size_t len)
         rc = check_modes(c, p, err, len);
     if (rc == 0)
         rc = check_sizes(c, p, err, len);
+    if (rc == 0)
+        rc = mg_delays_check(&p->delays, p->relative, err, len);
     if (rc != 0)
         return rc;
     /* resolve the defaults of the options that apply (the others stay

@@ -110,13 +110,17 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 #endif
 }
 
+static int check(const mg_ctx *c, char *err, size_t errlen)
+{
+    return mg_delays_check(&mg_ovl(c)->delays, mg_ovl(c)->relative, err, errlen);
+}
+
 static const mg_opt opts[] = {
     MG_OPT_TEST_INTERVAL,
     {0, "delays", MG_OPT_LIST, offsetof(mg_ovl_params, delays), "LIST",
-     "delays in us (default " MG_STR(MG_DELAYS_US) "), or in % of l_0 with --relative "
-                                                 "(default " MG_STR(
-                                                     MG_DELAYS_PCT) "); 0 (the reference) is always "
-                                                                  "measured first",
+     "delays in us (default " MG_STR(MG_DELAYS_US) "; at most 1 s), or in % of l_0 with "
+     "--relative (default " MG_STR(MG_DELAYS_PCT) "; at most 10000); 0 (the reference) is "
+     "always measured first",
      0, 1e9, NULL, NULL, NULL},
     {0, "relative", MG_OPT_FLAG, offsetof(mg_ovl_params, relative), NULL,
      "delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL},
@@ -129,6 +133,7 @@ static const mg_bench bench = {
     .sizes.default_min_size = 1024,
     .sizes.default_max_size = 1048576,
     .params.opts = opts,
+    .params.check = check,
     .sweep.variant_name = "delay",
     .sweep.variants = variants,
     .kernel.state_size = sizeof(prog_state),
