@@ -88,9 +88,12 @@ static int parse_list(const mg_opt *o, const char *name, const char *arg, mg_lis
             snprintf(err, errlen, "%s: range '%s' is reversed", name, arg);
             return -EINVAL;
         }
-        for (long v = lo; v <= hi; v = v > 0 ? v * 2 : 1)
+        for (long v = lo;; v = v > 0 ? v * 2 : 1) {
             if ((rc = list_push(l, v, name, arg, err, errlen)) != 0)
                 return rc;
+            if (v >= hi || v > hi / 2)
+                break; /* the next doubling passes hi (or LONG_MAX) */
+        }
         return 0;
     }
     for (const char *p = arg;;) {

@@ -23,6 +23,7 @@ namespace
 struct ListOpts {
     mg_list counts;
     mg_list names;
+    mg_list big;
 };
 
 const char *const kMethods[] = {"recv", "wait", "test", nullptr};
@@ -31,6 +32,8 @@ const mg_opt kListOpts[] = {
     {0, "counts", MG_OPT_LIST, offsetof(ListOpts, counts), "LIST", "counts", 0, 100, nullptr,
      nullptr, nullptr},
     {0, "names", MG_OPT_LIST, offsetof(ListOpts, names), "LIST", "names", 0, 0, kMethods, nullptr,
+     nullptr},
+    {0, "big", MG_OPT_LIST, offsetof(ListOpts, big), "LIST", "no limit", 0, 0, nullptr, nullptr,
      nullptr},
     {0, nullptr, MG_OPT_END, 0, nullptr, nullptr, 0, 0, nullptr, nullptr, nullptr},
 };
@@ -117,4 +120,23 @@ TEST(OptsJson, ListsAreArrays)
         mg_opts_json(&j, nullptr, &t, 1);
     });
     EXPECT_EQ(out, "{\"counts\":[3,9],\"names\":[\"wait\"]}");
+}
+
+// A range whose doubling would pass LONG_MAX stops at the last value within
+// it (the doubling overflowed before: undefined behaviour).
+TEST(OptsList, RangeNearLongMaxStopsWithoutOverflow)
+{
+    ListResult r = parse_list("--big", "4611686018427387904:9223372036854775807");
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(values(r.o.big), (std::vector<long>{4611686018427387904L}));
+    r = parse_list("--big", "1152921504606846976:9223372036854775807");
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(values(r.o.big),
+              (std::vector<long>{1152921504606846976L, 2305843009213693952L, 4611686018427387904L}));
+    r = parse_list("--counts", "0:8");
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(values(r.o.counts), (std::vector<long>{0, 1, 2, 4, 8}));
+    r = parse_list("--counts", "3:40");
+    ASSERT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(values(r.o.counts), (std::vector<long>{3, 6, 12, 24}));
 }
