@@ -55,6 +55,20 @@ static int variants(const mg_ctx *c, long *values, int max)
 
 static int is_set(const mg_ctx *c) { return c->variant == WAITANY || c->variant == TESTSOME; }
 
+/* --pending does nothing unless waitany or testsome is measured. */
+static int check(const mg_ctx *c, char *err, size_t errlen)
+{
+    const mg_list *m = &prm(c)->methods;
+    int sets = m->n == 0;
+    for (int i = 0; i < m->n; ++i)
+        sets |= m->v[i] == WAITANY || m->v[i] == TESTSOME;
+    if (!sets && mg_ctx_given(c, "pending")) {
+        snprintf(err, errlen, "--pending applies to --methods waitany or testsome only");
+        return -1;
+    }
+    return 0;
+}
+
 /* The set's pending receives occupy reqs[0..K-1]; the real one is reqs[K]. */
 static void begin_size(mg_ctx *c, uint64_t size)
 {
@@ -142,6 +156,7 @@ static const mg_bench bench = {
     .sweep.variant_name = "method",
     .sweep.variants = variants,
     .sweep.variant_labels = methods,
+    .params.check = check,
     .kernel.state_size = sizeof(completion_state),
     .kernel.begin_size = begin_size,
     .kernel.end_size = end_size,
