@@ -315,6 +315,16 @@ int mg_variants_delays(const mg_list *given, int relative, long *values, int max
 #define MG_DELAY_MAX_US 1000000L
 #define MG_DELAY_MAX_PCT 10000L
 int mg_delays_check(const mg_list *given, int relative, char *err, size_t errlen);
+/* The --delays and --relative rows over fields of struct T; WHAT begins
+ * the help ("delays", "rma_progress: target computation"). */
+#define MG_OPT_DELAYS(T, delays, relative, what)                                                   \
+    {0, "delays", MG_OPT_LIST, offsetof(T, delays), "LIST",                                       \
+     what " in us (default " MG_STR(MG_DELAYS_US) "; at most 1 s), or in % of l_0 with "          \
+          "--relative (default " MG_STR(MG_DELAYS_PCT) "; at most 10000); 0 (the reference) "     \
+          "is always measured first",                                                             \
+     0, 1e9, NULL, NULL, NULL},                                                                   \
+        {0, "relative", MG_OPT_FLAG, offsetof(T, relative), NULL,                                 \
+         "delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL}
 
 /* Pairs formed by layout.pairs (partner_of[r] > r counts each once). */
 static inline int mg_ctx_npairs(const mg_ctx *c)

@@ -71,13 +71,7 @@ static const mg_opt opts[] = {
     {0, "origins", MG_OPT_CHOICE, offsetof(rma_params, origins), "one|all",
      "put_all, get_all: rank 0 alone or every rank accesses all others (default all)", 0, 0,
      origin_names, NULL, NULL},
-    {0, "delays", MG_OPT_LIST, offsetof(rma_params, delays), "LIST",
-     "rma_progress: target computation in us (default " MG_STR(MG_DELAYS_US) "; at most 1 s), "
-     "or in % of l_0 with --relative (default " MG_STR(MG_DELAYS_PCT) "; at most 10000); 0 "
-     "(the reference) is always measured first",
-     0, 1e9, NULL, NULL, NULL},
-    {0, "relative", MG_OPT_FLAG, offsetof(rma_params, relative), NULL,
-     "rma_progress: delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL},
+    MG_OPT_DELAYS(rma_params, delays, relative, "rma_progress: target computation"),
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 static int is_atomic(int op) { return op == RMA_FOP || op == RMA_CAS; }

@@ -117,13 +117,7 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
 
 static const mg_opt opts[] = {
     MG_OPT_TEST_INTERVAL,
-    {0, "delays", MG_OPT_LIST, offsetof(mg_ovl_params, delays), "LIST",
-     "delays in us (default " MG_STR(MG_DELAYS_US) "; at most 1 s), or in % of l_0 with "
-     "--relative (default " MG_STR(MG_DELAYS_PCT) "; at most 10000); 0 (the reference) is "
-     "always measured first",
-     0, 1e9, NULL, NULL, NULL},
-    {0, "relative", MG_OPT_FLAG, offsetof(mg_ovl_params, relative), NULL,
-     "delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL},
+    MG_OPT_DELAYS(mg_ovl_params, delays, relative, "delays"),
     MG_OPT_LAST_OVL};
 
 static const mg_bench bench = {
