@@ -15,8 +15,8 @@ case "$flavour" in
     mpich) mpicc=mpicc.mpich ;;
     openmpi-asan|mpich-asan)
         mpicc=mpicc.${flavour%-asan}
-        cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
-        ldflags="-fsanitize=address,undefined" ;;
+        cflags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow"
+        ldflags="-fsanitize=address,undefined,float-cast-overflow" ;;
     *) echo "build.sh: unknown flavour '$flavour' (openmpi, mpich, openmpi-asan, mpich-asan)" >&2
        exit 2 ;;
 esac

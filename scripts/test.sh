@@ -165,9 +165,30 @@ if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
         dp=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$d/tests/unit/driver_tests.log" 2>/dev/null | tail -n1)
         passed=$((passed + ${dp:-0}))
         echo "== openmpi-asan: driver tests in one process ${dp:-0} passed"
+        # the unit tests (pure C: sizes, options, statistics, rails, ...), any
+        # undefined behaviour fatal
+        rm -f "$d/tests/unit/unit_tests.log"
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            make -C "$d" -j1 check TESTS=tests/unit/unit_tests >"$d/check-unit.out" 2>&1 || {
+            status=1; failed=$((failed + 1)); tail -n 40 "$d/tests/unit/unit_tests.log"; }
+        up=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$d/tests/unit/unit_tests.log" 2>/dev/null | tail -n1)
+        passed=$((passed + ${up:-0}))
+        echo "== openmpi-asan: unit tests ${up:-0} passed"
     else
         failed=$((failed + 1)); status=1
     fi
+fi
+
+# The C parsers under libFuzzer (ASan + UBSan): the corpus and its
+# reproducers, then a bounded time of fuzzing per target.
+if [ "${MG_TEST_FUZZ:-1}" = 1 ]; then
+    echo "== fuzzing the parsers (tests/fuzz)"
+    fz_out=$(mktemp)
+    MG_FUZZ_SECONDS=${MG_FUZZ_SECONDS:-20} sh "$root/tests/fuzz/run.sh" >"$fz_out" 2>&1
+    cat "$fz_out"
+    tally_tap "$fz_out"
+    grep -q '^not ok' "$fz_out" && status=1
+    rm -f "$fz_out"
 fi
 
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then

@@ -74,3 +74,19 @@ EXTRA_DIST += tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh te
 	tests/golden/sink_table.txt tests/golden/sink.csv tests/golden/sink.jsonl \
 	tests/golden/driver_fixed.jsonl tests/golden/driver_fixed_table.txt tests/golden/driver_fixed.csv \
 	build-aux/tap-driver.sh
+
+# libFuzzer targets of the C parsers and their corpus (scripts/test.sh runs them)
+EXTRA_DIST += tests/fuzz/run.sh \
+	tests/fuzz/fuzz_sizes.c \
+	tests/fuzz/fuzz_opts.c \
+	tests/fuzz/fuzz_rails.c \
+	tests/fuzz/corpus/sizes/exabytes \
+	tests/fuzz/corpus/sizes/list \
+	tests/fuzz/corpus/sizes/overflow \
+	tests/fuzz/corpus/sizes/range \
+	tests/fuzz/corpus/opts/every-kind \
+	tests/fuzz/corpus/opts/list-range-overflow \
+	tests/fuzz/corpus/rails/auto \
+	tests/fuzz/corpus/rails/hints \
+	tests/fuzz/corpus/rails/weights-3-1 \
+	tests/fuzz/corpus/rails/weights-overflow
