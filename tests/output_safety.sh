@@ -7,7 +7,8 @@
 #   before anything is measured; a link keeps pointing at its target, which
 #   is replaced; a failed run leaves an earlier FILE as it was and says so;
 #   a stale temporary of a dead process is removed, one of a live process
-#   kept; SIGTERM and SIGINT to rank 0 and to the launcher leave no
+#   kept; a full disk (a 4 KiB tmpfs, as root) ends in exit 1 with nothing
+#   left; SIGTERM and SIGINT to rank 0 and to the launcher leave no
 #   temporary file and no process.
 # Environment as for mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_BINDIR).
 set -u
@@ -15,7 +16,7 @@ set -u
 prog=$(mg_program latency)
 [ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'umount "$work/full" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work" || exit 1
 host=$(hostname)
 n=0
@@ -28,7 +29,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..11"
+echo "1..12"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -85,6 +86,19 @@ rc=$?
     grep -q "removed 1 temporary file" run.err
 ok $? "a dead process's temporary is removed, a live one's and another host's kept (exit $rc)"
 rm -f new.jsonl.tmp.*
+
+# a disk that fills up: the file cannot be completed, exit 1, nothing left
+if [ "$(id -u)" = 0 ] && mkdir full && mount -t tmpfs -o size=4k mg-full full 2>/dev/null; then
+    run -m 1:4M -i 5 --sentinel -o full/out.jsonl
+    rc=$?
+    left=$(ls -A full)
+    umount full
+    [ "$rc" = 1 ] && [ -z "$left" ] && grep -q "cannot complete output file" run.err
+    ok $? "a full disk: exit $rc, no FILE and no temporary left (found: '$left')"
+else
+    n=$((n + 1))
+    echo "ok $n # SKIP needs root to mount a small tmpfs"
+fi
 
 ranks() { pgrep -f "^$prog .*$work/sig.jsonl"; }
 # signal SIG WHO: a long run with -o, SIG to rank 0 or the launcher
