@@ -127,8 +127,50 @@ def mann_whitney(x, y):
 
 
 def min_p_value(m, n):
-    """Smallest two-sided p the exact Mann-Whitney test can give for m, n."""
-    return min(1.0, 2.0 / math.comb(m + n, m))
+    """Smallest two-sided p the exact Mann-Whitney test can give for m, n
+    (0.0 where it is below the smallest float: C(2000, 1000) has 600 digits)."""
+    try:
+        return min(1.0, 2.0 / math.comb(m + n, m))
+    except OverflowError:
+        return 0.0
+
+
+PAIRWISE_MAX = 4_000_000   # above this many pairs, order statistics by selection
+
+
+def _count_le(a, b, t):
+    """Pairs (i, j) with b[j] - a[i] <= t, a and b sorted: O(len(a) + len(b))."""
+    count, i, m = 0, len(a), len(a)
+    for bj in reversed(b):          # b[j] falls: the a[i] >= b[j] - t grow in number
+        while i > 0 and bj - a[i - 1] <= t:
+            i -= 1
+        count += m - i
+    return count
+
+
+def kth_difference(a, b, k):
+    """The k-th smallest (1-based) of the len(a) * len(b) differences
+    b[j] - a[i] of two sorted lists, exactly, without listing them: bisection
+    on the value with a linear count per step, then the largest difference at
+    or below the bound found. O((m + n) x 100) time, O(1) extra memory."""
+    lo, hi = b[0] - a[-1], b[-1] - a[0]     # count(lo - eps) = 0, count(hi) = m * n
+    if _count_le(a, b, lo) >= k:
+        return lo
+    for _ in range(200):                    # invariant: count(lo) < k <= count(hi)
+        mid = lo + (hi - lo) / 2.0
+        if mid <= lo or mid >= hi:
+            break
+        if _count_le(a, b, mid) >= k:
+            hi = mid
+        else:
+            lo = mid
+    best, i = -math.inf, len(a)
+    for bj in reversed(b):                  # the largest difference <= hi
+        while i > 0 and bj - a[i - 1] <= hi:
+            i -= 1
+        if i < len(a):
+            best = max(best, bj - a[i])
+    return best
 
 
 def ratio_ci(base, new, level=0.95):
@@ -140,6 +182,12 @@ def ratio_ci(base, new, level=0.95):
     m, n = len(base), len(new)
     if m == 0 or n == 0:
         raise ValueError("ratio_ci needs two non-empty samples")
+    if m * n > PAIRWISE_MAX:
+        # not every pairwise ratio in memory (77,000 launches a side: 6e9)
+        la, lb = sorted(math.log(a) for a in base), sorted(math.log(b) for b in new)
+        k, cov = _normal_rank(m * n / 2.0, math.sqrt(m * n * (m + n + 1) / 12.0), level)
+        return (math.exp(kth_difference(la, lb, k)), math.exp(kth_difference(la, lb, m * n + 1 - k)),
+                cov)
     logs = sorted(math.log(b) - math.log(a) for b in new for a in base)
     if m + n > 60:
         k, cov = _normal_rank(m * n / 2.0, math.sqrt(m * n * (m + n + 1) / 12.0), level)

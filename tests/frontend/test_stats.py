@@ -78,6 +78,9 @@ class TestMannWhitney(unittest.TestCase):
     def test_min_p(self):
         self.assertAlmostEqual(mg.min_p_value(3, 3), 0.1)
         self.assertLess(mg.min_p_value(4, 4), 0.05)
+        # C(2000, 1000) is beyond a float: 0, not an OverflowError (compare of
+        # 1,000 launches a side ended in a traceback)
+        self.assertEqual(mg.min_p_value(1000, 1000), 0.0)
 
 
 class TestRatioCI(unittest.TestCase):
@@ -94,6 +97,28 @@ class TestRatioCI(unittest.TestCase):
         self.assertAlmostEqual(lo, 1.9 / 1.1)
         self.assertAlmostEqual(hi, 2.1 / 0.9)
         self.assertAlmostEqual(cov, 0.9)
+
+
+class TestKthDifference(unittest.TestCase):
+    def test_every_order_statistic_of_the_pairwise_differences(self):
+        a = sorted([0.3, -1.2, 0.3, 2.5, 0.1, 0.7])
+        b = sorted([1.0, 0.3, -0.4, 0.3, 2.2])
+        diffs = sorted(y - x for y in b for x in a)
+        for k in range(1, len(diffs) + 1):
+            self.assertEqual(mg.kth_difference(a, b, k), diffs[k - 1], k)
+
+    def test_selection_gives_the_same_interval_as_the_listing(self):
+        base = [1.0 + 0.001 * ((i * 37) % 101) for i in range(2100)]
+        new = [1.05 + 0.001 * ((i * 53) % 97) for i in range(2000)]
+        self.assertGreater(len(base) * len(new), mg.stats.PAIRWISE_MAX)
+        by_selection = mg.ratio_ci(base, new)
+        saved = mg.stats.PAIRWISE_MAX
+        mg.stats.PAIRWISE_MAX = 10 ** 12
+        try:
+            by_listing = mg.ratio_ci(base, new)
+        finally:
+            mg.stats.PAIRWISE_MAX = saved
+        self.assertEqual(by_selection, by_listing)
 
 
 if __name__ == "__main__":
