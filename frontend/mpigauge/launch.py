@@ -240,9 +240,33 @@ def classify(rc, timed_out, recs, nranks):
     return ("failed", msg, rc == 1 and bool(results))
 
 
+def _pdeathsig_prefix():
+    """`setpriv --pdeathsig TERM --` where util-linux's setpriv has it: the
+    launcher then gets SIGTERM when the front-end dies, even by SIGKILL (it
+    ran on until its next write before). The launches are started from the
+    main thread, whose end is the process's end."""
+    global _PDEATH
+    if _PDEATH is None:
+        _PDEATH = []
+        exe = shutil.which("setpriv")
+        if exe:
+            try:
+                ok = subprocess.run([exe, "--pdeathsig", "TERM", "--", "true"],
+                                    capture_output=True, timeout=10).returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                ok = False
+            if ok:
+                _PDEATH = [exe, "--pdeathsig", "TERM", "--"]
+    return _PDEATH
+
+
+_PDEATH = None
+
+
 def _start(argv, env):
-    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    return subprocess.Popen(_pdeathsig_prefix() + list(argv), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
+                            start_new_session=True)
 
 
 def _result(proc, out, err, timed_out, interrupted, nranks, t0):

@@ -353,6 +353,34 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("interrupted", err)
 
 
+class TestFrontEndDeath(unittest.TestCase):
+    def test_a_launch_ends_when_the_front_end_is_killed(self):
+        """SIGKILL of the front-end: its launch (in a session of its own) gets
+        SIGTERM from the kernel (setpriv --pdeathsig) instead of running on."""
+        if not mg.launch._pdeathsig_prefix():
+            self.skipTest("no setpriv --pdeathsig here")
+        code = ("import sys, time; sys.path.insert(0, sys.argv[1]); "
+                "from mpigauge import launch; "
+                "p = launch._start(['sleep', '60'], None); print(p.pid, flush=True); "
+                "time.sleep(60)")
+        front = subprocess.Popen([sys.executable, "-c", code, h.FRONTEND_DIR],
+                                 stdout=subprocess.PIPE, text=True)
+        child = int(front.stdout.readline())
+        os.kill(front.pid, signal.SIGKILL)
+        front.wait()
+        for _ in range(100):
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            if open(f"/proc/{child}/stat").read().split()[2] == "Z":
+                break  # ended, waiting to be reaped by init
+            time.sleep(0.05)
+        else:
+            os.kill(child, signal.SIGKILL)
+            self.fail("the launch outlived the front-end")
+
+
 class TestLaunchers(unittest.TestCase):
     def test_native_launchers(self):
         a = mg.launcher_argv("mpirun", "openmpi", 2, ncpus=2)
