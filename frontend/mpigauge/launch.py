@@ -6,6 +6,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -161,7 +162,25 @@ class _BlockSignals:
 def _kill_group(proc, grace=10.0, collect=True):
     """SIGTERM the launch's process group (it has its own session), then
     SIGKILL; the output it left (collect), or nothing when another thread
-    reads it."""
+    reads it. SIGINT and SIGTERM wait until it is done: a second Ctrl-C in
+    the grace left a launch that ignores SIGTERM (MPICH's hydra) running
+    and no launch record."""
+    try:
+        old = {s: signal.signal(s, _while_killing) for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: signals go to the main thread anyway
+        old = {}
+    try:
+        return _kill_group_now(proc, grace, collect)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def _while_killing(signum, frame):
+    sys.stderr.write("mpigauge: still stopping the launch (SIGKILL after the grace)\n")
+
+
+def _kill_group_now(proc, grace, collect):
     for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 5.0)):
         try:
             os.killpg(proc.pid, sig)

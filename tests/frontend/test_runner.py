@@ -381,6 +381,30 @@ class TestFrontEndDeath(unittest.TestCase):
             self.fail("the launch outlived the front-end")
 
 
+class TestSecondInterrupt(unittest.TestCase):
+    def test_a_second_ctrl_c_does_not_abandon_a_launch_that_ignores_sigterm(self):
+        """The first SIGINT stops the launch (SIGTERM, then SIGKILL after the
+        grace); a second one during the grace must neither cut that short
+        nor lose the result (MPICH's hydra ignores SIGTERM)."""
+        code = ("import json, signal, sys; sys.path.insert(0, sys.argv[1]); "
+                "from mpigauge import launch; "
+                "signal.signal(signal.SIGINT, launch._raise_interrupt); "
+                "r = launch.run_launch(['sh', '-c', 'trap \"\" TERM; echo $$; sleep 60'], None, "
+                "100, 2); print(json.dumps({'status': r['status'], 'out': r['exit_code']}))")
+        front = subprocess.Popen([sys.executable, "-c", code, h.FRONTEND_DIR],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.0)
+        front.send_signal(signal.SIGINT)
+        time.sleep(1.0)
+        front.send_signal(signal.SIGINT)
+        out, err = front.communicate(timeout=60)
+        self.assertEqual(front.returncode, 0, err)
+        rec = json.loads(out.strip().splitlines()[-1])
+        self.assertEqual(rec["status"], "interrupted")
+        self.assertEqual(rec["out"], -signal.SIGKILL)
+        self.assertIn("still stopping the launch", err)
+
+
 class TestLaunchers(unittest.TestCase):
     def test_native_launchers(self):
         a = mg.launcher_argv("mpirun", "openmpi", 2, ncpus=2)
