@@ -135,6 +135,9 @@ def _add_run(sub):
     add_verdict_options(r, "--until-decided: ")
     r.add_argument("-o", "--output", help="results file (JSON Lines)")
     r.add_argument("--append", action="store_true", help="add to an existing results file")
+    r.add_argument("--keep-partial", action="store_true",
+                   help="keep the rows of launches stopped before their last size (status "
+                        "partial; left out by default)")
     r.add_argument("--force", action="store_true", help="replace an existing results file")
     r.add_argument("--bindir", action="append",
                    help="folder with the mpigauge_* programs or a build tree (repeatable; "

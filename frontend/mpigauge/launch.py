@@ -256,7 +256,13 @@ def classify(rc, timed_out, recs, nranks):
         msg += ": " + errors[0].get("message", "")
     if rc < 0:
         msg = f"killed by signal {-rc}"
-    return ("failed", msg, rc == 1 and bool(results))
+    if results and runs and not complete:
+        # stopped early (Open MPI's mpirun exits 1 when a rank is killed):
+        # not a validation failure; its rows are left out (--keep-partial)
+        return ("partial", f"{msg}; results for {len(results)} of {len(results) + len(missing)} "
+                "sizes (stopped early), left out", False)
+    # exit 1 with every size: a validation failure, rows marked by the program
+    return ("failed", msg, rc == 1 and complete)
 
 
 def _pdeathsig_prefix():
@@ -296,7 +302,8 @@ def _result(proc, out, err, timed_out, interrupted, nranks, t0):
     else:
         status, msg, keep = classify(rc, timed_out, recs, nranks)
     return {"status": status, "message": msg, "exit_code": rc,
-            "records": recs if keep else [], "duration_s": time.time() - t0,
+            "records": recs if keep else [], "partial_records": recs if status == "partial" else [],
+            "duration_s": time.time() - t0,
             "stderr": err.decode("utf-8", "replace"), "interrupted": interrupted}
 
 

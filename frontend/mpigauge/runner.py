@@ -25,7 +25,8 @@ from .steps import run_step
 from .suite import load_suite
 
 MAX_TIMEOUT = 1e6   # seconds (11.6 days): anything longer is a typo
-STATUSES = ("ok", "failed", "timeout", "wrong-size", "skipped", "missing", "interrupted")
+STATUSES = ("ok", "partial", "failed", "timeout", "wrong-size", "skipped", "missing",
+            "interrupted")
 
 
 class Item:

@@ -29,9 +29,10 @@ def launch_record(lid, session, it, where, launcher, res, timeout, argv):
     return rec
 
 
-def _records(lid, it, rnd, res):
+def _records(lid, it, rnd, res, keep_partial=False):
     body = []
-    for r in res["records"]:
+    rows = res["records"] or (res.get("partial_records", []) if keep_partial else [])
+    for r in rows:
         if r.get("type") in ("run", "result", "sentinel"):
             r = dict(r, launch_id=lid)
             if it.config.label is not None:
@@ -102,5 +103,7 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
                             timeouts[k], argvs[k])
         if name is not None:
             rec["turns"] = {"group": name, "role": k, "count": len(items)}
-        out.write([rec] + _records(ids[k], it, rnd, r))
+        if r["status"] == "partial" and getattr(a, "keep_partial", False):
+            rec["message"] = rec["message"].replace("left out", "kept (--keep-partial)")
+        out.write([rec] + _records(ids[k], it, rnd, r, getattr(a, "keep_partial", False)))
     return res

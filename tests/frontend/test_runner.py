@@ -441,7 +441,12 @@ class TestLaunchers(unittest.TestCase):
         res64 = {"type": "result", "size_bytes": 64}
         self.assertEqual(mg.classify(0, False, [run, res, res64], 2)[0], "ok")
         self.assertEqual(mg.classify(0, False, [], 2)[0], "failed")
-        self.assertEqual(mg.classify(1, False, [run, res], 2)[::2], ("failed", True))
+        # exit 1 with every size: a validation failure, its (marked) rows kept;
+        # stopped early (Open MPI exits 1 when a rank is killed): partial, left out
+        self.assertEqual(mg.classify(1, False, [run, res, res64], 2)[::2], ("failed", True))
+        self.assertEqual(mg.classify(1, False, [run, res], 2)[::2], ("partial", False))
+        self.assertIn("results for 1 of 2 sizes", mg.classify(1, False, [run, res], 2)[1])
+        self.assertEqual(mg.classify(-15, False, [run, res], 2)[::2], ("partial", False))
         self.assertEqual(mg.classify(2, False, [], 2)[1], "exit 2 (usage error)")
         self.assertEqual(mg.classify(-9, False, [], 2)[1], "killed by signal 9")
         self.assertEqual(mg.classify(0, False, [dict(run, nranks=4), res, res64], 2)[0], "wrong-size")
