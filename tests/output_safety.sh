@@ -29,7 +29,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..12"
+echo "1..13"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -119,15 +119,45 @@ signal() {
     if [ "$2" = launcher ]; then kill -"$1" "$launcher"; else kill -"$1" "$rank0"; fi
     wait "$launcher"
     tries=0
-    while [ -n "$(ranks)" ] && [ $tries -lt 100 ]; do
+    while [ -n "$(ranks)" ] && [ $tries -lt 300 ]; do
         sleep 0.1
         tries=$((tries + 1))
     done
-    ! ls sig.jsonl* >/dev/null 2>&1 && [ -z "$(ranks)" ]
-    ok $? "SIG$1 to $2 during a -o run: no temporary file, no FILE, no process left"
+    left="$(ls sig.jsonl* 2>/dev/null | tr '\n' ' ')$(ranks | tr '\n' ' ')"
+    [ -z "$left" ]
+    ok $? "SIG$1 to $2 during a -o run: no temporary file, no FILE, no process left ($left)"
 }
 signal TERM rank0
 signal INT rank0
+# SIGKILL cannot be caught: the temporary stays, and the next run with the
+# same -o removes it (its process is gone)
+signal_kill() {
+    rm -f sig.jsonl*
+    # shellcheck disable=SC2086
+    timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 1000000000 -x 10 \
+        -o "$work/sig.jsonl" >/dev/null 2>&1 </dev/null &
+    launcher=$!
+    tries=0
+    while ! ls sig.jsonl.tmp.* >/dev/null 2>&1 && [ $tries -lt 100 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+    sleep 0.5
+    kill -KILL "$(ranks | sort -n | head -n 1)"
+    wait "$launcher"
+    tries=0
+    while [ -n "$(ranks)" ] && [ $tries -lt 300 ]; do
+        sleep 0.1
+        tries=$((tries + 1))
+    done
+    left=$(ls sig.jsonl.tmp.* 2>/dev/null | wc -l)
+    run -o "$work/sig.jsonl"
+    rc=$?
+    [ "$left" = 1 ] && [ "$rc" = 0 ] && [ -z "$(ls sig.jsonl.tmp.* 2>/dev/null)" ] &&
+        [ -s sig.jsonl ] && [ -z "$(ranks)" ] && grep -q "removed 1 temporary file" run.err
+    ok $? "SIGKILL to rank0: its temporary ($left) is removed by the next run with the same -o"
+}
+signal_kill
 signal TERM launcher
 signal INT launcher
 exit 0
