@@ -37,7 +37,7 @@ static const mg_opt opts[] = {
      "rooted operations: the root rank, or rotate (call i has root i mod P, IMB's root shift; "
      "default 0)",
      0, 0, NULL, NULL, NULL},
-    {'T', "type", MG_OPT_CHOICE, offsetof(coll_params, type), "char|int|float|double",
+    {'T', "type", MG_OPT_CHOICE, offsetof(coll_params, type), "char|int|float|double|long",
      "element type (default char; reductions float)", 0, 0, mg_elem_type_names, NULL, NULL},
     {0, "op", MG_OPT_CHOICE, offsetof(coll_params, red), "sum|prod|max|min",
      "reductions: the operation (default sum)", 0, 0, mg_red_op_names, NULL, NULL},

@@ -29,7 +29,8 @@ int mg_coll_kind(unsigned f)
 
 MPI_Datatype mg_coll_datatype(int t)
 {
-    static const MPI_Datatype types[] = {MPI_SIGNED_CHAR, MPI_INT, MPI_FLOAT, MPI_DOUBLE};
+    static const MPI_Datatype types[] = {MPI_SIGNED_CHAR, MPI_INT, MPI_FLOAT, MPI_DOUBLE,
+                                         MPI_LONG_LONG};
     return types[t];
 }
 

@@ -59,8 +59,8 @@ static const mg_opt opts[] = {
     {'W', "epoch-ops", MG_OPT_LONG, offsetof(rma_params, window), "N",
      "bw, bibw, mr: operations per epoch and target (default " MG_STR(DEFAULT_OPS) ")", 1, 65536,
      NULL, NULL, NULL},
-    {'T', "type", MG_OPT_CHOICE, offsetof(rma_params, type), "char|int|float|double",
-     "accumulates and atomics: element type (default int; cas: char or int)", 0, 0,
+    {'T', "type", MG_OPT_CHOICE, offsetof(rma_params, type), "char|int|float|double|long",
+     "accumulates and atomics: element type (default int; cas: char, int or long)", 0, 0,
      mg_elem_type_names, NULL, NULL},
     {0, "op", MG_OPT_CHOICE, offsetof(rma_params, red), "sum|prod|max|min|replace|no_op",
      "acc, get_acc, fop: the operation (no_op: get_acc, fop) (default sum)", 0, 0, red_names, NULL,
@@ -126,8 +126,8 @@ static int check_modes(const mg_ctx *c, const rma_params *p, char *err, size_t l
                  "every rank on one node", c->nnodes);
         return -1;
     }
-    if (g->op == RMA_CAS && eff_type(p) >= MG_ELEM_FLOAT) {
-        snprintf(err, len, "-T %s: MPI_Compare_and_swap takes integer types (char, int)",
+    if (g->op == RMA_CAS && (eff_type(p) == MG_ELEM_FLOAT || eff_type(p) == MG_ELEM_DOUBLE)) {
+        snprintf(err, len, "-T %s: MPI_Compare_and_swap takes integer types (char, int, long)",
                  mg_elem_type_names[eff_type(p)]);
         return -1;
     }

@@ -52,7 +52,8 @@ size_t mg_rma_esize(const mg_ctx *c)
 
 MPI_Datatype mg_rma_datatype(const mg_ctx *c)
 {
-    static const MPI_Datatype types[] = {MPI_SIGNED_CHAR, MPI_INT, MPI_FLOAT, MPI_DOUBLE};
+    static const MPI_Datatype types[] = {MPI_SIGNED_CHAR, MPI_INT, MPI_FLOAT, MPI_DOUBLE,
+                                         MPI_LONG_LONG};
     const int op = rprm(c)->prog->op;
     return op == RMA_PUT || op == RMA_GET ? MPI_BYTE : types[rprm(c)->type];
 }

@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-const char *const mg_elem_type_names[] = {"char", "int", "float", "double", NULL};
+const char *const mg_elem_type_names[] = {"char", "int", "float", "double", "long", NULL};
 const char *const mg_red_op_names[] = {"sum", "prod", "max", "min", NULL};
 
 size_t mg_elem_size(mg_elem_type t)
@@ -13,6 +13,7 @@ size_t mg_elem_size(mg_elem_type t)
     case MG_ELEM_CHAR: return sizeof(signed char);
     case MG_ELEM_INT: return sizeof(int);
     case MG_ELEM_FLOAT: return sizeof(float);
+    case MG_ELEM_LONG: return sizeof(long long);
     default: return sizeof(double);
     }
 }
@@ -79,6 +80,7 @@ void mg_elem_store(int t, void *buf, size_t i, double v)
     case MG_ELEM_CHAR: ((signed char *)buf)[i] = (signed char)(int)fmod(v, 256.0); break;
     case MG_ELEM_INT: ((int *)buf)[i] = (int)v; break;
     case MG_ELEM_FLOAT: ((float *)buf)[i] = (float)v; break;
+    case MG_ELEM_LONG: ((long long *)buf)[i] = (long long)v; break;
     default: ((double *)buf)[i] = v;
     }
 }
@@ -89,6 +91,7 @@ double mg_elem_load(int t, const void *buf, size_t i)
     case MG_ELEM_CHAR: return ((const signed char *)buf)[i];
     case MG_ELEM_INT: return ((const int *)buf)[i];
     case MG_ELEM_FLOAT: return ((const float *)buf)[i];
+    case MG_ELEM_LONG: return (double)((const long long *)buf)[i];
     default: return ((const double *)buf)[i];
     }
 }

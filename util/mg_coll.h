@@ -15,8 +15,16 @@
 extern "C" {
 #endif
 
-/* -T: element types (char is a signed char: MPI_SIGNED_CHAR). */
-typedef enum { MG_ELEM_CHAR = 0, MG_ELEM_INT, MG_ELEM_FLOAT, MG_ELEM_DOUBLE } mg_elem_type;
+/* -T: element types (char is a signed char: MPI_SIGNED_CHAR; long is
+ * MPI_LONG_LONG). */
+/* long is a long long (8 bytes; OSU's atomics use MPI_LONG_LONG). */
+typedef enum {
+    MG_ELEM_CHAR = 0,
+    MG_ELEM_INT,
+    MG_ELEM_FLOAT,
+    MG_ELEM_DOUBLE,
+    MG_ELEM_LONG
+} mg_elem_type;
 extern const char *const mg_elem_type_names[]; /* NULL-terminated, in enum order */
 size_t mg_elem_size(mg_elem_type t);
 /* Element i of buf as type t: store v (char wraps modulo 256), load it. */

@@ -36,7 +36,7 @@ TEST(Coll, ExpectedValuesMatchTheBruteForceReduction)
         for (int P : sizes)
             for (int n = 1; n <= P; n += (P > 20 ? 7 : 1))
                 for (uint64_t i = 0; i < 300; i += 7)
-                    for (int t = MG_ELEM_CHAR; t <= MG_ELEM_DOUBLE; ++t)
+                    for (int t = MG_ELEM_CHAR; t <= MG_ELEM_LONG; ++t)
                         ASSERT_EQ(mg_red_expected((mg_red_op)op, (mg_elem_type)t, P, n, i),
                                   brute((mg_red_op)op, (mg_elem_type)t, P, n, i))
                             << mg_red_op_names[op] << " P=" << P << " n=" << n << " i=" << i;
@@ -106,7 +106,9 @@ TEST(Coll, NamesAndSizes)
 {
     EXPECT_STREQ(mg_elem_type_names[MG_ELEM_DOUBLE], "double");
     EXPECT_STREQ(mg_red_op_names[MG_RED_MIN], "min");
-    EXPECT_EQ(mg_elem_type_names[4], nullptr);
+    EXPECT_STREQ(mg_elem_type_names[MG_ELEM_LONG], "long");
+    EXPECT_EQ(mg_elem_type_names[5], nullptr);
+    EXPECT_EQ(mg_elem_size(MG_ELEM_LONG), 8u);
     EXPECT_EQ(mg_elem_size(MG_ELEM_CHAR), 1u);
     EXPECT_EQ(mg_elem_size(MG_ELEM_DOUBLE), 8u);
 }
@@ -116,7 +118,7 @@ TEST(Coll, NamesAndSizes)
 TEST(Coll, ElementsStoreAndLoadExactly)
 {
     unsigned char buf[64];
-    for (int t = MG_ELEM_CHAR; t <= MG_ELEM_DOUBLE; ++t) {
+    for (int t = MG_ELEM_CHAR; t <= MG_ELEM_LONG; ++t) {
         mg_elem_store(t, buf, 0, -3.0);
         mg_elem_store(t, buf, 1, 100.0);
         EXPECT_EQ(mg_elem_load(t, buf, 0), -3.0) << t;
