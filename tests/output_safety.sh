@@ -7,7 +7,7 @@
 #   before anything is measured; a link keeps pointing at its target, which
 #   is replaced; a failed run leaves an earlier FILE as it was and says so;
 #   a stale temporary of a dead process is removed, one of a live process
-#   kept; a full disk (a 4 KiB tmpfs, as root) ends in exit 1 with nothing
+#   kept; buffers that cannot be allocated leave no temporary; a full disk (a 4 KiB tmpfs, as root) ends in exit 1 with nothing
 #   left; SIGTERM and SIGINT to rank 0 and to the launcher leave no
 #   temporary file and no process.
 # Environment as for mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_BINDIR).
@@ -29,7 +29,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..13"
+echo "1..14"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -99,6 +99,19 @@ else
     n=$((n + 1))
     echo "ok $n # SKIP needs root to mount a small tmpfs"
 fi
+
+# buffers that cannot be had (an address-space limit): a usage error after
+# the -o file was opened, and its temporary goes
+bw=$(mg_program bw)
+(
+    ulimit -v 3000000
+    # shellcheck disable=SC2086
+    timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$bw" -m 2G -i 1 -o "$work/alloc.jsonl" \
+        >run.out 2>run.err </dev/null
+)
+rc=$?
+[ "$rc" = 2 ] && grep -q "cannot allocate" run.err && [ -z "$(ls alloc.jsonl* 2>/dev/null)" ]
+ok $? "buffers that cannot be allocated: exit $rc, no temporary left"
 
 ranks() { pgrep -f "^$prog .*$work/sig.jsonl"; }
 # signal SIG WHO: a long run with -o, SIG to rank 0 or the launcher
