@@ -7,4 +7,4 @@ bench/libmgslow.so: $(srcdir)/bench/mg_slow.c
 	$(AM_V_CC)$(MKDIR_P) bench && \
 	$(CC) $(AM_CFLAGS) $(CFLAGS) -O2 -fPIC -shared -o $@ $(srcdir)/bench/mg_slow.c
 CLEANFILES += bench/libmgslow.so
-EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend_scale.py
+EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend_scale.py bench/persistent.py

@@ -235,6 +235,9 @@ typedef struct mg_bench {
          * buffers go. */
         void (*setup)(mg_ctx *ctx, uint64_t max_size);
         void (*teardown)(mg_ctx *ctx);
+        /* This form posts plain MPI requests of its own (persistent ones):
+         * --rails above 1 is refused for it. */
+        int plain_calls;
         /* The multirail options (--rails, --rail-mode, ...;
          * mpi/mg_multirail.h) apply: the kernel's messages go through
          * mg_xfer_* and sbuf/rbuf. */

@@ -239,6 +239,11 @@ void mg_plan_parse(mg_run *s)
             }
             s->b = form;
         }
+        if (s->b->kernel.plain_calls && s->rails.rails > 1) {
+            snprintf(s->plan_err, sizeof s->plan_err,
+                     "--rails applies to the plain calls only (not with --persistent)");
+            s->plan_failed = 1;
+        }
     }
 }
 

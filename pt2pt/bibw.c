@@ -6,6 +6,7 @@
  * 2 x W x N / time per iteration (rank 0's clock), in MB/s (10^6 bytes/s).
  */
 #include "mg_driver.h"
+#include "persistent.h"
 #include "pt2pt.h"
 
 enum { TAG_DATA = 1 };
@@ -29,7 +30,39 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return 2.0 * (double)size * (double)mg_window(c);
 }
 
-static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_LAST};
+/* --persistent: W receives and W sends made once per size. */
+static void begin_persistent(mg_ctx *c, uint64_t size)
+{
+    const int w = (int)mg_window(c);
+    if (c->variant != MG_CALLS_PERSISTENT)
+        return;
+    for (int k = 0; k < w; ++k) {
+        mg_persist_init(c, k, 0, mg_slot(c, c->rbuf, size, k), size, TAG_DATA);
+        mg_persist_init(c, w + k, 1, mg_slot(c, c->sbuf, size, k), size, TAG_DATA);
+    }
+}
+
+static void end_persistent(mg_ctx *c, uint64_t size)
+{
+    if (c->variant == MG_CALLS_PERSISTENT)
+        mg_persist_free(c, size);
+}
+
+static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
+{
+    const int w = (int)mg_window(c);
+    if (c->variant != MG_CALLS_PERSISTENT) {
+        iterate(c, size, iters);
+        return;
+    }
+    for (long i = 0; i < iters; ++i) {
+        MG_MPI_CHECK(MPI_Startall(2 * w, c->reqs));
+        mg_mpi_waitall(2 * w, c->reqs);
+    }
+}
+
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_LAST};
+static const mg_bench *choose(const mg_ctx *c);
 
 static const mg_bench bench = {
     .id.name = "bibw",
@@ -42,6 +75,16 @@ static const mg_bench bench = {
     .kernel.iterate = iterate,
     .kernel.rails = 1,
     .valid.recv_slots = mg_recv_window_from_peer,
+    .params.choose = choose,
 };
+
+static const mg_bench *choose(const mg_ctx *c)
+{
+    static mg_bench form;
+    if (!mg_p2p(c)->persistent)
+        return &bench;
+    mg_persist_form(&form, &bench, iterate_persistent, begin_persistent, end_persistent);
+    return &form;
+}
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -7,14 +7,53 @@
  * (10^6 bytes/s). -b multiple gives every window slot its own buffer.
  */
 #include "mg_driver.h"
+#include "persistent.h"
 #include "pt2pt.h"
+
+enum { TAG_DATA = 1, TAG_ACK = 2, ACK_BYTES = 4 };
 
 static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 {
     return (double)size * (double)mg_window(c);
 }
 
-static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_LAST};
+/* --persistent: the W sends (or receives) of a window made once per size;
+ * the acknowledgement stays a plain call. */
+static void begin_persistent(mg_ctx *c, uint64_t size)
+{
+    const int send = mg_initiator(c);
+    if (c->variant != MG_CALLS_PERSISTENT)
+        return;
+    for (int k = 0; k < (int)mg_window(c); ++k)
+        mg_persist_init(c, k, send, mg_slot(c, send ? c->sbuf : c->rbuf, size, k), size, TAG_DATA);
+}
+
+static void end_persistent(mg_ctx *c, uint64_t size)
+{
+    if (c->variant == MG_CALLS_PERSISTENT)
+        mg_persist_free(c, size);
+}
+
+static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
+{
+    const int w = (int)mg_window(c), send = mg_initiator(c);
+    char ack[ACK_BYTES] = {0};
+    if (c->variant != MG_CALLS_PERSISTENT) {
+        mg_window_stream(c, size, iters);
+        return;
+    }
+    for (long i = 0; i < iters; ++i) {
+        MG_MPI_CHECK(MPI_Startall(w, c->reqs));
+        mg_mpi_waitall(w, c->reqs);
+        if (send)
+            mg_xfer_recv(&c->xfer, ack, ACK_BYTES, c->peer, TAG_ACK);
+        else
+            mg_xfer_send(&c->xfer, ack, ACK_BYTES, c->peer, TAG_ACK);
+    }
+}
+
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_LAST};
+static const mg_bench *choose(const mg_ctx *c);
 
 static const mg_bench bench = {
     .id.name = "bw",
@@ -27,6 +66,16 @@ static const mg_bench bench = {
     .kernel.iterate = mg_window_stream,
     .kernel.rails = 1,
     .valid.recv_slots = mg_recv_if_receiver,
+    .params.choose = choose,
 };
+
+static const mg_bench *choose(const mg_ctx *c)
+{
+    static mg_bench form;
+    if (!mg_p2p(c)->persistent)
+        return &bench;
+    mg_persist_form(&form, &bench, iterate_persistent, begin_persistent, end_persistent);
+    return &form;
+}
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

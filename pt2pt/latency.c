@@ -6,6 +6,7 @@
  * the driver scales the time per iteration by time_scale = 0.5.
  */
 #include "mg_driver.h"
+#include "persistent.h"
 #include "pt2pt.h"
 
 enum { TAG_PING = 1 };
@@ -26,6 +27,40 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
+/* --persistent: one send and one receive request made per size. */
+static void begin_persistent(mg_ctx *c, uint64_t size)
+{
+    if (c->variant != MG_CALLS_PERSISTENT)
+        return;
+    mg_persist_init(c, 0, 1, c->sbuf, size, TAG_PING);
+    mg_persist_init(c, 1, 0, c->rbuf, size, TAG_PING);
+}
+
+static void end_persistent(mg_ctx *c, uint64_t size)
+{
+    if (c->variant == MG_CALLS_PERSISTENT)
+        mg_persist_free(c, size);
+}
+
+static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
+{
+    MPI_Request *snd = &c->reqs[0], *rcv = &c->reqs[1];
+    if (c->variant != MG_CALLS_PERSISTENT) {
+        iterate(c, size, iters);
+        return;
+    }
+    for (long i = 0; i < iters; ++i) {
+        MPI_Request *first = c->rank == 0 ? snd : rcv, *second = c->rank == 0 ? rcv : snd;
+        MG_MPI_CHECK(MPI_Start(first));
+        MG_MPI_CHECK(MPI_Wait(first, MPI_STATUS_IGNORE));
+        MG_MPI_CHECK(MPI_Start(second));
+        MG_MPI_CHECK(MPI_Wait(second, MPI_STATUS_IGNORE));
+    }
+}
+
+static const mg_opt opts[] = {MG_OPT_PERSISTENT, MG_OPT_LAST};
+static const mg_bench *choose(const mg_ctx *c);
+
 static const mg_bench bench = {
     .id.name = "latency",
     .id.description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
@@ -33,7 +68,20 @@ static const mg_bench bench = {
     MG_PT2PT_LATENCY_FIELDS(0.5),
     .kernel.iterate = iterate,
     .kernel.rails = 1,
+    .kernel.nrequests = 2,
     .valid.recv_slots = mg_recv_from_peer,
+    .params.opts = opts,
+    .params.params_size = sizeof(mg_pt2pt_params),
+    .params.choose = choose,
 };
+
+static const mg_bench *choose(const mg_ctx *c)
+{
+    static mg_bench form;
+    if (!mg_p2p(c)->persistent)
+        return &bench;
+    mg_persist_form(&form, &bench, iterate_persistent, begin_persistent, end_persistent);
+    return &form;
+}
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

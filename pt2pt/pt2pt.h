@@ -10,9 +10,10 @@
 #include <stddef.h>
 
 typedef struct {
-    long window;  /* -W (qbw: -Q) messages in flight */
-    int multiple; /* -b: 0 one buffer, 1 one buffer per window slot */
-    int pairing;  /* --pairing: mg_pairing_mode */
+    long window;    /* -W (qbw: -Q) messages in flight */
+    int multiple;   /* -b: 0 one buffer, 1 one buffer per window slot */
+    int pairing;    /* --pairing: mg_pairing_mode */
+    int persistent; /* --persistent: also persistent requests (latency, bw, bibw) */
 } mg_pt2pt_params;
 
 static const char *const mg_buffer_modes[] = {"single", "multiple", NULL};
@@ -34,6 +35,13 @@ static const char *const mg_pairing_modes[] = {"block", "cyclic", "internode", N
         0, "pairing", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, pairing), "block|cyclic|internode", \
             "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible", 0, 0,              \
             mg_pairing_modes, "block", NULL                                                        \
+    }
+#define MG_OPT_PERSISTENT                                                                          \
+    {                                                                                              \
+        0, "persistent", MG_OPT_FLAG, offsetof(mg_pt2pt_params, persistent), NULL,                 \
+            "also measure persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start): the "     \
+            "variant calls=plain|persistent, the plain calls the reference",                      \
+            0, 0, NULL, NULL, NULL                                                                 \
     }
 #define MG_OPT_LAST                                                                                \
     {                                                                                              \

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* --persistent: see persistent.h. */
+#include "persistent.h"
+
+#include <limits.h>
+#include <math.h>
+
+typedef struct {
+    int n;           /* requests made */
+    int have_dt;     /* dt was made (messages above INT_MAX bytes) */
+    MPI_Datatype dt;
+} persist_state;
+
+static persist_state *ps(const mg_ctx *c) { return c->state; }
+
+void mg_persist_init(mg_ctx *c, int k, int send, void *buf, uint64_t size, int tag)
+{
+    persist_state *s = ps(c);
+    int count = (int)size;
+    MPI_Datatype dt = MPI_BYTE;
+    if (size > (uint64_t)INT_MAX) {
+        if (!s->have_dt)
+            s->dt = mg_mpi_bytes_type((size_t)size);
+        s->have_dt = 1;
+        dt = s->dt;
+        count = 1;
+    }
+    if (send)
+        MG_MPI_CHECK(MPI_Send_init(buf, count, dt, c->peer, tag, c->comm, &c->reqs[k]));
+    else
+        MG_MPI_CHECK(MPI_Recv_init(buf, count, dt, c->peer, tag, c->comm, &c->reqs[k]));
+    if (k + 1 > s->n)
+        s->n = k + 1;
+}
+
+void mg_persist_free(mg_ctx *c, uint64_t size)
+{
+    persist_state *s = ps(c);
+    (void)size;
+    for (int k = 0; k < s->n; ++k)
+        MG_MPI_CHECK(MPI_Request_free(&c->reqs[k]));
+    if (s->have_dt)
+        MG_MPI_CHECK(MPI_Type_free(&s->dt));
+    s->n = 0;
+    s->have_dt = 0;
+}
+
+const char *const mg_persist_labels[] = {"plain", "persistent", NULL};
+const char *const mg_persist_extra_names[] = {"ratio_to_plain", NULL};
+
+int mg_persist_variants(const mg_ctx *c, long *values, int max)
+{
+    (void)c;
+    (void)max;
+    values[0] = MG_CALLS_PLAIN;
+    values[1] = MG_CALLS_PERSISTENT;
+    return 2;
+}
+
+void mg_persist_extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                       double *out)
+{
+    (void)size, (void)rank_s;
+    out[0] = c->ref && c->ref->median > 0 ? st->median / c->ref->median : 1.0;
+}
+
+void mg_persist_form(mg_bench *form, const mg_bench *b, void (*iterate)(mg_ctx *, uint64_t, long),
+                     void (*begin_size)(mg_ctx *, uint64_t), void (*end_size)(mg_ctx *, uint64_t))
+{
+    *form = *b;
+    form->sweep.variant_name = "calls";
+    form->sweep.variants = mg_persist_variants;
+    form->sweep.variant_labels = mg_persist_labels;
+    form->kernel.iterate = iterate;
+    form->kernel.begin_size = begin_size;
+    form->kernel.end_size = end_size;
+    form->kernel.state_size = sizeof(persist_state);
+    form->kernel.plain_calls = 1;
+    form->report.extra_names = mg_persist_extra_names;
+    form->report.extras = mg_persist_extras;
+}
