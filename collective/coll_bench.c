@@ -67,7 +67,8 @@ static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t 
             snprintf(err, errlen, "-m: %llu bytes is not a whole number of %s elements (%zu bytes)",
                      (unsigned long long)size, mg_elem_type_names[p->type], es);
             rc = -1;
-        } else if (count > (uint64_t)INT_MAX / per) {
+        } else if (count > (uint64_t)INT_MAX / per ||
+                   ((p->op->flags & MG_COLL_WTYPES) && size > (uint64_t)INT_MAX / per)) {
             snprintf(err, errlen,
                      "-m: %llu bytes is %llu %s elements%s, above INT_MAX: collectives take "
                      "int counts and displacements here (no large-count calls); use a smaller "

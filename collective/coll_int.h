@@ -32,7 +32,8 @@ typedef struct {
     unsigned long long calls; /* calls so far: picks the slot and the rotating root */
     int slots;
     size_t sstride, rstride; /* bytes between slots */
-    int *counts, *displs;    /* v-variants, in elements */
+    int *counts, *displs;    /* v-variants, in elements (w-variants: displs in bytes) */
+    MPI_Datatype *types;     /* w-variants: dt for every rank */
     MPI_Request req, preq[MAX_SLOTS];
     int npreq;
     double comp_s; /* timed computation (overlap phase) */

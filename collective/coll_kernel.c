@@ -135,6 +135,7 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
         a->count = (int)mg_coll_vcount(count, c->rank, 0);
         a->scounts = a->rcounts = s->counts;
         a->sdispls = a->rdispls = s->displs;
+        a->types = s->types;
     }
     if (mg_coll_in_place_here(c, a->root)) {
         if ((f & MG_COLL_IN_ROOT) && (f & MG_COLL_SCATTER))
@@ -154,13 +155,18 @@ void mg_coll_make_counts(mg_ctx *c, uint64_t size)
          * the same both ways, so one array serves sends and receives */
         const int dst = mg_coll_kind(flags(c)) == K_ALLTOALL ? c->rank : 0;
         uint64_t d = 0;
+        const int w = (flags(c) & MG_COLL_WTYPES) != 0;
         s->counts = malloc((size_t)c->nranks * sizeof *s->counts);
         s->displs = malloc((size_t)c->nranks * sizeof *s->displs);
-        if (!s->counts || !s->displs)
+        s->types = w ? malloc((size_t)c->nranks * sizeof *s->types) : NULL;
+        if (!s->counts || !s->displs || (w && !s->types))
             mg_mpi_die(__FILE__, __LINE__, "out of memory for counts");
         for (int j = 0; j < c->nranks; ++j) {
             s->counts[j] = (int)mg_coll_vcount(count, j, dst);
-            s->displs[j] = (int)d;
+            /* alltoallw: the same layout, displacements in bytes */
+            s->displs[j] = (int)(w ? d * esize(c) : d);
+            if (w)
+                s->types[j] = mg_coll_datatype(prm(c)->type);
             d += (uint64_t)s->counts[j];
         }
     }
@@ -170,7 +176,9 @@ void mg_coll_free_counts(coll_state *s)
 {
     free(s->counts);
     free(s->displs);
+    free(s->types);
     s->counts = s->displs = NULL;
+    s->types = NULL;
 }
 
 void mg_coll_begin_size(mg_ctx *c, uint64_t size)

@@ -69,7 +69,8 @@ static void walk_data(walk_ctx *w, int root)
     unsigned char *rb = (unsigned char *)c->rbuf + (size_t)slot * s->rstride;
 
     for (int j = 0; j < c->nranks && k != K_BCAST; ++j) {
-        const size_t off = vec ? (size_t)s->displs[j] * es : (size_t)j * blk;
+        /* w-variants keep their displacements in bytes */
+        const size_t off = vec ? (size_t)s->displs[j] * (s->types ? 1 : es) : (size_t)j * blk;
         const size_t len = vec ? (size_t)s->counts[j] * es : blk;
         int src = -1;
         unsigned dst = TO_ALL;

@@ -33,7 +33,8 @@ enum {
     MG_COLL_EXCL = 1 << 9,     /* exscan */
     MG_COLL_IN_ALL = 1 << 10,  /* --in-place: MPI_IN_PLACE as the send buffer on all ranks */
     MG_COLL_IN_ROOT = 1 << 11, /* ... on the root: send (reduce, gather) or receive (scatter) */
-    MG_COLL_ONEBUF = 1 << 12   /* bcast: one buffer (rbuf) on every rank */
+    MG_COLL_ONEBUF = 1 << 12,  /* bcast: one buffer (rbuf) on every rank */
+    MG_COLL_WTYPES = 1 << 13   /* w-variant (alltoallw): displacements in bytes, a type per rank */
 };
 
 /* One call, everything resolved (slot, root, in-place, counts). */
@@ -46,7 +47,8 @@ typedef struct {
     MPI_Op op;
     int root;
     MPI_Comm comm;
-    const int *scounts, *sdispls, *rcounts, *rdispls; /* v-variants */
+    const int *scounts, *sdispls, *rcounts, *rdispls; /* v-variants (w: displacements in bytes) */
+    const MPI_Datatype *types;                        /* w-variants: every rank's type (dt) */
     MPI_Request *req;
 } mg_coll_args;
 

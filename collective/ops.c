@@ -95,6 +95,12 @@ static int alltoallv(const mg_coll_args *a)
           a->rdispls, a->dt, a->comm)
 }
 
+static int alltoallw(const mg_coll_args *a)
+{
+    FORMS(Alltoallw, alltoallw, a->sbuf, a->scounts, a->sdispls, a->types, a->rbuf, a->rcounts,
+          a->rdispls, a->types, a->comm)
+}
+
 static int scan(const mg_coll_args *a)
 {
     FORMS(Scan, scan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
@@ -128,6 +134,7 @@ const mg_coll_op mg_coll_ops[] = {
     {"allgatherv", AGATH | MG_COLL_VECTOR, allgatherv},
     {"alltoall", ALLP, alltoall},
     {"alltoallv", ALLP | MG_COLL_VECTOR, alltoallv},
+    {"alltoallw", ALLP | MG_COLL_VECTOR | MG_COLL_WTYPES, alltoallw},
     {"scan", RED | MG_COLL_SCAN, scan},
     {"exscan", RED | MG_COLL_SCAN | MG_COLL_EXCL, exscan},
     {NULL, 0, NULL}};
