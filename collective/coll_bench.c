@@ -46,6 +46,10 @@ static const mg_opt opts[] = {
     {0, "off-cache", MG_OPT_FLAG, offsetof(coll_params, off_cache), NULL,
      "rotate through buffers covering twice the last-level cache (IMB's -off_cache)", 0, 0, NULL,
      NULL, NULL},
+    {0, "topo", MG_OPT_STRING, offsetof(coll_params, topo_spec), "cart[:DIMS]",
+     "neighbourhood collectives: a periodic Cartesian grid, DIMS like 4x2 (product: the ranks; "
+     "default a 2-D grid from MPI_Dims_create)",
+     0, 0, NULL, NULL, NULL},
     {'t', "tests", MG_OPT_LONG, offsetof(coll_params, tests), "N",
      "non-blocking, persistent: N MPI_Test calls spread through the computation (default 0)", 0,
      1000000, NULL, NULL, NULL},
@@ -127,6 +131,8 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
                  name);
         return -1;
     }
+    if (mg_coll_topo_check(c, p, err, errlen) != 0)
+        return -1;
     if (p->type < 0)
         p->type = f & MG_COLL_REDUCE ? MG_ELEM_FLOAT : MG_ELEM_CHAR;
     if (p->red < 0)
@@ -207,7 +213,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
     static const char *const forms[] = {"", " (non-blocking: start, wait)",
                                         " (persistent: MPI_Start, wait)"};
     char desc[320];
-    coll_params dflt = {NULL, MG_FORM_BLOCKING, NULL, -1, -1, 0, 0, 0, 0};
+    coll_params dflt = {NULL, MG_FORM_BLOCKING, NULL, -1, -1, 0, 0, 0, 0, NULL, 2, {0}};
     mg_bench b = {
         .id.headline = "Latency (us)",
         .layout.min_ranks = 1,
@@ -252,6 +258,11 @@ int mg_coll_main(const char *name, int argc, char **argv)
     b.id.name = name;
     b.id.description = desc;
     b.params.params_default = &dflt;
+    if (dflt.op->flags & MG_COLL_NEIGHBOR) {
+        b.kernel.setup = mg_coll_topo_setup;
+        b.kernel.teardown = mg_coll_topo_teardown;
+        b.report.describe = mg_coll_describe;
+    }
     if (dflt.op->flags & MG_COLL_NODATA) {
         b.sizes.min_size = b.sizes.default_min_size = b.sizes.default_max_size = 0;
     }

@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-enum { ROOT_ROTATE = -1, MAX_SLOTS = 64, PAGE = 4096 };
+enum { ROOT_ROTATE = -1, MAX_SLOTS = 64, PAGE = 4096, MAX_DIMS = 8 };
 enum { K_NONE, K_BCAST, K_SCATTER, K_GATHER, K_ALLGATHER, K_ALLTOALL, K_REDUCE };
 enum { PURE = 0, OVERLAP = 1 };
 
@@ -26,6 +26,9 @@ typedef struct {
     int in_place, off_cache;
     long tests; /* -t */
     long root;  /* resolved by check: rank, or ROOT_ROTATE */
+    const char *topo_spec; /* --topo (neighbourhood collectives) */
+    int ndims;             /* resolved by check: the Cartesian grid's dimensions ... */
+    int dims[MAX_DIMS];    /* ... and their sizes (0: MPI_Dims_create chooses) */
 } coll_params;
 
 typedef struct {
@@ -36,6 +39,8 @@ typedef struct {
     MPI_Datatype *types;     /* w-variants: dt for every rank */
     MPI_Request req, preq[MAX_SLOTS];
     int npreq;
+    MPI_Comm topo;          /* neighbourhood: the periodic Cartesian communicator */
+    int nbr[2 * MAX_DIMS];  /* its neighbours in MPI's order (per dimension: -1, +1) */
     double comp_s; /* timed computation (overlap phase) */
     long comp_n;
     uint64_t sink;
@@ -60,5 +65,14 @@ void mg_coll_end_size(mg_ctx *c, uint64_t size);
 void mg_coll_iterate(mg_ctx *c, uint64_t size, long iters);
 void mg_coll_fill(mg_ctx *c, uint64_t size, int pass);
 int mg_coll_verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errlen);
+
+/* Neighbourhood collectives (coll_neighbor.c): blocks per call (the
+ * neighbours, or the ranks), --topo parsed, the grid made and freed. */
+int mg_coll_blocks(const mg_ctx *c);
+int mg_coll_block_rank(const mg_ctx *c, int k);
+int mg_coll_topo_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen);
+void mg_coll_topo_setup(mg_ctx *c, uint64_t max_size);
+void mg_coll_topo_teardown(mg_ctx *c);
+void mg_coll_describe(const mg_ctx *c, mg_kvlist *out);
 
 #endif

@@ -63,7 +63,7 @@ static void slot_bytes(const mg_ctx *c, uint64_t size, uint64_t *sb, uint64_t *r
 {
     const unsigned f = flags(c);
     const int may_root = prm(c)->root == ROOT_ROTATE || c->rank == prm(c)->root;
-    const uint64_t p = mul_sat((uint64_t)c->nranks, size);
+    const uint64_t p = mul_sat((uint64_t)mg_coll_blocks(c), size);
     *sb = (f & (MG_COLL_NODATA | MG_COLL_ONEBUF)) ? 0 : size;
     *rb = (f & MG_COLL_NODATA) ? 0 : size;
     if ((f & MG_COLL_SEND_P) && (!(f & MG_COLL_P_ROOT) || may_root))
@@ -129,7 +129,7 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
     a->dt = mg_coll_datatype(p->type);
     a->op = f & MG_COLL_REDUCE ? mg_coll_reduction(p->red) : MPI_OP_NULL;
     a->root = mg_coll_root_of(c, call);
-    a->comm = c->comm;
+    a->comm = f & MG_COLL_NEIGHBOR ? s->topo : c->comm;
     a->req = form == MG_FORM_PERSISTENT ? &s->preq[slot] : &s->req;
     if (f & MG_COLL_VECTOR) {
         a->count = (int)mg_coll_vcount(count, c->rank, 0);
@@ -155,14 +155,15 @@ void mg_coll_make_counts(mg_ctx *c, uint64_t size)
          * the same both ways, so one array serves sends and receives */
         const int dst = mg_coll_kind(flags(c)) == K_ALLTOALL ? c->rank : 0;
         uint64_t d = 0;
-        const int w = (flags(c) & MG_COLL_WTYPES) != 0;
-        s->counts = malloc((size_t)c->nranks * sizeof *s->counts);
-        s->displs = malloc((size_t)c->nranks * sizeof *s->displs);
-        s->types = w ? malloc((size_t)c->nranks * sizeof *s->types) : NULL;
+        const int w = (flags(c) & MG_COLL_WTYPES) != 0, nb = mg_coll_blocks(c);
+        s->counts = malloc((size_t)nb * sizeof *s->counts);
+        s->displs = malloc((size_t)nb * sizeof *s->displs);
+        s->types = w ? malloc((size_t)nb * sizeof *s->types) : NULL;
         if (!s->counts || !s->displs || (w && !s->types))
             mg_mpi_die(__FILE__, __LINE__, "out of memory for counts");
-        for (int j = 0; j < c->nranks; ++j) {
-            s->counts[j] = (int)mg_coll_vcount(count, j, dst);
+        for (int j = 0; j < nb; ++j) {
+            /* block j's rank: j, or neighbour j */
+            s->counts[j] = (int)mg_coll_vcount(count, mg_coll_block_rank(c, j), dst);
             /* alltoallw: the same layout, displacements in bytes */
             s->displs[j] = (int)(w ? d * esize(c) : d);
             if (w)

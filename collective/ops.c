@@ -101,6 +101,46 @@ static int alltoallw(const mg_coll_args *a)
           a->rdispls, a->types, a->comm)
 }
 
+static int neighbor_allgather(const mg_coll_args *a)
+{
+    FORMS(Neighbor_allgather, neighbor_allgather, a->sbuf, a->count, a->dt, a->rbuf, a->count,
+          a->dt, a->comm)
+}
+
+static int neighbor_allgatherv(const mg_coll_args *a)
+{
+    FORMS(Neighbor_allgatherv, neighbor_allgatherv, a->sbuf, a->count, a->dt, a->rbuf, a->rcounts,
+          a->rdispls, a->dt, a->comm)
+}
+
+static int neighbor_alltoall(const mg_coll_args *a)
+{
+    FORMS(Neighbor_alltoall, neighbor_alltoall, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt,
+          a->comm)
+}
+
+static int neighbor_alltoallv(const mg_coll_args *a)
+{
+    FORMS(Neighbor_alltoallv, neighbor_alltoallv, a->sbuf, a->scounts, a->sdispls, a->dt, a->rbuf,
+          a->rcounts, a->rdispls, a->dt, a->comm)
+}
+
+static int neighbor_alltoallw(const mg_coll_args *a)
+{
+    /* MPI_Neighbor_alltoallw's displacements are MPI_Aint */
+    MPI_Aint sd[64], rd[64];
+    int ndims = 0, n, rc = MPI_Cartdim_get(a->comm, &ndims);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    n = 2 * ndims; /* the grid's neighbours (coll_neighbor.c) */
+    if (n > 64)
+        return MPI_ERR_OTHER;
+    for (int k = 0; k < n; ++k)
+        sd[k] = rd[k] = (MPI_Aint)a->sdispls[k];
+    FORMS(Neighbor_alltoallw, neighbor_alltoallw, a->sbuf, a->scounts, sd, a->types, a->rbuf,
+          a->rcounts, rd, a->types, a->comm)
+}
+
 static int scan(const mg_coll_args *a)
 {
     FORMS(Scan, scan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
@@ -116,7 +156,10 @@ enum {
     ALLP = MG_COLL_SEND_P | MG_COLL_RECV_P | MG_COLL_SCATTER | MG_COLL_IN_ALL,
     SCAT = MG_COLL_ROOTED | MG_COLL_SEND_P | MG_COLL_P_ROOT | MG_COLL_SCATTER | MG_COLL_IN_ROOT,
     GATH = MG_COLL_ROOTED | MG_COLL_RECV_P | MG_COLL_P_ROOT | MG_COLL_IN_ROOT,
-    AGATH = MG_COLL_RECV_P | MG_COLL_IN_ALL
+    AGATH = MG_COLL_RECV_P | MG_COLL_IN_ALL,
+    /* neighbourhood: no MPI_IN_PLACE (MPI forbids it there) */
+    NAG = MG_COLL_RECV_P | MG_COLL_NEIGHBOR,
+    NA2A = MG_COLL_SEND_P | MG_COLL_RECV_P | MG_COLL_SCATTER | MG_COLL_NEIGHBOR
 };
 
 const mg_coll_op mg_coll_ops[] = {
@@ -135,6 +178,11 @@ const mg_coll_op mg_coll_ops[] = {
     {"alltoall", ALLP, alltoall},
     {"alltoallv", ALLP | MG_COLL_VECTOR, alltoallv},
     {"alltoallw", ALLP | MG_COLL_VECTOR | MG_COLL_WTYPES, alltoallw},
+    {"neighbor_allgather", NAG, neighbor_allgather},
+    {"neighbor_allgatherv", NAG | MG_COLL_VECTOR, neighbor_allgatherv},
+    {"neighbor_alltoall", NA2A, neighbor_alltoall},
+    {"neighbor_alltoallv", NA2A | MG_COLL_VECTOR, neighbor_alltoallv},
+    {"neighbor_alltoallw", NA2A | MG_COLL_VECTOR | MG_COLL_WTYPES, neighbor_alltoallw},
     {"scan", RED | MG_COLL_SCAN, scan},
     {"exscan", RED | MG_COLL_SCAN | MG_COLL_EXCL, exscan},
     {NULL, 0, NULL}};

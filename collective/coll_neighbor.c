@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Neighbourhood collectives (coll_int.h): the periodic Cartesian grid of
+ * --topo cart[:AxB...] (default a 2-D grid from MPI_Dims_create), made once
+ * before the run record (kernel.setup) with MPI_Cart_create (no reordering:
+ * ranks stay) and freed after the sweep. A call's blocks are the grid's
+ * 2 x ndims neighbours in MPI's order (per dimension the -1 and the +1
+ * neighbour); with a dimension of 1 or 2 a neighbour can be this rank or
+ * appear twice, which MPI allows. Block k sent to neighbour k arrives there
+ * as block k ^ 1 (the +1 neighbour's -1 side), which validation checks. */
+#include "coll_int.h"
+
+#include "mg_exit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mg_coll_blocks(const mg_ctx *c)
+{
+    return flags(c) & MG_COLL_NEIGHBOR ? 2 * prm(c)->ndims : c->nranks;
+}
+
+int mg_coll_block_rank(const mg_ctx *c, int k)
+{
+    return flags(c) & MG_COLL_NEIGHBOR ? state(c)->nbr[k] : k;
+}
+
+/* "cart" or "cart:AxBxC": the dimensions (0: chosen by MPI_Dims_create). */
+static int parse_topo(const char *spec, int nranks, coll_params *p, char *err, size_t errlen)
+{
+    const char *s;
+    long product = 1;
+    p->ndims = 2;
+    memset(p->dims, 0, sizeof p->dims);
+    if (spec == NULL || strcmp(spec, "cart") == 0)
+        return 0;
+    if (strncmp(spec, "cart:", 5) != 0 || spec[5] == '\0') {
+        snprintf(err, errlen, "--topo: '%s' is not cart or cart:DIMS (like cart:4x2)", spec);
+        return -1;
+    }
+    p->ndims = 0;
+    for (s = spec + 5; *s;) {
+        char *end;
+        long d = strtol(s, &end, 10);
+        if (end == s || d < 1 || d > 1 << 24 || (*end && *end != 'x') || p->ndims == MAX_DIMS ||
+            (*end == 'x' && end[1] == '\0')) {
+            snprintf(err, errlen,
+                     "--topo: '%s' is not cart:DIMS, up to %d positive sizes joined by x", spec,
+                     MAX_DIMS);
+            return -1;
+        }
+        p->dims[p->ndims++] = (int)d;
+        product *= d;
+        if (product > nranks)
+            break;
+        s = *end ? end + 1 : end;
+    }
+    if (product != nranks) {
+        snprintf(err, errlen, "--topo: the grid %s has %s%ld places for %d ranks", spec + 5,
+                 product > nranks ? "more than " : "", product, nranks);
+        return -1;
+    }
+    return 0;
+}
+
+int mg_coll_topo_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
+{
+    if (!(p->op->flags & MG_COLL_NEIGHBOR)) {
+        if (p->topo_spec) {
+            snprintf(err, errlen, "--topo: %s is not a neighbourhood collective", p->op->name);
+            return -1;
+        }
+        return 0;
+    }
+    return parse_topo(p->topo_spec, c->nranks, p, err, errlen);
+}
+
+void mg_coll_topo_setup(mg_ctx *c, uint64_t max_size)
+{
+    coll_state *s = state(c);
+    const coll_params *p = prm(c);
+    int dims[MAX_DIMS], periods[MAX_DIMS];
+    (void)max_size;
+    memcpy(dims, p->dims, sizeof dims);
+    for (int d = 0; d < p->ndims; ++d)
+        periods[d] = 1;
+    MG_MPI_CHECK(MPI_Dims_create(c->nranks, p->ndims, dims));
+    MG_MPI_CHECK(MPI_Cart_create(c->comm, p->ndims, dims, periods, 0, &s->topo));
+    MG_MPI_CHECK(MPI_Comm_set_errhandler(s->topo, MPI_ERRORS_RETURN));
+    for (int d = 0; d < p->ndims; ++d)
+        MG_MPI_CHECK(MPI_Cart_shift(s->topo, d, 1, &s->nbr[2 * d], &s->nbr[2 * d + 1]));
+    memcpy(((coll_params *)c->params)->dims, dims, sizeof dims);
+}
+
+void mg_coll_topo_teardown(mg_ctx *c)
+{
+    coll_state *s = state(c);
+    if (flags(c) & MG_COLL_NEIGHBOR)
+        MG_MPI_CHECK(MPI_Comm_free(&s->topo));
+}
+
+/* The run record's "topology": the grid and this (rank 0's) neighbours. */
+void mg_coll_describe(const mg_ctx *c, mg_kvlist *out)
+{
+    const coll_params *p = prm(c);
+    mg_kv_object(out, "topology");
+    mg_kv_string(out, "kind", "cart (periodic)");
+    mg_kv_array(out, "dims");
+    for (int d = 0; d < p->ndims; ++d)
+        mg_kv_number(out, NULL, p->dims[d]);
+    mg_kv_end(out);
+    mg_kv_array(out, "rank0_neighbors");
+    for (int k = 0; k < 2 * p->ndims; ++k)
+        mg_kv_number(out, NULL, state(c)->nbr[k]);
+    mg_kv_end(out);
+    mg_kv_end(out);
+}
