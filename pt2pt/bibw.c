@@ -42,12 +42,6 @@ static void begin_persistent(mg_ctx *c, uint64_t size)
     }
 }
 
-static void end_persistent(mg_ctx *c, uint64_t size)
-{
-    if (c->variant == MG_CALLS_PERSISTENT)
-        mg_persist_free(c, size);
-}
-
 static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
 {
     const int w = (int)mg_window(c);
@@ -81,10 +75,7 @@ static const mg_bench bench = {
 static const mg_bench *choose(const mg_ctx *c)
 {
     static mg_bench form;
-    if (!mg_p2p(c)->persistent)
-        return &bench;
-    mg_persist_form(&form, &bench, iterate_persistent, begin_persistent, end_persistent);
-    return &form;
+    return mg_persist_choose(c, &bench, &form, iterate_persistent, begin_persistent);
 }
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -28,12 +28,6 @@ static void begin_persistent(mg_ctx *c, uint64_t size)
         mg_persist_init(c, k, send, mg_slot(c, send ? c->sbuf : c->rbuf, size, k), size, TAG_DATA);
 }
 
-static void end_persistent(mg_ctx *c, uint64_t size)
-{
-    if (c->variant == MG_CALLS_PERSISTENT)
-        mg_persist_free(c, size);
-}
-
 static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
 {
     const int w = (int)mg_window(c), send = mg_initiator(c);
@@ -72,10 +66,7 @@ static const mg_bench bench = {
 static const mg_bench *choose(const mg_ctx *c)
 {
     static mg_bench form;
-    if (!mg_p2p(c)->persistent)
-        return &bench;
-    mg_persist_form(&form, &bench, iterate_persistent, begin_persistent, end_persistent);
-    return &form;
+    return mg_persist_choose(c, &bench, &form, iterate_persistent, begin_persistent);
 }
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

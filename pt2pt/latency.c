@@ -36,12 +36,6 @@ static void begin_persistent(mg_ctx *c, uint64_t size)
     mg_persist_init(c, 1, 0, c->rbuf, size, TAG_PING);
 }
 
-static void end_persistent(mg_ctx *c, uint64_t size)
-{
-    if (c->variant == MG_CALLS_PERSISTENT)
-        mg_persist_free(c, size);
-}
-
 static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
 {
     MPI_Request *snd = &c->reqs[0], *rcv = &c->reqs[1];
@@ -78,10 +72,7 @@ static const mg_bench bench = {
 static const mg_bench *choose(const mg_ctx *c)
 {
     static mg_bench form;
-    if (!mg_p2p(c)->persistent)
-        return &bench;
-    mg_persist_form(&form, &bench, iterate_persistent, begin_persistent, end_persistent);
-    return &form;
+    return mg_persist_choose(c, &bench, &form, iterate_persistent, begin_persistent);
 }
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -64,18 +64,28 @@ void mg_persist_extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const
     out[0] = c->ref && c->ref->median > 0 ? st->median / c->ref->median : 1.0;
 }
 
-void mg_persist_form(mg_bench *form, const mg_bench *b, void (*iterate)(mg_ctx *, uint64_t, long),
-                     void (*begin_size)(mg_ctx *, uint64_t), void (*end_size)(mg_ctx *, uint64_t))
+void mg_persist_end_size(mg_ctx *c, uint64_t size)
 {
+    if (c->variant == MG_CALLS_PERSISTENT)
+        mg_persist_free(c, size);
+}
+
+const mg_bench *mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+                                  void (*iterate)(mg_ctx *, uint64_t, long),
+                                  void (*begin_size)(mg_ctx *, uint64_t))
+{
+    if (!mg_p2p(c)->persistent)
+        return b;
     *form = *b;
     form->sweep.variant_name = "calls";
     form->sweep.variants = mg_persist_variants;
     form->sweep.variant_labels = mg_persist_labels;
     form->kernel.iterate = iterate;
     form->kernel.begin_size = begin_size;
-    form->kernel.end_size = end_size;
+    form->kernel.end_size = mg_persist_end_size;
     form->kernel.state_size = sizeof(persist_state);
     form->kernel.plain_calls = 1;
     form->report.extra_names = mg_persist_extra_names;
     form->report.extras = mg_persist_extras;
+    return form;
 }

@@ -27,9 +27,15 @@ void mg_persist_extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const
 extern const char *const mg_persist_labels[];
 extern const char *const mg_persist_extra_names[];
 
-/* The persistent form of a benchmark: b with the calls variant, its
- * begin_size/end_size, iterate and the ratio extra. */
-void mg_persist_form(mg_bench *form, const mg_bench *b, void (*iterate)(mg_ctx *, uint64_t, long),
-                     void (*begin_size)(mg_ctx *, uint64_t), void (*end_size)(mg_ctx *, uint64_t));
+/* Free the persistent variant's requests after a size (the end_size of
+ * every persistent form). */
+void mg_persist_end_size(mg_ctx *c, uint64_t size);
+
+/* A program's choose: b itself, or with --persistent its persistent form
+ * built into *form (the calls variant, begin_size making the requests,
+ * mg_persist_end_size, iterate, the ratio extra). */
+const mg_bench *mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+                                  void (*iterate)(mg_ctx *, uint64_t, long),
+                                  void (*begin_size)(mg_ctx *, uint64_t));
 
 #endif

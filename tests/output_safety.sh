@@ -114,8 +114,11 @@ rc=$?
 ok $? "buffers that cannot be allocated: exit $rc, no temporary left"
 
 ranks() { pgrep -f "^$prog .*$work/sig.jsonl"; }
-# signal SIG WHO: a long run with -o, SIG to rank 0 or the launcher
-signal() {
+# start_and_hit SIG WHO: a long run with -o; once its temporary exists, SIG
+# to rank 0 (this run's ranks: argv[0] first, its own -o path; the lowest
+# pid is rank 0) or to the launcher; wait until the launcher and the ranks
+# are gone (30 s at most)
+start_and_hit() {
     rm -f sig.jsonl*
     # shellcheck disable=SC2086
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 1000000000 -x 10 \
@@ -127,15 +130,17 @@ signal() {
         tries=$((tries + 1))
     done
     sleep 0.5
-    # this run's ranks (argv[0] first, its own -o path): the lowest pid is rank 0
-    rank0=$(ranks | sort -n | head -n 1)
-    if [ "$2" = launcher ]; then kill -"$1" "$launcher"; else kill -"$1" "$rank0"; fi
+    if [ "$2" = launcher ]; then kill -"$1" "$launcher"; else kill -"$1" "$(ranks | sort -n | head -n 1)"; fi
     wait "$launcher"
     tries=0
     while [ -n "$(ranks)" ] && [ $tries -lt 300 ]; do
         sleep 0.1
         tries=$((tries + 1))
     done
+}
+# signal SIG WHO: nothing may be left
+signal() {
+    start_and_hit "$1" "$2"
     left="$(ls sig.jsonl* 2>/dev/null | tr '\n' ' ')$(ranks | tr '\n' ' ')"
     [ -z "$left" ]
     ok $? "SIG$1 to $2 during a -o run: no temporary file, no FILE, no process left ($left)"
@@ -144,33 +149,13 @@ signal TERM rank0
 signal INT rank0
 # SIGKILL cannot be caught: the temporary stays, and the next run with the
 # same -o removes it (its process is gone)
-signal_kill() {
-    rm -f sig.jsonl*
-    # shellcheck disable=SC2086
-    timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 1000000000 -x 10 \
-        -o "$work/sig.jsonl" >/dev/null 2>&1 </dev/null &
-    launcher=$!
-    tries=0
-    while ! ls sig.jsonl.tmp.* >/dev/null 2>&1 && [ $tries -lt 100 ]; do
-        sleep 0.1
-        tries=$((tries + 1))
-    done
-    sleep 0.5
-    kill -KILL "$(ranks | sort -n | head -n 1)"
-    wait "$launcher"
-    tries=0
-    while [ -n "$(ranks)" ] && [ $tries -lt 300 ]; do
-        sleep 0.1
-        tries=$((tries + 1))
-    done
-    left=$(ls sig.jsonl.tmp.* 2>/dev/null | wc -l)
-    run -o "$work/sig.jsonl"
-    rc=$?
-    [ "$left" = 1 ] && [ "$rc" = 0 ] && [ -z "$(ls sig.jsonl.tmp.* 2>/dev/null)" ] &&
-        [ -s sig.jsonl ] && [ -z "$(ranks)" ] && grep -q "removed 1 temporary file" run.err
-    ok $? "SIGKILL to rank0: its temporary ($left) is removed by the next run with the same -o"
-}
-signal_kill
+start_and_hit KILL rank0
+left=$(ls sig.jsonl.tmp.* 2>/dev/null | wc -l)
+run -o "$work/sig.jsonl"
+rc=$?
+[ "$left" = 1 ] && [ "$rc" = 0 ] && [ -z "$(ls sig.jsonl.tmp.* 2>/dev/null)" ] &&
+    [ -s sig.jsonl ] && [ -z "$(ranks)" ] && grep -q "removed 1 temporary file" run.err
+ok $? "SIGKILL to rank0: its temporary ($left) is removed by the next run with the same -o"
 signal TERM launcher
 signal INT launcher
 exit 0
