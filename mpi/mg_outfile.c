@@ -84,6 +84,26 @@ static void host_name(char *host, size_t len)
     host[len - 1] = '\0';
 }
 
+/* Process pid has ended: no such process, or a zombie nobody reaps (a
+ * container whose first process does not reap orphans keeps them). */
+static int process_gone(long pid)
+{
+    char path[64], text[512], *close;
+    FILE *f;
+    size_t n;
+    if (kill((pid_t)pid, 0) != 0)
+        return errno == ESRCH;
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    if ((f = fopen(path, "r")) == NULL)
+        return 0;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    /* "pid (comm) S ...": the state follows the last ')' */
+    close = strrchr(text, ')');
+    return close && close[1] == ' ' && close[2] == 'Z';
+}
+
 /* Remove the temporaries of FILE that runs on this host left when they
  * were killed (their process is gone); say how many. */
 static void remove_stale(const char *path, const char *host)
@@ -102,7 +122,7 @@ static void remove_stale(const char *path, const char *host)
     while ((e = readdir(d)) != NULL) {
         long pid = mg_outname_owner(e->d_name, base, host);
         char full[PATH_MAX + NAME_MAX + 2];
-        if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+        if (pid <= 0 || pid == (long)getpid() || !process_gone(pid))
             continue;
         snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
         removed += unlink(full) == 0;
