@@ -5,6 +5,7 @@ bounded options, a torn last line, a full disk."""
 import io
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -105,6 +106,45 @@ class TestEscaping(unittest.TestCase):
         self.assertIn("&lt;script&gt;", page)
         self.assertIn("Content-Security-Policy", page)
         self.assertIn("default-src 'none'", page)
+
+
+class TestReportInChromium(unittest.TestCase):
+    """The report with payloads in every field, loaded in headless Chromium
+    (Debian's chromium): no payload runs (it would mark the page), the text
+    shows as text, and the page has no script error."""
+    MARK = '"><script>document.body.dataset.pwned=1</script><img src=x onerror="document.body.dataset.pwned=2">'
+
+    def test_the_page_runs_no_payload(self):
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if chromium is None:
+            self.skipTest("no chromium (scripts/setup-deps.sh installs it)")
+        with tempfile.TemporaryDirectory() as d:
+            run = h.run_record("latency", library=self.MARK, hosts=(self.MARK, self.MARK),
+                               bindings=(self.MARK, self.MARK), launch_id="L1")
+            run.update(timer=self.MARK, timer_resolution_s=self.MARK, timer_overhead_s=self.MARK,
+                       mpigauge_version=self.MARK, command_line=[self.MARK], env={"X": self.MARK})
+            recs = [{"type": "session", "session_id": self.MARK, "suite": self.MARK},
+                    {"type": "launch", "launch_id": "L1", "benchmark": self.MARK,
+                     "status": self.MARK, "message": self.MARK, "command": [self.MARK],
+                     "stderr_tail": self.MARK},
+                    run, h.result_record("latency", 8, "us", 0.2, launch_id="L1")]
+            p = os.path.join(d, "r.jsonl")
+            h.write_jsonl(p, recs)
+            page = os.path.join(d, "r.html")
+            rc, _, err = cli("report", p, "--no-plot", "-o", page)
+            self.assertEqual(rc, 0, err)
+            out = subprocess.run(
+                [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--user-data-dir=" + os.path.join(d, "profile"),
+                 "--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + page],
+                capture_output=True, text=True, timeout=120)
+        self.assertEqual(out.returncode, 0, out.stderr[-2000:])
+        dom = out.stdout
+        self.assertIn("<body", dom)
+        self.assertNotIn("data-pwned", dom)
+        self.assertIn("document.body.dataset.pwned=1&lt;/script&gt;", dom)
+        self.assertNotIn("Uncaught", out.stderr)
 
 
 class TestResultsFile(unittest.TestCase):
