@@ -200,7 +200,8 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 }
 
 static const char *const bw_extras[] = {"msg_rate_per_s", NULL};
-static const char *const progress_extras[] = {"delay_us", "waits_for_target", "arrived_pct", NULL};
+static const char *const progress_extras[] = {"delay_us", "post_delay_work", "waits_for_target",
+                                              "arrived_pct", NULL};
 static const char *const spread_extras[] = {"rank_min_us", "rank_max_us", NULL};
 
 static void extras_bw(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
@@ -230,21 +231,23 @@ static double delay_us(const mg_ctx *c)
     return rprm(c)->relative ? (double)c->variant / 100.0 * c->ref_s * 1e6 : (double)c->variant;
 }
 
-/* rma_progress: the delay; whether the put waited for the target to call MPI
- * (mg_overlap.h: the time grows by at least half the delay: 1, no passive
- * progress; 0, the put completed while the target computed); and the share
- * of iterations in which rank 1 saw the data land during its computation.
- * (send_progress's post-delay work does not fit here: a put that waited
- * finishes in next to no time once the target calls MPI, so L(d) - d is
- * small either way.) */
+/* rma_progress: the delay; the post-delay work of the progress programs
+ * ((L(d) - d) / l_0, clamped); whether the put waited for the target to call
+ * MPI (mg_overlap.h: the time grows by at least half the delay: 1, no
+ * passive progress; 0, the put completed while the target computed), which
+ * is what decides for RMA: a put that waited finishes in next to no time
+ * once the target calls MPI, so its post-delay work is small either way;
+ * and the share of iterations in which rank 1 saw the data land during its
+ * computation. */
 static void extras_progress(const mg_ctx *c, uint64_t size, const mg_stats *st,
                             const double *rank_s, double *out)
 {
     const double l0 = c->ref ? c->ref->median : st->median, d = delay_us(c);
     (void)rank_s;
     out[0] = d;
-    out[1] = c->ref ? (double)mg_progress_grows(l0, st->median, d) : NAN;
-    out[2] = size && c->ref ? c->rank_figures[1] : NAN;
+    out[1] = c->ref ? mg_post_delay_work(l0, st->median, d) : NAN;
+    out[2] = c->ref ? (double)mg_progress_grows(l0, st->median, d) : NAN;
+    out[3] = size && c->ref ? c->rank_figures[1] : NAN;
 }
 
 static void figures_progress(const mg_ctx *c, double *out)
