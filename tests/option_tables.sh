@@ -28,7 +28,8 @@ assert by["time-budget"] == {"type": "option", "program": "latency", "group": "c
     "key": "time_budget_s", "help": "adaptive: sampling time budget per size"}, by["time-budget"]
 assert by["format"]["choices"] == ["table", "csv", "json"] and by["format"]["default"] == "table"
 assert by["message-size"]["short"] == "m" and by["message-size"]["key"] is None
-assert {r["group"] for r in rows} == {"common", "rails"}, {r["group"] for r in rows}
+assert {r["group"] for r in rows} == {"common", "benchmark", "rails"}, {r["group"] for r in rows}
+assert by["persistent"]["group"] == "benchmark" and by["persistent"]["arg"] is None
 PY
 then echo "ok 1 - latency --help --format json: one record per option, exact fields"
 else echo "not ok 1 - latency --help --format json (exit $rc)"; cat "$tmp/lat.err"; fi
