@@ -91,6 +91,9 @@ typedef struct {
     char info[RMA_INFO_MAX][RMA_INFO_LEN]; /* the window's info keys, "key=value" */
     int ninfo;
     size_t slot_bytes;  /* bytes between slots: the largest size */
+    int count;          /* this size's elements, datatype and operation (begin_size: */
+    MPI_Datatype dt;    /* not looked up again inside the timed loop) */
+    MPI_Op op;
     unsigned char cmp[16]; /* cas: the compare value */
     uint64_t sink;
     unsigned char marker; /* rma_progress: last byte of the next put */

@@ -42,8 +42,8 @@ static inline void issue(mg_ctx *c, uint64_t size, int t, int slot)
 {
     rma_state *s = rstate(c);
     const MPI_Aint at = s->disp0[t];
-    const MPI_Datatype dt = mg_rma_datatype(c);
-    const int count = (int)(size / mg_rma_esize(c));
+    const MPI_Datatype dt = s->dt;
+    const int count = s->count;
     char *res = (char *)c->rbuf;
 
     switch (rprm(c)->prog->op) {
@@ -65,13 +65,13 @@ static inline void issue(mg_ctx *c, uint64_t size, int t, int slot)
         break;
     case RMA_ACC:
         MG_MPI_CHECK(
-            MPI_Accumulate(c->sbuf, count, dt, t, at, count, dt, mg_rma_op(c), s->win));
+            MPI_Accumulate(c->sbuf, count, dt, t, at, count, dt, s->op, s->win));
         break;
     case RMA_GACC:
         MG_MPI_CHECK(MPI_Get_accumulate(c->sbuf, count, dt, res, count, dt, t, at, count, dt,
-                                        mg_rma_op(c), s->win));
+                                        s->op, s->win));
         break;
-    case RMA_FOP: MG_MPI_CHECK(MPI_Fetch_and_op(c->sbuf, res, dt, t, at, mg_rma_op(c), s->win)); break;
+    case RMA_FOP: MG_MPI_CHECK(MPI_Fetch_and_op(c->sbuf, res, dt, t, at, s->op, s->win)); break;
     default: MG_MPI_CHECK(MPI_Compare_and_swap(c->sbuf, s->cmp, res, dt, t, at, s->win));
     }
 }
@@ -165,6 +165,9 @@ void mg_rma_begin_size(mg_ctx *c, uint64_t size)
     const int sync = rprm(c)->sync;
     (void)size;
     s->timed = s->arrived = 0;
+    s->count = (int)(size <= (uint64_t)INT_MAX ? size / mg_rma_esize(c) : 0);
+    s->dt = mg_rma_datatype(c);
+    s->op = mg_rma_op(c);
     if (sync == SYNC_FLUSH || sync == SYNC_FLUSH_LOCAL)
         lock_targets(c, 1);
 }
