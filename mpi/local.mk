@@ -14,4 +14,4 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_turns.c mpi/mg_turns.h
 
 # Every benchmark program links the two libraries.
-MG_LDADD = mpi/libmgmpi.a util/libmgutil.a $(HWLOC_LIBS) -lm
+MG_LDADD = mpi/libmgmpi.a util/libmgutil.a $(HWLOC_LIBS) -lpthread -lm

@@ -66,6 +66,30 @@ void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
         snprintf(buf, len, "%s=%ld", b->sweep.variant_name, v);
 }
 
+const char *mg_thread_level_name(int level)
+{
+    if (level == MPI_THREAD_MULTIPLE)
+        return "MPI_THREAD_MULTIPLE";
+    if (level == MPI_THREAD_SERIALIZED)
+        return "MPI_THREAD_SERIALIZED";
+    if (level == MPI_THREAD_FUNNELED)
+        return "MPI_THREAD_FUNNELED";
+    return "MPI_THREAD_SINGLE";
+}
+
+/* A benchmark whose threads need more than the library provides. */
+static int check_thread_level(mg_run *s)
+{
+    char msg[MG_ERRLEN];
+    if (s->b->layout.thread_level <= s->ctx.thread_provided)
+        return MG_EXIT_OK;
+    snprintf(msg, sizeof msg, "needs %s; this MPI library provides %s",
+             mg_thread_level_name(s->b->layout.thread_level),
+             mg_thread_level_name(s->ctx.thread_provided));
+    mg_output_error(&s->ctx, s->b, "thread_level", MG_EXIT_SKIP, msg, "", -1, -1);
+    return MG_EXIT_SKIP;
+}
+
 /* Everything after MPI_Init and before MPI_Finalize: plan, session, and
  * the stages that run in one process too (mg_run_sweep). */
 static int run(mg_run *s)
@@ -73,6 +97,8 @@ static int run(mg_run *s)
     int rc, done, served;
 
     if ((rc = mg_plan_report(s, &done)) != MG_EXIT_OK || done)
+        return rc;
+    if ((rc = check_thread_level(s)) != MG_EXIT_OK)
         return rc;
     if (mg_session_rails(s, &served, &rc) != 0)
         return rc;
@@ -178,7 +204,11 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     int rc = MG_EXIT_OK;
 
     mg_run_plan(&s, b, argc, argv);
-    MG_MPI_CHECK(MPI_Init(&argc, &argv));
+    if (s.b->layout.thread_level > MPI_THREAD_SINGLE)
+        MG_MPI_CHECK(MPI_Init_thread(&argc, &argv, s.b->layout.thread_level, &s.ctx.thread_provided));
+    else
+        MG_MPI_CHECK(MPI_Init(&argc, &argv));
+    MG_MPI_CHECK(MPI_Query_thread(&s.ctx.thread_provided));
     MG_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
     s.ctx.comm = MPI_COMM_WORLD;
     MG_MPI_CHECK(MPI_Comm_rank(s.ctx.comm, &s.ctx.rank));

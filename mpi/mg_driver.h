@@ -92,6 +92,7 @@ struct mg_ctx {
      * largest round trip of the estimate (collective). */
     double (*clock_offset)(const mg_ctx *ctx, double *rtt_max_s);
     int nnodes, local_rank, local_ranks;
+    int thread_provided;        /* the thread level MPI provides (MPI_Query_thread) */
     const int *node_of;         /* node index (0..nnodes-1) of every rank */
     const int *partner_of;      /* partner of every rank (bench->layout.pairs), or NULL */
     int peer;                   /* this rank's partner, -1 when it has none */
@@ -166,6 +167,11 @@ typedef struct mg_bench {
         /* Instead of pairs, the links whose placement the run record shows:
          * MG_LINKS_RING (r, r+1 mod P) or MG_LINKS_STAR (0, r) for every r. */
         int links;
+        /* MPI_Init_thread's required level (MPI_THREAD_MULTIPLE for kernels
+         * whose threads call MPI at once); 0 (MPI_THREAD_SINGLE): MPI_Init.
+         * A library that provides less makes the program exit with
+         * MG_EXIT_SKIP, saying what it provides. */
+        int thread_level;
     } layout;
 
     struct {
@@ -349,6 +355,9 @@ size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables);
 /* Whether the command line gives the benchmark's option --long_name (for
  * refusing an option that does nothing in the chosen form). */
 int mg_ctx_given(const mg_ctx *c, const char *long_name);
+
+/* "MPI_THREAD_MULTIPLE" for a thread level. */
+const char *mg_thread_level_name(int level);
 
 /* "name=value" (or "name=label") of a variant value. */
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len);

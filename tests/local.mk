@@ -27,11 +27,12 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_sink.cc \
 	tests/unit/test_size.cc \
 	tests/unit/test_stats.cc \
+	tests/unit/test_tpool.cc \
 	tests/unit/test_turnspec.cc
 tests_unit_unit_tests_CPPFLAGS = $(AM_CPPFLAGS) -DMG_GOLDEN_DIR='"$(abs_top_srcdir)/tests/golden"' \
 	-DMG_FIXTURE_DIR='"$(abs_top_srcdir)/tests/fixtures"'
 tests_unit_unit_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS) $(HWLOC_CFLAGS)
-tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lm
+tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lpthread -lm
 
 # The driver's stages in one process (a fake benchmark, a one-rank group, a
 # fake clock): C++ tests over a C harness built with the MPI compiler, linked

@@ -25,4 +25,5 @@ util_libmgutil_a_SOURCES = \
 	util/mg_secret.c util/mg_secret.h \
 	util/mg_sink.c util/mg_sink.h \
 	util/mg_size.c util/mg_size.h \
-	util/mg_stats.c util/mg_stats.h
+	util/mg_stats.c util/mg_stats.h \
+	util/mg_tpool.c util/mg_tpool.h
