@@ -54,6 +54,18 @@ MPI_Allreduce_init(&x, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &
                      [Define to 1 if MPI has the MPI-4 persistent collectives (MPI_*_init)])
   AM_CONDITIONAL([MG_PERSISTENT_COLL], [test "$mg_have_persistent_coll" = yes])
 
+  AC_MSG_CHECKING([for MPI-4 partitioned point-to-point])
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+MPI_Request r; int f = 0; char b[8];
+MPI_Psend_init(b, 2, 4, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+MPI_Precv_init(b, 2, 4, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+MPI_Pready(0, r);
+MPI_Parrived(r, 0, &f);]])],
+    [mg_have_partitioned=yes; mg_pp=1], [mg_have_partitioned=no; mg_pp=0])
+  AC_MSG_RESULT([$mg_have_partitioned])
+  AC_DEFINE_UNQUOTED([MG_HAVE_PARTITIONED], [$mg_pp],
+                     [Define to 1 if MPI has MPI-4 partitioned communication (MPI_Psend_init)])
+
   AS_IF([test -z "$MPIEXEC"], [
     mg_cc_base=`echo "$MPICC" | $SED 's/ .*//'`
     mg_suffix=`echo "$mg_cc_base" | $SED -n 's/^.*mpicc\(\.[[a-z]]*\)$/\1/p'`

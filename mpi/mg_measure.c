@@ -242,16 +242,6 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
     return (mg_stop_reason)stop;
 }
 
-/* Fill buf with the bitwise complement of the pattern: every byte differs
- * from what a correct delivery writes. */
-static void poison(void *buf, size_t len, uint64_t seed)
-{
-    unsigned char *p = buf;
-    mg_pattern_fill(buf, len, seed);
-    for (size_t i = 0; i < len; ++i)
-        p[i] = (unsigned char)~p[i];
-}
-
 #define MG_MAX_SLOTS 4096
 
 /* Run `iters` iterations of one size with the benchmark's hooks around them. */
@@ -291,7 +281,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
         for (int i = 0; i < nsend; ++i)
             mg_pattern_fill(sb + (size_t)i * stride, size, mg_pattern_seed(ctx->rank, size, v));
         for (int i = 0; i < nrecv; ++i)
-            poison(rb + (size_t)i * stride, size, mg_pattern_seed(from[i], size, v));
+            mg_pattern_poison(rb + (size_t)i * stride, size, mg_pattern_seed(from[i], size, v));
         mg_group_barrier(&ctx->group);
         ctx->validating = 1;
         run_iters(b, ctx, size, 1);

@@ -43,15 +43,16 @@ struct mg_mt_state {
 
 extern const char *const mg_mt_comm_modes[];
 
+/* -t over field `f` of struct T (threads per rank, at most MG_MT_MAX). */
+#define MG_OPT_THREAD_COUNT(T, f, what, dflt)                                                      \
+    {'t', "threads", MG_OPT_LONG, offsetof(T, f), "T", what, 1, MG_MT_MAX, NULL, dflt, NULL}
 #define MG_OPT_THREADS                                                                             \
-    {'t', "threads", MG_OPT_LONG, offsetof(mg_mt_params, threads), "T",                            \
-     "threads per rank; thread t talks to thread t of the peer", 1, MG_MT_MAX, NULL, "2", NULL},    \
-    {                                                                                              \
-        0, "thread-comm", MG_OPT_CHOICE, offsetof(mg_mt_params, comm_mode), "dup|shared",          \
-            "one communicator per thread pair (MPI_Comm_dup), or the one communicator with a "     \
-            "tag per thread",                                                                      \
-            0, 0, mg_mt_comm_modes, "dup", NULL                                                   \
-    }
+    MG_OPT_THREAD_COUNT(mg_mt_params, threads,                                                     \
+                        "threads per rank; thread t talks to thread t of the peer", "2"),          \
+        {0, "thread-comm", MG_OPT_CHOICE, offsetof(mg_mt_params, comm_mode), "dup|shared",         \
+         "one communicator per thread pair (MPI_Comm_dup), or the one communicator with a "        \
+         "tag per thread",                                                                         \
+         0, 0, mg_mt_comm_modes, "dup", NULL}
 
 static inline const mg_mt_params *mg_mt(const mg_ctx *c) { return (const mg_mt_params *)c->params; }
 static inline int mg_mt_threads(const mg_ctx *c) { return (int)mg_mt(c)->threads; }

@@ -26,6 +26,14 @@ uint8_t mg_pattern_byte(uint64_t seed, uint64_t off)
     return (uint8_t)(word(seed, off / 8) >> (8 * (off % 8)));
 }
 
+void mg_pattern_poison(void *buf, size_t len, uint64_t seed)
+{
+    unsigned char *p = buf;
+    mg_pattern_fill(buf, len, seed);
+    for (size_t i = 0; i < len; ++i)
+        p[i] = (unsigned char)~p[i];
+}
+
 void mg_pattern_fill(void *buf, size_t len, uint64_t seed)
 {
     unsigned char *p = buf;

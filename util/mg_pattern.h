@@ -24,6 +24,10 @@ uint8_t mg_pattern_byte(uint64_t seed, uint64_t off);
 
 void mg_pattern_fill(void *buf, size_t len, uint64_t seed);
 
+/* The bitwise complement of the pattern: every byte differs from what a
+ * correct delivery writes (a receive buffer before validation). */
+void mg_pattern_poison(void *buf, size_t len, uint64_t seed);
+
 /* 0 if buf holds the pattern, else -1 with the first bad offset. */
 int mg_pattern_check(const void *buf, size_t len, uint64_t seed, size_t *first_bad);
 

@@ -6,7 +6,11 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+
+enum { SPINS_BEFORE_YIELD = 4000 };
 
 struct mg_tpool {
     int n, made; /* members, and threads made (n - 1 once complete) */
@@ -18,6 +22,8 @@ struct mg_tpool {
     int quit;
     mg_tpool_fn fn;
     void *arg;
+    atomic_int arrived, sense; /* mg_tpool_barrier */
+    int *my_sense;             /* each member's sense, n entries */
 };
 
 typedef struct {
@@ -63,6 +69,7 @@ void mg_tpool_destroy(mg_tpool *p)
     pthread_cond_destroy(&p->go);
     pthread_cond_destroy(&p->fin);
     pthread_mutex_destroy(&p->mu);
+    free(p->my_sense);
     free(p->tid);
     free(p);
 }
@@ -75,12 +82,17 @@ mg_tpool *mg_tpool_create(int n)
         errno = EINVAL;
         return NULL;
     }
-    if ((p = calloc(1, sizeof *p)) == NULL || (p->tid = calloc((size_t)n, sizeof *p->tid)) == NULL) {
+    if ((p = calloc(1, sizeof *p)) == NULL || (p->tid = calloc((size_t)n, sizeof *p->tid)) == NULL ||
+        (p->my_sense = calloc((size_t)n, sizeof *p->my_sense)) == NULL) {
+        if (p)
+            free(p->tid);
         free(p);
         errno = ENOMEM;
         return NULL;
     }
     p->n = n;
+    atomic_init(&p->arrived, 0);
+    atomic_init(&p->sense, 0);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->go, NULL);
     pthread_cond_init(&p->fin, NULL);
@@ -127,3 +139,19 @@ void mg_tpool_run(mg_tpool *p, mg_tpool_fn fn, void *arg)
 }
 
 int mg_tpool_size(const mg_tpool *p) { return p->n; }
+
+void mg_tpool_barrier(mg_tpool *p, int member)
+{
+    int want = !p->my_sense[member];
+    p->my_sense[member] = want;
+    if (p->n == 1)
+        return;
+    if (atomic_fetch_add(&p->arrived, 1) == p->n - 1) {
+        atomic_store(&p->arrived, 0);
+        atomic_store(&p->sense, want);
+        return;
+    }
+    for (long k = 0; atomic_load(&p->sense) != want; ++k)
+        if (k > SPINS_BEFORE_YIELD)
+            sched_yield();
+}

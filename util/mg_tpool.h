@@ -22,6 +22,12 @@ void mg_tpool_run(mg_tpool *p, mg_tpool_fn fn, void *arg);
 
 int mg_tpool_size(const mg_tpool *p);
 
+/* Inside a run: member m waits until every member has called it the same
+ * number of times (a spinning, sense-reversing barrier for loops whose
+ * steps must stay in lockstep; after a few thousand spins it yields the
+ * core, so oversubscribed ranks still progress). */
+void mg_tpool_barrier(mg_tpool *p, int member);
+
 /* Stop and join the members; NULL is allowed. */
 void mg_tpool_destroy(mg_tpool *p);
 

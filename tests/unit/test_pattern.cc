@@ -203,3 +203,17 @@ TEST(Pattern, DifferentSeedsGiveDifferentPatterns)
         equal += a[i] == b[i];
     EXPECT_LT(equal, 16u); // about 1 in 256 bytes agree by chance
 }
+
+TEST(Pattern, PoisonDiffersInEveryByte)
+{
+    for (size_t len : {1u, 7u, 8u, 9u, 300u}) {
+        std::vector<unsigned char> good(len), bad(len);
+        mg_pattern_fill(good.data(), len, 42);
+        mg_pattern_poison(bad.data(), len, 42);
+        for (size_t i = 0; i < len; ++i)
+            EXPECT_EQ(bad[i], (unsigned char)~good[i]) << "len " << len << " offset " << i;
+        size_t first = 99;
+        EXPECT_EQ(mg_pattern_check(bad.data(), len, 42, &first), -1);
+        EXPECT_EQ(first, 0u);
+    }
+}

@@ -72,6 +72,41 @@ TEST(Tpool, OneMemberIsTheCaller)
     mg_tpool_destroy(nullptr);
 }
 
+struct Steps {
+    mg_tpool *p;
+    std::atomic<int> step[3];
+    std::atomic<int> out_of_step{0};
+};
+
+// Between two barriers every member sees the others at the same step.
+void lockstep(void *arg, int m)
+{
+    auto *s = static_cast<Steps *>(arg);
+    for (int k = 1; k <= 200; ++k) {
+        s->step[m] = k;
+        mg_tpool_barrier(s->p, m);
+        for (int o = 0; o < 3; ++o)
+            if (s->step[o].load() != k)
+                ++s->out_of_step;
+        mg_tpool_barrier(s->p, m);
+    }
+}
+
+TEST(Tpool, BarrierKeepsMembersInStep)
+{
+    Steps s;
+    s.p = mg_tpool_create(3);
+    ASSERT_NE(s.p, nullptr);
+    for (auto &x : s.step)
+        x = 0;
+    mg_tpool_run(s.p, lockstep, &s);
+    mg_tpool_run(s.p, lockstep, &s); // the senses carry over between runs
+    EXPECT_EQ(s.out_of_step.load(), 0);
+    for (auto &x : s.step)
+        EXPECT_EQ(x.load(), 200);
+    mg_tpool_destroy(s.p);
+}
+
 TEST(Tpool, RefusesBadSizes)
 {
     errno = 0;
