@@ -66,6 +66,18 @@ MPI_Parrived(r, 0, &f);]])],
   AC_DEFINE_UNQUOTED([MG_HAVE_PARTITIONED], [$mg_pp],
                      [Define to 1 if MPI has MPI-4 partitioned communication (MPI_Psend_init)])
 
+  AC_MSG_CHECKING([for MPI-4 sessions])
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
+MPI_Session s; MPI_Group g; MPI_Comm c;
+MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s);
+MPI_Group_from_session_pset(s, "mpi://WORLD", &g);
+MPI_Comm_create_from_group(g, "x", MPI_INFO_NULL, MPI_ERRORS_RETURN, &c);
+MPI_Session_finalize(&s);]])],
+    [mg_have_sessions=yes; mg_ss=1], [mg_have_sessions=no; mg_ss=0])
+  AC_MSG_RESULT([$mg_have_sessions])
+  AC_DEFINE_UNQUOTED([MG_HAVE_SESSIONS], [$mg_ss],
+                     [Define to 1 if MPI has MPI-4 sessions (MPI_Session_init)])
+
   AS_IF([test -z "$MPIEXEC"], [
     mg_cc_base=`echo "$MPICC" | $SED 's/ .*//'`
     mg_suffix=`echo "$mg_cc_base" | $SED -n 's/^.*mpicc\(\.[[a-z]]*\)$/\1/p'`

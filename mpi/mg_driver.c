@@ -77,17 +77,24 @@ const char *mg_thread_level_name(int level)
     return "MPI_THREAD_SINGLE";
 }
 
-/* A benchmark whose threads need more than the library provides. */
-static int check_thread_level(mg_run *s)
+/* A benchmark whose threads need more than the library provides, or
+ * whose options need what it lacks: exit 77. */
+static int check_support(mg_run *s)
 {
     char msg[MG_ERRLEN];
-    if (s->b->layout.thread_level <= s->ctx.thread_provided)
-        return MG_EXIT_OK;
-    snprintf(msg, sizeof msg, "needs %s; this MPI library provides %s",
-             mg_thread_level_name(s->b->layout.thread_level),
-             mg_thread_level_name(s->ctx.thread_provided));
-    mg_output_error(&s->ctx, s->b, "thread_level", MG_EXIT_SKIP, msg, "", -1, -1);
-    return MG_EXIT_SKIP;
+    const char *lacks = s->b->params.unsupported ? s->b->params.unsupported(&s->ctx) : NULL;
+    if (s->b->layout.thread_level > s->ctx.thread_provided) {
+        snprintf(msg, sizeof msg, "needs %s; this MPI library provides %s",
+                 mg_thread_level_name(s->b->layout.thread_level),
+                 mg_thread_level_name(s->ctx.thread_provided));
+        mg_output_error(&s->ctx, s->b, "thread_level", MG_EXIT_SKIP, msg, "", -1, -1);
+        return MG_EXIT_SKIP;
+    }
+    if (lacks != NULL) {
+        mg_output_error(&s->ctx, s->b, "unsupported", MG_EXIT_SKIP, lacks, "", -1, -1);
+        return MG_EXIT_SKIP;
+    }
+    return MG_EXIT_OK;
 }
 
 /* Everything after MPI_Init and before MPI_Finalize: plan, session, and
@@ -98,7 +105,7 @@ static int run(mg_run *s)
 
     if ((rc = mg_plan_report(s, &done)) != MG_EXIT_OK || done)
         return rc;
-    if ((rc = check_thread_level(s)) != MG_EXIT_OK)
+    if ((rc = check_support(s)) != MG_EXIT_OK)
         return rc;
     if (mg_session_rails(s, &served, &rc) != 0)
         return rc;
@@ -204,7 +211,9 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     int rc = MG_EXIT_OK;
 
     mg_run_plan(&s, b, argc, argv);
-    if (s.b->layout.thread_level > MPI_THREAD_SINGLE)
+    if (s.b->layout.init)
+        s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
+    else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)
         MG_MPI_CHECK(MPI_Init_thread(&argc, &argv, s.b->layout.thread_level, &s.ctx.thread_provided));
     else
         MG_MPI_CHECK(MPI_Init(&argc, &argv));

@@ -156,6 +156,10 @@ typedef struct mg_bench {
          * chosen one must have the same id.name and params; it may differ in
          * anything else (timing, sizes, sweep, kernel). Pure. */
         const struct mg_bench *(*choose)(const mg_ctx *ctx);
+        /* What this MPI library lacks for the chosen options (a message),
+         * or NULL; called after MPI_Init on every rank: the program exits
+         * with MG_EXIT_SKIP (77) and rank 0 says the message. */
+        const char *(*unsupported)(const mg_ctx *ctx);
     } params;
 
     struct {
@@ -172,6 +176,11 @@ typedef struct mg_bench {
          * A library that provides less makes the program exit with
          * MG_EXIT_SKIP, saying what it provides. */
         int thread_level;
+        /* Instead of MPI_Init / MPI_Init_thread (a program that measures
+         * initialisation itself, startup): called once with the options
+         * parsed (ctx->params); it must initialise MPI's world model at
+         * `required` (MPI_THREAD_SINGLE: MPI_Init). */
+        void (*init)(mg_ctx *ctx, int *argc, char ***argv, int required);
     } layout;
 
     struct {

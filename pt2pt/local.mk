@@ -28,3 +28,6 @@ pt2pt_mpigauge_part_latency_SOURCES = pt2pt/part_latency.c pt2pt/part.c pt2pt/pa
 pt2pt_mpigauge_part_latency_CFLAGS = $(AM_CFLAGS) -pthread
 pt2pt_mpigauge_part_bw_SOURCES = pt2pt/part_bw.c pt2pt/part.c pt2pt/part.h pt2pt/mt.h pt2pt/pt2pt.h
 pt2pt_mpigauge_part_bw_CFLAGS = $(AM_CFLAGS) -pthread
+bin_PROGRAMS += pt2pt/mpigauge_startup pt2pt/mpigauge_hello
+pt2pt_mpigauge_startup_SOURCES = pt2pt/startup.c pt2pt/startup_clock.c pt2pt/startup.h
+pt2pt_mpigauge_hello_SOURCES = pt2pt/hello.c pt2pt/startup_clock.c pt2pt/startup.h pt2pt/pt2pt.h

@@ -289,6 +289,10 @@ _PDEATH = None
 
 
 def _start(argv, env):
+    # The launch's wall-clock start, for programs that time their own
+    # start-up against it (mpigauge_startup); a configuration may set it.
+    env = dict(os.environ if env is None else env)
+    env.setdefault("MG_LAUNCH_TIME", f"{time.time():.6f}")
     return subprocess.Popen(_pdeathsig_prefix() + list(argv), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env,
                             start_new_session=True)

@@ -254,7 +254,7 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
     todo = [(r, li, ci) for r, li, ci in order if (li, ci) in items]
     labels = [c.label for c in configs]
     grouped = a.interleave == "turns" and labels[0] is not None
-    steps = _steps(todo, grouped)
+    steps = _steps(todo, grouped, lambda t: items[(t[1], t[2])].entry.name in SOLO)
     looks = planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else []
     start, durations = time.time(), {}
     interrupted, stopped, i, pos = False, None, 0, {}
@@ -311,14 +311,20 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
     return _finish(a, counts, interrupted, items, stopped)
 
 
-def _steps(todo, grouped):
+# Programs that measure their own launch (MPI's initialisation, the first
+# message): never started together with another launch, even with turns.
+SOLO = frozenset(("startup", "hello"))
+
+
+def _steps(todo, grouped, solo=lambda t: False):
     """Launch steps: each item alone, or (grouped) the configurations of a
-    line in a round together, in their random order (the turns' roles)."""
+    line in a round together, in their random order (the turns' roles);
+    items for which solo(item) holds always alone."""
     if not grouped:
         return [[t] for t in todo]
     steps = []
     for t in todo:
-        if steps and steps[-1][0][:2] == t[:2]:
+        if steps and steps[-1][0][:2] == t[:2] and not solo(t):
             steps[-1].append(t)
         else:
             steps.append([t])

@@ -34,6 +34,9 @@ elif name == "envy":
     v = float(os.environ.get("FAKE_VALUE", "1"))
     r = run(); r["env"] = {"FAKE_VALUE": os.environ.get("FAKE_VALUE")}
     out(r); out(res(8, v)); out(res(16, 2 * v))
+elif name == "startup":
+    r = run(); r["env"] = {"MG_LAUNCH_TIME": os.environ.get("MG_LAUNCH_TIME")}
+    out(r); out(res(8, 1.0)); out(res(16, 2.0))
 elif name == "fail":
     print("mpigauge_fail: error: MPI error on rank 1", file=sys.stderr); sys.exit(99)
 elif name == "hang":
@@ -81,7 +84,7 @@ class RunnerTest(unittest.TestCase):
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
         for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
-                     "meet"):
+                     "meet", "startup"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)
@@ -197,6 +200,19 @@ class RunnerTest(unittest.TestCase):
         self.assertTrue(all("--turns" not in r["command"] for r in self.records()
                             if r["type"] == "launch"))
 
+    def test_startup_gets_the_launch_time_and_runs_alone(self):
+        t0 = time.time()
+        p = self.cli("startup\n", "--repeat", "2", "--config", "a", "--config", "b")
+        t1 = time.time()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        stamps = [float(r["env"]["MG_LAUNCH_TIME"]) for r in recs if r["type"] == "run"]
+        self.assertEqual(len(stamps), 4)
+        self.assertTrue(all(t0 <= t <= t1 for t in stamps), (t0, stamps, t1))
+        self.assertEqual(len(set(stamps)), 4)       # each launch its own
+        self.assertTrue(all("--turns" not in r["command"] for r in recs
+                            if r["type"] == "launch"))
+
     def test_turn_slice_is_checked(self):
         for v in ("0", "61", "nan"):
             p = self.cli("ok\n", "--config", "a", "--config", "b", "--turn-slice", v)
@@ -208,6 +224,9 @@ class RunnerTest(unittest.TestCase):
         todo = [(1, 0, 1), (1, 0, 0), (1, 1, 0), (1, 1, 1), (2, 0, 0), (2, 0, 1)]
         self.assertEqual(_steps(todo, True), [todo[0:2], todo[2:4], todo[4:6]])
         self.assertEqual(_steps(todo, False), [[t] for t in todo])
+        # a line whose program times its own launch (startup) is never grouped
+        self.assertEqual(_steps(todo, True, lambda t: t[1] == 1),
+                         [todo[0:2], [todo[2]], [todo[3]], todo[4:6]])
 
     def test_turns_argv_and_leftover_semaphores(self):
         from mpigauge import steps

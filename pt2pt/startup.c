@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Start-up time (OSU osu_init; MPI-4 sessions) and the first message
+ * through every rank (OSU osu_hello prints a greeting; here it is timed).
+ *
+ * startup: each rank reads CLOCK_REALTIME when main is entered and around
+ * the initialisation chosen by --init: MPI_Init, MPI_Init_thread
+ * (MPI_THREAD_MULTIPLE), or MPI_Session_init + MPI_Group_from_session_pset
+ * ("mpi://WORLD") + MPI_Comm_create_from_group (MPI-4; MPI_Init follows,
+ * untimed, for the driver). One launch is one measurement: the row's
+ * figure is the slowest rank's initialisation in us (one sample); extras
+ * give the fastest and mean rank, and, when the launcher's time is in
+ * MG_LAUNCH_TIME (seconds since the epoch; `mpigauge run` sets it), the
+ * latest rank's entry into main (process start, loading the libraries)
+ * and the latest rank's return from the initialisation, both after the
+ * launch. Start-up is summarised over launches by the front-end
+ * (`mpigauge run -K N`, then compare or report).
+ *
+ * hello: right after MPI_Init rank 0 sends 1 byte round the ring 0 -> 1 ->
+ * ... -> P-1 -> 0 and times it (first_us: lazy connection set-up and ranks
+ * still initialising included); then the driver's samples time the same
+ * ring with -m bytes (warm). Figure: the ring's round trip in us; extra:
+ * per hop.
+ */
+#include "startup.h"
+
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#if MG_HAVE_SESSIONS
+static MPI_Session session = MPI_SESSION_NULL;
+static MPI_Comm session_comm = MPI_COMM_NULL;
+#endif
+
+static const mg_startup_params *sp(const mg_ctx *c) { return c->params; }
+
+static void session_init(void)
+{
+#if MG_HAVE_SESSIONS
+    MPI_Group world;
+    MG_MPI_CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session));
+    MG_MPI_CHECK(MPI_Group_from_session_pset(session, "mpi://WORLD", &world));
+    MG_MPI_CHECK(MPI_Comm_create_from_group(world, "org.mpigauge.startup", MPI_INFO_NULL,
+                                            MPI_ERRORS_RETURN, &session_comm));
+    MG_MPI_CHECK(MPI_Group_free(&world));
+#endif
+}
+
+static void init(mg_ctx *c, int *argc, char ***argv, int required)
+{
+    int provided = 0, mode = sp(c)->init;
+    double t0 = mg_startup_wall();
+    (void)required;
+    if (mode == MG_INIT_THREAD)
+        MG_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided));
+    else if (mode == MG_INIT_SESSION && MG_HAVE_SESSIONS)
+        session_init();
+    else
+        MG_MPI_CHECK(MPI_Init(argc, argv));
+    mg_startup.ready_wall = mg_startup_wall();
+    mg_startup.init_s = mg_startup.ready_wall - t0;
+    if (mode == MG_INIT_SESSION && MG_HAVE_SESSIONS)
+        MG_MPI_CHECK(MPI_Init(argc, argv));
+}
+
+static void teardown(mg_ctx *c)
+{
+    (void)c;
+#if MG_HAVE_SESSIONS
+    if (session_comm != MPI_COMM_NULL)
+        MG_MPI_CHECK(MPI_Comm_free(&session_comm));
+    if (session != MPI_SESSION_NULL)
+        MG_MPI_CHECK(MPI_Session_finalize(&session));
+#endif
+}
+
+static const char *unsupported(const mg_ctx *c)
+{
+    if (sp(c)->init == MG_INIT_SESSION && !MG_HAVE_SESSIONS)
+        return "--init session needs MPI-4 sessions (MPI_Session_init), which this MPI library "
+               "lacks";
+    return NULL;
+}
+
+static int check(const mg_ctx *c, char *err, size_t errlen)
+{
+    if (mg_startup.launch_bad) {
+        snprintf(err, errlen, "MG_LAUNCH_TIME: not a time in seconds since the epoch");
+        return -1;
+    }
+    if (c->cfg->sizes_spec != NULL) {
+        snprintf(err, errlen, "-m does not apply: startup measures one initialisation");
+        return -1;
+    }
+    if (c->cfg->iterations != 1) {
+        snprintf(err, errlen, "-i: startup measures one initialisation per launch (-i 1); for "
+                              "more, run more launches (mpigauge run -K N)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Every sample is the one initialisation this process made. */
+static void iterate(mg_ctx *c, uint64_t size, long iters)
+{
+    (void)size;
+    c->sample_s += mg_startup.init_s * (double)iters;
+}
+
+enum { FIG_MAIN, FIG_INIT, FIG_READY, NFIG };
+
+static void figures(const mg_ctx *c, double *out)
+{
+    (void)c;
+    out[FIG_MAIN] = mg_startup.main_wall - mg_startup.launch_wall;
+    out[FIG_INIT] = mg_startup.init_s;
+    out[FIG_READY] = mg_startup.ready_wall - mg_startup.launch_wall;
+}
+
+static const char *const extra_names[] = {"init_min_us", "init_mean_us", "main_max_us",
+                                          "ready_max_us", NULL};
+
+static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
+                   double *out)
+{
+    double lo = INFINITY, sum = 0, main_max = -INFINITY, ready_max = -INFINITY;
+    (void)size, (void)st, (void)rank_s;
+    for (int r = 0; r < c->nranks; ++r) {
+        const double *f = &c->rank_figures[r * NFIG];
+        lo = fmin(lo, f[FIG_INIT]);
+        sum += f[FIG_INIT];
+        main_max = fmax(main_max, f[FIG_MAIN]);
+        ready_max = fmax(ready_max, f[FIG_READY]);
+    }
+    out[0] = lo * 1e6;
+    out[1] = sum / c->nranks * 1e6;
+    out[2] = isfinite(main_max) ? main_max * 1e6 : NAN;
+    out[3] = isfinite(ready_max) ? ready_max * 1e6 : NAN;
+}
+
+static const char *const init_names[] = {"init", "thread", "session", NULL};
+
+static void describe(const mg_ctx *c, mg_kvlist *out)
+{
+    static const char *const calls[] = {"MPI_Init", "MPI_Init_thread",
+                                        "MPI_Session_init+MPI_Comm_create_from_group"};
+    mg_kv_object(out, "startup");
+    mg_kv_string(out, "init", calls[sp(c)->init]);
+    mg_kv_string(out, "clock", "CLOCK_REALTIME");
+    if (isfinite(mg_startup.launch_wall))
+        mg_kv_number(out, "launch_time", mg_startup.launch_wall);
+    else
+        mg_kv_null(out, "launch_time");
+    mg_kv_end(out);
+}
+
+static const mg_opt opts[] = {
+    {0, "init", MG_OPT_CHOICE, offsetof(mg_startup_params, init), "init|thread|session",
+     "what is timed: MPI_Init, MPI_Init_thread (MPI_THREAD_MULTIPLE), or MPI_Session_init with "
+     "a communicator from the mpi://WORLD process set (MPI-4)",
+     0, 0, init_names, "init", NULL},
+    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+
+static const mg_bench bench = {
+    .id.name = "startup",
+    .id.description = "time of MPI's initialisation on every rank (one launch, one measurement); "
+                      "the slowest rank's, in us",
+    .id.headline = "Init time (us)",
+    .params.opts = opts,
+    .params.params_size = sizeof(mg_startup_params),
+    .params.check = check,
+    .params.unsupported = unsupported,
+    .layout.min_ranks = 1,
+    .layout.max_ranks = 1 << 24,
+    .layout.init = init,
+    .timing.metric = MG_METRIC_LATENCY,
+    .timing.time_mode = MG_TIME_MAX,
+    .timing.time_scale = 1.0,
+    .timing.times_itself = 1,
+    .timing.default_iterations = 1,
+    .timing.default_warmup = 1,
+    .kernel.iterate = iterate,
+    .kernel.teardown = teardown,
+    .report.nfigures = NFIG,
+    .report.figures = figures,
+    .report.extra_names = extra_names,
+    .report.extras = extras,
+    .report.describe = describe,
+};
+
+int main(int argc, char **argv)
+{
+    mg_startup_mark();
+    return mg_main(&bench, argc, argv);
+}
