@@ -98,6 +98,10 @@ static void ops_blocking(const mg_xfer *x, int send, const void *buf, size_t byt
                          int tag)
 {
     MPI_Request r;
+    if (x->ops->blocking) {
+        x->ops->blocking(x->impl, send, buf, bytes, peer, tag);
+        return;
+    }
     x->ops->post(x->impl, send, buf, bytes, peer, tag, &r);
     x->ops->complete(x->impl, 1, &r);
 }

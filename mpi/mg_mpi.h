@@ -55,6 +55,8 @@ typedef struct mg_xfer_ops {
     void (*post)(void *impl, int send, const void *buf, size_t bytes, int peer, int tag,
                  MPI_Request *req);
     void (*complete)(void *impl, int n, MPI_Request *reqs);
+    /* A blocking send or receive (NULL: post, then complete). */
+    void (*blocking)(void *impl, int send, const void *buf, size_t bytes, int peer, int tag);
 } mg_xfer_ops;
 
 /* The communicator and peer-independent state of the transfer layer. */

@@ -139,7 +139,7 @@ static void rails_complete(void *impl, int n, MPI_Request *reqs)
     R->pending = 0;
 }
 
-static const mg_xfer_ops rails_ops = {rails_post, rails_complete};
+static const mg_xfer_ops rails_ops = {.post = rails_post, .complete = rails_complete};
 
 void mg_multirail_attach(mg_rails *R, mg_xfer *x)
 {

@@ -6,6 +6,7 @@
  * 2 x W x N / time per iteration (rank 0's clock), in MB/s (10^6 bytes/s).
  */
 #include "mg_driver.h"
+#include "dtype.h"
 #include "persistent.h"
 #include "pt2pt.h"
 
@@ -55,7 +56,7 @@ static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_LAST};
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_DATATYPES, MG_OPT_LAST};
 static const mg_bench *choose(const mg_ctx *c);
 
 static const mg_bench bench = {
@@ -70,12 +71,13 @@ static const mg_bench bench = {
     .kernel.rails = 1,
     .valid.recv_slots = mg_recv_window_from_peer,
     .params.choose = choose,
+    .params.check = mg_p2p_check,
 };
 
 static const mg_bench *choose(const mg_ctx *c)
 {
     static mg_bench form;
-    return mg_persist_choose(c, &bench, &form, iterate_persistent, begin_persistent);
+    return mg_p2p_choose(c, &bench, &form, iterate_persistent, begin_persistent);
 }
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

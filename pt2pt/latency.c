@@ -6,6 +6,7 @@
  * the driver scales the time per iteration by time_scale = 0.5.
  */
 #include "mg_driver.h"
+#include "dtype.h"
 #include "persistent.h"
 #include "pt2pt.h"
 
@@ -52,7 +53,7 @@ static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static const mg_opt opts[] = {MG_OPT_PERSISTENT, MG_OPT_LAST};
+static const mg_opt opts[] = {MG_OPT_PERSISTENT, MG_OPT_DATATYPES, MG_OPT_LAST};
 static const mg_bench *choose(const mg_ctx *c);
 
 static const mg_bench bench = {
@@ -67,12 +68,13 @@ static const mg_bench bench = {
     .params.opts = opts,
     .params.params_size = sizeof(mg_pt2pt_params),
     .params.choose = choose,
+    .params.check = mg_p2p_check,
 };
 
 static const mg_bench *choose(const mg_ctx *c)
 {
     static mg_bench form;
-    return mg_persist_choose(c, &bench, &form, iterate_persistent, begin_persistent);
+    return mg_p2p_choose(c, &bench, &form, iterate_persistent, begin_persistent);
 }
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

@@ -2,9 +2,9 @@
 # pt2pt/: point-to-point benchmark descriptors.
 bin_PROGRAMS += pt2pt/mpigauge_latency pt2pt/mpigauge_bw pt2pt/mpigauge_bibw \
 	pt2pt/mpigauge_pingping pt2pt/mpigauge_bilatency pt2pt/mpigauge_qbw pt2pt/mpigauge_sendrecv pt2pt/mpigauge_exchange pt2pt/mpigauge_multi_lat pt2pt/mpigauge_mbw_mr pt2pt/mpigauge_hotspot
-pt2pt_mpigauge_latency_SOURCES = pt2pt/latency.c pt2pt/pt2pt.h pt2pt/persistent.c pt2pt/persistent.h
-pt2pt_mpigauge_bw_SOURCES = pt2pt/bw.c pt2pt/pt2pt.h pt2pt/persistent.c pt2pt/persistent.h
-pt2pt_mpigauge_bibw_SOURCES = pt2pt/bibw.c pt2pt/pt2pt.h pt2pt/persistent.c pt2pt/persistent.h
+pt2pt_mpigauge_latency_SOURCES = pt2pt/latency.c pt2pt/pt2pt.h pt2pt/persistent.c pt2pt/persistent.h pt2pt/dtype.c pt2pt/dtype.h
+pt2pt_mpigauge_bw_SOURCES = pt2pt/bw.c pt2pt/pt2pt.h pt2pt/persistent.c pt2pt/persistent.h pt2pt/dtype.c pt2pt/dtype.h
+pt2pt_mpigauge_bibw_SOURCES = pt2pt/bibw.c pt2pt/pt2pt.h pt2pt/persistent.c pt2pt/persistent.h pt2pt/dtype.c pt2pt/dtype.h
 pt2pt_mpigauge_pingping_SOURCES = pt2pt/pingping.c pt2pt/pt2pt.h
 pt2pt_mpigauge_bilatency_SOURCES = pt2pt/bilatency.c pt2pt/pt2pt.h
 pt2pt_mpigauge_qbw_SOURCES = pt2pt/qbw.c pt2pt/pt2pt.h

@@ -14,6 +14,8 @@ typedef struct {
     int multiple;   /* -b: 0 one buffer, 1 one buffer per window slot */
     int pairing;    /* --pairing: mg_pairing_mode */
     int persistent; /* --persistent: also persistent requests (latency, bw, bibw) */
+    int elem;           /* -T: element type (pt2pt/dtype.h) */
+    const char *layout; /* -D: derived layout, or NULL */
 } mg_pt2pt_params;
 
 static const char *const mg_buffer_modes[] = {"single", "multiple", NULL};

@@ -9,6 +9,7 @@ util_libmgutil_a_SOURCES = \
 	util/mg_coll.c util/mg_coll.h \
 	util/mg_compute.c util/mg_compute.h \
 	util/mg_json.c util/mg_json.h \
+	util/mg_layout.c util/mg_layout.h \
 	util/mg_netdev.c util/mg_netdev.h \
 	util/mg_nodestate.c util/mg_nodestate.h \
 	util/mg_turnspec.c util/mg_turnspec.h \

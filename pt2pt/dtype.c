@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* -T/-D for latency, bw and bibw: see dtype.h. */
+#include "dtype.h"
+#include "mg_pattern.h"
+#include "mg_size.h"
+#include "persistent.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mg_dt_elem_names[] = {"char", "int", "float", "double", NULL};
+static const size_t elem_size[] = {1, sizeof(int), sizeof(float), sizeof(double)};
+
+#define MG_DT_MAX_BYTES (1ull << 30)
+
+/* ------------------------------------------------------------------ */
+/* The typed variant's state and datatype                             */
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+    mg_dt_layout l;
+    size_t e;
+    MPI_Datatype elem, dt;
+    int count, have_dt, installed;
+    uint64_t size;
+    MPI_Comm comm;
+    const char *lo[2], *hi[2]; /* sbuf and rbuf: the typed messages' buffers */
+    mg_xfer saved;
+} dt_state;
+
+static const MPI_Datatype *elem_types(void)
+{
+    static MPI_Datatype t[4];
+    t[0] = MPI_CHAR, t[1] = MPI_INT, t[2] = MPI_FLOAT, t[3] = MPI_DOUBLE;
+    return t;
+}
+
+typedef struct {
+    int *len, *disp;
+    int n;
+} idx_blocks;
+
+static void collect(void *arg, uint64_t off, uint64_t len)
+{
+    idx_blocks *b = arg;
+    b->len[b->n] = (int)len;
+    b->disp[b->n++] = (int)off;
+}
+
+/* The derived datatype of n > 0 elements (count 1), or the element itself. */
+static void build(dt_state *s, uint64_t n)
+{
+    MPI_Datatype a, t;
+    s->count = 1;
+    s->have_dt = 1;
+    if (s->l.kind == MG_DT_BASIC) {
+        s->count = (int)n, s->dt = s->elem, s->have_dt = 0;
+        return;
+    }
+    if (s->l.kind == MG_DT_CONTIGUOUS) {
+        MG_MPI_CHECK(MPI_Type_contiguous((int)n, s->elem, &s->dt));
+    } else if (s->l.kind == MG_DT_RESIZED) {
+        MG_MPI_CHECK(MPI_Type_create_resized(s->elem, 0, 2 * (MPI_Aint)s->e, &t));
+        MG_MPI_CHECK(MPI_Type_contiguous((int)n, t, &s->dt));
+        MG_MPI_CHECK(MPI_Type_free(&t));
+    } else if (s->l.kind == MG_DT_VECTOR) {
+        uint64_t nb = n / (uint64_t)s->l.block, tail = n % (uint64_t)s->l.block;
+        if (nb == 0) {
+            MG_MPI_CHECK(MPI_Type_contiguous((int)tail, s->elem, &s->dt));
+        } else if (tail == 0) {
+            MG_MPI_CHECK(MPI_Type_vector((int)nb, (int)s->l.block, (int)s->l.stride, s->elem, &s->dt));
+        } else {
+            int lens[2] = {1, 1};
+            MPI_Aint disp[2] = {0, (MPI_Aint)(nb * (uint64_t)s->l.stride * s->e)};
+            MG_MPI_CHECK(MPI_Type_vector((int)nb, (int)s->l.block, (int)s->l.stride, s->elem, &a));
+            MG_MPI_CHECK(MPI_Type_contiguous((int)tail, s->elem, &t));
+            MPI_Datatype parts[2] = {a, t};
+            MG_MPI_CHECK(MPI_Type_create_struct(2, lens, disp, parts, &s->dt));
+            MG_MPI_CHECK(MPI_Type_free(&a));
+            MG_MPI_CHECK(MPI_Type_free(&t));
+        }
+    } else {
+        idx_blocks b = {malloc(n * sizeof(int)), malloc(n * sizeof(int)), 0};
+        if (b.len == NULL || b.disp == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory for an indexed datatype");
+        mg_dt_blocks(&s->l, 1, n, collect, &b); /* in elements */
+        MG_MPI_CHECK(MPI_Type_indexed(b.n, b.len, b.disp, s->elem, &s->dt));
+        free(b.len);
+        free(b.disp);
+    }
+    MG_MPI_CHECK(MPI_Type_commit(&s->dt));
+}
+
+/* ------------------------------------------------------------------ */
+/* The transfer layer's ops for the typed variant                     */
+/* ------------------------------------------------------------------ */
+
+/* A message of the typed variant: the size, in sbuf or rbuf (not an
+ * acknowledgement on the stack). */
+static int typed(const dt_state *s, const void *buf, size_t bytes)
+{
+    const char *p = buf;
+    return bytes == s->size &&
+           ((p >= s->lo[0] && p < s->hi[0]) || (p >= s->lo[1] && p < s->hi[1]));
+}
+
+static void post(void *impl, int send, const void *buf, size_t bytes, int peer, int tag,
+                 MPI_Request *req)
+{
+    dt_state *s = impl;
+    int count = typed(s, buf, bytes) ? s->count : (int)bytes;
+    MPI_Datatype dt = typed(s, buf, bytes) ? s->dt : MPI_BYTE;
+    if (send)
+        MG_MPI_CHECK(MPI_Isend(buf, count, dt, peer, tag, s->comm, req));
+    else
+        MG_MPI_CHECK(MPI_Irecv((void *)buf, count, dt, peer, tag, s->comm, req));
+}
+
+static void complete(void *impl, int n, MPI_Request *reqs)
+{
+    (void)impl;
+    mg_mpi_waitall(n, reqs);
+}
+
+static void blocking(void *impl, int send, const void *buf, size_t bytes, int peer, int tag)
+{
+    dt_state *s = impl;
+    int count = typed(s, buf, bytes) ? s->count : (int)bytes;
+    MPI_Datatype dt = typed(s, buf, bytes) ? s->dt : MPI_BYTE;
+    if (send)
+        MG_MPI_CHECK(MPI_Send(buf, count, dt, peer, tag, s->comm));
+    else
+        MG_MPI_CHECK(MPI_Recv((void *)buf, count, dt, peer, tag, s->comm, MPI_STATUS_IGNORE));
+}
+
+static const mg_xfer_ops typed_ops = {.post = post, .complete = complete, .blocking = blocking};
+
+static const mg_pt2pt_params *prm(const mg_ctx *c) { return mg_p2p(c); }
+
+static void layout_of(const mg_ctx *c, mg_dt_layout *l)
+{
+    char err[128];
+    if (prm(c)->layout == NULL || mg_dt_parse(prm(c)->layout, l, err, sizeof err) != 0) {
+        memset(l, 0, sizeof *l);
+        l->kind = MG_DT_BASIC;
+    }
+}
+
+static void nothing(void *arg, uint64_t off, uint64_t len) { (void)arg, (void)off, (void)len; }
+
+static uint64_t extent(const mg_ctx *c, uint64_t size)
+{
+    mg_dt_layout l;
+    layout_of(c, &l);
+    return mg_dt_blocks(&l, elem_size[prm(c)->elem], size, nothing, NULL);
+}
+
+static void dt_begin_size(mg_ctx *c, uint64_t size)
+{
+    dt_state *s = c->state;
+    if (c->variant != MG_DT_VARIANT_TYPED)
+        return;
+    layout_of(c, &s->l);
+    s->e = elem_size[prm(c)->elem];
+    s->elem = elem_types()[prm(c)->elem];
+    s->size = size;
+    s->comm = c->comm;
+    s->lo[0] = c->sbuf, s->hi[0] = (const char *)c->sbuf + c->buf_bytes;
+    s->lo[1] = c->rbuf, s->hi[1] = (const char *)c->rbuf + c->buf_bytes;
+    if (size / s->e == 0) {
+        s->count = 0, s->dt = s->elem, s->have_dt = 0;
+    } else {
+        build(s, size / s->e);
+    }
+    s->saved = c->xfer;
+    c->xfer.ops = &typed_ops;
+    c->xfer.impl = s;
+    c->xfer.fast_max = 0;
+    s->installed = 1;
+}
+
+static void dt_end_size(mg_ctx *c, uint64_t size)
+{
+    dt_state *s = c->state;
+    (void)size;
+    if (!s->installed)
+        return;
+    c->xfer = s->saved;
+    if (s->have_dt)
+        MG_MPI_CHECK(MPI_Type_free(&s->dt));
+    s->have_dt = 0;
+    s->installed = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Buffers and validation                                             */
+/* ------------------------------------------------------------------ */
+
+static const mg_bench *base_bench; /* the program's own descriptor (one per process) */
+
+static size_t dt_buf_bytes(const mg_ctx *c, uint64_t max_size)
+{
+    size_t base = base_bench->kernel.buf_bytes ? base_bench->kernel.buf_bytes(c, max_size)
+                                               : (size_t)max_size;
+    size_t ext = (size_t)extent(c, max_size);
+    return ext > base ? ext : base;
+}
+
+/* The layout of the current variant: bytes are one block of char. */
+static void current(const mg_ctx *c, mg_dt_layout *l, size_t *e)
+{
+    if (c->variant == MG_DT_VARIANT_TYPED) {
+        layout_of(c, l);
+        *e = elem_size[prm(c)->elem];
+    } else {
+        memset(l, 0, sizeof *l);
+        *e = 1;
+    }
+}
+
+static int sender_of_mine(const mg_ctx *c, uint64_t size)
+{
+    int from[MG_LIST_MAX];
+    return base_bench->valid.recv_slots(c, size, from, MG_LIST_MAX) > 0 ? from[0] : -1;
+}
+
+static void dt_fill(mg_ctx *c, uint64_t size, int pass)
+{
+    mg_dt_layout l;
+    size_t e;
+    int from = sender_of_mine(c, size);
+    current(c, &l, &e);
+    uint64_t ext = mg_dt_blocks(&l, e, size, nothing, NULL);
+    mg_pattern_fill(c->sbuf, (size_t)ext, mg_pattern_seed(c->rank, size, (uint64_t)pass));
+    if (from >= 0)
+        mg_pattern_poison(c->rbuf, (size_t)ext, mg_pattern_seed(from, size, (uint64_t)pass));
+}
+
+typedef struct {
+    const unsigned char *buf;
+    uint64_t seed, next, bad_off;
+    int bad; /* 0, 1 a payload byte, 2 a gap byte */
+} walk;
+
+static void check_block(void *arg, uint64_t off, uint64_t len)
+{
+    walk *w = arg;
+    for (uint64_t i = w->next; i < off && !w->bad; ++i) {
+        unsigned char poisoned = (unsigned char)~mg_pattern_byte(w->seed, i);
+        if (w->buf[i] != poisoned)
+            w->bad = 2, w->bad_off = i;
+    }
+    for (uint64_t i = off; i < off + len && !w->bad; ++i)
+        if (w->buf[i] != mg_pattern_byte(w->seed, i))
+            w->bad = 1, w->bad_off = i;
+    w->next = off + len;
+}
+
+static int dt_verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errlen)
+{
+    mg_dt_layout l;
+    size_t e;
+    int from = sender_of_mine(c, size);
+    walk w = {c->rbuf, 0, 0, 0, 0};
+    if (from < 0)
+        return 0;
+    current(c, &l, &e);
+    w.seed = mg_pattern_seed(from, size, (uint64_t)pass);
+    mg_dt_blocks(&l, e, size, check_block, &w);
+    if (!w.bad)
+        return 0;
+    snprintf(err, errlen,
+             "rank %d, size %llu, pass %d, datatype variant %ld: message from rank %d: %s byte "
+             "at offset %llu is 0x%02x",
+             c->rank, (unsigned long long)size, pass, c->variant, from,
+             w.bad == 1 ? "payload" : "gap (must stay untouched)",
+             (unsigned long long)w.bad_off, w.buf[w.bad_off]);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* The form                                                           */
+/* ------------------------------------------------------------------ */
+
+static const char *const extra_names[] = {"ratio_to_bytes", NULL};
+
+static int wants_types(const mg_ctx *c)
+{
+    return mg_ctx_given(c, "type") || mg_ctx_given(c, "layout");
+}
+
+const mg_bench *mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+                              void (*iterate_persistent)(mg_ctx *, uint64_t, long),
+                              void (*begin_persistent)(mg_ctx *, uint64_t))
+{
+    static char label[64];
+    static const char *labels[3] = {"bytes", label, NULL};
+    mg_dt_layout l;
+    size_t e;
+    if (!wants_types(c) || prm(c)->persistent)
+        return mg_persist_choose(c, b, form, iterate_persistent, begin_persistent);
+    base_bench = b;
+    layout_of(c, &l);
+    e = elem_size[prm(c)->elem];
+    if (l.kind == MG_DT_BASIC)
+        snprintf(label, sizeof label, "%s", mg_dt_elem_names[prm(c)->elem]);
+    else if (l.kind == MG_DT_VECTOR)
+        snprintf(label, sizeof label, "vector:%ld:%ld/%s", l.block, l.stride,
+                 mg_dt_elem_names[prm(c)->elem]);
+    else
+        snprintf(label, sizeof label, "%s/%s", mg_dt_layout_names[l.kind], mg_dt_elem_names[prm(c)->elem]);
+    *form = *b;
+    form->sweep.variant_name = "datatype";
+    form->sweep.variants = mg_persist_variants;
+    form->sweep.variant_labels = labels;
+    form->kernel.begin_size = dt_begin_size;
+    form->kernel.end_size = dt_end_size;
+    form->kernel.state_size = sizeof(dt_state);
+    form->kernel.buf_bytes = dt_buf_bytes;
+    form->kernel.plain_calls = 1;
+    form->valid.fill = dt_fill;
+    form->valid.verify = dt_verify;
+    form->report.extra_names = extra_names;
+    form->report.extras = mg_persist_extras;
+    if (form->sizes.default_min_size < e)
+        form->sizes.default_min_size = e;
+    return form;
+}
+
+/* Every size of -m a whole number of elements, at most 1 GiB. */
+static int check_sizes(const mg_ctx *c, size_t e, char *err, size_t errlen)
+{
+    mg_sweep sw;
+    char msg[200];
+    int rc = 0;
+    if (c->cfg->sizes_spec == NULL)
+        return 0;
+    if (mg_sweep_parse(c->cfg->sizes_spec, 0, e, 4194304, &sw, msg, sizeof msg) != 0)
+        return 0; /* the driver says what is wrong with -m */
+    for (size_t i = 0; i < sw.n && rc == 0; ++i) {
+        if (sw.sizes_bytes[i] % e != 0) {
+            snprintf(err, errlen, "-m: size %llu is not a whole number of %s elements (%zu bytes)",
+                     (unsigned long long)sw.sizes_bytes[i], mg_dt_elem_names[prm(c)->elem], e);
+            rc = -1;
+        } else if (sw.sizes_bytes[i] > MG_DT_MAX_BYTES) {
+            snprintf(err, errlen, "-m: size %llu: typed messages go up to 1 GiB",
+                     (unsigned long long)sw.sizes_bytes[i]);
+            rc = -1;
+        }
+    }
+    mg_sweep_free(&sw);
+    return rc;
+}
+
+int mg_p2p_check(const mg_ctx *c, char *err, size_t errlen)
+{
+    mg_dt_layout l;
+    if (!wants_types(c))
+        return 0;
+    if (prm(c)->persistent) {
+        snprintf(err, errlen, "--persistent and -T/-D are two comparisons: choose one");
+        return -1;
+    }
+    if (prm(c)->multiple) {
+        snprintf(err, errlen, "-T/-D take -b single (derived layouts span more than N bytes)");
+        return -1;
+    }
+    if (prm(c)->layout && mg_dt_parse(prm(c)->layout, &l, err, errlen) != 0)
+        return -1;
+    return check_sizes(c, elem_size[prm(c)->elem], err, errlen);
+}

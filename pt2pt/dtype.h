@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* -T/-D: typed and derived-datatype messages for latency, bw and bibw
+ * (pt2pt/dtype.c). With either option the program measures, size by size,
+ * a second variant datatype=bytes|LAYOUT: the reference is N bytes of
+ * MPI_BYTE, the other carries the same N bytes of payload as elements of -T
+ * laid out by -D:
+ *   basic          N/e elements of the type (no derived type)
+ *   contiguous     one MPI_Type_contiguous of N/e elements
+ *   vector:B:S     MPI_Type_vector: blocks of B elements every S elements
+ *                  (a shorter last block when B does not divide N/e)
+ *   indexed        MPI_Type_indexed: blocks of 1, 2, ..., 8 elements, each
+ *                  followed by a gap of its own length
+ *   resized        N/e of the type resized to twice its extent (every
+ *                  other element: a column-like stride)
+ * e is the element size (char 1, int 4, float 4, double 8); N must be a
+ * multiple of it. Sends and receives use the same layout, so the payload
+ * lands at the same offsets; validation checks every payload byte and that
+ * every gap byte is untouched. The typed variant's calls go through the
+ * transfer layer's ops (plain_calls: no rails); the extra ratio_to_bytes is
+ * its median over the bytes variant's at that size. */
+#ifndef MG_PT2PT_DTYPE_H
+#define MG_PT2PT_DTYPE_H
+
+#include "mg_layout.h"
+#include "pt2pt.h"
+
+enum { MG_DT_VARIANT_BYTES = 0, MG_DT_VARIANT_TYPED = 1 };
+
+extern const char *const mg_dt_elem_names[];
+
+#define MG_OPT_DATATYPES                                                                           \
+    {'T', "type", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, elem), "char|int|float|double",        \
+     "also measure messages of this element type (variant datatype=bytes|LAYOUT, the bytes "      \
+     "the reference); -m stays the payload in bytes",                                             \
+     0, 0, mg_dt_elem_names, NULL, NULL},                                                         \
+    {                                                                                              \
+        'D', "layout", MG_OPT_STRING, offsetof(mg_pt2pt_params, layout),                           \
+            "basic|contiguous|vector:B:S|indexed|resized",                                         \
+            "the typed variant's layout (with -T, default basic; alone, of char elements): "       \
+            "derived datatypes, so the cost of packing shows beside contiguous bytes",             \
+            0, 0, NULL, NULL, NULL                                                                 \
+    }
+
+/* A program's choose and check for -T/-D together with --persistent: the
+ * datatype form, the persistent form, or b. */
+const mg_bench *mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+                              void (*iterate_persistent)(mg_ctx *, uint64_t, long),
+                              void (*begin_persistent)(mg_ctx *, uint64_t));
+int mg_p2p_check(const mg_ctx *c, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* -D layouts: see mg_layout.h. */
+#include "mg_layout.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mg_dt_layout_names[] = {"basic", "contiguous", "vector", "indexed", "resized"};
+
+int mg_dt_parse(const char *text, mg_dt_layout *out, char *err, size_t errlen)
+{
+    char *end;
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < 5; ++k)
+        if (k != MG_DT_VECTOR && strcmp(text, mg_dt_layout_names[k]) == 0) {
+            out->kind = k;
+            return 0;
+        }
+    if (strncmp(text, "vector:", 7) == 0) {
+        errno = 0;
+        out->kind = MG_DT_VECTOR;
+        out->block = strtol(text + 7, &end, 10);
+        if (errno == 0 && end != text + 7 && *end == ':') {
+            const char *s = end + 1;
+            out->stride = strtol(s, &end, 10);
+            if (errno == 0 && end != s && *end == '\0' && out->block >= 1 &&
+                out->block <= 1000000 && out->stride >= out->block && out->stride <= 1000000)
+                return 0;
+        }
+        snprintf(err, errlen, "-D %s: want vector:B:S with 1 <= B <= S <= 1000000 (elements)",
+                 text);
+        return -1;
+    }
+    snprintf(err, errlen, "-D %s: not one of basic, contiguous, vector:B:S, indexed, resized",
+             text);
+    return -1;
+}
+
+uint64_t mg_dt_blocks(const mg_dt_layout *l, size_t e, uint64_t size,
+                      void (*block)(void *arg, uint64_t off, uint64_t len), void *arg)
+{
+    uint64_t n = size / e, end = 0;
+#define EMIT(o, len)                                                                               \
+    do {                                                                                           \
+        block(arg, (o), (len));                                                                    \
+        end = (o) + (len);                                                                         \
+    } while (0)
+    if (n == 0)
+        return 0;
+    if (l->kind == MG_DT_BASIC || l->kind == MG_DT_CONTIGUOUS) {
+        EMIT(0, n * e);
+    } else if (l->kind == MG_DT_VECTOR) {
+        uint64_t nb = n / (uint64_t)l->block, tail = n % (uint64_t)l->block;
+        for (uint64_t k = 0; k < nb; ++k)
+            EMIT(k * (uint64_t)l->stride * e, (uint64_t)l->block * e);
+        if (tail)
+            EMIT(nb * (uint64_t)l->stride * e, tail * e);
+    } else if (l->kind == MG_DT_INDEXED) {
+        uint64_t at = 0, done = 0;
+        for (uint64_t k = 0; done < n; ++k) {
+            uint64_t len = 1 + k % MG_DT_INDEXED_CYCLE;
+            if (len > n - done)
+                len = n - done;
+            EMIT(at * e, len * e);
+            at += 2 * len;
+            done += len;
+        }
+    } else {
+        for (uint64_t i = 0; i < n; ++i)
+            EMIT(2 * i * e, e);
+    }
+#undef EMIT
+    return end;
+}
