@@ -46,9 +46,14 @@ static const mg_opt opts[] = {
     {0, "off-cache", MG_OPT_FLAG, offsetof(coll_params, off_cache), NULL,
      "rotate through buffers covering twice the last-level cache (IMB's -off_cache)", 0, 0, NULL,
      NULL, NULL},
-    {0, "topo", MG_OPT_STRING, offsetof(coll_params, topo_spec), "cart[:DIMS]",
+    {0, "topo", MG_OPT_STRING, offsetof(coll_params, topo_spec), "cart[:DIMS]|graph:FILE",
      "neighbourhood collectives: a periodic Cartesian grid, DIMS like 4x2 (product: the ranks; "
-     "default a 2-D grid from MPI_Dims_create)",
+     "default a 2-D grid from MPI_Dims_create), or the undirected graph in FILE (lines "
+     "\"R: NEIGHBOURS\", doc/collectives.md)",
+     0, 0, NULL, NULL, NULL},
+    {0, "ranks-sweep", MG_OPT_STRING, offsetof(coll_params, ranks_spec), "MIN:MAX[:STEP]|LIST",
+     "blocking collectives: run on ranks 0..n-1 for every count n (variant ranks=n): every "
+     "count from MIN to MAX (or every STEP-th), or the counts listed",
      0, 0, NULL, NULL, NULL},
     {'t', "tests", MG_OPT_LONG, offsetof(coll_params, tests), "N",
      "non-blocking, persistent: N MPI_Test calls spread through the computation (default 0)", 0,
@@ -131,7 +136,7 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
                  name);
         return -1;
     }
-    if (mg_coll_topo_check(c, p, err, errlen) != 0)
+    if (mg_coll_topo_check(c, p, err, errlen) != 0 || mg_coll_sweep_check(c, p, err, errlen) != 0)
         return -1;
     if (p->type < 0)
         p->type = f & MG_COLL_REDUCE ? MG_ELEM_FLOAT : MG_ELEM_CHAR;
@@ -163,7 +168,7 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
     double lo = INFINITY, hi = 0.0;
     int k = 0;
     (void)size;
-    for (int r = 0; r < c->nranks; ++r) {
+    for (int r = 0; r < csize(c); ++r) { /* --ranks-sweep: the ranks that called */
         lo = fmin(lo, rank_s[r]);
         hi = fmax(hi, rank_s[r]);
     }
@@ -208,12 +213,21 @@ static int find_op(const char *name, coll_params *p)
     return p->op != NULL;
 }
 
+static const mg_bench *the_bench; /* mg_coll_main's descriptor */
+
+/* --ranks-sweep: the form with the rank counts as variants. */
+static const mg_bench *choose(const mg_ctx *c)
+{
+    return prm(c)->ranks_spec && prm(c)->form == MG_FORM_BLOCKING ? mg_coll_sweep_form(the_bench)
+                                                                 : NULL;
+}
+
 int mg_coll_main(const char *name, int argc, char **argv)
 {
     static const char *const forms[] = {"", " (non-blocking: start, wait)",
                                         " (persistent: MPI_Start, wait)"};
     char desc[320];
-    coll_params dflt = {NULL, MG_FORM_BLOCKING, NULL, -1, -1, 0, 0, 0, 0, NULL, 2, {0}};
+    coll_params dflt = {.form = MG_FORM_BLOCKING, .type = -1, .red = -1, .ndims = 2};
     mg_bench b = {
         .id.headline = "Latency (us)",
         .layout.min_ranks = 1,
@@ -227,6 +241,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
         .params.opts = opts,
         .params.params_size = sizeof(coll_params),
         .params.check = check,
+        .params.choose = choose,
         .kernel.state_size = sizeof(coll_state),
         .kernel.begin_size = mg_coll_begin_size,
         .kernel.end_size = mg_coll_end_size,
@@ -275,6 +290,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
         b.report.figures = figures;
         b.report.extra_names = overlap_extras;
     }
+    the_bench = &b;
     return mg_main(&b, argc, argv);
 }
 

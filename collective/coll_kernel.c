@@ -42,7 +42,7 @@ MPI_Op mg_coll_reduction(int r)
 
 int mg_coll_root_of(const mg_ctx *c, unsigned long long call)
 {
-    return prm(c)->root == ROOT_ROTATE ? (int)(call % (unsigned long long)c->nranks)
+    return prm(c)->root == ROOT_ROTATE ? (int)(call % (unsigned long long)csize(c))
                                        : (int)prm(c)->root;
 }
 
@@ -63,7 +63,9 @@ static void slot_bytes(const mg_ctx *c, uint64_t size, uint64_t *sb, uint64_t *r
 {
     const unsigned f = flags(c);
     const int may_root = prm(c)->root == ROOT_ROTATE || c->rank == prm(c)->root;
-    const uint64_t p = mul_sat((uint64_t)mg_coll_blocks(c), size);
+    /* all the ranks, not csize: the buffers serve every count of --ranks-sweep */
+    const int nb = flags(c) & MG_COLL_NEIGHBOR ? mg_coll_blocks(c) : c->nranks;
+    const uint64_t p = mul_sat((uint64_t)nb, size);
     *sb = (f & (MG_COLL_NODATA | MG_COLL_ONEBUF)) ? 0 : size;
     *rb = (f & MG_COLL_NODATA) ? 0 : size;
     if ((f & MG_COLL_SEND_P) && (!(f & MG_COLL_P_ROOT) || may_root))
@@ -129,13 +131,14 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
     a->dt = mg_coll_datatype(p->type);
     a->op = f & MG_COLL_REDUCE ? mg_coll_reduction(p->red) : MPI_OP_NULL;
     a->root = mg_coll_root_of(c, call);
-    a->comm = f & MG_COLL_NEIGHBOR ? s->topo : c->comm;
+    a->comm = f & MG_COLL_NEIGHBOR ? s->topo : mg_coll_sweeping(c) ? s->subs[c->variant_index] : c->comm;
     a->req = form == MG_FORM_PERSISTENT ? &s->preq[slot] : &s->req;
     if (f & MG_COLL_VECTOR) {
         a->count = (int)mg_coll_vcount(count, c->rank, 0);
         a->scounts = a->rcounts = s->counts;
         a->sdispls = a->rdispls = s->displs;
         a->types = s->types;
+        a->adispls = s->adispls;
     }
     if (mg_coll_in_place_here(c, a->root)) {
         if ((f & MG_COLL_IN_ROOT) && (f & MG_COLL_SCATTER))
@@ -158,16 +161,19 @@ void mg_coll_make_counts(mg_ctx *c, uint64_t size)
         const int w = (flags(c) & MG_COLL_WTYPES) != 0, nb = mg_coll_blocks(c);
         s->counts = malloc((size_t)nb * sizeof *s->counts);
         s->displs = malloc((size_t)nb * sizeof *s->displs);
-        s->types = w ? malloc((size_t)nb * sizeof *s->types) : NULL;
-        if (!s->counts || !s->displs || (w && !s->types))
+        s->types = w ? malloc((size_t)nb * sizeof *s->types + 1) : NULL;
+        s->adispls = w ? malloc((size_t)nb * sizeof *s->adispls + 1) : NULL;
+        if (!s->counts || !s->displs || (w && (!s->types || !s->adispls)))
             mg_mpi_die(__FILE__, __LINE__, "out of memory for counts");
         for (int j = 0; j < nb; ++j) {
             /* block j's rank: j, or neighbour j */
             s->counts[j] = (int)mg_coll_vcount(count, mg_coll_block_rank(c, j), dst);
             /* alltoallw: the same layout, displacements in bytes */
             s->displs[j] = (int)(w ? d * esize(c) : d);
-            if (w)
+            if (w) {
                 s->types[j] = mg_coll_datatype(prm(c)->type);
+                s->adispls[j] = (MPI_Aint)s->displs[j];
+            }
             d += (uint64_t)s->counts[j];
         }
     }
@@ -178,8 +184,10 @@ void mg_coll_free_counts(coll_state *s)
     free(s->counts);
     free(s->displs);
     free(s->types);
+    free(s->adispls);
     s->counts = s->displs = NULL;
     s->types = NULL;
+    s->adispls = NULL;
 }
 
 void mg_coll_begin_size(mg_ctx *c, uint64_t size)
@@ -187,6 +195,8 @@ void mg_coll_begin_size(mg_ctx *c, uint64_t size)
     coll_state *s = state(c);
     s->comp_s = 0.0;
     s->comp_n = 0;
+    if (cidle(c))
+        return;
     mg_coll_make_counts(c, size);
     if (prm(c)->form == MG_FORM_PERSISTENT) {
         /* one persistent request per buffer slot, all with the one root */
@@ -237,6 +247,10 @@ void mg_coll_iterate(mg_ctx *c, uint64_t size, long iters)
 {
     coll_state *s = state(c);
     const int form = prm(c)->form;
+    if (cidle(c)) { /* sitting this rank count out: the call counter still moves */
+        s->calls += (unsigned long long)iters;
+        return;
+    }
     for (long i = 0; i < iters; ++i, ++s->calls) {
         mg_coll_args a;
         if (form == MG_FORM_PERSISTENT) {

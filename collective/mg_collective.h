@@ -50,6 +50,8 @@ typedef struct {
     MPI_Comm comm;
     const int *scounts, *sdispls, *rcounts, *rdispls; /* v-variants (w: displacements in bytes) */
     const MPI_Datatype *types;                        /* w-variants: every rank's type (dt) */
+    const MPI_Aint *adispls; /* neighbor_alltoallw: sdispls as MPI_Aint (kept until the call
+                              * completes: the non-blocking and persistent forms read them) */
     MPI_Request *req;
 } mg_coll_args;
 

@@ -128,17 +128,8 @@ static int neighbor_alltoallv(const mg_coll_args *a)
 static int neighbor_alltoallw(const mg_coll_args *a)
 {
     /* MPI_Neighbor_alltoallw's displacements are MPI_Aint */
-    MPI_Aint sd[64], rd[64];
-    int ndims = 0, n, rc = MPI_Cartdim_get(a->comm, &ndims);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    n = 2 * ndims; /* the grid's neighbours (coll_neighbor.c) */
-    if (n > 64)
-        return MPI_ERR_OTHER;
-    for (int k = 0; k < n; ++k)
-        sd[k] = rd[k] = (MPI_Aint)a->sdispls[k];
-    FORMS(Neighbor_alltoallw, neighbor_alltoallw, a->sbuf, a->scounts, sd, a->types, a->rbuf,
-          a->rcounts, rd, a->types, a->comm)
+    FORMS(Neighbor_alltoallw, neighbor_alltoallw, a->sbuf, a->scounts, a->adispls, a->types,
+          a->rbuf, a->rcounts, a->adispls, a->types, a->comm)
 }
 
 static int scan(const mg_coll_args *a)

@@ -3,7 +3,6 @@
 #include "part.h"
 
 #include "config.h"
-#include "mg_exit.h"
 #include "mg_pattern.h"
 
 #include <errno.h>
@@ -98,7 +97,11 @@ void mg_part_relay(const mg_ctx *c, int member, MPI_Request recv, MPI_Request se
     }
 }
 
-int mg_part_main(const mg_bench *b, int argc, char **argv) { return mg_main(b, argc, argv); }
+const char *mg_part_unsupported(const mg_ctx *c)
+{
+    (void)c;
+    return NULL;
+}
 #else
 void mg_part_init(mg_ctx *c, int k, int send, void *buf, int tag)
 {
@@ -114,12 +117,11 @@ void mg_part_relay(const mg_ctx *c, int member, MPI_Request recv, MPI_Request se
     (void)c, (void)member, (void)recv, (void)send;
 }
 
-int mg_part_main(const mg_bench *b, int argc, char **argv)
+const char *mg_part_unsupported(const mg_ctx *c)
 {
-    return mg_main_refuse(b->id.name, "unsupported", MG_EXIT_SKIP,
-                          "partitioned communication needs MPI-4 (MPI_Psend_init, MPI_Pready, "
-                          "MPI_Parrived), which this MPI library lacks",
-                          argc, argv);
+    (void)c;
+    return "partitioned communication needs MPI-4 (MPI_Psend_init, MPI_Pready, MPI_Parrived), "
+           "which this MPI library lacks";
 }
 #endif
 

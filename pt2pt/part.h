@@ -89,9 +89,9 @@ size_t mg_part_buf_bytes(const mg_ctx *c, uint64_t max_size);
 void mg_part_fill(mg_ctx *c, uint64_t size, int pass);
 int mg_part_verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errlen);
 void mg_part_describe(const mg_ctx *c, mg_kvlist *out);
-/* The main of a partitioned program: b, or exit 77 without MPI-4
- * partitioned communication. */
-int mg_part_main(const mg_bench *b, int argc, char **argv);
+/* params.unsupported: NULL, or (without MPI-4 partitioned communication)
+ * why the program exits 77; --help works either way. */
+const char *mg_part_unsupported(const mg_ctx *c);
 
 #define MG_PART_FIELDS                                                                             \
     MG_PT2PT_PAIR_FIELDS, .layout.thread_level = MPI_THREAD_MULTIPLE,                              \
@@ -100,6 +100,7 @@ int mg_part_main(const mg_bench *b, int argc, char **argv);
                           .kernel.setup = mg_part_setup, .kernel.teardown = mg_part_teardown,      \
                           .kernel.buf_bytes = mg_part_buf_bytes, .kernel.plain_calls = 1,          \
                           .valid.fill = mg_part_fill, .valid.verify = mg_part_verify,              \
-                          .report.describe = mg_part_describe
+                          .report.describe = mg_part_describe,                      \
+                          .params.unsupported = mg_part_unsupported
 
 #endif

@@ -74,4 +74,4 @@ static const mg_bench bench = {
     .report.extras = extras,
 };
 
-int main(int argc, char **argv) { return mg_part_main(&bench, argc, argv); }
+int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

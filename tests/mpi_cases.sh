@@ -45,7 +45,7 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
     rm -f "$out"
     file=""
     case " $args " in *" @OUT@ "*) file=$out ;; esac
-    args=$(printf '%s' "$args" | sed "s#@OUT@#$out#g; s#@NOFILE@#$work/no/such/dir/out.jsonl#g")
+    args=$(printf '%s' "$args" | sed "s#@OUT@#$out#g; s#@NOFILE@#$work/no/such/dir/out.jsonl#g; s#@FIXTURES@#$MG_TESTDIR/fixtures#g")
     # MPICH 4.0.2 (ch4:ucx) sometimes hangs in MPI_Finalize with more than 2
     # ranks after printing everything (a known UCX issue): such launches get
     # a shorter timeout, and a timeout after complete, well-formed output is

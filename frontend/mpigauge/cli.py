@@ -4,7 +4,7 @@ import argparse
 import os
 import sys
 
-from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, OutputError, UsageError,
+from .common import (parse_size_arg, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, OutputError, UsageError,
                      check_output_path, version, warn, write_text_atomic)
 from .launch import DEFAULT_TIMEOUT, Interrupted
 
@@ -200,6 +200,11 @@ def _add_others(sub):
     pl.add_argument("-o", "--output", required=True, help="out.png, out.svg or out.pdf")
     pl.add_argument("--title")
     pl.add_argument("--dpi", type=int, default=100)
+    pl.add_argument("--against", choices=("size", "ranks"), default="size",
+                    help="x axis: message size (default), or the rank count of a "
+                    "--ranks-sweep (one line per collective, one panel per set and size)")
+    pl.add_argument("--size", type=parse_size_arg, default=None,
+                    help="--against ranks: only this message size (default every size)")
     pl.set_defaults(func=cmd_plot)
     rp = sub.add_parser("report", help="one self-contained HTML page for results",
                         description="Sessions, launch status, noise sentinels, provenance, "

@@ -100,6 +100,17 @@ def warn(msg):
     print(f"mpigauge: warning: {msg}", file=sys.stderr)
 
 
+def parse_size_arg(text):
+    """A message size as the programs take it: 4096, 4K, 1M, 1G (argparse type)."""
+    import argparse
+    t = text.strip()
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(t[-1:].upper(), 1)
+    digits = t[:-1] if mult > 1 else t
+    if not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size (like 8, 4K, 1M)")
+    return int(digits) * mult
+
+
 def size_label(b):
     if not isinstance(b, int):
         return str(b)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge plot`: median against message size, one panel per benchmark,
-one line per set with its CI band (needs matplotlib)."""
+one line per set with its CI band; or (--against ranks) against the rank
+count of --ranks-sweep, one line per collective (needs matplotlib)."""
 import io
 import os
 import math
@@ -110,6 +111,62 @@ def make_figure(plt, sets, title=None):
     return fig
 
 
+def rank_lines(sets, size=None):
+    """--against ranks: OrderedDict panel (set label, size, unit) -> OrderedDict
+    benchmark -> [(ranks, median, lo, hi)], from results with variant
+    ranks=N (--ranks-sweep)."""
+    out = OrderedDict()
+    for s in sets:
+        for key, items in s.series().items():
+            var = key[1] or ""
+            if not var.startswith("ranks=") or (size is not None and key[4] != size):
+                continue
+            try:
+                n = int(var[6:])
+            except ValueError:
+                continue
+            lines = out.setdefault((s.label, key[4], key[5]), OrderedDict())
+            lines.setdefault(key[0], []).append((n,) + aggregate(items)[:3])
+    for lines in out.values():
+        for b in lines:
+            lines[b].sort()
+    return out
+
+
+def make_ranks_figure(plt, sets, size=None, title=None):
+    """Median against the rank count, one panel per set and size, one line
+    per benchmark (a collective) with its CI band."""
+    pans = rank_lines(sets, size)
+    if not pans:
+        raise UsageError("nothing to plot against ranks: no results with a variant ranks=N "
+                         "(run the collectives with --ranks-sweep)"
+                         + ("" if size is None else f" at size {size}"))
+    ncols = min(2, len(pans))
+    nrows = (len(pans) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(6.4 * ncols, 4.4 * nrows), squeeze=False)
+    flat = [a for row in axes for a in row]
+    for ax, ((label, sz, unit), lines) in zip(flat, pans.items()):
+        for i, (bench, pts) in enumerate(lines.items()):
+            xs = [p[0] for p in pts]
+            # the colour cycle has 10: past it the lines differ in style too
+            line, = ax.plot(xs, [p[1] for p in pts], marker="os^"[i // 10 % 3], markersize=3,
+                            linestyle=("-", "--", ":")[i // 10 % 3], label=plain(bench))
+            ax.fill_between(xs, [p[2] for p in pts], [p[3] for p in pts],
+                            color=line.get_color(), alpha=0.2, linewidth=0)
+        ax.set_yscale("log")
+        ax.set_title(plain(f"{label}: {size_label(sz)}"))
+        ax.set_xlabel("ranks")
+        ax.set_ylabel(unit)
+        ax.grid(True, which="major", alpha=0.3)
+        ax.legend(fontsize="small", ncol=2)
+    for ax in flat[len(pans):]:
+        ax.set_visible(False)
+    if title:
+        fig.suptitle(plain(title))
+    fig.tight_layout()
+    return fig
+
+
 def plot_svg_or_none(sets):
     plt = import_pyplot()
     if plt is None:
@@ -138,7 +195,12 @@ def cmd_plot(a):
     for s in sets:
         for w in s.warnings:
             warn(w)
-    fig = make_figure(plt, sets, a.title)
+    if a.against == "ranks":
+        fig = make_ranks_figure(plt, sets, a.size, a.title)
+    elif a.size is not None:
+        raise UsageError("--size goes with --against ranks")
+    else:
+        fig = make_figure(plt, sets, a.title)
     try:
         write_atomic(a.output, lambda tmp: fig.savefig(tmp, dpi=a.dpi))
     except OSError as e:

@@ -167,6 +167,39 @@ class TestPlotAndReport(unittest.TestCase):
             w, hgt = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
             self.assertEqual((w, hgt), (1560, 390))  # 3 panels in a row, 5.2 x 3.9 in at 100 dpi
 
+    @unittest.skipIf(mg.import_pyplot() is None, "matplotlib is not installed")
+    def test_plot_against_ranks_has_a_line_per_collective(self):
+        from mpigauge.plot import rank_lines
+        from mpigauge.results import load_inputs
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "sweep.jsonl")
+            recs = []
+            for bench in ("bcast", "allreduce", "alltoall"):
+                recs.append(h.run_record(bench, nranks=4, hosts=("n",) * 4,
+                                         bindings=("0",) * 4, sizes=(8, 1024)))
+                for n in (2, 3, 4):
+                    for size in (8, 1024):
+                        recs.append(h.result_record(bench, size, "us", n * 1.5 + size / 1024,
+                                                    variant=f"ranks={n}"))
+            h.write_jsonl(src, recs)
+            lines = rank_lines(load_inputs([src]), 1024)
+            self.assertEqual(len(lines), 1)               # one panel: one set, one size
+            (panel, per), = lines.items()
+            self.assertEqual(panel[1:], (1024, "us"))
+            self.assertEqual(list(per), ["bcast", "allreduce", "alltoall"])
+            self.assertEqual([p[:2] for p in per["bcast"]], [(2, 4.0), (3, 5.5), (4, 7.0)])
+            out = os.path.join(d, "r.png")
+            rc, _, err = run_cli("plot", src, "--against", "ranks", "--size", "1K", "-o", out)
+            self.assertEqual(rc, 0, err)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+            rc, _, err = run_cli("plot", BASE, "--against", "ranks", "-o", out)
+            self.assertEqual(rc, 2)
+            self.assertIn("--ranks-sweep", err)
+            rc, _, err = run_cli("plot", src, "--size", "8", "-o", out)
+            self.assertEqual(rc, 2)
+            self.assertIn("--against ranks", err)
+
 
 if __name__ == "__main__":
     unittest.main()

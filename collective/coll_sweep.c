@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* --ranks-sweep LIST|MIN:MAX[:STEP] for the blocking collectives: the
+ * operation on ranks 0..n-1 for every count n, inside one launch
+ * (open-mpi/ompi#8186: a bcast ten times slower at 128 ranks than at 127).
+ * The counts are the second sweep dimension, variant ranks=n, so every
+ * size is measured at every count one after the other. The
+ * sub-communicators are made once before the run record with MPI_Comm_split
+ * (key: the rank, so ranks keep their numbers) and freed after the sweep;
+ * ranks left out of a count skip its calls, but keep to the driver's
+ * synchronisation (MG_TIME_CALL), so a sample is the slowest calling
+ * rank's time. */
+#include "coll_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "A:B[:S]" every S-th count from A to B, or "a,b,c". */
+static int parse(const char *spec, int nranks, coll_params *p, char *err, size_t errlen)
+{
+    long a, b, step = 1;
+    char *end;
+    p->nsweep = 0;
+    errno = 0;
+    a = strtol(spec, &end, 10);
+    if (end != spec && *end == ':') {
+        const char *s = end + 1;
+        b = strtol(s, &end, 10);
+        if (end != s && *end == ':') {
+            s = end + 1;
+            step = strtol(s, &end, 10);
+        }
+        if (errno || end == s || *end || a < 1 || b < a || step < 1 || b > nranks) {
+            snprintf(err, errlen,
+                     "--ranks-sweep %s: want MIN:MAX[:STEP] with 1 <= MIN <= MAX <= %d (the "
+                     "ranks of the launch)",
+                     spec, nranks);
+            return -1;
+        }
+        for (long n = a; n <= b; n += step) {
+            if (p->nsweep == MG_COLL_MAX_SWEEP) {
+                snprintf(err, errlen, "--ranks-sweep %s: more than %d counts", spec,
+                         MG_COLL_MAX_SWEEP);
+                return -1;
+            }
+            p->sweep[p->nsweep++] = n;
+        }
+        return 0;
+    }
+    for (const char *s = spec;;) {
+        errno = 0;
+        a = strtol(s, &end, 10);
+        if (errno || end == s || a < 1 || a > nranks || (*end && *end != ',') ||
+            p->nsweep == MG_COLL_MAX_SWEEP) {
+            snprintf(err, errlen,
+                     "--ranks-sweep %s: want counts from 1 to %d (the ranks of the launch) "
+                     "joined by commas, at most %d, or MIN:MAX[:STEP]",
+                     spec, nranks, MG_COLL_MAX_SWEEP);
+            return -1;
+        }
+        for (int k = 0; k < p->nsweep; ++k)
+            if (p->sweep[k] == a) {
+                snprintf(err, errlen, "--ranks-sweep %s: %ld is given twice", spec, a);
+                return -1;
+            }
+        p->sweep[p->nsweep++] = a;
+        if (*end == '\0')
+            return 0;
+        s = end + 1;
+    }
+}
+
+int mg_coll_sweep_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
+{
+    long least;
+    if (p->ranks_spec == NULL)
+        return 0;
+    if (p->form != MG_FORM_BLOCKING || (p->op->flags & MG_COLL_NEIGHBOR)) {
+        snprintf(err, errlen,
+                 "--ranks-sweep: %s%s is not a blocking collective on all ranks (the sweep "
+                 "takes MPI_%s's blocking form)",
+                 p->form == MG_FORM_NONBLOCKING ? "i" : "", p->op->name, p->op->name);
+        return -1;
+    }
+    if (parse(p->ranks_spec, c->nranks, p, err, errlen) != 0)
+        return -1;
+    least = p->sweep[0];
+    for (int k = 1; k < p->nsweep; ++k)
+        least = p->sweep[k] < least ? p->sweep[k] : least;
+    if (p->root != ROOT_ROTATE && p->root >= least) {
+        snprintf(err, errlen, "--root %ld: the sweep's smallest count, %ld, has no such rank",
+                 p->root, least);
+        return -1;
+    }
+    return 0;
+}
+
+static int variants(const mg_ctx *c, long *values, int max)
+{
+    const coll_params *p = prm(c);
+    int n = p->nsweep < max ? p->nsweep : max;
+    for (int k = 0; k < n; ++k)
+        values[k] = p->sweep[k];
+    return n;
+}
+
+static void setup(mg_ctx *c, uint64_t max_size)
+{
+    coll_state *s = state(c);
+    const coll_params *p = prm(c);
+    (void)max_size;
+    for (int k = 0; k < p->nsweep; ++k) {
+        MG_MPI_CHECK(MPI_Comm_split(c->comm, c->rank < p->sweep[k] ? 0 : MPI_UNDEFINED, c->rank,
+                                    &s->subs[k]));
+        if (s->subs[k] != MPI_COMM_NULL)
+            MG_MPI_CHECK(MPI_Comm_set_errhandler(s->subs[k], MPI_ERRORS_RETURN));
+    }
+}
+
+static void teardown(mg_ctx *c)
+{
+    coll_state *s = state(c);
+    for (int k = 0; k < prm(c)->nsweep; ++k)
+        if (s->subs[k] != MPI_COMM_NULL)
+            MG_MPI_CHECK(MPI_Comm_free(&s->subs[k]));
+}
+
+const mg_bench *mg_coll_sweep_form(const mg_bench *b)
+{
+    static mg_bench form;
+    form = *b;
+    form.sweep.variant_name = "ranks";
+    form.sweep.variants = variants;
+    form.sweep.variant_labels = NULL;
+    form.kernel.setup = setup;
+    form.kernel.teardown = teardown;
+    return &form;
+}
