@@ -35,3 +35,6 @@ clean-collective-links:
 	-for n in `cat collective/links.stamp 2>/dev/null`; do rm -f collective/mpigauge_$$n; done
 	-rm -f collective/links.stamp
 .PHONY: clean-collective-links
+
+bin_PROGRAMS += collective/mpigauge_comm_create
+collective_mpigauge_comm_create_SOURCES = collective/comm_create.c
