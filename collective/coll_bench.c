@@ -51,6 +51,11 @@ static const mg_opt opts[] = {
      "default a 2-D grid from MPI_Dims_create), or the undirected graph in FILE (lines "
      "\"R: NEIGHBOURS\", doc/collectives.md)",
      0, 0, NULL, NULL, NULL},
+    {0, "matrix", MG_OPT_STRING, offsetof(coll_params, matrix_spec),
+     "FILE|uniform|hotspot[:H]|sparse[:D]",
+     "alltoallv: what rank i sends rank j, from a CSV file of bytes (one row per rank) or a "
+     "generator in multiples of the size (doc/collectives.md)",
+     0, 0, NULL, NULL, NULL},
     {0, "ranks-sweep", MG_OPT_STRING, offsetof(coll_params, ranks_spec), "MIN:MAX[:STEP]|LIST",
      "blocking collectives: run on ranks 0..n-1 for every count n (variant ranks=n): every "
      "count from MIN to MAX (or every STEP-th), or the counts listed",
@@ -64,7 +69,10 @@ static const mg_opt opts[] = {
 static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
 {
     const size_t es = mg_elem_size((mg_elem_type)p->type);
-    const uint64_t per = (p->op->flags & MG_COLL_VECTOR) ? (uint64_t)c->nranks : 1;
+    /* what one rank sends or receives, in blocks (--matrix: its busiest rank's) */
+    const uint64_t per = p->matrix.m && p->matrix.scaled ? mg_matrix_busiest(&p->matrix)
+                         : (p->op->flags & MG_COLL_VECTOR) ? (uint64_t)c->nranks
+                                                            : 1;
     mg_sweep sw;
     char msg[256];
     int rc = 0;
@@ -140,6 +148,8 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
         return -1;
     if (p->type < 0)
         p->type = f & MG_COLL_REDUCE ? MG_ELEM_FLOAT : MG_ELEM_CHAR;
+    if (mg_coll_matrix_check(c, p, err, errlen) != 0)
+        return -1;
     if (p->red < 0)
         p->red = MG_RED_SUM;
     return c->cfg->sizes_spec ? check_sizes(c, p, err, errlen) : 0;
@@ -215,11 +225,10 @@ static int find_op(const char *name, coll_params *p)
 
 static const mg_bench *the_bench; /* mg_coll_main's descriptor */
 
-/* --ranks-sweep: the form with the rank counts as variants. */
+/* --ranks-sweep, --matrix: the forms of coll_sweep.c. */
 static const mg_bench *choose(const mg_ctx *c)
 {
-    return prm(c)->ranks_spec && prm(c)->form == MG_FORM_BLOCKING ? mg_coll_sweep_form(the_bench)
-                                                                 : NULL;
+    return mg_coll_reshape(c, the_bench);
 }
 
 int mg_coll_main(const char *name, int argc, char **argv)

@@ -74,6 +74,13 @@ static void slot_bytes(const mg_ctx *c, uint64_t size, uint64_t *sb, uint64_t *r
         *rb = p;
     if (prm(c)->in_place && (f & MG_COLL_IN_ALL) && *sb > *rb)
         *rb = *sb; /* the input lives in the receive buffer */
+    if (prm(c)->matrix_spec) { /* this rank's row and column of the matrix */
+        *sb = *rb = 0;
+        for (int j = 0; j < c->nranks; ++j) {
+            *sb += mg_coll_matrix_bytes(prm(c), c->rank, j, size);
+            *rb += mg_coll_matrix_bytes(prm(c), j, c->rank, size);
+        }
+    }
 }
 
 static uint64_t page_up(uint64_t x)
@@ -135,8 +142,10 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
     a->req = form == MG_FORM_PERSISTENT ? &s->preq[slot] : &s->req;
     if (f & MG_COLL_VECTOR) {
         a->count = (int)mg_coll_vcount(count, c->rank, 0);
-        a->scounts = a->rcounts = s->counts;
-        a->sdispls = a->rdispls = s->displs;
+        a->scounts = s->counts;
+        a->sdispls = s->displs;
+        a->rcounts = s->rcounts ? s->rcounts : s->counts;
+        a->rdispls = s->rdispls ? s->rdispls : s->displs;
         a->types = s->types;
         a->adispls = s->adispls;
     }
@@ -145,6 +154,26 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
             a->rbuf = MPI_IN_PLACE;
         else
             a->sbuf = MPI_IN_PLACE;
+    }
+}
+
+/* --matrix: this rank's row (sends) and column (receives), packed. */
+static void matrix_counts(mg_ctx *c, uint64_t size, coll_state *s)
+{
+    const coll_params *p = prm(c);
+    const size_t es = esize(c);
+    uint64_t ds = 0, dr = 0;
+    s->rcounts = malloc((size_t)c->nranks * sizeof *s->rcounts);
+    s->rdispls = malloc((size_t)c->nranks * sizeof *s->rdispls);
+    if (!s->rcounts || !s->rdispls)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for counts");
+    for (int j = 0; j < c->nranks; ++j) {
+        s->counts[j] = (int)(mg_coll_matrix_bytes(p, c->rank, j, size) / es);
+        s->rcounts[j] = (int)(mg_coll_matrix_bytes(p, j, c->rank, size) / es);
+        s->displs[j] = (int)ds;
+        s->rdispls[j] = (int)dr;
+        ds += (uint64_t)s->counts[j];
+        dr += (uint64_t)s->rcounts[j];
     }
 }
 
@@ -176,11 +205,16 @@ void mg_coll_make_counts(mg_ctx *c, uint64_t size)
             }
             d += (uint64_t)s->counts[j];
         }
+        if (prm(c)->matrix_spec)
+            matrix_counts(c, size, s);
     }
 }
 
 void mg_coll_free_counts(coll_state *s)
 {
+    free(s->rcounts);
+    free(s->rdispls);
+    s->rcounts = s->rdispls = NULL;
     free(s->counts);
     free(s->displs);
     free(s->types);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --ranks-sweep LIST|MIN:MAX[:STEP] for the blocking collectives: the
+/* Options that reshape a collective's run: --ranks-sweep and alltoallv
+ * --matrix (below).
+ *
+ * --ranks-sweep LIST|MIN:MAX[:STEP] for the blocking collectives: the
  * operation on ranks 0..n-1 for every count n, inside one launch
  * (open-mpi/ompi#8186: a bcast ten times slower at 128 ranks than at 127).
  * The counts are the second sweep dimension, variant ranks=n, so every
@@ -12,6 +15,7 @@
 #include "coll_int.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,5 +139,92 @@ const mg_bench *mg_coll_sweep_form(const mg_bench *b)
     form.sweep.variant_labels = NULL;
     form.kernel.setup = setup;
     form.kernel.teardown = teardown;
+    return &form;
+}
+
+/* ------------------------------------------------------------------ */
+/* alltoallv --matrix FILE|uniform|hotspot[:H]|sparse[:D] (mg_matrix.h):
+ * rank i sends row i of the matrix and receives column i; each rank's
+ * counts and packed displacements come from it (coll_kernel.c), and
+ * validation checks every block of the column. A generator's entries are
+ * multiples of the sweep's size N; a file gives bytes, and the run then
+ * has the one size 0, "the file's bytes" (-m does not apply). */
+
+int mg_coll_matrix_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
+{
+    char msg[400];
+    const size_t es = mg_elem_size((mg_elem_type)p->type);
+    if (p->matrix_spec == NULL)
+        return 0;
+    if (strcmp(p->op->name, "alltoallv") != 0) {
+        snprintf(err, errlen, "--matrix: %s is not alltoallv", p->op->name);
+        return -1;
+    }
+    if (p->in_place || p->ranks_spec) {
+        snprintf(err, errlen, "--matrix does not combine with %s",
+                 p->in_place ? "--in-place" : "--ranks-sweep");
+        return -1;
+    }
+    if (p->matrix.m == NULL && mg_matrix_make(p->matrix_spec, c->nranks, &p->matrix, msg,
+                                              sizeof msg) != 0) {
+        snprintf(err, errlen, "--matrix %s", msg);
+        mg_matrix_free(&p->matrix);
+        return -1;
+    }
+    if (!p->matrix.scaled && c->cfg->sizes_spec) {
+        snprintf(err, errlen, "-m does not apply with --matrix FILE: the file gives the bytes");
+        return -1;
+    }
+    for (int i = 0; i < c->nranks; ++i)
+        for (int j = 0; j < c->nranks; ++j)
+            if (!p->matrix.scaled && mg_matrix_at(&p->matrix, i, j) % es != 0) {
+                snprintf(err, errlen,
+                         "--matrix: rank %d sends %llu bytes to rank %d, not a whole number of "
+                         "%s elements",
+                         i, (unsigned long long)mg_matrix_at(&p->matrix, i, j), j,
+                         mg_elem_type_names[p->type]);
+                return -1;
+            }
+    if (!p->matrix.scaled && mg_matrix_busiest(&p->matrix) / es > (uint64_t)INT_MAX) {
+        snprintf(err, errlen, "--matrix: a rank sends or receives more than INT_MAX elements");
+        return -1;
+    }
+    return 0;
+}
+
+void mg_coll_matrix_describe(const mg_ctx *c, mg_kvlist *out)
+{
+    const coll_params *p = prm(c);
+    mg_kv_object(out, "matrix");
+    mg_kv_string(out, "spec", p->matrix_spec);
+    mg_kv_string(out, "entries", p->matrix.scaled ? "multiples of the size" : "bytes");
+    mg_kv_number(out, "total", (double)mg_matrix_total(&p->matrix));
+    mg_kv_number(out, "busiest_rank", (double)mg_matrix_busiest(&p->matrix));
+    mg_kv_number(out, "rank0_sends", (double)mg_matrix_row(&p->matrix, 0));
+    mg_kv_number(out, "rank0_receives", (double)mg_matrix_col(&p->matrix, 0));
+    mg_kv_end(out);
+}
+
+static void matrix_teardown(mg_ctx *c) { mg_matrix_free(&((coll_params *)c->params)->matrix); }
+
+static int is_generator(const char *spec)
+{
+    return strcmp(spec, "uniform") == 0 || strncmp(spec, "hotspot", 7) == 0 ||
+           strncmp(spec, "sparse", 6) == 0;
+}
+
+const mg_bench *mg_coll_reshape(const mg_ctx *c, const mg_bench *b)
+{
+    static mg_bench form;
+    const coll_params *p = prm(c);
+    if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec)
+        return mg_coll_sweep_form(b);
+    if (p->matrix_spec == NULL)
+        return NULL;
+    form = *b;
+    form.report.describe = mg_coll_matrix_describe;
+    form.kernel.teardown = matrix_teardown;
+    if (!is_generator(p->matrix_spec))
+        form.sizes.min_size = form.sizes.default_min_size = form.sizes.default_max_size = 0;
     return &form;
 }

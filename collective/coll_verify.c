@@ -22,13 +22,6 @@ static uint64_t seed(int src, unsigned dst, uint64_t size, int pass)
     return mg_pattern_seed(src, size, ((uint64_t)pass << 32) | dst);
 }
 
-static void poison(unsigned char *p, size_t len, uint64_t sd)
-{
-    mg_pattern_fill(p, len, sd);
-    for (size_t i = 0; i < len; ++i)
-        p[i] = (unsigned char)~p[i];
-}
-
 typedef struct {
     mg_ctx *c;
     uint64_t size;
@@ -43,7 +36,7 @@ static void recv_block(walk_ctx *w, unsigned char *p, size_t len, int src, unsig
     size_t bad = 0;
     const uint64_t sd = seed(src, dst, w->size, w->pass);
     if (!w->check) {
-        poison(p, len, sd);
+        mg_pattern_poison(p, len, sd);
     } else if (w->ok && mg_pattern_check(p, len, sd, &bad) != 0) {
         snprintf(w->err, w->errlen,
                  "rank %d, size %llu, pass %d: block from rank %d, first bad byte at offset "
@@ -73,6 +66,9 @@ static void walk_data(walk_ctx *w, int root)
         /* w-variants keep their displacements in bytes */
         const size_t off = vec ? (size_t)s->displs[j] * (s->types ? 1 : es) : (size_t)j * blk;
         const size_t len = vec ? (size_t)s->counts[j] * es : blk;
+        /* --matrix: what arrives from rank j differs from what goes to it */
+        const size_t roff = s->rcounts ? (size_t)s->rdispls[j] * es : off;
+        const size_t rlen = s->rcounts ? (size_t)s->rcounts[j] * es : len;
         int src = -1;
         unsigned dst = TO_ALL;
         if (!w->check && k == K_SCATTER && me == root)
@@ -104,7 +100,7 @@ static void walk_data(walk_ctx *w, int root)
                 mg_pattern_fill(rb + off, len, seed(me, TO_ALL, w->size, w->pass));
             continue;
         }
-        recv_block(w, rb + off, len, src, dst);
+        recv_block(w, rb + roff, rlen, src, dst);
     }
     if (k == K_BCAST && me == root && !w->check)
         mg_pattern_fill(rb, blk, seed(root, TO_ALL, w->size, w->pass));
