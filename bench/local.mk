@@ -7,4 +7,5 @@ bench/libmgslow.so: $(srcdir)/bench/mg_slow.c
 	$(AM_V_CC)$(MKDIR_P) bench && \
 	$(CC) $(AM_CFLAGS) $(CFLAGS) -O2 -fPIC -shared -o $@ $(srcdir)/bench/mg_slow.c
 CLEANFILES += bench/libmgslow.so
-EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend_scale.py bench/persistent.py
+EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend_scale.py bench/persistent.py \
+	bench/mgbench.py bench/catalogue.py bench/osu_side_by_side.py bench/build_osu.sh

@@ -13,39 +13,23 @@ range over launches.
 Needs _build/openmpi and _build/mpich (scripts/build.sh openmpi|mpich).
 """
 import argparse
-import json
-import os
-import random
-import statistics
-import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from mgbench import cell as mcell, launch as mlaunch, rounds
+
 LINES = [("latency", "8,1K,64K"), ("bw", "8,64K,1M"), ("bibw", "8,64K,1M")]
 
 
 def launch(mpi, prog, sizes, budget):
-    exe = os.path.join(ROOT, "_build", mpi, "pt2pt", "mpigauge_" + prog)
-    pre = (["mpirun.openmpi", "-n", "2", "--bind-to", "core"] if mpi == "openmpi"
-           else ["mpiexec.mpich", "-n", "2", "-bind-to", "core"])
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    p = subprocess.run(pre + [exe, "--persistent", "-m", sizes, "--time-budget", str(budget),
-                              "--format", "json"], capture_output=True, text=True,
-                       timeout=300, env=env)
-    if p.returncode != 0:
+    res = mlaunch(mpi, prog, ["--persistent", "-m", sizes, "--time-budget", str(budget)],
+                  timeout=300)
+    if res is None:
         return None
-    out = {}
-    for line in p.stdout.splitlines():
-        rec = json.loads(line)
-        if rec.get("type") == "result":
-            out[(rec["size_bytes"], rec["variant"])] = (rec["median"],
-                                                        rec["extra"]["ratio_to_plain"])
-    return out
+    return {k: (r["median"], r["extra"]["ratio_to_plain"]) for k, r in res.items()}
 
 
 def cell(vals, digits):
-    return "%.*f (%.*f-%.*f)" % (digits, statistics.median(vals), digits, min(vals), digits,
-                                 max(vals))
+    return mcell(vals, digits)
 
 
 def main():
@@ -56,16 +40,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     keys = [(m, p, s) for m in a.mpis.split(",") for p, s in LINES]
-    rng = random.Random(a.seed)
+    runs = rounds(keys, a.rounds, a.seed, lambda k: launch(*k, a.budget))
     got = {}
-    for r in range(a.rounds):
-        order = keys[:]
-        rng.shuffle(order)
-        for k in order:
-            res = launch(*k, a.budget)
-            if res is None:
-                print("# round %d: %s failed" % (r + 1, " ".join(k)), file=sys.stderr)
-                continue
+    for k, results in runs.items():
+        for res in results:
             for sv, v in res.items():
                 got.setdefault(k + sv, []).append(v)
     print("Median over %d alternating launches (range); --time-budget %g; 2 ranks, one node.\n"

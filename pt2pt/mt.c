@@ -122,16 +122,16 @@ static void member(void *arg, int t)
     int shared = mg_mt(c)->comm_mode == MG_MT_SHARED;
     MPI_Comm comm = shared ? c->comm : s->comm[t];
     char *sb = (char *)c->sbuf + (size_t)t * s->size, *rb = (char *)c->rbuf + (size_t)t * s->size;
-    double t0 = MPI_Wtime();
+    s->member_t0[t] = MPI_Wtime();
     s->loop(c, t, comm, shared ? 1 + t : 1, sb, rb, s->size, s->iters);
-    s->member_s[t] = MPI_Wtime() - t0;
+    s->member_t1[t] = MPI_Wtime();
 }
 
-double mg_mt_run(mg_ctx *c, uint64_t size, long iters, mg_mt_loop loop, int combine)
+double mg_mt_run(mg_ctx *c, uint64_t size, long iters, mg_mt_loop loop)
 {
     mg_mt_state *s = st(c);
     int n = mg_mt_threads(c);
-    double sum = 0, most = 0;
+    double first, last;
     if (c->peer < 0)
         return 0;
     s->c = c;
@@ -139,9 +139,11 @@ double mg_mt_run(mg_ctx *c, uint64_t size, long iters, mg_mt_loop loop, int comb
     s->iters = iters;
     s->loop = loop;
     mg_tpool_run(s->pool, member, s);
-    for (int t = 0; t < n; ++t) {
-        sum += s->member_s[t];
-        most = s->member_s[t] > most ? s->member_s[t] : most;
+    first = s->member_t0[0];
+    last = s->member_t1[0];
+    for (int t = 1; t < n; ++t) {
+        first = s->member_t0[t] < first ? s->member_t0[t] : first;
+        last = s->member_t1[t] > last ? s->member_t1[t] : last;
     }
-    return combine == MG_MT_MAX_TIME ? most : sum / n;
+    return last - first;
 }

@@ -2,8 +2,10 @@
 /* Threaded point-to-point (latency_mt, mbw_mr_mt; pt2pt/mt.c): T threads
  * per rank under MPI_THREAD_MULTIPLE, thread t of a rank talking to thread
  * t of its peer. The threads are a team made once per run (setup) and
- * parked between calls; each member times its own loop, so starting and
- * ending the team is not in the figure (timing.times_itself). Thread t
+ * parked between calls; each member reads the clock as its loop starts and
+ * ends, and the figure is the span from the first start to the last end
+ * (timing.times_itself): waking the team is not in it, and threads the
+ * library serialises count as taking turns, not as running at once. Thread t
  * sends from and receives into slot t of sbuf/rbuf (t x size bytes in), on
  * its own communicator (--thread-comm dup: one MPI_Comm_dup per thread,
  * made in setup) or on the benchmark's communicator with tag 1 + t
@@ -38,7 +40,7 @@ struct mg_mt_state {
     uint64_t size;
     long iters;
     mg_mt_loop loop;
-    double member_s[MG_MT_MAX];
+    double member_t0[MG_MT_MAX], member_t1[MG_MT_MAX]; /* each loop's start and end */
 };
 
 extern const char *const mg_mt_comm_modes[];
@@ -79,11 +81,10 @@ void mg_mt_isend(const mg_mt_state *s, const char *buf, int peer, int tag, MPI_C
 void mg_mt_irecv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm,
                  MPI_Request *r);
 
-/* Run `loop` on every member for `iters` iterations; the members' own
- * times land in s->member_s. Returns the mean (combine 0) or the largest
- * (combine 1) member time in seconds. Ranks without a peer return 0. */
-enum { MG_MT_MEAN = 0, MG_MT_MAX_TIME = 1 };
-double mg_mt_run(mg_ctx *c, uint64_t size, long iters, mg_mt_loop loop, int combine);
+/* Run `loop` on every member for `iters` iterations; returns the seconds
+ * from the first member's start to the last one's end. Ranks without a
+ * peer return 0. */
+double mg_mt_run(mg_ctx *c, uint64_t size, long iters, mg_mt_loop loop);
 
 /* The descriptor fields of every threaded program. */
 #define MG_MT_FIELDS                                                                               \
