@@ -12,9 +12,10 @@ GROUP: threads, partitioned, startup, datatypes, comm_create, neighbours.
 Needs _build/openmpi and _build/mpich (scripts/build.sh openmpi|mpich).
 """
 import argparse
+import os
 import sys
 
-from mgbench import cell, launch, rounds
+from mgbench import ROOT, cell, launch, rounds
 
 B = "--time-budget"
 
@@ -63,9 +64,9 @@ def groups(budget):
                              fields=(("median", 1), ("extra.free_us", 1)), over=n > 2)
                         for m in both for n in ((2,) if m == "mpich" else (2, 4))]
     g["neighbours"] = [
-        line(m, f"{op} {topo}", op, ["-m", "8,1K,64K"] + (["--topo", topo] if topo else []) + b)
+        line(m, f"{op} {topo.split('/')[-1] if topo else 'cart'}", op, ["-m", "8,1K,64K"] + (["--topo", topo] if topo else []) + b)
         for m in both for op in ("neighbor_allgather", "neighbor_alltoall", "ineighbor_alltoall")
-        for topo in ("", "graph:tests/fixtures/graph2.txt")]
+        for topo in ("", "graph:" + os.path.join(ROOT, "tests", "fixtures", "graph2.txt"))]
     return g
 
 

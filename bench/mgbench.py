@@ -10,6 +10,8 @@ import os
 import random
 import statistics
 import subprocess
+import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DIRS = ("pt2pt", "collective", "onesided", "overlap")
@@ -35,12 +37,19 @@ def env():
 
 
 def run(argv, timeout=600):
-    """Run argv; its JSON records, or None when it failed."""
+    """Run argv; its JSON records, or None when it failed. MG_LAUNCH_TIME is
+    the launch's start, as `mpigauge run` sets it (mpigauge_startup)."""
+    e = env()
+    e["MG_LAUNCH_TIME"] = f"{time.time():.6f}"
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env())
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=e)
     except subprocess.TimeoutExpired:
+        print(f"# timed out after {timeout} s: {' '.join(argv)}", file=sys.stderr, flush=True)
         return None
     if p.returncode != 0:
+        last = (p.stderr.strip().splitlines() or [""])[-3:]
+        print(f"# exit {p.returncode}: {' '.join(argv)}: " + " / ".join(last), file=sys.stderr,
+              flush=True)
         return None
     recs = []
     for line in p.stdout.splitlines():

@@ -67,6 +67,21 @@ MPI_Datatype mg_mpi_bytes_type(size_t bytes)
     return t;
 }
 
+void mg_bytes_msg_make(mg_bytes_msg *m, uint64_t bytes)
+{
+    m->derived = bytes > (uint64_t)INT_MAX;
+    m->count = m->derived ? 1 : (int)bytes;
+    m->dt = m->derived ? mg_mpi_bytes_type((size_t)bytes) : MPI_BYTE;
+}
+
+void mg_bytes_msg_free(mg_bytes_msg *m)
+{
+    if (m->derived)
+        MG_MPI_CHECK(MPI_Type_free(&m->dt));
+    m->derived = 0;
+    m->dt = MPI_BYTE;
+}
+
 /* Counts above INT_MAX: MPI-4 _c calls, or one element of a derived type. */
 #if MG_HAVE_MPI_LARGE_COUNT
 #define MG_XFER_LARGE(fn, buf, bytes, ...)                                                         \

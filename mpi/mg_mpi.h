@@ -133,6 +133,18 @@ static inline void mg_xfer_irecv(const mg_xfer *x, void *buf, size_t bytes, int 
  * operation completes. */
 MPI_Datatype mg_mpi_bytes_type(size_t bytes);
 
+/* A message of `bytes` bytes as a count and a datatype that requests made
+ * once per size keep using (persistent and partitioned requests, threads):
+ * `bytes` of MPI_BYTE up to INT_MAX, else 1 of mg_mpi_bytes_type (made by
+ * mg_bytes_msg_make, freed by mg_bytes_msg_free). */
+typedef struct {
+    int count;
+    MPI_Datatype dt;
+    int derived;
+} mg_bytes_msg;
+void mg_bytes_msg_make(mg_bytes_msg *m, uint64_t bytes);
+void mg_bytes_msg_free(mg_bytes_msg *m);
+
 /* Page-aligned buffer of `bytes` (at least one page), every page touched. */
 void *mg_buf_alloc(size_t bytes);
 void mg_buf_free(void *buf);

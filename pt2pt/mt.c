@@ -35,24 +35,12 @@ void mg_mt_teardown(mg_ctx *c)
     s->ncomm = 0;
 }
 
-void mg_mt_begin_size(mg_ctx *c, uint64_t size)
-{
-    mg_mt_state *s = st(c);
-    s->count = (int)size;
-    if (size > (uint64_t)INT_MAX) {
-        s->dt = mg_mpi_bytes_type((size_t)size);
-        s->count = 1;
-        s->have_dt = 1;
-    }
-}
+void mg_mt_begin_size(mg_ctx *c, uint64_t size) { mg_bytes_msg_make(&st(c)->msg, size); }
 
 void mg_mt_end_size(mg_ctx *c, uint64_t size)
 {
-    mg_mt_state *s = st(c);
     (void)size;
-    if (s->have_dt)
-        MG_MPI_CHECK(MPI_Type_free(&s->dt));
-    s->have_dt = 0;
+    mg_bytes_msg_free(&st(c)->msg);
 }
 
 size_t mg_mt_buf_bytes(const mg_ctx *c, uint64_t max_size)
@@ -91,28 +79,26 @@ void mg_mt_describe(const mg_ctx *c, mg_kvlist *out)
     mg_kv_end(out);
 }
 
-static MPI_Datatype dtype(const mg_mt_state *s) { return s->have_dt ? s->dt : MPI_BYTE; }
-
 void mg_mt_send(const mg_mt_state *s, const char *buf, int peer, int tag, MPI_Comm comm)
 {
-    MG_MPI_CHECK(MPI_Send(buf, s->count, dtype(s), peer, tag, comm));
+    MG_MPI_CHECK(MPI_Send(buf, s->msg.count, s->msg.dt, peer, tag, comm));
 }
 
 void mg_mt_recv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm)
 {
-    MG_MPI_CHECK(MPI_Recv(buf, s->count, dtype(s), peer, tag, comm, MPI_STATUS_IGNORE));
+    MG_MPI_CHECK(MPI_Recv(buf, s->msg.count, s->msg.dt, peer, tag, comm, MPI_STATUS_IGNORE));
 }
 
 void mg_mt_isend(const mg_mt_state *s, const char *buf, int peer, int tag, MPI_Comm comm,
                  MPI_Request *r)
 {
-    MG_MPI_CHECK(MPI_Isend(buf, s->count, dtype(s), peer, tag, comm, r));
+    MG_MPI_CHECK(MPI_Isend(buf, s->msg.count, s->msg.dt, peer, tag, comm, r));
 }
 
 void mg_mt_irecv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm,
                  MPI_Request *r)
 {
-    MG_MPI_CHECK(MPI_Irecv(buf, s->count, dtype(s), peer, tag, comm, r));
+    MG_MPI_CHECK(MPI_Irecv(buf, s->msg.count, s->msg.dt, peer, tag, comm, r));
 }
 
 static void member(void *arg, int t)

@@ -34,8 +34,7 @@ struct mg_mt_state {
     mg_tpool *pool;
     MPI_Comm comm[MG_MT_MAX];
     int ncomm;
-    MPI_Datatype dt; /* messages above INT_MAX bytes: one datatype of the size */
-    int count, have_dt;
+    mg_bytes_msg msg; /* the current size as a count and a datatype */
     mg_ctx *c;       /* the current call's context, size, iterations, loop */
     uint64_t size;
     long iters;

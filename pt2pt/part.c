@@ -29,16 +29,7 @@ void mg_part_teardown(mg_ctx *c)
     pst(c)->pool = NULL;
 }
 
-void mg_part_begin_size(mg_ctx *c, uint64_t size)
-{
-    mg_part_state *s = pst(c);
-    s->count = (int)size;
-    if (size > (uint64_t)INT_MAX) {
-        s->dt = mg_mpi_bytes_type((size_t)size);
-        s->count = 1;
-        s->have_dt = 1;
-    }
-}
+void mg_part_begin_size(mg_ctx *c, uint64_t size) { mg_bytes_msg_make(&pst(c)->part, size); }
 
 void mg_part_end_size(mg_ctx *c, uint64_t size)
 {
@@ -47,9 +38,7 @@ void mg_part_end_size(mg_ctx *c, uint64_t size)
     for (int k = 0; k < s->nreq; ++k)
         MG_MPI_CHECK(MPI_Request_free(&c->reqs[k]));
     s->nreq = 0;
-    if (s->have_dt)
-        MG_MPI_CHECK(MPI_Type_free(&s->dt));
-    s->have_dt = 0;
+    mg_bytes_msg_free(&s->part);
 }
 
 size_t mg_part_buf_bytes(const mg_ctx *c, uint64_t max_size)
@@ -61,13 +50,12 @@ size_t mg_part_buf_bytes(const mg_ctx *c, uint64_t max_size)
 void mg_part_init(mg_ctx *c, int k, int send, void *buf, int tag)
 {
     mg_part_state *s = pst(c);
-    MPI_Datatype dt = s->have_dt ? s->dt : MPI_BYTE;
     if (send)
-        MG_MPI_CHECK(MPI_Psend_init(buf, mg_part_count(c), s->count, dt, c->peer, tag, c->comm,
-                                    MPI_INFO_NULL, &c->reqs[k]));
+        MG_MPI_CHECK(MPI_Psend_init(buf, mg_part_count(c), s->part.count, s->part.dt, c->peer, tag,
+                                    c->comm, MPI_INFO_NULL, &c->reqs[k]));
     else
-        MG_MPI_CHECK(MPI_Precv_init(buf, mg_part_count(c), s->count, dt, c->peer, tag, c->comm,
-                                    MPI_INFO_NULL, &c->reqs[k]));
+        MG_MPI_CHECK(MPI_Precv_init(buf, mg_part_count(c), s->part.count, s->part.dt, c->peer, tag,
+                                    c->comm, MPI_INFO_NULL, &c->reqs[k]));
     if (k + 1 > s->nreq)
         s->nreq = k + 1;
 }

@@ -45,8 +45,7 @@ typedef void (*mg_part_edge)(mg_ctx *c);
 
 typedef struct {
     mg_tpool *pool;
-    MPI_Datatype dt; /* a partition above INT_MAX bytes: one datatype of its size */
-    int count, have_dt;
+    mg_bytes_msg part; /* one partition as a count and a datatype */
     int nreq;        /* requests made for this size */
     int receives;    /* this rank receives partitions (set by begin_size): validated */
     mg_ctx *c;
@@ -101,6 +100,7 @@ const char *mg_part_unsupported(const mg_ctx *c);
                           .kernel.buf_bytes = mg_part_buf_bytes, .kernel.plain_calls = 1,          \
                           .valid.fill = mg_part_fill, .valid.verify = mg_part_verify,              \
                           .report.describe = mg_part_describe,                      \
-                          .params.unsupported = mg_part_unsupported
+                          .params.unsupported = mg_part_unsupported, .sizes.min_size = 1,          \
+                          .sizes.default_min_size = 1, .sizes.default_max_size = 524288
 
 #endif

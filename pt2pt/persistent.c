@@ -2,13 +2,12 @@
 /* --persistent: see persistent.h. */
 #include "persistent.h"
 
-#include <limits.h>
 #include <math.h>
 
 typedef struct {
-    int n;           /* requests made */
-    int have_dt;     /* dt was made (messages above INT_MAX bytes) */
-    MPI_Datatype dt;
+    int n;            /* requests made */
+    int have_msg;     /* msg was made for this size */
+    mg_bytes_msg msg; /* the size as a count and a datatype */
 } persist_state;
 
 static persist_state *ps(const mg_ctx *c) { return c->state; }
@@ -16,19 +15,15 @@ static persist_state *ps(const mg_ctx *c) { return c->state; }
 void mg_persist_init(mg_ctx *c, int k, int send, void *buf, uint64_t size, int tag)
 {
     persist_state *s = ps(c);
-    int count = (int)size;
-    MPI_Datatype dt = MPI_BYTE;
-    if (size > (uint64_t)INT_MAX) {
-        if (!s->have_dt)
-            s->dt = mg_mpi_bytes_type((size_t)size);
-        s->have_dt = 1;
-        dt = s->dt;
-        count = 1;
-    }
+    if (!s->have_msg)
+        mg_bytes_msg_make(&s->msg, size);
+    s->have_msg = 1;
     if (send)
-        MG_MPI_CHECK(MPI_Send_init(buf, count, dt, c->peer, tag, c->comm, &c->reqs[k]));
+        MG_MPI_CHECK(
+            MPI_Send_init(buf, s->msg.count, s->msg.dt, c->peer, tag, c->comm, &c->reqs[k]));
     else
-        MG_MPI_CHECK(MPI_Recv_init(buf, count, dt, c->peer, tag, c->comm, &c->reqs[k]));
+        MG_MPI_CHECK(
+            MPI_Recv_init(buf, s->msg.count, s->msg.dt, c->peer, tag, c->comm, &c->reqs[k]));
     if (k + 1 > s->n)
         s->n = k + 1;
 }
@@ -39,10 +34,10 @@ void mg_persist_free(mg_ctx *c, uint64_t size)
     (void)size;
     for (int k = 0; k < s->n; ++k)
         MG_MPI_CHECK(MPI_Request_free(&c->reqs[k]));
-    if (s->have_dt)
-        MG_MPI_CHECK(MPI_Type_free(&s->dt));
+    if (s->have_msg)
+        mg_bytes_msg_free(&s->msg);
     s->n = 0;
-    s->have_dt = 0;
+    s->have_msg = 0;
 }
 
 const char *const mg_persist_labels[] = {"plain", "persistent", NULL};

@@ -114,19 +114,28 @@ def make_figure(plt, sets, title=None):
 def rank_lines(sets, size=None):
     """--against ranks: OrderedDict panel (set label, size, unit) -> OrderedDict
     benchmark -> [(ranks, median, lo, hi)], from results with variant
-    ranks=N (--ranks-sweep)."""
-    out = OrderedDict()
+    ranks=N (--ranks-sweep). A benchmark with the one size 0 (barrier) is a
+    line of every panel of its set and unit."""
+    out, sizeless = OrderedDict(), []
     for s in sets:
         for key, items in s.series().items():
             var = key[1] or ""
-            if not var.startswith("ranks=") or (size is not None and key[4] != size):
+            if not var.startswith("ranks="):
                 continue
             try:
                 n = int(var[6:])
             except ValueError:
                 continue
-            lines = out.setdefault((s.label, key[4], key[5]), OrderedDict())
-            lines.setdefault(key[0], []).append((n,) + aggregate(items)[:3])
+            point = (n,) + aggregate(items)[:3]
+            if key[4] == 0:
+                sizeless.append((s.label, key[5], key[0], point))
+            elif size is None or key[4] == size:
+                out.setdefault((s.label, key[4], key[5]), OrderedDict()).setdefault(
+                    key[0], []).append(point)
+    for label, unit, bench, point in sizeless:
+        panels = [k for k in out if k[0] == label and k[2] == unit] or [(label, 0, unit)]
+        for k in panels:
+            out.setdefault(k, OrderedDict()).setdefault(bench, []).append(point)
     for lines in out.values():
         for b in lines:
             lines[b].sort()
@@ -143,7 +152,7 @@ def make_ranks_figure(plt, sets, size=None, title=None):
                          + ("" if size is None else f" at size {size}"))
     ncols = min(2, len(pans))
     nrows = (len(pans) + ncols - 1) // ncols
-    fig, axes = plt.subplots(nrows, ncols, figsize=(6.4 * ncols, 4.4 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(7.6 * ncols, 4.8 * nrows), squeeze=False)
     flat = [a for row in axes for a in row]
     for ax, ((label, sz, unit), lines) in zip(flat, pans.items()):
         for i, (bench, pts) in enumerate(lines.items()):

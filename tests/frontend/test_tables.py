@@ -174,11 +174,12 @@ class TestPlotAndReport(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "sweep.jsonl")
             recs = []
-            for bench in ("bcast", "allreduce", "alltoall"):
+            for bench in ("bcast", "allreduce", "alltoall", "barrier"):
+                sizes = (0,) if bench == "barrier" else (8, 1024)
                 recs.append(h.run_record(bench, nranks=4, hosts=("n",) * 4,
-                                         bindings=("0",) * 4, sizes=(8, 1024)))
+                                         bindings=("0",) * 4, sizes=sizes))
                 for n in (2, 3, 4):
-                    for size in (8, 1024):
+                    for size in sizes:
                         recs.append(h.result_record(bench, size, "us", n * 1.5 + size / 1024,
                                                     variant=f"ranks={n}"))
             h.write_jsonl(src, recs)
@@ -186,7 +187,9 @@ class TestPlotAndReport(unittest.TestCase):
             self.assertEqual(len(lines), 1)               # one panel: one set, one size
             (panel, per), = lines.items()
             self.assertEqual(panel[1:], (1024, "us"))
-            self.assertEqual(list(per), ["bcast", "allreduce", "alltoall"])
+            # barrier (size 0 only) is a line of every size's panel
+            self.assertEqual(list(per), ["bcast", "allreduce", "alltoall", "barrier"])
+            self.assertEqual([p[:2] for p in per["barrier"]], [(2, 3.0), (3, 4.5), (4, 6.0)])
             self.assertEqual([p[:2] for p in per["bcast"]], [(2, 4.0), (3, 5.5), (4, 7.0)])
             out = os.path.join(d, "r.png")
             rc, _, err = run_cli("plot", src, "--against", "ranks", "--size", "1K", "-o", out)
