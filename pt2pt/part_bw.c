@@ -8,8 +8,9 @@
  * partitioned receives and its threads poll their partitions with
  * MPI_Parrived; after the W messages have completed, rank 1 returns a
  * 4-byte acknowledgement. Reported: bandwidth = W x P x N / time in MB/s;
- * extras: partitions per second (W x P / time, the rate of MPI_Pready calls
- * the receiver saw complete) and message_bytes (P x N).
+ * extras: the message rate (W / time), partitions per second (W x P /
+ * time, the rate of MPI_Pready calls the receiver saw complete) and
+ * message_bytes (P x N).
  */
 #include "part.h"
 
@@ -60,14 +61,16 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 
 static size_t requests(const mg_ctx *c) { return (size_t)mg_window(c); }
 
-static const char *const extra_names[] = {"partitions_per_s", "message_bytes", NULL};
+static const char *const extra_names[] = {"msg_rate_per_s", "partitions_per_s", "message_bytes",
+                                          NULL};
 
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                    double *out)
 {
     (void)rank_s;
-    out[0] = st->median * 1e6 / (double)size;
-    out[1] = (double)mg_part_count(c) * (double)size;
+    out[1] = st->median * 1e6 / (double)size;
+    out[0] = out[1] / (double)mg_part_count(c);
+    out[2] = (double)mg_part_count(c) * (double)size;
 }
 
 static const mg_opt opts[] = {MG_OPT_PART, MG_OPT_WINDOW, MG_OPT_LAST};
