@@ -67,6 +67,7 @@ typedef struct {
     int validate;        /* -c */
     uint64_t max_memory; /* -M; 0: automatic */
     int format;          /* mg_format */
+    int columns;         /* --columns: MG_COLUMNS_* (table, and CSV's validation) */
     const char *output;  /* -o */
     int help, version;
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
@@ -185,6 +186,9 @@ typedef struct mg_bench {
 
     struct {
         uint64_t min_size, default_min_size, default_max_size;
+        /* Why the default sweep starts at default_min_size, said when a
+         * single -m (the largest size) is below it; NULL: no reason. */
+        const char *default_min_why;
     } sizes;
 
     /* A second sweep dimension: values (at most max) into values[], pure.

@@ -130,12 +130,14 @@ static void write_record(FILE *f, const void *arg, int as_comment)
 void mg_output_begin(mg_run *s)
 {
     const mg_bench *b = s->b;
-    mg_table_meta meta = {b->id.name,
-                          b->id.description,
-                          b->id.headline,
-                          s->prov.version,
-                          b->report.extras ? b->report.extra_names : NULL,
-                          b->sweep.variant_name};
+    mg_table_meta meta = {.benchmark = b->id.name,
+                          .description = b->id.description,
+                          .headline = b->id.headline,
+                          .version = s->prov.version,
+                          .extra_names = b->report.extras ? b->report.extra_names : NULL,
+                          .variant_name = b->sweep.variant_name,
+                          .columns = s->cfg.columns,
+                          .validated = s->cfg.validate};
 
     if (s->ctx.rank != 0)
         return;

@@ -60,6 +60,10 @@ static const mg_opt common_opts[] = {
      1, 281474976710656.0, NULL, NULL, "max_memory_bytes"},
     {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
      "what goes to standard output", 0, 0, format_names, "table", NULL},
+    {0, "columns", MG_OPT_CHOICE, offsetof(mg_config, columns), "default|osu|all",
+     "table columns: every statistic; OSU's (the size and the figure, with -c Pass/Fail); or "
+     "every statistic and P50",
+     0, 0, mg_columns_names, "default", NULL},
     {'o', "output", MG_OPT_STRING, offsetof(mg_config, output), "FILE",
      "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL,
      NULL, ""},
@@ -293,11 +297,35 @@ static int check_ranks(mg_run *s)
     return mg_usage_error(&s->ctx, b, "ranks", err, b->layout.min_ranks, b->layout.max_ranks);
 }
 
+/* -m MAX below the default sweep's start: what the start is and why. */
+static int below_default_min(mg_run *s, const char *text)
+{
+    const mg_bench *b = s->b;
+    char err[MG_ERRLEN], msg[64];
+    uint64_t v;
+    if (strpbrk(text, ":,") || mg_size_parse(text, &v, msg, sizeof msg) != 0 ||
+        v >= b->sizes.default_min_size || v < b->sizes.min_size)
+        return MG_EXIT_OK;
+    snprintf(err, sizeof err,
+             "-m %s: one size is the largest of a sweep from this program's smallest, %llu "
+             "bytes%s%s%s; for sizes up to %s give -m MIN:%s (like -m %llu:%s), or list them",
+             text, (unsigned long long)b->sizes.default_min_size,
+             b->sizes.default_min_why ? " (" : "",
+             b->sizes.default_min_why ? b->sizes.default_min_why : "",
+             b->sizes.default_min_why ? ")" : "", text, text,
+             (unsigned long long)b->sizes.min_size, text);
+    return mg_usage(&s->ctx, b, err);
+}
+
 static int check_sizes(mg_run *s)
 {
     const mg_bench *b = s->b;
     char spec[64], msg[MG_ERRLEN - 32], err[MG_ERRLEN];
     const char *text = s->cfg.sizes_spec;
+    int rc;
+
+    if (text != NULL && (rc = below_default_min(s, text)) != MG_EXIT_OK)
+        return rc;
 
     if (text == NULL) {
         snprintf(spec, sizeof spec, "%llu:%llu", (unsigned long long)b->sizes.default_min_size,

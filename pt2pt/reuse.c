@@ -245,7 +245,10 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
     .id.headline = "Bandwidth (MB/s)", .kernel.iterate = iterate_bw,                               \
     .timing.bytes_per_iter = bytes_per_iter, .kernel.requests = requests
 /* Seed sizes: 512 KiB (fifo; percent bw); -m MAX below that needs a MIN. */
-#define KIB512 .sizes.default_min_size = 524288, .sizes.default_max_size = 524288
+#define KIB512                                                                                     \
+    .sizes.default_min_size = 524288, .sizes.default_max_size = 524288,                            \
+    .sizes.default_min_why = "the seed's messages: each buffer region of the pool holds 512 KiB"
+
 #define FIFO_FORM .sweep.variant_name = "buffers", KIB512
 #define PCT_FORM .sweep.variant_name = "reuse_pct"
 

@@ -12,6 +12,8 @@ import json
 import math
 import sys
 
+FEW_SAMPLES = 10  # util/mg_report.h MG_FEW_SAMPLES
+
 RESULT_FIELDS = ["benchmark", "size_bytes", "unit", "median", "mean", "min", "max",
                  "stddev", "p50", "p90", "p99", "ci95_low", "ci95_high", "samples",
                  "iterations"]
@@ -58,6 +60,8 @@ def check_run(run, results, where):
         need(r["benchmark"] == run["benchmark"], f"{where}: result {i}: benchmark differs")
         need(r["samples"] >= 1 and r["iterations"] >= r["samples"],
              f"{where}: result {i}: samples/iterations")
+        need(r.get("few_samples", False) == (r["samples"] < FEW_SAMPLES),
+             f"{where}: result {i}: few_samples must be true exactly below {FEW_SAMPLES} samples")
         check_stats(r, f"{where} result {i}")
         if "validation" in r:
             need(r["validation"] == "passed", f"{where}: result {i}: validation {r['validation']}")
@@ -156,6 +160,24 @@ def is_number(c):
         return c == "-"
 
 
+STAT_TITLES = {"P50", "Mean", "Min", "Max", "Stddev", "P90", "P99", "CI95-low", "CI95-high"}
+
+
+def check_row(title, c, l):
+    """One cell of a table row by its column's title."""
+    if title in STAT_TITLES:
+        float(c)
+    elif title == "Samples":
+        need(c.endswith("!") == (int(c.rstrip("!")) < FEW_SAMPLES),
+             f"table: the sample count is marked '!' exactly below {FEW_SAMPLES}: {l!r}")
+    elif title == "Iterations":
+        int(c)
+    elif title == "Validation":
+        need(c in ("Pass", "Fail"), f"table: validation {c!r} is not Pass or Fail")
+    elif title != "Stop":
+        need(is_number(c), f"table: bad extra value {c!r}")
+
+
 def check_table(text):
     lines = text.splitlines()
     header = [l for l in lines if l.startswith("# Size")]
@@ -163,27 +185,33 @@ def check_table(text):
     need(header[0][:10].rstrip() == "# Size", "table: '# Size' is not in OSU's 10-column field")
     data = [l for l in lines if l and not l.startswith("#")]
     need(data, "table: no data rows")
-    # after "Stop": the extras (numbers or "-"), then the variant if any
-    ncols = 13 + len(header[0].split(" Stop", 1)[1].split())
+    # after OSU's two fields (size, the figure) every title is one word; a
+    # variant column's values are the last word of a row beyond the titles
+    titles = header[0][30:].split()
+    notes = [l for l in lines if l.startswith("# ! size ")]
+    marked = 0
+    known = STAT_TITLES | {"Samples", "Iterations", "Stop", "Validation"}
     for l in data:
         cols = l.split()
-        need(len(cols) == ncols, f"table: row has {len(cols)} columns, header {ncols}: {l!r}")
+        need(len(cols) == 2 + len(titles),
+             f"table: row has {len(cols)} columns, header {2 + len(titles)}: {l!r}")
         int(cols[0])
-        for c in cols[1:10]:
-            float(c)
-        int(cols[10]), int(cols[11])
-        extra = cols[13:]
-        if extra and not is_number(extra[-1]):
-            extra = extra[:-1]  # the variant's value
-        for c in extra:
-            need(is_number(c), f"table: bad extra value {c!r}")
+        float(cols[1])
+        for k, (title, c) in enumerate(zip(titles, cols[2:])):
+            if k == len(titles) - 1 and title not in known and not is_number(c):
+                continue  # the variant's value
+            check_row(title, c, l)
+        if "Samples" in titles:
+            marked += cols[2 + titles.index("Samples")].endswith("!")
         need(l[:10].strip() == cols[0], f"table: size not in OSU's first field: {l!r}")
         need(l[10:30].strip() == cols[1], f"table: headline not in OSU's second field: {l!r}")
+    if "Samples" in titles:
+        need(len(notes) == marked, "table: every '!' row needs its '# ! size' note")
 
 
 def check_csv(text):
     lines = text.splitlines()
-    need(lines and lines[0] == CSV_HEADER, "csv: header differs")
+    need(lines and lines[0] in (CSV_HEADER, CSV_HEADER + ",validation"), "csv: header differs")
     rows = list(csv.DictReader(lines))
     need(rows, "csv: no rows")
     for i, r in enumerate(rows, 2):
@@ -193,6 +221,8 @@ def check_csv(text):
             rec[k] = float(rec[k])
         check_stats(rec, f"csv row {i}")
         int(r["size_bytes"]), int(r["samples"]), int(r["iterations"])
+        if "validation" in r:
+            need(r["validation"] == "Pass", f"csv row {i}: validation {r['validation']!r}")
 
 
 def check_usage(out, err):

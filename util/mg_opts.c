@@ -321,9 +321,32 @@ const char *mg_opt_key(const mg_opt *o, char *buf, size_t len)
     return buf;
 }
 
+/* OSU's positional buffer locations (`osu_latency H H`): H, the host, is
+ * what every mpigauge program uses, so up to two are accepted and do
+ * nothing; D (device) and M (managed) are refused. 1: taken; 0: not a
+ * location; -EINVAL with a message. */
+static int buffer_location(const char *a, int *n, char *err, size_t errlen)
+{
+    if ((a[0] != 'H' && a[0] != 'D' && a[0] != 'M') || a[1] != '\0')
+        return 0;
+    if (a[0] != 'H') {
+        snprintf(err, errlen,
+                 "buffer location '%s': device buffers need a build with GPU support; this one "
+                 "has host buffers (H) only",
+                 a);
+        return -EINVAL;
+    }
+    if (++*n > 2) {
+        snprintf(err, errlen, "more than two buffer locations (OSU's H H: sender, receiver)");
+        return -EINVAL;
+    }
+    return 1;
+}
+
 int mg_opts_parse(const mg_opt_table *tables, size_t ntables, int argc, char *const argv[],
                   char *err, size_t errlen)
 {
+    int locations = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *value = NULL;
         const mg_opt *o;
@@ -365,6 +388,10 @@ int mg_opts_parse(const mg_opt_table *tables, size_t ntables, int argc, char *co
                 }
                 value = a + 2;
             }
+        } else if ((rc = buffer_location(a, &locations, err, errlen)) != 0) {
+            if (rc < 0)
+                return rc;
+            continue;
         } else {
             snprintf(err, errlen, "unexpected argument '%s'", a);
             return -EINVAL;

@@ -52,17 +52,34 @@ typedef struct {
     const char *version;
     const char *const *extra_names; /* titles of extra columns, NULL-terminated or NULL */
     const char *variant_name;       /* title of the variant column, or NULL */
+    int columns;                    /* the table's columns: MG_COLUMNS_* (--columns) */
+    int validated;                  /* -c: a Validation column (Pass/Fail), in CSV too */
 } mg_table_meta;
 
+/* --columns: default (every statistic), osu (the size and the figure, and
+ * Pass/Fail with -c, as OSU prints them), all (default and P50). */
+enum { MG_COLUMNS_DEFAULT = 0, MG_COLUMNS_OSU, MG_COLUMNS_ALL };
+extern const char *const mg_columns_names[];
+
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV, MG_FORMAT_JSON } mg_format;
+
+/* Fewer samples than this make the percentiles and the CI rough: the table
+ * marks the sample count with '!' and says so under the row, the JSON
+ * result has "few_samples": true. */
+#define MG_FEW_SAMPLES 10
 
 /* "table", "csv", "json" -> format; -1 if unknown. */
 int mg_format_parse(const char *name);
 
 void mg_report_table_header(FILE *f, const mg_table_meta *meta);
 void mg_report_table_row(FILE *f, const mg_result *r);
+/* The same with meta's columns and validation column. */
+void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r);
 void mg_report_csv_header(FILE *f);
 void mg_report_csv_row(FILE *f, const mg_result *r);
+/* -c: the header and rows with a last field, validation (Pass/Fail). */
+void mg_report_csv_header_meta(FILE *f, const mg_table_meta *meta);
+void mg_report_csv_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r);
 void mg_report_json_result(FILE *f, const mg_result *r);
 
 /* Header, row by format (JSON has no header: the run record plays that role). */

@@ -97,13 +97,14 @@ static void table_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn reco
 {
     if (record)
         record(s->f, arg, 1);
+    s->meta = *meta;
     mg_report_table_header(s->f, meta);
     fflush(s->f);
 }
 
 static void table_row(mg_sink *s, const mg_result *r)
 {
-    mg_report_table_row(s->f, r);
+    mg_report_table_row_meta(s->f, &s->meta, r);
     fflush(s->f);
 }
 
@@ -141,14 +142,15 @@ static void table_summary(mg_sink *s, const char *benchmark, const mg_kvlist *l)
 
 static void csv_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
 {
-    (void)meta, (void)record, (void)arg;
-    mg_report_csv_header(s->f);
+    (void)record, (void)arg;
+    s->meta = *meta;
+    mg_report_csv_header_meta(s->f, meta);
     fflush(s->f);
 }
 
 static void csv_row(mg_sink *s, const mg_result *r)
 {
-    mg_report_csv_row(s->f, r);
+    mg_report_csv_row_meta(s->f, &s->meta, r);
     fflush(s->f);
 }
 

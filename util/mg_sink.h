@@ -90,6 +90,7 @@ typedef struct {
 struct mg_sink {
     const mg_sink_ops *ops;
     FILE *f;
+    mg_table_meta meta; /* begin's, for the rows' columns */
 };
 
 /* A sink of format fmt on f (every write is flushed). */

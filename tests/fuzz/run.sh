@@ -58,7 +58,8 @@ for t in $targets; do
     cp "$here/corpus/$t"/* "$work/corpus-$t/"
     if "$bin" -max_total_time="$seconds" -max_len=512 -timeout=10 -rss_limit_mb=1024 \
         -artifact_prefix="$out/$t-" "$work/corpus-$t" >"$work/$t.fuzz" 2>&1; then
-        echo "ok - $t fuzzing ($seconds s: $(grep -ao '^#[0-9]*' "$work/$t.fuzz" | tail -n 1 | tr -d '#') inputs)"
+        runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$work/$t.fuzz" | tail -n 1)
+        echo "ok - $t fuzzing ($seconds s: ${runs:-?} inputs run)"
     else
         echo "not ok - $t fuzzing"
         grep -E "runtime error|ERROR|SUMMARY|Test unit written" "$work/$t.fuzz" | sed 's/^/# /' | head -n 20

@@ -402,6 +402,30 @@ TEST(Opts, PositionalArgumentIsAnError)
     EXPECT_EQ(r.err, "unexpected argument 'extra'");
 }
 
+TEST(Opts, OsuHostBufferLocationsAreAccepted)
+{
+    Result r = parse({"H", "H", "-c"});
+    EXPECT_EQ(r.rc, 0) << r.err;
+    EXPECT_EQ(r.o.validate, 1);
+    EXPECT_EQ(parse({"-c", "H"}).rc, 0);
+}
+
+TEST(Opts, OsuDeviceBufferLocationsAreRefused)
+{
+    for (const char *loc : {"D", "M"}) {
+        Result r = parse({"H", loc});
+        EXPECT_EQ(r.rc, -EINVAL) << loc;
+        EXPECT_EQ(r.err, std::string("buffer location '") + loc +
+                             "': device buffers need a build with GPU support; this one has "
+                             "host buffers (H) only");
+    }
+    Result r = parse({"H", "H", "H"});
+    EXPECT_EQ(r.rc, -EINVAL);
+    EXPECT_EQ(r.err, "more than two buffer locations (OSU's H H: sender, receiver)");
+    EXPECT_EQ(parse({"h"}).err, "unexpected argument 'h'");
+    EXPECT_EQ(parse({"HH"}).err, "unexpected argument 'HH'");
+}
+
 TEST(Opts, LoneDashIsAPositionalArgument)
 {
     Result r = parse({"-"});

@@ -82,7 +82,8 @@ std::string render(mg_format fmt)
 {
     static const char *const extra_names[] = {"latency_us", "post_delay_work", nullptr};
     const mg_table_meta meta = {"protocol", "protocol switch", "Time (us)",
-                                "0.1.0",    extra_names,       "phase"};
+                                "0.1.0",    extra_names,       "phase",
+                                MG_COLUMNS_DEFAULT, 0};
     const mg_kvlist kv = summary_kv();
     return capture([&](FILE *f) {
         mg_sink s;
