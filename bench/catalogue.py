@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from mgbench import ROOT, cell, launch, rounds
+from mgbench import ROOT, cell, field, launch, rounds
 
 B = "--time-budget"
 
@@ -68,13 +68,6 @@ def groups(budget):
         for m in both for op in ("neighbor_allgather", "neighbor_alltoall", "ineighbor_alltoall")
         for topo in ("", "graph:" + os.path.join(ROOT, "tests", "fixtures", "graph2.txt"))]
     return g
-
-
-def field(rec, name):
-    v = rec
-    for part in name.split("."):
-        v = v.get(part) if isinstance(v, dict) else None
-    return v if isinstance(v, (int, float)) else None
 
 
 def main():

@@ -36,15 +36,23 @@ def env():
     return dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 
 
-def run(argv, timeout=600):
-    """Run argv; its JSON records, or None when it failed. MG_LAUNCH_TIME is
-    the launch's start, as `mpigauge run` sets it (mpigauge_startup)."""
+def execute(argv, timeout=600):
+    """Run argv with MG_LAUNCH_TIME set to the launch's start, as `mpigauge
+    run` sets it (mpigauge_startup); the finished process, or None when it
+    timed out (said on standard error)."""
     e = env()
     e["MG_LAUNCH_TIME"] = f"{time.time():.6f}"
     try:
-        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=e)
+        return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=e)
     except subprocess.TimeoutExpired:
         print(f"# timed out after {timeout} s: {' '.join(argv)}", file=sys.stderr, flush=True)
+        return None
+
+
+def run(argv, timeout=600):
+    """Run argv; its JSON records, or None when it failed."""
+    p = execute(argv, timeout)
+    if p is None:
         return None
     if p.returncode != 0:
         last = (p.stderr.strip().splitlines() or [""])[-3:]
@@ -58,6 +66,14 @@ def run(argv, timeout=600):
         except ValueError:
             continue
     return recs
+
+
+def field(rec, name):
+    """A record's figure by a dotted name ("median", "extra.first_us"), or None."""
+    v = rec
+    for part in name.split("."):
+        v = v.get(part) if isinstance(v, dict) else None
+    return v if isinstance(v, (int, float)) else None
 
 
 def launch(mpi, name, args, n=2, oversubscribe=False, timeout=600):

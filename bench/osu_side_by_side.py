@@ -24,7 +24,7 @@ import statistics
 import sys
 import tempfile
 
-from mgbench import ROOT, cell, launch, launcher, rounds, run
+from mgbench import ROOT, cell, execute, field, launch, launcher, rounds
 
 GRAPH = os.path.join(ROOT, "tests", "fixtures", "graph2.txt")
 
@@ -55,15 +55,9 @@ def osu_table(text):
 
 
 def run_osu(osu, mpi, name, args):
-    import subprocess
-    from mgbench import env
-    try:
-        p = subprocess.run(launcher(mpi) + [osu_exe(osu, mpi, name)] + args, capture_output=True,
-                           text=True, timeout=600, env=env())
-    except subprocess.TimeoutExpired:
-        return None
-    got = osu_table(p.stdout)
-    return got or None  # osu_latency_mt may exit badly after a complete table
+    p = execute(launcher(mpi) + [osu_exe(osu, mpi, name)] + args)
+    # the table whatever the exit: osu_latency_mt may exit badly after a complete one
+    return (osu_table(p.stdout) or None) if p is not None else None
 
 
 def edges_file(d):
@@ -94,13 +88,6 @@ def pairs(edges, budget):
         p.append((f"{op}, graph", "osu_" + op, ["-N", "graph:" + edges, "-m", "8:1024"], op,
                   ["--topo", "graph:" + GRAPH, "-m", "8,1K"] + b, "", "median"))
     return p
-
-
-def field(rec, name):
-    v = rec
-    for part in name.split("."):
-        v = v.get(part) if isinstance(v, dict) else None
-    return v
 
 
 def main():

@@ -185,10 +185,7 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
     if (prm(c)->form != MG_FORM_BLOCKING) {
         out[0] = c->variant_index == 0 ? st->median : c->ref->median;
         if (c->variant == OVERLAP) {
-            double comp = 0.0;
-            for (int r = 0; r < c->nranks; ++r)
-                comp = fmax(comp, c->rank_figures[r]);
-            out[1] = comp * 1e6;
+            out[1] = mg_ctx_figure_over_ranks(c, 0, 1).max * 1e6;
             out[2] = mg_coll_overlap_pct(out[0], out[1], st->median);
         }
         k = 3;

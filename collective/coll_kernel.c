@@ -194,6 +194,10 @@ void mg_coll_make_counts(mg_ctx *c, uint64_t size)
         s->adispls = w ? malloc((size_t)nb * sizeof *s->adispls + 1) : NULL;
         if (!s->counts || !s->displs || (w && (!s->types || !s->adispls)))
             mg_mpi_die(__FILE__, __LINE__, "out of memory for counts");
+        if (prm(c)->matrix_spec) {
+            matrix_counts(c, size, s);
+            return;
+        }
         for (int j = 0; j < nb; ++j) {
             /* block j's rank: j, or neighbour j */
             s->counts[j] = (int)mg_coll_vcount(count, mg_coll_block_rank(c, j), dst);
@@ -205,8 +209,6 @@ void mg_coll_make_counts(mg_ctx *c, uint64_t size)
             }
             d += (uint64_t)s->counts[j];
         }
-        if (prm(c)->matrix_spec)
-            matrix_counts(c, size, s);
     }
 }
 

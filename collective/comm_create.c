@@ -114,11 +114,12 @@ static void teardown(mg_ctx *c)
 #endif
 }
 
-/* A random colour (of about sqrt(P)) and key for this rank in call n. */
-static void random_split(const mg_ctx *c, unsigned long long n, int *colour, int *key)
+/* A random colour (of about sqrt(P) for P ranks) and key for `rank` in
+ * call n: every rank can work out every other rank's. */
+static void random_split(int rank, int nranks, unsigned long long n, int *colour, int *key)
 {
-    uint64_t h = ((uint64_t)c->rank + 1) * 0x9E3779B97F4A7C15ull ^ (n + 1) * 0xC2B2AE3D27D4EB4Full;
-    int ncol = (int)sqrt((double)c->nranks);
+    uint64_t h = ((uint64_t)rank + 1) * 0x9E3779B97F4A7C15ull ^ (n + 1) * 0xC2B2AE3D27D4EB4Full;
+    int ncol = (int)sqrt((double)nranks);
     h ^= h >> 31;
     h *= 0xBF58476D1CE4E5B9ull;
     h ^= h >> 29;
@@ -138,7 +139,7 @@ static void create(mg_ctx *c, MPI_Comm *comm, MPI_Win *win)
         break;
     case SPLIT_PARITY: MG_MPI_CHECK(MPI_Comm_split(c->comm, c->rank % 2, c->rank, comm)); break;
     case SPLIT_RANDOM:
-        random_split(c, s->ncalls, &colour, &key);
+        random_split(c->rank, c->nranks, s->ncalls, &colour, &key);
         MG_MPI_CHECK(MPI_Comm_split(c->comm, colour, key, comm));
         break;
     case CART: MG_MPI_CHECK(MPI_Cart_create(c->comm, 2, s->dims, periods, 0, comm)); break;
@@ -168,13 +169,11 @@ static void expected(mg_ctx *c, unsigned long long n, int *size, int *rank)
         *size = (c->nranks + 1 - c->rank % 2) / 2;
         *rank = c->rank / 2;
     } else if (c->variant == SPLIT_RANDOM) {
-        random_split(c, n, &mine, &key);
+        random_split(c->rank, c->nranks, n, &mine, &key);
         *size = 0;
         for (int r = 0; r < c->nranks; ++r) {
-            mg_ctx other = *c;
             int kr;
-            other.rank = r;
-            random_split(&other, n, &colour, &kr);
+            random_split(r, c->nranks, n, &colour, &kr);
             *size += colour == mine;
             below += colour == mine && (kr < key || (kr == key && r < c->rank));
         }
@@ -263,11 +262,8 @@ static const char *const extra_names[] = {"free_us", NULL};
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *stats, const double *rank_s,
                    double *out)
 {
-    double most = -INFINITY;
     (void)size, (void)stats, (void)rank_s;
-    for (int r = 0; r < c->nranks; ++r)
-        most = fmax(most, c->rank_figures[r]);
-    out[0] = isfinite(most) ? most * 1e6 : NAN;
+    out[0] = mg_ctx_figure_over_ranks(c, 0, 1).max * 1e6;
 }
 
 static size_t buf_bytes(const mg_ctx *c, uint64_t max_size)

@@ -66,6 +66,26 @@ void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
         snprintf(buf, len, "%s=%ld", b->sweep.variant_name, v);
 }
 
+mg_figure_span mg_ctx_figure_over_ranks(const mg_ctx *c, int k, int nfigures)
+{
+    mg_figure_span out = {INFINITY, 0.0, -INFINITY};
+    int n = 0;
+    for (int r = 0; r < c->nranks; ++r) {
+        double v = c->rank_figures[(size_t)r * (size_t)nfigures + (size_t)k];
+        if (!isfinite(v))
+            continue;
+        out.min = fmin(out.min, v);
+        out.max = fmax(out.max, v);
+        out.mean += v;
+        ++n;
+    }
+    if (n == 0)
+        out.min = out.mean = out.max = NAN;
+    else
+        out.mean /= n;
+    return out;
+}
+
 const char *mg_thread_level_name(int level)
 {
     if (level == MPI_THREAD_MULTIPLE)

@@ -314,6 +314,14 @@ typedef struct mg_bench {
 uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_s,
                         MPI_Request *reqs, int nreqs);
 
+/* Rank 0, in extras: figure k of every rank's nfigures (report.figures)
+ * over the ranks: the smallest, the mean and the largest of its finite
+ * values; NaN in all three when no rank's is finite. */
+typedef struct {
+    double min, mean, max;
+} mg_figure_span;
+mg_figure_span mg_ctx_figure_over_ranks(const mg_ctx *c, int k, int nfigures);
+
 /* Record a failure the user's settings caused (first message kept); the
  * kernel carries on harmlessly until the driver stops the sweep. */
 void mg_ctx_fail(mg_ctx *ctx, const char *msg);

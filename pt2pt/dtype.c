@@ -5,8 +5,6 @@
 #include "mg_size.h"
 #include "persistent.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,19 +97,27 @@ static void build(dt_state *s, uint64_t n)
 
 /* A message of the typed variant: the size, in sbuf or rbuf (not an
  * acknowledgement on the stack). */
-static int typed(const dt_state *s, const void *buf, size_t bytes)
+/* The count and datatype of a message: the typed variant's for a message
+ * of the size in sbuf or rbuf, bytes for anything else (an acknowledgement
+ * on the stack). One test per message, inside the timed loop. */
+static int message(const dt_state *s, const void *buf, size_t bytes, MPI_Datatype *dt)
 {
     const char *p = buf;
-    return bytes == s->size &&
-           ((p >= s->lo[0] && p < s->hi[0]) || (p >= s->lo[1] && p < s->hi[1]));
+    if (bytes == s->size &&
+        ((p >= s->lo[0] && p < s->hi[0]) || (p >= s->lo[1] && p < s->hi[1]))) {
+        *dt = s->dt;
+        return s->count;
+    }
+    *dt = MPI_BYTE;
+    return (int)bytes;
 }
 
 static void post(void *impl, int send, const void *buf, size_t bytes, int peer, int tag,
                  MPI_Request *req)
 {
     dt_state *s = impl;
-    int count = typed(s, buf, bytes) ? s->count : (int)bytes;
-    MPI_Datatype dt = typed(s, buf, bytes) ? s->dt : MPI_BYTE;
+    MPI_Datatype dt;
+    int count = message(s, buf, bytes, &dt);
     if (send)
         MG_MPI_CHECK(MPI_Isend(buf, count, dt, peer, tag, s->comm, req));
     else
@@ -127,8 +133,8 @@ static void complete(void *impl, int n, MPI_Request *reqs)
 static void blocking(void *impl, int send, const void *buf, size_t bytes, int peer, int tag)
 {
     dt_state *s = impl;
-    int count = typed(s, buf, bytes) ? s->count : (int)bytes;
-    MPI_Datatype dt = typed(s, buf, bytes) ? s->dt : MPI_BYTE;
+    MPI_Datatype dt;
+    int count = message(s, buf, bytes, &dt);
     if (send)
         MG_MPI_CHECK(MPI_Send(buf, count, dt, peer, tag, s->comm));
     else

@@ -3,26 +3,31 @@
 #include "mt.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <string.h>
 
 const char *const mg_mt_comm_modes[] = {"dup", "shared", NULL};
 
 static mg_mt_state *st(const mg_ctx *c) { return c->state; }
 
+mg_tpool *mg_mt_team(int n)
+{
+    char msg[128];
+    mg_tpool *pool = mg_tpool_create(n);
+    if (pool == NULL) {
+        snprintf(msg, sizeof msg, "could not start %d threads: %s", n, strerror(errno));
+        mg_mpi_die(__FILE__, __LINE__, msg);
+    }
+    return pool;
+}
+
 void mg_mt_setup(mg_ctx *c, uint64_t max_size)
 {
     mg_mt_state *s = st(c);
-    char msg[128];
     (void)max_size;
     if (mg_mt(c)->comm_mode == MG_MT_DUP)
         for (s->ncomm = 0; s->ncomm < mg_mt_threads(c); ++s->ncomm)
             MG_MPI_CHECK(MPI_Comm_dup(c->comm, &s->comm[s->ncomm]));
-    if ((s->pool = mg_tpool_create(mg_mt_threads(c))) == NULL) {
-        snprintf(msg, sizeof msg, "could not start %d threads: %s", mg_mt_threads(c),
-                 strerror(errno));
-        mg_mpi_die(__FILE__, __LINE__, msg);
-    }
+    s->pool = mg_mt_team(mg_mt_threads(c));
 }
 
 void mg_mt_teardown(mg_ctx *c)

@@ -58,6 +58,9 @@ extern const char *const mg_mt_comm_modes[];
 static inline const mg_mt_params *mg_mt(const mg_ctx *c) { return (const mg_mt_params *)c->params; }
 static inline int mg_mt_threads(const mg_ctx *c) { return (int)mg_mt(c)->threads; }
 
+/* A team of n threads (mg_tpool), or MPI_Abort saying why not. */
+mg_tpool *mg_mt_team(int n);
+
 /* The hooks every threaded program shares (state, setup, teardown, sizes,
  * buffers, describe) and its validation slots (one per thread, from the
  * peer: receivers only when `receiver_only`). */

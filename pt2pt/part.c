@@ -5,22 +5,13 @@
 #include "config.h"
 #include "mg_pattern.h"
 
-#include <errno.h>
-#include <limits.h>
-#include <string.h>
 
 static mg_part_state *pst(const mg_ctx *c) { return c->state; }
 
 void mg_part_setup(mg_ctx *c, uint64_t max_size)
 {
-    mg_part_state *s = pst(c);
-    char msg[128];
     (void)max_size;
-    if ((s->pool = mg_tpool_create((int)mg_part(c)->threads)) == NULL) {
-        snprintf(msg, sizeof msg, "could not start %ld threads: %s", mg_part(c)->threads,
-                 strerror(errno));
-        mg_mpi_die(__FILE__, __LINE__, msg);
-    }
+    pst(c)->pool = mg_mt_team((int)mg_part(c)->threads);
 }
 
 void mg_part_teardown(mg_ctx *c)

@@ -124,19 +124,12 @@ static const char *const extra_names[] = {"init_min_us", "init_mean_us", "main_m
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                    double *out)
 {
-    double lo = INFINITY, sum = 0, main_max = -INFINITY, ready_max = -INFINITY;
+    const mg_figure_span init = mg_ctx_figure_over_ranks(c, FIG_INIT, NFIG);
     (void)size, (void)st, (void)rank_s;
-    for (int r = 0; r < c->nranks; ++r) {
-        const double *f = &c->rank_figures[r * NFIG];
-        lo = fmin(lo, f[FIG_INIT]);
-        sum += f[FIG_INIT];
-        main_max = fmax(main_max, f[FIG_MAIN]);
-        ready_max = fmax(ready_max, f[FIG_READY]);
-    }
-    out[0] = lo * 1e6;
-    out[1] = sum / c->nranks * 1e6;
-    out[2] = isfinite(main_max) ? main_max * 1e6 : NAN;
-    out[3] = isfinite(ready_max) ? ready_max * 1e6 : NAN;
+    out[0] = init.min * 1e6;
+    out[1] = init.mean * 1e6;
+    out[2] = mg_ctx_figure_over_ranks(c, FIG_MAIN, NFIG).max * 1e6;
+    out[3] = mg_ctx_figure_over_ranks(c, FIG_READY, NFIG).max * 1e6;
 }
 
 static const char *const init_names[] = {"init", "thread", "session", NULL};
