@@ -68,6 +68,7 @@ typedef struct {
     uint64_t max_memory; /* -M; 0: automatic */
     int format;          /* mg_format */
     int columns;         /* --columns: MG_COLUMNS_* (table, and CSV's validation) */
+    const char *percentiles; /* -z LIST, or NULL */
     const char *output;  /* -o */
     int help, version;
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */

@@ -63,7 +63,9 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
     if (s->cfg.validate)
         r.validation = ok ? "passed" : "failed";
     mg_to_metric(b, &s->ctx, size, samples, n);
-    if (mg_stats_compute(samples, n, &r.stats) != 0)
+    if (s->pctl.n > 0)
+        r.pctl = &s->pctl;
+    if (mg_stats_compute_pct(samples, n, s->pctl.p, s->pctl.n, r.pctl_v, &r.stats) != 0)
         return -1;
     *st_out = r.stats;
     if (b->report.extras) {
@@ -137,7 +139,8 @@ void mg_output_begin(mg_run *s)
                           .extra_names = b->report.extras ? b->report.extra_names : NULL,
                           .variant_name = b->sweep.variant_name,
                           .columns = s->cfg.columns,
-                          .validated = s->cfg.validate};
+                          .validated = s->cfg.validate,
+                          .pctl = s->pctl.n > 0 ? &s->pctl : NULL};
 
     if (s->ctx.rank != 0)
         return;

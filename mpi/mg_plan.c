@@ -64,6 +64,10 @@ static const mg_opt common_opts[] = {
      "table columns: every statistic; OSU's (the size and the figure, with -c Pass/Fail); or "
      "every statistic and P50",
      0, 0, mg_columns_names, "default", NULL},
+    {'z', "percentiles", MG_OPT_STRING, offsetof(mg_config, percentiles), "LIST",
+     "the percentile columns (table, CSV) in place of P90 and P99, like 50,99,99.9; JSON keeps "
+     "p50, p90, p99 and adds them under percentiles",
+     0, 0, NULL, NULL, NULL},
     {'o', "output", MG_OPT_STRING, offsetof(mg_config, output), "FILE",
      "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL,
      NULL, ""},
@@ -219,6 +223,9 @@ void mg_plan_parse(mg_run *s)
         mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err, sizeof s->plan_err) != 0;
     if (s->cfg.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
         s->cfg.max_samples = s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
+    if (!s->plan_failed && s->cfg.percentiles)
+        s->plan_failed =
+            mg_pctl_parse(s->cfg.percentiles, &s->pctl, s->plan_err, sizeof s->plan_err) != 0;
     if (!s->plan_failed && s->cfg.turns) {
         mg_turns_spec *t = &s->turns;
         s->plan_failed = mg_turns_parse(s->cfg.turns, t, s->plan_err, sizeof s->plan_err) != 0;

@@ -68,6 +68,7 @@ typedef struct {
     int rail_helper;     /* this process serves a rail group (mg_multirail_serve) */
     mg_turns_spec turns; /* --turns, parsed (has_turns) */
     int has_turns;
+    mg_pctl pctl; /* -z, parsed (pctl.n > 0) */
     int argc;
     char **argv;
     int plan_failed; /* 1: a usage error in plan_err; 2: an internal error */

@@ -10,6 +10,7 @@ Checks structure only (never performance numbers). Exit 0 if well formed,
 import csv
 import json
 import math
+import re
 import sys
 
 FEW_SAMPLES = 10  # util/mg_report.h MG_FEW_SAMPLES
@@ -63,6 +64,10 @@ def check_run(run, results, where):
         need(r.get("few_samples", False) == (r["samples"] < FEW_SAMPLES),
              f"{where}: result {i}: few_samples must be true exactly below {FEW_SAMPLES} samples")
         check_stats(r, f"{where} result {i}")
+        if "percentiles" in r:  # -z: ascending, within [min, max]
+            v = [r["percentiles"][k] for k in sorted(r["percentiles"], key=lambda k: float(k[1:]))]
+            need(v and v == sorted(v) and r["min"] <= v[0] and v[-1] <= r["max"],
+                 f"{where}: result {i}: percentiles {r['percentiles']!r}")
         if "validation" in r:
             need(r["validation"] == "passed", f"{where}: result {i}: validation {r['validation']}")
     # sizes in sweep order; per size the variants in list order (a search may
@@ -161,11 +166,12 @@ def is_number(c):
 
 
 STAT_TITLES = {"P50", "Mean", "Min", "Max", "Stddev", "P90", "P99", "CI95-low", "CI95-high"}
+PCTL_TITLE = re.compile(r"^P([0-9.]+)$")  # -z: P99.9
 
 
 def check_row(title, c, l):
     """One cell of a table row by its column's title."""
-    if title in STAT_TITLES:
+    if title in STAT_TITLES or PCTL_TITLE.match(title):
         float(c)
     elif title == "Samples":
         need(c.endswith("!") == (int(c.rstrip("!")) < FEW_SAMPLES),
@@ -201,6 +207,10 @@ def check_table(text):
             if k == len(titles) - 1 and title not in known and not is_number(c):
                 continue  # the variant's value
             check_row(title, c, l)
+        pct = [(float(m.group(1)), float(c)) for t, c in zip(titles, cols[2:])
+               for m in [PCTL_TITLE.match(t)] if m]
+        need(pct == sorted(pct) and [v for _, v in pct] == sorted(v for _, v in pct),
+             f"table: percentile columns out of order: {l!r}")
         if "Samples" in titles:
             marked += cols[2 + titles.index("Samples")].endswith("!")
         need(l[:10].strip() == cols[0], f"table: size not in OSU's first field: {l!r}")
@@ -209,16 +219,32 @@ def check_table(text):
         need(len(notes) == marked, "table: every '!' row needs its '# ! size' note")
 
 
+def csv_percentiles(header):
+    """The percentile fields of a CSV header: p50,p90,p99 or -z's choice."""
+    m = re.match(r"^benchmark,size_bytes,unit,median,mean,min,max,stddev,((?:p[0-9.]+,)+)"
+                 r"ci95_low,ci95_high,samples,iterations,stop,variant,extra(,validation)?$",
+                 header)
+    need(m, "csv: header differs")
+    need(m.group(1) == "p50,p90,p99," or header.replace(m.group(1), "p50,p90,p99,", 1)
+         in (CSV_HEADER, CSV_HEADER + ",validation"), "csv: header differs")
+    return m.group(1).rstrip(",").split(",")
+
+
 def check_csv(text):
     lines = text.splitlines()
-    need(lines and lines[0] in (CSV_HEADER, CSV_HEADER + ",validation"), "csv: header differs")
+    need(lines, "csv: empty")
+    pct = csv_percentiles(lines[0])
     rows = list(csv.DictReader(lines))
     need(rows, "csv: no rows")
     for i, r in enumerate(rows, 2):
         rec = {k: r[k] for k in r}
-        for k in ("median", "mean", "min", "max", "p50", "p90", "p99", "ci95_low",
-                  "ci95_high", "stddev"):
+        for k in ["median", "mean", "min", "max", "ci95_low", "ci95_high", "stddev"] + pct:
             rec[k] = float(rec[k])
+        vals = [rec[k] for k in pct]
+        need(vals == sorted(vals) and rec["min"] <= vals[0] and vals[-1] <= rec["max"],
+             f"csv row {i}: percentiles out of order")
+        if pct != ["p50", "p90", "p99"]:  # -z: the three are not in the CSV
+            rec.update(p50=rec["median"], p90=vals[-1], p99=vals[-1])
         check_stats(rec, f"csv row {i}")
         int(r["size_bytes"]), int(r["samples"]), int(r["iterations"])
         if "validation" in r:

@@ -5,14 +5,15 @@
 #include "mg_json.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OSU_SIZE_WIDTH 10
 #define OSU_FIELD_WIDTH 20
 #define COL_WIDTH 12
 
-static const char *const extra_titles[] = {"Mean", "Min", "Max",      "Stddev",
-                                           "P90",  "P99", "CI95-low", "CI95-high"};
+static const char *const spread_titles[] = {"Mean", "Min", "Max", "Stddev"};
+static const char *const ci_titles[] = {"CI95-low", "CI95-high"};
 
 const char *const mg_columns_names[] = {"default", "osu", "all", NULL};
 
@@ -20,6 +21,41 @@ const char *const mg_columns_names[] = {"default", "osu", "all", NULL};
 static const char *pass_fail(const mg_result *r)
 {
     return r->validation && strcmp(r->validation, "passed") == 0 ? "Pass" : "Fail";
+}
+
+int mg_pctl_parse(const char *text, mg_pctl *out, char *err, size_t errlen)
+{
+    const char *p = text;
+    out->n = 0;
+    for (;;) {
+        char *end;
+        double v = strtod(p, &end);
+        size_t plain = strspn(p, "0123456789.");
+        if (end == p || (size_t)(end - p) != plain || !(v > 0.0 && v <= 100.0)) {
+            snprintf(err, errlen,
+                     "-z '%s': a list of percentiles above 0 and at most 100, like 50,90,99.9",
+                     text);
+            return -1;
+        }
+        if (out->n == MG_MAX_PCTL || (out->n > 0 && v <= out->p[out->n - 1])) {
+            snprintf(err, errlen, "-z '%s': at most %d percentiles, increasing, without repeats",
+                     text, MG_MAX_PCTL);
+            return -1;
+        }
+        out->p[out->n++] = v;
+        if (*end == '\0')
+            return 0;
+        if (*end != ',' || end[1] == '\0') {
+            snprintf(err, errlen, "-z '%s': percentiles are separated by commas", text);
+            return -1;
+        }
+        p = end + 1;
+    }
+}
+
+void mg_pctl_name(double pct, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.6g", pct);
 }
 
 int mg_format_parse(const char *name)
@@ -33,6 +69,27 @@ int mg_format_parse(const char *name)
     return -1;
 }
 
+/* The titles of the statistics' columns: [P50] Mean Min Max Stddev P90 P99
+ * CI95-low CI95-high, the chosen percentiles in place of P50, P90, P99. */
+static void table_stat_titles(FILE *f, const mg_table_meta *meta)
+{
+    char name[32], title[40];
+    if (meta->columns == MG_COLUMNS_ALL && !meta->pctl)
+        fprintf(f, "%*s", COL_WIDTH, "P50");
+    for (size_t i = 0; i < sizeof spread_titles / sizeof spread_titles[0]; ++i)
+        fprintf(f, "%*s", COL_WIDTH, spread_titles[i]);
+    if (meta->pctl) {
+        for (int i = 0; i < meta->pctl->n; ++i) {
+            mg_pctl_name(meta->pctl->p[i], name, sizeof name);
+            snprintf(title, sizeof title, "P%s", name);
+            fprintf(f, "%*s", COL_WIDTH, title);
+        }
+    } else
+        fprintf(f, "%*s%*s", COL_WIDTH, "P90", COL_WIDTH, "P99");
+    for (size_t i = 0; i < sizeof ci_titles / sizeof ci_titles[0]; ++i)
+        fprintf(f, "%*s", COL_WIDTH, ci_titles[i]);
+}
+
 void mg_report_table_header(FILE *f, const mg_table_meta *meta)
 {
     const int osu = meta->columns == MG_COLUMNS_OSU;
@@ -41,10 +98,8 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
     fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->headline);
     if (meta->validated && osu)
         fprintf(f, "%*s", COL_WIDTH, "Validation");
-    if (meta->columns == MG_COLUMNS_ALL)
-        fprintf(f, "%*s", COL_WIDTH, "P50");
-    for (size_t i = 0; i < sizeof extra_titles / sizeof extra_titles[0] && !osu; ++i)
-        fprintf(f, "%*s", COL_WIDTH, extra_titles[i]);
+    if (!osu)
+        table_stat_titles(f, meta);
     if (!osu)
         fprintf(f, "%*s%*s%*s", 9, "Samples", 12, "Iterations", 13, "Stop");
     if (meta->validated && !osu)
@@ -78,12 +133,19 @@ static int is_count(const char *name)
 static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
-    const double extra[] = {s->mean, s->min, s->max,      s->stddev,
-                            s->p90,  s->p99, s->ci95_low, s->ci95_high};
-    if (meta->columns == MG_COLUMNS_ALL)
+    const double spread[] = {s->mean, s->min, s->max, s->stddev};
+    if (meta->columns == MG_COLUMNS_ALL && !r->pctl)
         table_num(f, COL_WIDTH, s->p50);
-    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; ++i)
-        table_num(f, COL_WIDTH, extra[i]);
+    for (size_t i = 0; i < sizeof spread / sizeof spread[0]; ++i)
+        table_num(f, COL_WIDTH, spread[i]);
+    for (int i = 0; r->pctl && i < r->pctl->n; ++i)
+        table_num(f, COL_WIDTH, r->pctl_v[i]);
+    if (!r->pctl) {
+        table_num(f, COL_WIDTH, s->p90);
+        table_num(f, COL_WIDTH, s->p99);
+    }
+    table_num(f, COL_WIDTH, s->ci95_low);
+    table_num(f, COL_WIDTH, s->ci95_high);
     if (s->n < MG_FEW_SAMPLES)
         fprintf(f, "%*zu!", 8, s->n);
     else
@@ -127,11 +189,24 @@ void mg_report_table_row(FILE *f, const mg_result *r)
     mg_report_table_row_meta(f, &plain, r);
 }
 
+/* The CSV header without its line end: p50,p90,p99 or the chosen percentiles. */
+static void csv_header(FILE *f, const mg_pctl *pctl)
+{
+    char name[32];
+    fputs("benchmark,size_bytes,unit,median,mean,min,max,stddev", f);
+    if (!pctl)
+        fputs(",p50,p90,p99", f);
+    for (int i = 0; pctl && i < pctl->n; ++i) {
+        mg_pctl_name(pctl->p[i], name, sizeof name);
+        fprintf(f, ",p%s", name);
+    }
+    fputs(",ci95_low,ci95_high,samples,iterations,stop,variant,extra", f);
+}
+
 void mg_report_csv_header(FILE *f)
 {
-    fputs("benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p90,p99,"
-          "ci95_low,ci95_high,samples,iterations,stop,variant,extra\n",
-          f);
+    csv_header(f, NULL);
+    fputc('\n', f);
 }
 
 static void csv_num(FILE *f, double v)
@@ -160,13 +235,8 @@ static void csv_text(FILE *f, const char *s)
 
 void mg_report_csv_header_meta(FILE *f, const mg_table_meta *meta)
 {
-    if (!meta->validated) {
-        mg_report_csv_header(f);
-        return;
-    }
-    fputs("benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p90,p99,"
-          "ci95_low,ci95_high,samples,iterations,stop,variant,extra,validation\n",
-          f);
+    csv_header(f, meta->pctl);
+    fputs(meta->validated ? ",validation\n" : "\n", f);
 }
 
 static void csv_fields(FILE *f, const mg_result *r);
@@ -197,9 +267,13 @@ static void csv_fields(FILE *f, const mg_result *r)
     csv_num(f, s->min);
     csv_num(f, s->max);
     csv_num(f, s->stddev);
-    csv_num(f, s->p50);
-    csv_num(f, s->p90);
-    csv_num(f, s->p99);
+    if (!r->pctl) {
+        csv_num(f, s->p50);
+        csv_num(f, s->p90);
+        csv_num(f, s->p99);
+    }
+    for (int i = 0; r->pctl && i < r->pctl->n; ++i)
+        csv_num(f, r->pctl_v[i]);
     csv_num(f, s->ci95_low);
     csv_num(f, s->ci95_high);
     fprintf(f, ",%zu,%llu,", s->n, r->iterations);
@@ -233,6 +307,16 @@ void mg_report_json_result(FILE *f, const mg_result *r)
     mg_json_number(&j, "p50", s->p50);
     mg_json_number(&j, "p90", s->p90);
     mg_json_number(&j, "p99", s->p99);
+    if (r->pctl) {
+        char key[40], name[32];
+        mg_json_object_begin(&j, "percentiles");
+        for (int i = 0; i < r->pctl->n; ++i) {
+            mg_pctl_name(r->pctl->p[i], name, sizeof name);
+            snprintf(key, sizeof key, "p%s", name);
+            mg_json_number(&j, key, r->pctl_v[i]);
+        }
+        mg_json_object_end(&j);
+    }
     mg_json_number(&j, "ci95_low", s->ci95_low);
     mg_json_number(&j, "ci95_high", s->ci95_high);
     mg_json_uint(&j, "samples", (unsigned long long)s->n);

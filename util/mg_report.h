@@ -13,6 +13,10 @@
  * Table: extras become further columns after "Stop", and the variant (when
  * the benchmark has one) the last column.
  *
+ * -z LIST: the table's P90 and P99 (and --columns all's P50) and the CSV's
+ * p50, p90, p99 become the chosen percentiles; the JSON result keeps p50,
+ * p90 and p99 and adds "percentiles": {"p99.9": ...}.
+ *
  * JSON: one {"type":"result",...} object per line. The run record (the
  * provenance) is written by the MPI layer with mg_json.
  */
@@ -30,6 +34,20 @@ extern "C" {
 
 #define MG_MAX_EXTRA 6
 
+/* -z, --percentiles LIST: the percentile columns, in percent, ascending. */
+#define MG_MAX_PCTL 8
+typedef struct {
+    int n;
+    double p[MG_MAX_PCTL];
+} mg_pctl;
+
+/* "50,90,99.9" -> *out (each in (0, 100], increasing, at most MG_MAX_PCTL).
+ * 0, or -1 with a message in err. */
+int mg_pctl_parse(const char *text, mg_pctl *out, char *err, size_t errlen);
+/* A percentile's name, "99.9" (the table's title is P and it, the CSV's
+ * field and the JSON's key p and it). */
+void mg_pctl_name(double pct, char *buf, size_t len);
+
 typedef struct {
     const char *benchmark;
     uint64_t size_bytes;
@@ -43,6 +61,8 @@ typedef struct {
     int nextra;                    /* further figures of the benchmark (NaN: not available) */
     const char *extra_names[MG_MAX_EXTRA];
     double extra[MG_MAX_EXTRA];
+    const mg_pctl *pctl;        /* -z: the chosen percentiles, or NULL (P90, P99) */
+    double pctl_v[MG_MAX_PCTL]; /* their values, in unit */
 } mg_result;
 
 typedef struct {
@@ -54,6 +74,8 @@ typedef struct {
     const char *variant_name;       /* title of the variant column, or NULL */
     int columns;                    /* the table's columns: MG_COLUMNS_* (--columns) */
     int validated;                  /* -c: a Validation column (Pass/Fail), in CSV too */
+    const mg_pctl *pctl; /* -z: these percentile columns in place of P90, P99 (table) and
+                          * p50, p90, p99 (CSV); NULL: those */
 } mg_table_meta;
 
 /* --columns: default (every statistic), osu (the size and the figure, and

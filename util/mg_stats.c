@@ -105,6 +105,12 @@ int mg_stats_compute_sorted(const double *x, size_t n, mg_stats *out)
 
 int mg_stats_compute(const double *x, size_t n, mg_stats *out)
 {
+    return mg_stats_compute_pct(x, n, NULL, 0, NULL, out);
+}
+
+int mg_stats_compute_pct(const double *x, size_t n, const double *pct, int npct, double *pct_out,
+                         mg_stats *out)
+{
     double *s;
     int rc;
 
@@ -120,6 +126,8 @@ int mg_stats_compute(const double *x, size_t n, mg_stats *out)
     memcpy(s, x, n * sizeof *s);
     qsort(s, n, sizeof *s, cmp_double);
     rc = mg_stats_compute_sorted(s, n, out);
+    for (int i = 0; rc == 0 && i < npct; ++i)
+        pct_out[i] = mg_percentile_sorted(s, n, pct[i] / 100.0);
     free(s);
     return rc;
 }

@@ -35,6 +35,11 @@ typedef struct {
  * non-finite sample, -ENOMEM if the sorted copy cannot be made. */
 int mg_stats_compute(const double *x, size_t n, mg_stats *out);
 
+/* Same, and the percentiles pct[0..npct-1] (in percent, 0..100) into
+ * pct_out[0..npct-1]. */
+int mg_stats_compute_pct(const double *x, size_t n, const double *pct, int npct, double *pct_out,
+                         mg_stats *out);
+
 /* Same, on samples already sorted ascending (no copy is made). */
 int mg_stats_compute_sorted(const double *sorted, size_t n, mg_stats *out);
 

@@ -322,3 +322,83 @@ TEST(ReportTable, VariantValueIsTheLastColumn)
     EXPECT_NE(hdr.find("pair_min_MB/s  slaves\n"), std::string::npos) << hdr;
     EXPECT_NE(row.find("              -  3\n"), std::string::npos) << row;
 }
+
+// ---- -z, --percentiles ----------------------------------------------------------
+
+TEST(ReportPercentiles, ParsesAnIncreasingList)
+{
+    mg_pctl p;
+    char err[160];
+    ASSERT_EQ(mg_pctl_parse("50,99,99.9,100", &p, err, sizeof err), 0) << err;
+    ASSERT_EQ(p.n, 4);
+    EXPECT_EQ(p.p[0], 50.0);
+    EXPECT_EQ(p.p[1], 99.0);
+    EXPECT_EQ(p.p[2], 99.9);
+    EXPECT_EQ(p.p[3], 100.0);
+    ASSERT_EQ(mg_pctl_parse(".5", &p, err, sizeof err), 0) << err;
+    EXPECT_EQ(p.n, 1);
+    EXPECT_EQ(p.p[0], 0.5);
+}
+
+TEST(ReportPercentiles, RefusesWhatIsNoPercentileList)
+{
+    mg_pctl p;
+    char err[160];
+    for (const char *bad : {"", "0", "100.5", "-5", "0x10", "1e1", "nan", "inf", "50,", ",50",
+                            "50;90", "90,50", "50,50", "1,2,3,4,5,6,7,8,9", "50 ,90"}) {
+        EXPECT_EQ(mg_pctl_parse(bad, &p, err, sizeof err), -1) << bad;
+        EXPECT_NE(std::string(err).find("-z '"), std::string::npos) << err;
+    }
+}
+
+TEST(ReportPercentiles, NamesArePlainNumbers)
+{
+    char name[32];
+    mg_pctl_name(99.9, name, sizeof name);
+    EXPECT_STREQ(name, "99.9");
+    mg_pctl_name(50, name, sizeof name);
+    EXPECT_STREQ(name, "50");
+    mg_pctl_name(99.999, name, sizeof name);
+    EXPECT_STREQ(name, "99.999");
+}
+
+TEST(ReportPercentiles, ChosenColumnsReplaceP90AndP99InTableAndCsv)
+{
+    mg_pctl p;
+    char err[160];
+    ASSERT_EQ(mg_pctl_parse("50,99.9", &p, err, sizeof err), 0);
+    mg_result r = golden_results()[0];
+    r.pctl = &p;
+    r.pctl_v[0] = 1.52;
+    r.pctl_v[1] = 7.25;
+    mg_table_meta meta = golden_meta();
+    meta.pctl = &p;
+    meta.columns = MG_COLUMNS_ALL; // the chosen list replaces all's P50 too
+    std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
+    std::string row = capture([&](FILE *f) { mg_report_table_row_meta(f, &meta, &r); });
+    EXPECT_NE(hdr.find("      Stddev         P50       P99.9    CI95-low"), std::string::npos)
+        << hdr;
+    EXPECT_EQ(hdr.find("P90"), std::string::npos) << hdr;
+    EXPECT_NE(row.find("        0.31        1.52        7.25        1.51"), std::string::npos)
+        << row;
+    std::string csvh = capture([&](FILE *f) { mg_report_csv_header_meta(f, &meta); });
+    EXPECT_EQ(csvh, "benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p99.9,ci95_low,"
+                    "ci95_high,samples,iterations,stop,variant,extra\n");
+    std::string csvr = capture([&](FILE *f) { mg_report_csv_row(f, &r); });
+    EXPECT_EQ(csvr, "latency,1,us,1.52,1.5437,1.47,9.86,0.31,1.52,7.25,1.51,1.53,1000,64000,"
+                    "precision,,\n");
+}
+
+TEST(ReportPercentiles, JsonKeepsTheThreeAndAddsTheChosen)
+{
+    mg_pctl p;
+    char err[160];
+    ASSERT_EQ(mg_pctl_parse("99.9", &p, err, sizeof err), 0);
+    mg_result r = golden_results()[0];
+    r.pctl = &p;
+    r.pctl_v[0] = 7.25;
+    std::string line = capture([&](FILE *f) { mg_report_json_result(f, &r); });
+    EXPECT_NE(line.find("\"p90\":1.61,\"p99\":2.43,\"percentiles\":{\"p99.9\":7.25},"),
+              std::string::npos)
+        << line;
+}

@@ -395,3 +395,18 @@ TEST(Stats, RelHalfwidthOfZeroMedianIsInfinite)
     EXPECT_TRUE(std::isinf(mg_stats_rel_halfwidth(&s)));
     EXPECT_GT(mg_stats_rel_halfwidth(&s), 0.0);
 }
+
+TEST(Stats, ChosenPercentilesComeFromTheSortedSamples)
+{
+    const double x[] = {4.0, 1.0, 3.0, 2.0, 5.0}; // sorted 1..5: h = 4 p
+    const double pct[] = {25.0, 62.5, 99.0, 100.0};
+    double v[4];
+    mg_stats s;
+    ASSERT_EQ(mg_stats_compute_pct(x, 5, pct, 4, v, &s), 0);
+    EXPECT_DOUBLE_EQ(v[0], 2.0);
+    EXPECT_DOUBLE_EQ(v[1], 3.5);
+    EXPECT_DOUBLE_EQ(v[2], 4.96);
+    EXPECT_DOUBLE_EQ(v[3], 5.0);
+    EXPECT_DOUBLE_EQ(s.median, 3.0);
+    EXPECT_EQ(x[0], 4.0); // the input is left alone
+}
