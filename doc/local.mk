@@ -15,3 +15,30 @@ option-tables: all
 	cd $(srcdir) && $(PYTHON) doc/option_tables.py \
 	    --bindir $(abs_top_builddir) --write $(OPTION_DOCS)
 .PHONY: option-tables
+
+# Man pages (section 1), one per program, each benchmark name, mpigauge-rails,
+# mpigauge and each of its commands (mpigauge-run, ...): made by help2man from
+# the programs' own --help when they are built (doc/man.sh), installed in
+# $(man1dir); man/pages.list names them. tests/man_pages.sh checks them.
+EXTRA_DIST += doc/man.sh
+MG_MAN_LIST =
+if MG_HAVE_HELP2MAN
+MG_MAN_LIST += man/pages.list
+endif
+man/pages.list: $(bin_PROGRAMS) collective/links.stamp onesided/links.stamp frontend/mpigauge \
+		$(srcdir)/doc/man.sh
+	$(AM_V_GEN)$(SHELL) $(srcdir)/doc/man.sh $(abs_top_builddir) man '$(VERSION)' '$(docdir)' >/dev/null
+all-local: $(MG_MAN_LIST)
+install-data-local: install-man-pages
+install-man-pages: $(MG_MAN_LIST)
+	@for n in `cat $(MG_MAN_LIST) /dev/null`; do \
+	    $(MKDIR_P) $(DESTDIR)$(man1dir) && \
+	    $(INSTALL_DATA) man/$$n.1 $(DESTDIR)$(man1dir)/$$n.1 || exit 1; \
+	done
+uninstall-local: uninstall-man-pages
+uninstall-man-pages:
+	-for n in `cat man/pages.list 2>/dev/null`; do rm -f $(DESTDIR)$(man1dir)/$$n.1; done
+clean-local: clean-man-pages
+clean-man-pages:
+	-rm -rf man man.tmp
+.PHONY: install-man-pages uninstall-man-pages clean-man-pages

@@ -8,7 +8,7 @@ PKGS="gcc g++ make autoconf automake libtool pkg-config git python3 ca-certifica
       openmpi-bin libopenmpi-dev mpich libmpich-dev libhwloc-dev hwloc
       libgtest-dev googletest coreutils python3-venv
       python3-matplotlib slurm-wlm munge iproute2 util-linux clang libclang-rt-14-dev
-      chromium"
+      chromium help2man"
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -195,7 +195,7 @@ def _add_others(sub):
     b.set_defaults(func=cmd_best)
     pl = sub.add_parser("plot", help="plot results against message size (needs matplotlib)",
                         description="One panel per benchmark, one line per set (the median, "
-                        "with its 95%% CI as a band), log axes. Sets as for compare.")
+                        "with its 95% CI as a band), log axes. Sets as for compare.")
     pl.add_argument("files", nargs="+", metavar="FILE|LABEL")
     pl.add_argument("-o", "--output", required=True, help="out.png, out.svg or out.pdf")
     pl.add_argument("--title")
