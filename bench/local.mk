@@ -8,4 +8,4 @@ bench/libmgslow.so: $(srcdir)/bench/mg_slow.c
 	$(CC) $(AM_CFLAGS) $(CFLAGS) -O2 -fPIC -shared -o $@ $(srcdir)/bench/mg_slow.c
 CLEANFILES += bench/libmgslow.so
 EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend_scale.py bench/persistent.py \
-	bench/mgbench.py bench/catalogue.py bench/osu_side_by_side.py bench/build_osu.sh bench/ranks_sweep.sh
+	bench/mgbench.py bench/catalogue.py bench/osu_side_by_side.py bench/build_osu.sh bench/ranks_sweep.sh bench/history_scale.py

@@ -16,6 +16,8 @@ DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare, plot and 
   mpigauge plot      median against message size with CI bands (needs matplotlib)
   mpigauge report    one self-contained HTML page for results
   mpigauge selftest  the instrument's own false-alarm and detection rates here
+  mpigauge history   keep results per release in a database; check a run against the last
+  mpigauge dashboard a static site of the history: trends, regimes, regressions
 """
 
 
@@ -217,6 +219,10 @@ def _add_others(sub):
     rp.add_argument("--no-plot", action="store_true")
     rp.set_defaults(func=cmd_report)
     add_selftest(sub)
+    from .history_cli import add_parser as add_history
+    add_history(sub, add_verdict_options)
+    from .dashboard import add_parser as add_dashboard
+    add_dashboard(sub)
 
 
 def build_parser():

@@ -1,0 +1,306 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge dashboard --db DB -o DIR`: a static site of a history, no
+server needed (doc/history.md). index.html: the tags and the regressions of
+the last tag against the one before; one page per benchmark family with the
+trend of every benchmark and size over the tags (median, 95% CI band, each
+launch, regimes, verdicts); one provenance page per tag with every launch's
+run record, which the charts and tables link to.
+
+The folder is written beside DIR and moved in place whole; a DIR that is
+not an mpigauge dashboard (no marker file) is never replaced."""
+import base64
+import hashlib
+import html
+import json
+import os
+import re
+import shutil
+import tempfile
+
+from . import regimes as rg
+from .common import EXIT_OK, UsageError, fmt_num, size_label, version, now_utc
+from .history import History, default_db
+from .history_cli import point, trend
+from .render import HTML_STYLE
+from .trendchart import STYLE as CHART_STYLE, chart
+
+MARKER = ".mpigauge-dashboard"
+FAMILIES = (("pt2pt", "Point-to-point"), ("collective", "Collectives"),
+            ("onesided", "One-sided"), ("overlap", "Overlap and progress"))
+COLL_BASE = {"barrier", "bcast", "reduce", "allreduce", "reduce_scatter", "reduce_scatter_block",
+             "scatter", "scatterv", "gather", "gatherv", "allgather", "allgatherv", "alltoall",
+             "alltoallv", "alltoallw", "scan", "exscan", "neighbor_allgather",
+             "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
+             "neighbor_alltoallw", "comm_create"}
+OVERLAP = {"send_overlap", "recv_overlap", "send_progress", "recv_progress", "protocol",
+           "cpu_avail"}
+RMA_PREFIX = ("put_", "get_", "acc_", "fop_", "cas_", "exchange_put", "exchange_get", "rma_")
+
+SCRIPT = """
+(function () {
+  var errors = [];
+  window.addEventListener('error', function (e) {
+    errors.push(String(e.message));
+    document.body.setAttribute('data-script-errors', String(errors.length));
+  });
+  var filter = document.getElementById('filter');
+  var only = document.getElementById('only-regressions');
+  var count = document.getElementById('shown');
+  var cards = Array.prototype.slice.call(document.querySelectorAll('.card'));
+  function apply() {
+    var words = (filter ? filter.value : '').toLowerCase().split(/\\s+/).filter(Boolean);
+    var shown = 0;
+    cards.forEach(function (c) {
+      var text = c.getAttribute('data-key');
+      var ok = words.every(function (w) { return text.indexOf(w) >= 0; });
+      if (only && only.checked && c.getAttribute('data-regression') !== '1') ok = false;
+      c.style.display = ok ? '' : 'none';
+      if (ok) shown++;
+    });
+    if (count) count.textContent = shown + ' of ' + cards.length + ' charts shown';
+  }
+  if (filter) filter.addEventListener('input', apply);
+  if (only) only.addEventListener('change', apply);
+  apply();
+  document.body.setAttribute('data-script-errors', String(errors.length));
+  document.body.setAttribute('data-script-ok', '1');
+})();
+"""
+SCRIPT_HASH = base64.b64encode(hashlib.sha256(SCRIPT.encode("utf-8")).digest()).decode()
+CSP = (f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+       f"script-src 'sha256-{SCRIPT_HASH}'")
+EXTRA_STYLE = """
+.cards{display:flex;flex-wrap:wrap}.card{margin:4px}.card h4{margin:2px 0;font-size:.85em}
+nav a{margin-right:1em}.regress{color:#b00;font-weight:bold}
+details{margin:.3em 0}summary{cursor:pointer}
+"""
+
+
+def family(bench):
+    b = bench[:-5] if bench.endswith("_init") else bench
+    if b in COLL_BASE or (b.startswith("i") and b[1:] in COLL_BASE):
+        return "collective"
+    if bench in OVERLAP:
+        return "overlap"
+    if bench.startswith(RMA_PREFIX):
+        return "onesided"
+    return "pt2pt"
+
+
+def slug(text):
+    s = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "tag"
+    return s + "-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
+
+
+def page(title, body, up=""):
+    """A page; up: the way to the site's top from its folder ("../")."""
+    js = f"<script>{SCRIPT}</script>"
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
+            f"<title>{html.escape(title)}</title>"
+            f"<style>{HTML_STYLE}{CHART_STYLE}{EXTRA_STYLE}</style></head>\n"
+            f"<body data-script-errors=\"0\">\n{nav(up)}<h1>{html.escape(title)}</h1>\n{body}\n"
+            f"<p class=\"small\">made by mpigauge {html.escape(version())} on {now_utc()}</p>\n"
+            f"{js}</body></html>\n")
+
+
+def nav(up=""):
+    links = [f'<a href="{up}index.html">overview</a>'] + \
+        [f'<a href="{up}{f}.html">{html.escape(t)}</a>' for f, t in FAMILIES]
+    return "<nav>" + "".join(links) + "</nav>\n"
+
+
+def series_points(tags_rows, unit, threshold, alpha):
+    """The points of one series over its tags, each with its verdict against the previous
+    tag (launch medians of the two tags, Mann-Whitney; one launch: its own CI)."""
+    from .compare import verdict
+    pts, prev = [], None
+    for tag, meds, lids, cis in tags_rows:
+        m, lo, hi = point(meds, cis)
+        p = {"tag": tag, "median": m, "low": lo, "high": hi, "launches": meds, "ids": lids,
+             "regimes": len(rg.clusters(meds)), "verdict": None}
+        if prev is not None:
+            row = verdict(prev["launches"], meds, unit, threshold, alpha,
+                          base_ci=(prev["low"], prev["high"]) if len(prev["launches"]) == 1 else None,
+                          new_ci=(lo, hi) if len(meds) == 1 else None)
+            p["verdict"] = row["verdict"]
+            p["ratio"] = row["ratio"]
+        pts.append(p)
+        prev = p
+    return pts
+
+
+def build(hist, threshold, alpha, title):
+    """{file name: html} of the site."""
+    rows = hist.series()
+    if not rows:
+        raise UsageError(f"{hist.path} holds no results yet")
+    series = trend(rows)
+    tags = [t for t, _ in hist.tags()]
+    pages = {f: [] for f, _ in FAMILIES}
+    regressions = []
+    links = {t: f"provenance/{slug(t)}.html" for t in tags}
+    for key, tags_rows in series.items():
+        bench, variant, nranks, cfg, size, unit = key
+        pts = series_points(tags_rows, unit, threshold, alpha)
+        name = " ".join(x for x in [bench, f"[{variant}]" if variant else "",
+                                    f"@{cfg}" if cfg else "", f"{nranks} ranks",
+                                    size_label(size)] if x)
+        last = pts[-1]
+        bad = (last.get("verdict") or "") == "slower" and last["tag"] == tags[-1]
+        if bad:
+            regressions.append((family(bench), name, pts[-2]["tag"], last))
+        pages[family(bench)].append((bench, name, pts, unit, bad))
+    site = {"index.html": index_page(hist, title, tags, regressions, series)}
+    for f, t in FAMILIES:
+        site[f"{f}.html"] = family_page(t, pages[f], links)
+    for t in tags:
+        site[links[t]] = provenance_page(hist, t)
+    return site
+
+
+def index_page(hist, title, tags, regressions, series):
+    body = [f"<p>{len(tags)} tags, {len(series)} series (benchmark, variant, ranks, "
+            f"configuration, size) from <code>{html.escape(hist.path)}</code>.</p>"]
+    body.append("<h2>Tags</h2><table><tr><th>tag</th><th>added (UTC)</th><th>launches</th>"
+                "<th>benchmarks</th><th>library</th><th>configurations</th><th>run dates</th>"
+                "<th>provenance</th></tr>")
+    from .results import short_library
+    for tag, n, nb, libs, cfgs, _, first, last, added in hist.tag_summary():
+        lib = ", ".join(sorted({short_library(x) for x in (libs or "").split(",") if x}))
+        body.append(f"<tr><td>{html.escape(tag)}</td><td>{added}</td><td class=num>{n}</td>"
+                    f"<td class=num>{nb}</td><td>{html.escape(lib)}</td>"
+                    f"<td>{html.escape(cfgs or '-')}</td><td>{(first or '')[:10]}..{(last or '')[:10]}"
+                    f"</td><td><a href=\"provenance/{slug(tag)}.html\">launches</a></td></tr>")
+    body.append("</table>")
+    prev = tags[-2] if len(tags) > 1 else None
+    body.append(f"<h2>Regressions of {html.escape(tags[-1])}"
+                f"{' against ' + html.escape(prev) if prev else ''}</h2>")
+    if not regressions:
+        body.append("<p>none: no series is slower.</p>" if prev else
+                    "<p>one tag only: nothing to compare yet.</p>")
+    else:
+        body.append("<table><tr><th>family</th><th>series</th><th>before</th><th>now</th>"
+                    "<th>ratio</th><th>verdict</th></tr>")
+        for fam, name, before, p in regressions:
+            body.append(f"<tr class=slower><td><a href=\"{fam}.html\">{fam}</a></td>"
+                        f"<td>{html.escape(name)}</td><td>{html.escape(before)}</td>"
+                        f"<td>{fmt_num(p['median'])}</td><td class=num>{fmt_num(p['ratio'])}</td>"
+                        f"<td class=regress>{html.escape(p['verdict'])}</td></tr>")
+        body.append("</table>")
+    body.append("<p class=small>Each tag's point is the median of its launches' medians with "
+                "its 95% CI (one launch: its own CI); a step is judged against the previous tag "
+                "alone (Mann-Whitney on the launch medians, 5% threshold by default), so an "
+                "interleaved check (<code>mpigauge history check</code>) is the stronger "
+                "verdict.</p>")
+    return page(title, "\n".join(body))
+
+
+def family_page(title, items, links):
+    if not items:
+        return page(title, "<p>No benchmark of this family in the history.</p>")
+    n_bad = sum(1 for it in items if it[4])
+    body = [f"<p>{len(items)} series, {n_bad} slower in the last tag. Points link to the "
+            "launches' provenance; a dashed ring marks a tag whose launches fell into more "
+            "than one regime; triangles mark a verdict against the previous tag.</p>",
+            '<p><input id="filter" type="search" placeholder="filter: benchmark, size, '
+            'configuration"> <label><input id="only-regressions" type="checkbox"> slower '
+            'in the last tag only</label> <span id="shown"></span></p>']
+    by_bench = {}
+    for it in items:
+        by_bench.setdefault(it[0], []).append(it)
+    for bench in sorted(by_bench):
+        body.append(f"<h2 id=\"{html.escape(bench)}\">{html.escape(bench)}</h2><div class=cards>")
+        for _, name, pts, unit, bad in by_bench[bench]:
+            svg = chart(pts, unit, name, lambda t: links[t] + "#" + bench)
+            body.append(f"<div class=card data-key=\"{html.escape(name.lower())}\" "
+                        f"data-regression=\"{1 if bad else 0}\"><h4>{html.escape(name)}"
+                        f"{' <span class=regress>slower</span>' if bad else ''}</h4>{svg}</div>")
+        body.append("</div>")
+    return page(title, "\n".join(body))
+
+
+def provenance_page(hist, tag):
+    recs = hist.records(tag)
+    body = [f"<p>Every launch of <b>{html.escape(tag)}</b>: its run record (library, hosts, "
+            "bindings, command line, environment, options) as the program wrote it.</p>"]
+    seen = set()
+    meta = {}
+    for r in recs:
+        if r.get("type") == "launch":
+            meta[r.get("launch_id")] = r
+        if r.get("type") != "run":
+            continue
+        bench = r.get("benchmark", "?")
+        anchor = f' id="{html.escape(bench)}"' if bench not in seen else ""
+        seen.add(bench)
+        m = meta.get(r.get("launch_id"), {})
+        head = ", ".join(str(x) for x in [bench, r.get("date_utc"), m.get("config"),
+                                          f"round {m['round']}" if m.get("round") is not None
+                                          else None, r.get("mpi_library", "")[:60]] if x)
+        body.append(f"<details{anchor}><summary>{html.escape(head)}</summary><pre>"
+                    f"{html.escape(json.dumps(r, indent=1, sort_keys=True))}</pre></details>")
+    return page(f"provenance: {tag}", "\n".join(body), up="../")
+
+
+def write_site(site, out):
+    """Write the site to out, complete or not at all."""
+    out = os.path.abspath(out)
+    if os.path.exists(out):
+        if not os.path.isdir(out) or (os.listdir(out) and
+                                      not os.path.exists(os.path.join(out, MARKER))):
+            raise UsageError(f"-o {out}: exists and is not an mpigauge dashboard; it is never "
+                             "replaced (give a new folder)")
+    parent = os.path.dirname(out)
+    if not os.path.isdir(parent):
+        raise UsageError(f"-o {out}: folder {parent} does not exist")
+    tmp = tempfile.mkdtemp(prefix=os.path.basename(out) + ".tmp.", dir=parent)
+    try:
+        for name, text in site.items():
+            path = os.path.join(tmp, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        with open(os.path.join(tmp, MARKER), "w", encoding="utf-8") as f:
+            f.write("made by mpigauge dashboard; the folder is replaced whole on the next run\n")
+        os.chmod(tmp, 0o755)
+        old = None
+        if os.path.exists(out):
+            old = out + ".old." + os.path.basename(tmp)
+            os.rename(out, old)
+        os.rename(tmp, out)
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def cmd_dashboard(a):
+    from .compare import parse_threshold
+    threshold = parse_threshold(a.threshold)
+    hist = History(a.db or default_db())
+    try:
+        site = build(hist, threshold, a.alpha, a.title or "mpigauge history")
+    finally:
+        hist.close()
+    write_site(site, a.output)
+    print(f"mpigauge dashboard: {len(site)} pages in {a.output}")
+    return EXIT_OK
+
+
+def add_parser(sub):
+    d = sub.add_parser("dashboard", help="a static site of a history: trends, regimes, "
+                       "regressions, provenance",
+                       description="One page per benchmark family with the trend of each "
+                       "benchmark and size over the tags of a history (median and 95% CI of "
+                       "the launches, each launch, regimes, the verdict against the previous "
+                       "tag), an overview with the last tag's regressions, and the launches' "
+                       "provenance. Static files: open index.html, no server.")
+    d.add_argument("--db", help="the history database (default as for mpigauge history)")
+    d.add_argument("-o", "--output", required=True, help="the site's folder (made or replaced "
+                   "whole; a folder that is not a dashboard is never replaced)")
+    d.add_argument("--title")
+    d.add_argument("--threshold", default="5%", help="practical significance (default 5%%)")
+    d.add_argument("--alpha", type=float, default=0.05)
+    d.set_defaults(func=cmd_dashboard)

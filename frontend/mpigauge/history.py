@@ -1,0 +1,322 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The results history: every results file added to one SQLite database
+(Python's sqlite3), tagged (a release, a nightly build), so that each new
+run is checked against the last and the trend over releases can be drawn
+(doc/history.md).
+
+The database: launches (one row per program launch: tag, the file it came
+from, its session, configuration label and round, library, version, hosts,
+date, and its records as they were in the file), results (one row per
+benchmark, variant and size of a launch: the figures the trend needs) and
+sessions (the runner's session records). A launch is known by the SHA-256
+of its run and result records, so adding the same launches twice is
+refused. The file is marked as mpigauge's (application_id) and anything
+else, a damaged file or another program's database, is refused with a
+message and left as it is."""
+import hashlib
+import json
+import os
+import sqlite3
+
+from .common import UsageError, now_utc
+
+APP_ID = 0x4D474831            # "MGH1": the file is an mpigauge history
+SCHEMA = 1
+ENV = "MPIGAUGE_HISTORY"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+TABLES = """
+CREATE TABLE tags (tag TEXT PRIMARY KEY, seq INTEGER NOT NULL, added_utc TEXT NOT NULL);
+CREATE TABLE sessions (session_id TEXT PRIMARY KEY, record TEXT NOT NULL, end_record TEXT);
+CREATE TABLE launches (
+    id INTEGER PRIMARY KEY, fingerprint TEXT NOT NULL UNIQUE, tag TEXT NOT NULL,
+    source_file TEXT, added_utc TEXT NOT NULL, session_id TEXT, launch_id TEXT,
+    config TEXT, round INTEGER, benchmark TEXT NOT NULL, library TEXT, library_version TEXT,
+    mpi_version TEXT, mpigauge_version TEXT, hosts TEXT, nranks INTEGER, nnodes INTEGER,
+    date_utc TEXT, records TEXT NOT NULL);
+CREATE TABLE results (
+    launch INTEGER NOT NULL REFERENCES launches(id), benchmark TEXT NOT NULL,
+    variant TEXT NOT NULL, size_bytes INTEGER NOT NULL, unit TEXT NOT NULL, median REAL NOT NULL,
+    ci95_low REAL, ci95_high REAL, p99 REAL, samples INTEGER, validation TEXT);
+CREATE INDEX results_series ON results (benchmark, size_bytes);
+CREATE INDEX results_launch ON results (launch);
+CREATE INDEX launches_tag ON launches (tag);
+"""
+
+
+def default_db():
+    """--db, else $MPIGAUGE_HISTORY, else the user's data folder."""
+    if os.environ.get(ENV):
+        return os.environ[ENV]
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    return os.path.join(base, "mpigauge", "history.sqlite")
+
+
+def _refuse(path, why):
+    raise UsageError(f"{path}: {why}; it is left as it is (give another --db, or move it away)")
+
+
+class History:
+    """An open history database. create: make it when the file is missing."""
+
+    def __init__(self, path, create=False):
+        self.path = path
+        exists = os.path.exists(path)
+        if not exists and not create:
+            raise UsageError(f"no history at {path} (`mpigauge history add FILE` makes one; "
+                             f"--db or ${ENV} name another)")
+        if exists:
+            self._check_file()
+        elif not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        try:
+            self.db = sqlite3.connect(path)
+            self._check_or_create(create)
+        except sqlite3.DatabaseError as e:
+            _refuse(path, f"not a usable SQLite database ({e})")
+
+    def _check_file(self):
+        if os.path.isdir(self.path):
+            _refuse(self.path, "is a folder, not a history database")
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(len(SQLITE_MAGIC))
+        except OSError as e:
+            raise UsageError(f"cannot read {self.path}: {e.strerror}") from None
+        if head and head != SQLITE_MAGIC:
+            _refuse(self.path, "not an mpigauge history: not an SQLite database (another kind "
+                    "of file, or a damaged one)")
+
+    def _check_or_create(self, create):
+        db = self.db
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        ntables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if app == 0 and ntables == 0:
+            if not create:
+                raise UsageError(f"{self.path} is an empty database: no history yet")
+            with db:
+                db.executescript(TABLES)
+                db.execute(f"PRAGMA application_id = {APP_ID}")
+                db.execute(f"PRAGMA user_version = {SCHEMA}")
+            return
+        if app != APP_ID:
+            _refuse(self.path, "an SQLite database of another program, not an mpigauge history")
+        ver = db.execute("PRAGMA user_version").fetchone()[0]
+        if ver > SCHEMA:
+            _refuse(self.path, f"a history of a newer mpigauge (schema {ver}; this one reads "
+                    f"{SCHEMA})")
+        check = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if check != "ok":
+            first = " ".join(check.replace("*** in database main ***", "").split())[:160]
+            _refuse(self.path, f"a damaged history ({first})")
+
+    def close(self):
+        self.db.close()
+
+    # ---- reading -------------------------------------------------------------------
+
+    def tags(self):
+        """[(tag, added_utc)] in the order they were first added."""
+        return self.db.execute("SELECT tag, added_utc FROM tags ORDER BY seq").fetchall()
+
+    def has_tag(self, tag):
+        return self.db.execute("SELECT 1 FROM tags WHERE tag = ?", (tag,)).fetchone() is not None
+
+    def last_tag(self, before=None):
+        """The last tag added, or the last one added before tag `before`."""
+        tags = [t for t, _ in self.tags()]
+        if before in tags:
+            tags = tags[:tags.index(before)]
+        return tags[-1] if tags else None
+
+    def tag_summary(self):
+        """Per tag: launches, benchmarks, libraries, configurations, hosts, dates."""
+        rows = self.db.execute(
+            "SELECT l.tag, count(*), count(DISTINCT l.benchmark), "
+            "group_concat(DISTINCT l.library), group_concat(DISTINCT l.config), "
+            "group_concat(DISTINCT l.hosts), min(l.date_utc), max(l.date_utc), t.added_utc "
+            "FROM launches l JOIN tags t ON t.tag = l.tag GROUP BY l.tag ORDER BY t.seq")
+        return rows.fetchall()
+
+    def records(self, tag=None, config=None):
+        """The records of the launches of a tag (and configuration), or of all, in the order
+        they were added, with each session's records around its launches: a results file."""
+        where, args = [], []
+        if tag is not None:
+            where.append("tag = ?")
+            args.append(tag)
+        if config is not None:
+            where.append("config = ?")
+            args.append(config)
+        sql = "SELECT session_id, records FROM launches"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        out, seen, ends = [], set(), []
+        for session, recs in self.db.execute(sql + " ORDER BY id", args):
+            if session and session not in seen:
+                seen.add(session)
+                row = self.db.execute("SELECT record, end_record FROM sessions WHERE "
+                                      "session_id = ?", (session,)).fetchone()
+                if row:
+                    out.append(json.loads(row[0]))
+                    if row[1]:
+                        ends.append(json.loads(row[1]))
+            out.extend(json.loads(recs))
+        return out + ends
+
+    def configs(self, tag):
+        return [c for (c,) in self.db.execute(
+            "SELECT DISTINCT config FROM launches WHERE tag = ? AND config IS NOT NULL "
+            "ORDER BY config", (tag,))]
+
+    def sessions_of(self, tag, config=None):
+        sql, args = "SELECT DISTINCT session_id FROM launches WHERE tag = ?", [tag]
+        if config is not None:
+            sql += " AND config = ?"
+            args.append(config)
+        return {s for (s,) in self.db.execute(sql, args)}
+
+    # ---- adding --------------------------------------------------------------------
+
+    def add(self, launches, sessions, ends, tag, source):
+        """Add the launches of one file under tag, all or nothing. launches:
+        [(Launch, [its records])]. Returns the number added; refuses launches
+        already in the history."""
+        rows = [(_fingerprint(recs), la, recs) for la, recs in launches]
+        prints = [r[0] for r in rows]
+        if len(set(prints)) != len(prints):
+            raise UsageError(f"{source}: holds the same launch more than once; nothing added")
+        known = self._known(prints)
+        if known:
+            t, when = known[0][1], known[0][2]
+            raise UsageError(f"{source}: {len(known)} of its {len(rows)} launches are already in "
+                             f"the history (tag {t!r}, added {when}); nothing added")
+        added = now_utc()
+        with self.db:
+            if not self.has_tag(tag):
+                seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM tags").fetchone()[0]
+                self.db.execute("INSERT INTO tags VALUES (?, ?, ?)", (tag, seq, added))
+            for s in sessions:
+                end = ends.get(s["session_id"])
+                self.db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?, ?)",
+                                (s["session_id"], _dump(s), _dump(end) if end else None))
+            results = []
+            for fp, la, recs in rows:
+                run = la.run
+                cur = self.db.execute(
+                    "INSERT INTO launches (fingerprint, tag, source_file, added_utc, session_id, "
+                    "launch_id, config, round, benchmark, library, library_version, mpi_version, "
+                    "mpigauge_version, hosts, nranks, nnodes, date_utc, records) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (fp, tag, os.path.abspath(source), added, la.meta.get("session_id"),
+                     la.launch_id, la.config, la.round, run.get("benchmark"),
+                     run.get("mpi_library"), run.get("mpi_library_version"),
+                     run.get("mpi_version"), run.get("mpigauge_version"),
+                     ",".join(sorted(set(run.get("hosts") or []))), run.get("nranks"),
+                     run.get("nnodes"), run.get("date_utc") or la.meta.get("date_utc"),
+                     _dump(recs)))
+                for r in la.results:
+                    results.append((cur.lastrowid, r.get("benchmark") or run.get("benchmark"),
+                                    r.get("variant") or "", r["size_bytes"], r["unit"],
+                                    r["median"], r.get("ci95_low"), r.get("ci95_high"),
+                                    r.get("p99"), r.get("samples"), r.get("validation")))
+            self.db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                results)
+        return len(rows)
+
+    def _known(self, prints):
+        out = []
+        for i in range(0, len(prints), 500):
+            chunk = prints[i:i + 500]
+            out += self.db.execute(
+                "SELECT fingerprint, tag, added_utc FROM launches WHERE fingerprint IN (%s)"
+                % ",".join("?" * len(chunk)), chunk).fetchall()
+        return out
+
+    # ---- series for show and the dashboard -----------------------------------------
+
+    def series(self, benchmark=None, size=None):
+        """Rows (tag, config, benchmark, variant, nranks, size, unit, median, ci95_low,
+        ci95_high, launch id, date, library) of every result, in tag order."""
+        where, args = ["r.validation IS NOT 'failed'"], []
+        if benchmark is not None:
+            where.append("r.benchmark = ?")
+            args.append(benchmark)
+        if size is not None:
+            where.append("r.size_bytes = ?")
+            args.append(size)
+        return self.db.execute(
+            "SELECT l.tag, coalesce(l.config, ''), r.benchmark, r.variant, l.nranks, "
+            "r.size_bytes, r.unit, r.median, r.ci95_low, r.ci95_high, l.id, l.date_utc, "
+            "l.library FROM results r JOIN launches l ON l.id = r.launch "
+            "JOIN tags t ON t.tag = l.tag WHERE " + " AND ".join(where) +
+            " ORDER BY t.seq, l.id", args).fetchall()
+
+    def launch(self, launch_id):
+        row = self.db.execute("SELECT tag, records FROM launches WHERE id = ?",
+                              (launch_id,)).fetchone()
+        return (row[0], json.loads(row[1])) if row else (None, [])
+
+    def benchmarks(self):
+        return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "
+                                              "ORDER BY benchmark")]
+
+
+def _dump(rec):
+    if isinstance(rec, list):
+        return json.dumps([{k: v for k, v in r.items() if k != "_line"} for r in rec],
+                          sort_keys=True, separators=(",", ":"))
+    return json.dumps({k: v for k, v in rec.items() if k != "_line"}, sort_keys=True,
+                      separators=(",", ":"))
+
+
+def _fingerprint(recs):
+    """A launch's identity: its run and result records (not the runner's bookkeeping)."""
+    core = [r for r in recs if r.get("type") in ("run", "result")]
+    return hashlib.sha256(_dump(core).encode("utf-8")).hexdigest()
+
+
+def launch_records(records):
+    """Group a results file's records by launch: ([(Launch, [its records])], sessions,
+    session ends, launches without a run record). A runner's file ties records to launches
+    by launch_id; a program's own file has one launch per run record."""
+    from .results import build_set
+    groups, order, current, n = {}, [], None, 0
+    latest, has = {}, {}        # launch_id -> its current group; group -> record types in it
+    for rec in records:
+        t = rec.get("type")
+        if t in ("session", "session_end"):
+            continue
+        lid = rec.get("launch_id")
+        if lid is None:
+            if t == "run" or current is None:
+                n += 1
+                current = ("file", n)
+            key = current
+        else:
+            # the same launch id twice (files of separate runs exported together): a second
+            # run or launch record starts another launch
+            key = latest.get(lid)
+            if key is None or (t in ("run", "launch") and t in has[key]):
+                n += 1
+                key = latest[lid] = ("id", lid, n)
+        if key not in groups:
+            groups[key] = []
+            has[key] = set()
+            order.append(key)
+        groups[key].append(rec)
+        has[key].add(t)
+    out, empty = [], 0
+    for key in order:
+        rs = build_set(groups[key], "")
+        if not rs.launches:
+            empty += 1
+            continue
+        for la in rs.launches:
+            la.meta = la.meta or {}
+        out.append((rs.launches[0], groups[key]))
+    sessions = [r for r in records if r.get("type") == "session" and r.get("session_id")]
+    ends = {r["session_id"]: r for r in records
+            if r.get("type") == "session_end" and r.get("session_id")}
+    return out, sessions, ends, empty

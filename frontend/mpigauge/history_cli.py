@@ -1,0 +1,229 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge history add|list|show|check|export` (doc/history.md)."""
+import json
+import os
+import sys
+
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, fmt_num, parse_size_arg,
+                     size_label, warn, write_text_atomic)
+from .history import History, default_db, launch_records
+from .stats import median, median_ci
+
+
+def add_parser(sub, add_verdict_options):
+    h = sub.add_parser("history", help="keep results across releases in a database; check a "
+                       "new run against the last",
+                       description="A history of results in one SQLite database (--db, else "
+                       "$MPIGAUGE_HISTORY, else ~/.local/share/mpigauge/history.sqlite). TAG "
+                       "names what was added (a release, a nightly build); TAG@LABEL one "
+                       "configuration of an interleaved run.")
+    h.add_argument("--db", help="the history database (default: $MPIGAUGE_HISTORY, else "
+                   "~/.local/share/mpigauge/history.sqlite)")
+    hs = h.add_subparsers(dest="action", metavar="ACTION")
+    a = hs.add_parser("add", help="add a results file under a tag (the same launches twice "
+                      "are refused)")
+    a.add_argument("file", metavar="FILE")
+    a.add_argument("--tag", help="default: the file's name without .jsonl")
+    hs.add_parser("list", help="the tags, in the order they were added, with what they hold")
+    s = hs.add_parser("show", help="one benchmark over the tags: median, CI and range of the "
+                      "launches per size")
+    s.add_argument("benchmark", metavar="BENCH")
+    s.add_argument("--size", type=parse_size_arg, help="only this message size")
+    s.add_argument("--format", choices=("text", "json"), default="text")
+    c = hs.add_parser("check", help="verdicts of NEW against a tag; exit 1 on a regression")
+    c.add_argument("new", metavar="FILE|TAG[@LABEL]")
+    c.add_argument("--against", required=True, metavar="TAG[@LABEL]|last",
+                   help="the base: a tag, or last (the last tag added before NEW)")
+    add_verdict_options(c)
+    c.add_argument("--format", choices=("text", "markdown", "json"), default="text")
+    c.add_argument("-o", "--output", help="write the comparison to FILE")
+    e = hs.add_parser("export", help="JSON Lines back out (all, or some tags)")
+    e.add_argument("--tag", action="append", help="only this tag (repeatable)")
+    e.add_argument("-o", "--output", help="write to FILE instead of standard output")
+    h.set_defaults(func=cmd_history)
+
+
+def cmd_history(a):
+    if not a.action:
+        raise UsageError("give an action: add, list, show, check or export")
+    path = a.db or default_db()
+    hist = History(path, create=a.action == "add")
+    try:
+        return {"add": _add, "list": _list, "show": _show, "check": _check,
+                "export": _export}[a.action](hist, a)
+    finally:
+        hist.close()
+
+
+def _add(hist, a):
+    from .results import read_records
+    recs, warns = read_records(a.file)
+    for w in warns:
+        warn(w)
+    launches, sessions, ends, empty = launch_records(recs)
+    if not launches:
+        raise UsageError(f"{a.file}: no launches with results (is it an mpigauge results file?)")
+    tag = a.tag or os.path.splitext(os.path.basename(a.file))[0]
+    if not tag.strip() or "@" in tag or tag == "last":
+        raise UsageError(f"--tag {tag!r}: a tag is not empty, has no '@' and is not 'last'")
+    n = hist.add(launches, sessions, ends, tag, a.file)
+    configs = sorted({la.config for la, _ in launches if la.config is not None})
+    more = f", configurations {', '.join(configs)}" if configs else ""
+    skipped = f" ({empty} launches without results not added)" if empty else ""
+    print(f"mpigauge history: added {n} launches of {a.file} as {tag!r}{more}{skipped} "
+          f"to {hist.path}")
+    return EXIT_OK
+
+
+def _table(header, rows):
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    line = lambda r: "  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip()
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def _list(hist, a):
+    from .results import short_library
+    rows = []
+    for tag, n, nb, libs, cfgs, hosts, first, last, added in hist.tag_summary():
+        lib = ", ".join(sorted({short_library(x) for x in (libs or "").split(",") if x})) or "-"
+        rows.append([tag, added, n, nb, lib, cfgs or "-",
+                     len(set((hosts or "").split(","))), (first or "-")[:10] +
+                     ("" if (first or "")[:10] == (last or "")[:10] else " .. " + (last or "")[:10])])
+    if not rows:
+        print(f"{hist.path}: no tags yet")
+        return EXIT_OK
+    print(_table(["tag", "added (UTC)", "launches", "benchmarks", "library", "configurations",
+                  "hosts", "run dates"], rows))
+    return EXIT_OK
+
+
+def trend(rows):
+    """Group series rows by (benchmark, variant, nranks, config, size, unit) and tag, in
+    order: {series: [(tag, [launch medians], [launch ids], [(low, high)])]}."""
+    out = {}
+    for tag, cfg, bench, variant, nranks, size, unit, med, lo, hi, lid, _, _ in rows:
+        s = out.setdefault((bench, variant, nranks, cfg, size, unit), [])
+        if not s or s[-1][0] != tag:
+            s.append((tag, [], [], []))
+        s[-1][1].append(med)
+        s[-1][2].append(lid)
+        s[-1][3].append((lo, hi))
+    return out
+
+
+def point(meds, cis):
+    """Median over launches and its 95% CI (one launch: its own CI)."""
+    m = median(meds)
+    if len(meds) == 1:
+        lo, hi = cis[0]
+        return m, (lo if lo is not None else m), (hi if hi is not None else m)
+    lo, hi = median_ci(meds)[:2]
+    return m, lo, hi
+
+
+def _show(hist, a):
+    rows = hist.series(a.benchmark, a.size)
+    if not rows:
+        known = ", ".join(hist.benchmarks()) or "none"
+        raise UsageError(f"no results of {a.benchmark!r}"
+                         f"{' at ' + size_label(a.size) if a.size is not None else ''} in "
+                         f"{hist.path} (benchmarks: {known})")
+    out, recs = [], []
+    for (bench, variant, nranks, cfg, size, unit), tags in trend(rows).items():
+        for tag, meds, _, cis in tags:
+            m, lo, hi = point(meds, cis)
+            recs.append({"benchmark": bench, "variant": variant or None, "nranks": nranks,
+                         "config": cfg or None, "size_bytes": size, "unit": unit, "tag": tag,
+                         "median": m, "ci95_low": lo, "ci95_high": hi, "launches": len(meds),
+                         "min": min(meds), "max": max(meds)})
+            out.append([bench + (f" [{variant}]" if variant else ""), nranks, cfg or "-",
+                        size_label(size), tag, f"{fmt_num(m)} {unit}",
+                        f"{fmt_num(lo)}..{fmt_num(hi)}", f"{fmt_num(min(meds))}..{fmt_num(max(meds))}",
+                        len(meds)])
+    if a.format == "json":
+        sys.stdout.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in recs))
+    else:
+        print(_table(["benchmark", "ranks", "config", "size", "tag", "median", "95% CI",
+                      "launch range", "launches"], out))
+    return EXIT_OK
+
+
+def _side(hist, spec, against=None):
+    """A ResultSet of FILE, TAG or TAG@LABEL (against: the other side's tag, for last)."""
+    from .results import build_set, load_results
+    if os.path.isfile(spec) and against is None:
+        rs = load_results(spec)
+        labels = sorted({la.config for la in rs.launches if la.config is not None})
+        if len(labels) > 1:
+            raise UsageError(f"{spec} holds the configurations {', '.join(labels)}: add it "
+                             "(`history add`) and check TAG@LABEL")
+        return rs, None, None
+    tag, _, label = spec.partition("@")
+    if tag == "last":
+        tag = hist.last_tag(before=against)
+        if tag is None:
+            raise UsageError("no earlier tag in the history to check against")
+    if not hist.has_tag(tag):
+        have = ", ".join(t for t, _ in hist.tags()) or "none"
+        raise UsageError(f"no tag {tag!r} in {hist.path} (tags: {have})")
+    if label and label not in hist.configs(tag):
+        raise UsageError(f"tag {tag!r} has no configuration {label!r} (it has: "
+                         f"{', '.join(hist.configs(tag)) or 'none'})")
+    recs = hist.records(tag, label or None)
+    name = f"{tag}@{label}" if label else tag
+    return build_set(recs, name, name), tag, label or None
+
+
+def _check(hist, a):
+    from .compare import compare_sets, parse_threshold, provenance_warnings
+    from .render import render_json, render_markdown, render_text
+    threshold = parse_threshold(a.threshold)
+    if not 0 < a.alpha < 1:
+        raise UsageError("--alpha must be between 0 and 1")
+    new, new_tag, new_label = _side(hist, a.new)
+    base, base_tag, base_label = _side(hist, a.against, against=new_tag or "")
+    if new_tag == base_tag and new_label == base_label:
+        raise UsageError(f"NEW and --against are both {a.new!r}")
+    # two configurations of one interleaved session: paired by round
+    sb, sn = (hist.sessions_of(base_tag, base_label) if base_tag else set(),
+              hist.sessions_of(new_tag, new_label) if new_tag else set())
+    if base_label and new_label and len(sb) == 1 and sb == sn and None not in sb:
+        base.keymode = new.keymode = "line"
+        base.path = new.path = "session " + next(iter(sb))
+    new.label = new.label or os.path.basename(a.new)
+    rows, ob, on = compare_sets(base, new, threshold, a.alpha, a.error_control,
+                                covariate=a.covariate)
+    warns = provenance_warnings(base, new)
+    if not rows:
+        raise UsageError(f"nothing in common between {base.label} and {new.label} (same "
+                         "benchmark, variant, ranks, options, size and unit)")
+    for w in warns:
+        warn(w)
+    render = {"text": render_text, "markdown": render_markdown, "json": render_json}[a.format]
+    doc = render([(base, new, rows, ob, on, warns)], threshold, a.alpha, a.error_control)
+    doc = doc if doc.endswith("\n") else doc + "\n"
+    if a.output:
+        write_text_atomic(a.output, doc)
+    else:
+        sys.stdout.write(doc)
+    slower = [r for r in rows if r["verdict"] == "slower"]
+    if slower:
+        print(f"mpigauge history: regression: {len(slower)} of {len(rows)} series of "
+              f"{new.label} are slower than {base.label}", file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def _export(hist, a):
+    tags = a.tag or [None]
+    recs = []
+    for t in tags:
+        if t is not None and not hist.has_tag(t):
+            raise UsageError(f"no tag {t!r} in {hist.path}")
+        recs += hist.records(t)
+    text = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in recs)
+    if a.output:
+        write_text_atomic(a.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK if recs else EXIT_USAGE

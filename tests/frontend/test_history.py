@@ -1,0 +1,233 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge history` and `mpigauge dashboard`: adding files (and refusing
+the same launches twice), list, show, check (exit 1 on a regression; paired
+when both sides are configurations of one interleaved run), export back to
+JSON Lines, and a damaged or foreign database refused and left alone."""
+import io
+import json
+import os
+import sqlite3
+import tempfile
+import unittest
+from contextlib import redirect_stderr, redirect_stdout
+
+import helpers as h
+from helpers import load_frontend
+
+mg = load_frontend()
+BASE = os.path.join(h.DATA, "base.jsonl")
+NEW = os.path.join(h.DATA, "new.jsonl")
+
+
+def cli(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = mg.main(list(argv))
+    return rc, out.getvalue(), err.getvalue()
+
+
+class HistoryCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.db = os.path.join(self.d, "h.sqlite")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def hist(self, *argv):
+        return cli("history", "--db", self.db, *argv)
+
+    def add_two(self):
+        self.assertEqual(self.hist("add", BASE, "--tag", "v1")[0], 0)
+        self.assertEqual(self.hist("add", NEW, "--tag", "v2")[0], 0)
+
+
+class TestAdd(HistoryCase):
+    """add and list."""
+
+    def test_add_counts_launches_and_list_shows_tags_in_order(self):
+        rc, out, _ = self.hist("add", BASE, "--tag", "v1")
+        self.assertEqual(rc, 0)
+        self.assertIn("added 11 launches", out)
+        self.hist("add", NEW)                          # default tag: the file's name
+        rc, out, _ = self.hist("list")
+        self.assertEqual(rc, 0)
+        lines = out.splitlines()
+        self.assertTrue(lines[2].startswith("v1 ") and lines[3].startswith("new "), out)
+        self.assertIn("MPICH 4.0.2", lines[3])
+        self.assertRegex(lines[2], r"\s11\s+3\s")      # 11 launches of 3 benchmarks
+
+    def test_same_launches_twice_are_refused_and_nothing_is_added(self):
+        self.hist("add", BASE, "--tag", "v1")
+        rc, _, err = self.hist("add", BASE, "--tag", "again")
+        self.assertEqual(rc, 2)
+        self.assertIn("11 of its 11 launches are already in the history (tag 'v1'", err)
+        _, out, _ = self.hist("list")
+        self.assertNotIn("again", out)
+
+    def test_file_without_results_and_bad_tags_are_refused(self):
+        empty = os.path.join(self.d, "empty.jsonl")
+        h.write_jsonl(empty, [{"type": "session", "session_id": "x"}])
+        self.assertEqual(self.hist("add", empty)[0], 2)
+        for tag in ("a@b", "last", " "):
+            rc, _, err = self.hist("add", BASE, "--tag", tag)
+            self.assertEqual(rc, 2, tag)
+            self.assertIn("--tag", err)
+
+    def test_row_values_come_from_the_run_records(self):
+        self.add_two()
+        db = sqlite3.connect(self.db)
+        row = db.execute("SELECT library, nranks, hosts, date_utc, benchmark FROM launches "
+                         "WHERE tag = 'v2' ORDER BY id LIMIT 1").fetchone()
+        self.assertEqual(row, ("MPICH Version:\t4.0.2", 2, "node1", "2026-11-22T09:00:00Z",
+                               "latency"))
+        n = db.execute("SELECT count(*) FROM results r JOIN launches l ON l.id = r.launch "
+                       "WHERE l.tag = 'v1'").fetchone()[0]
+        self.assertEqual(n, 32)                        # every result line of base.jsonl
+        db.close()
+
+
+class TestShowCheckExport(HistoryCase):
+    def test_show_gives_the_median_over_launches_per_tag(self):
+        self.add_two()
+        rc, out, _ = self.hist("show", "latency", "--size", "64K", "--format", "json")
+        self.assertEqual(rc, 0)
+        recs = [json.loads(l) for l in out.splitlines()]
+        self.assertEqual([r["tag"] for r in recs], ["v1", "v2"])
+        self.assertAlmostEqual(recs[0]["median"], 5.0 * 1.000, places=6)
+        self.assertAlmostEqual(recs[1]["median"], 6.0, places=6)
+        self.assertEqual(recs[1]["launches"], 5)
+        self.assertLessEqual(recs[1]["ci95_low"], recs[1]["median"])
+        rc, _, err = self.hist("show", "nosuch")
+        self.assertEqual(rc, 2)
+        self.assertIn("benchmarks: bibw, bw, latency", err)
+
+    def test_check_exits_1_on_a_regression_and_names_it(self):
+        self.add_two()
+        rc, out, err = self.hist("check", "v2", "--against", "last")
+        self.assertEqual(rc, 1)
+        self.assertIn("regression: 2 of 6 series of v2 are slower than v1", err)
+        self.assertRegex(out, r"latency\s+64K\s+us\s+5\.00\s+6\.00\s+1\.200.*slower")
+        rc, out, _ = self.hist("check", "v1", "--against", "v1")
+        self.assertEqual(rc, 2)
+
+    def test_check_a_file_against_a_tag_without_regression_exits_0(self):
+        self.hist("add", BASE, "--tag", "v1")
+        rc, out, _ = self.hist("check", BASE, "--against", "last", "--format", "json")
+        self.assertEqual(rc, 0)
+        verdicts = [json.loads(l).get("verdict") for l in out.splitlines()]
+        self.assertIn("same", verdicts)
+        self.assertNotIn("slower", verdicts)
+
+    def test_configurations_of_one_interleaved_run_are_paired(self):
+        recs = h.interleaved_records({"release": [1.0, 1.6, 1.0, 1.6, 1.0, 1.6, 1.0, 1.6],
+                                      "new": [1.2, 1.92, 1.2, 1.92, 1.2, 1.92, 1.2, 1.92]})
+        path = os.path.join(self.d, "nightly.jsonl")
+        h.write_jsonl(path, recs)
+        rc, out, _ = self.hist("add", path, "--tag", "n1")
+        self.assertIn("configurations new, release", out)
+        rc, out, _ = self.hist("check", "n1@new", "--against", "n1@release")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("signed-rank", out)              # paired by round, not Mann-Whitney
+        rc, _, err = self.hist("check", "n1@other", "--against", "n1@release")
+        self.assertEqual(rc, 2)
+        self.assertIn("has no configuration 'other'", err)
+
+    def test_export_gives_the_launches_back_and_they_are_known(self):
+        self.add_two()
+        out_path = os.path.join(self.d, "all.jsonl")
+        self.assertEqual(self.hist("export", "-o", out_path)[0], 0)
+        recs = [json.loads(l) for l in open(out_path, encoding="utf-8")]
+        self.assertEqual(sum(r["type"] == "run" for r in recs), 21)
+        self.assertEqual(sum(r["type"] == "result" for r in recs), 32 + 30)
+        # the same launches again are refused; a fresh history takes them whole
+        self.assertEqual(self.hist("add", out_path, "--tag", "copy")[0], 2)
+        rc, out, _ = cli("history", "--db", os.path.join(self.d, "b.sqlite"), "add", out_path)
+        self.assertEqual(rc, 0)
+        self.assertIn("added 21 launches", out)
+        # and compare reads the export like any results file
+        one = os.path.join(self.d, "v2.jsonl")
+        self.hist("export", "--tag", "v2", "-o", one)
+        self.assertEqual(cli("compare", BASE, one)[0], 0)
+
+
+class TestDatabaseFiles(HistoryCase):
+    def assert_refused(self, data, words):
+        with open(self.db, "wb") as f:
+            f.write(data)
+        for argv in (("list",), ("add", BASE)):
+            rc, _, err = self.hist(*argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertIn(words, err)
+            self.assertIn("left as it is", err)
+            self.assertEqual(err.count("\n"), 1, err)
+        with open(self.db, "rb") as f:
+            self.assertEqual(f.read(), data)
+
+    def test_a_file_that_is_not_sqlite_is_refused_and_untouched(self):
+        self.assert_refused(b"benchmark,size\n8,0.2\n", "not an SQLite database")
+
+    def test_another_programs_database_is_refused(self):
+        db = sqlite3.connect(self.db)
+        db.execute("CREATE TABLE songs (title TEXT)")
+        db.commit()
+        db.close()
+        data = open(self.db, "rb").read()
+        self.assert_refused(data, "an SQLite database of another program")
+
+    def test_a_damaged_history_is_refused(self):
+        self.add_two()
+        data = bytearray(open(self.db, "rb").read())
+        for i in range(4096, len(data), 4096):          # every page but the header's
+            data[i + 8:i + 200] = b"\xff" * 192
+        self.assert_refused(bytes(data), "damaged")
+
+    def test_missing_history_is_named_for_reading(self):
+        rc, _, err = self.hist("list")
+        self.assertEqual(rc, 2)
+        self.assertIn("no history at", err)
+        self.assertFalse(os.path.exists(self.db))
+
+
+class TestDashboard(HistoryCase):
+    def test_site_has_a_page_per_family_regressions_and_provenance(self):
+        self.add_two()
+        site = os.path.join(self.d, "site")
+        rc, out, _ = cli("dashboard", "--db", self.db, "-o", site)
+        self.assertEqual(rc, 0, out)
+        names = sorted(os.listdir(site))
+        self.assertEqual([n for n in names if n.endswith(".html")],
+                         ["collective.html", "index.html", "onesided.html", "overlap.html",
+                          "pt2pt.html"])
+        index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+        self.assertIn("Regressions of v2 against v1", index)
+        self.assertRegex(index, r"latency 2 ranks 64K</td><td>v1</td><td>6\.00</td>"
+                                r"<td class=num>1\.20</td><td class=regress>slower")
+        pt2pt = open(os.path.join(site, "pt2pt.html"), encoding="utf-8").read()
+        self.assertEqual(pt2pt.count("<svg"), 8)       # latency 3, bw 3, bibw 2 sizes
+        self.assertEqual(pt2pt.count('data-regression="1"'), 2)
+        self.assertIn('href="provenance/v1-', pt2pt)
+        prov = [n for n in os.listdir(os.path.join(site, "provenance"))]
+        self.assertEqual(len(prov), 2)
+        text = open(os.path.join(site, "provenance", sorted(prov)[1]), encoding="utf-8").read()
+        self.assertEqual(text.count("<details"), 10)   # v2's launches
+
+    def test_a_folder_that_is_not_a_dashboard_is_never_replaced(self):
+        self.add_two()
+        mine = os.path.join(self.d, "mine")
+        os.mkdir(mine)
+        with open(os.path.join(mine, "notes.txt"), "w") as f:
+            f.write("keep")
+        rc, _, err = cli("dashboard", "--db", self.db, "-o", mine)
+        self.assertEqual(rc, 2)
+        self.assertIn("not an mpigauge dashboard", err)
+        self.assertEqual(os.listdir(mine), ["notes.txt"])
+        site = os.path.join(self.d, "site")
+        self.assertEqual(cli("dashboard", "--db", self.db, "-o", site)[0], 0)
+        self.assertEqual(cli("dashboard", "--db", self.db, "-o", site)[0], 0)  # its own: replaced
+        self.assertEqual(sorted(os.listdir(self.d)), ["h.sqlite", "mine", "site"])
+
+
+if __name__ == "__main__":
+    unittest.main()
