@@ -144,8 +144,8 @@ def build(hist, threshold, alpha, title):
         bench, variant, nranks, cfg, size, unit = key
         pts = series_points(tags_rows, unit, threshold, alpha)
         name = " ".join(x for x in [bench, f"[{variant}]" if variant else "",
-                                    f"@{cfg}" if cfg else "", f"{nranks} ranks",
-                                    size_label(size)] if x)
+                                    f"@{cfg}" if cfg else ""] if x) + \
+            f", {nranks} ranks, size {size_label(size)}"
         last = pts[-1]
         bad = (last.get("verdict") or "") == "slower" and last["tag"] == tags[-1]
         if bad:

@@ -4,7 +4,10 @@
 # with an Open MPI build and an MPICH build (2 launches each, short sweeps),
 # compare, plot to a PNG (file size and dimensions checked), report; then
 # interleaved runs of two configurations: the two builds, and the Open MPI
-# build with and without an MCA variable, compared by label. TAP output.
+# build with and without an MCA variable, compared by label; the history of
+# these results (add, refusal of the same launches, check paired by round,
+# export) and its dashboard loaded in headless Chromium (text, no script
+# error; a screenshot kept in OPENMPI_BUILD/tests/artefacts/). TAP output.
 #   tests/frontend/e2e.sh [OPENMPI_BUILD [MPICH_BUILD]]   (default _build/openmpi, _build/mpich)
 # MG_FRONTEND: the mpigauge to test (default: OPENMPI_BUILD/frontend/mpigauge,
 # else frontend/mpigauge.py). MG_E2E_ARGS: benchmark options (default -m 1:4K -i 20).
@@ -27,7 +30,7 @@ check() { # description, command...
     d=$1; shift
     if "$@" >"$work/out" 2>"$work/err"; then ok "$d"; else notok "$d"; fi
 }
-echo "1..15"
+echo "1..23"
 echo "# front-end: $fe"
 
 # shellcheck disable=SC2086
@@ -149,3 +152,66 @@ check "the MCA variable reached the ranks, and report names both" sh -c "
     grep -q '\"OMPI_MCA_btl\":\"self,tcp\"' '$work/btl.jsonl' &&
     $fe report '$work/btl.jsonl' --no-plot -o '$work/btl.html' &&
     grep -q 'Noise sentinels' '$work/btl.html' && grep -q 'tcp vs vader' '$work/btl.html'"
+
+# The history and its dashboard, of the real results above.
+db="$work/history.sqlite"
+check "history add the three runs (Open MPI, MPICH, the interleaved night)" sh -c "
+    $fe history --db '$db' add '$work/ompi.jsonl' --tag openmpi-4.1.4 &&
+    $fe history --db '$db' add '$work/mpich.jsonl' --tag mpich-4.0.2 &&
+    $fe history --db '$db' add '$work/both.jsonl' --tag nightly | grep -q 'added 18 launches.*configurations mpich, ompi' &&
+    $fe history --db '$db' list | grep -q '^nightly .* 18 '"
+check "the same launches again are refused (exit 2), the history unchanged" sh -c "
+    $fe history --db '$db' add '$work/ompi.jsonl' --tag again; test \$? = 2 &&
+    ! $fe history --db '$db' list | grep -q '^again'"
+hist_check() {
+    $fe history --db "$db" check nightly@mpich --against nightly@ompi --format json >"$work/hc.jsonl"
+    rc=$?
+    [ "$rc" = 0 ] || [ "$rc" = 1 ] || return 1
+    python3 - "$work/hc.jsonl" "$rc" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[0]["method"] == "paired", recs[0]
+series = [r for r in recs if r["type"] == "series"]
+assert len(series) == 3 * 13, len(series)
+slower = any(r["verdict"] == "slower" for r in series)
+assert slower == (sys.argv[2] == "1"), (slower, sys.argv[2])   # exit 1 exactly on a regression
+PY
+}
+check "history check nightly@mpich against nightly@ompi: paired, exit 1 exactly on a regression" hist_check
+check "history show and export give back every launch" sh -c "
+    $fe history --db '$db' show latency --size 1K | grep -c ' 1K ' | grep -qx 4 &&
+    $fe history --db '$db' export -o '$work/export.jsonl' &&
+    test \$(grep -c '\"type\":\"run\"' '$work/export.jsonl') = 30"
+check "dashboard of the history" $fe dashboard --db "$db" -o "$work/site"
+# headless Chromium: the page's text, the script ran (data-script-ok) without
+# an error (data-script-errors, and no console message at all)
+browser() { # page, words that must appear in the rendered page
+    page=$1; shift
+    command -v chromium >/dev/null 2>&1 || { echo "chromium is not installed" >"$work/err"; return 1; }
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+        --dump-dom "file://$work/site/$page" >"$work/dom.html" 2>"$work/chromium.err" || return 1
+    grep -q 'data-script-ok="1"' "$work/dom.html" || { echo "the page's script did not run" >"$work/err"; return 1; }
+    grep -q 'data-script-errors="0"' "$work/dom.html" || { echo "script errors" >"$work/err"; return 1; }
+    if grep -q 'CONSOLE' "$work/chromium.err"; then grep CONSOLE "$work/chromium.err" >"$work/err"; return 1; fi
+    for w in "$@"; do
+        grep -q "$w" "$work/dom.html" || { echo "the page lacks: $w" >"$work/err"; return 1; }
+    done
+}
+check "Chromium: the overview lists the tags and the regressions section" \
+    browser index.html "nightly" "openmpi-4.1.4" "Regressions of nightly against mpich-4.0.2"
+check "Chromium: the point-to-point page draws every series and its script filters them" \
+    browser pt2pt.html "117 of 117 charts shown" "latency, 2 ranks, size 1K" "@ompi" "<svg"
+shot() {
+    art="$ompi/tests/artefacts"
+    mkdir -p "$art" && rm -f "$art/dashboard-pt2pt.png" &&
+        timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+            --window-size=1280,1400 --screenshot="$art/dashboard-pt2pt.png" \
+            "file://$work/site/pt2pt.html" >/dev/null 2>&1
+    python3 - "$art/dashboard-pt2pt.png" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", d[16:24]) == (1280, 1400)
+assert len(d) > 20000, len(d)          # a drawn page, not a blank one
+PY
+}
+check "Chromium: a screenshot of the point-to-point page kept as a test artefact" shot

@@ -202,7 +202,7 @@ class TestDashboard(HistoryCase):
                           "pt2pt.html"])
         index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
         self.assertIn("Regressions of v2 against v1", index)
-        self.assertRegex(index, r"latency 2 ranks 64K</td><td>v1</td><td>6\.00</td>"
+        self.assertRegex(index, r"latency, 2 ranks, size 64K</td><td>v1</td><td>6\.00</td>"
                                 r"<td class=num>1\.20</td><td class=regress>slower")
         pt2pt = open(os.path.join(site, "pt2pt.html"), encoding="utf-8").read()
         self.assertEqual(pt2pt.count("<svg"), 8)       # latency 3, bw 3, bibw 2 sizes
