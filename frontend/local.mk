@@ -61,7 +61,8 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/slurm/check_slurm.sh tests/slurm/slurm_local.sh \
 	examples/slurm/pt2pt-2nodes.sbatch \
 	examples/slurm/collectives-full.sbatch \
-	examples/slurm/regression-two-builds.sbatch
+	examples/slurm/regression-two-builds.sbatch \
+	examples/nightly/nightly.sbatch
 
 # Front-end unit tests (Python unittest); also run by scripts/test.sh.
 check-frontend:

@@ -167,10 +167,10 @@ def index_page(hist, title, tags, regressions, series):
                 "<th>provenance</th></tr>")
     from .results import short_library
     for tag, n, nb, libs, cfgs, _, first, last, added in hist.tag_summary():
-        lib = ", ".join(sorted({short_library(x) for x in (libs or "").split(",") if x}))
+        lib = ", ".join(sorted({short_library(x) for x in libs}))
         body.append(f"<tr><td>{html.escape(tag)}</td><td>{added}</td><td class=num>{n}</td>"
                     f"<td class=num>{nb}</td><td>{html.escape(lib)}</td>"
-                    f"<td>{html.escape(cfgs or '-')}</td><td>{(first or '')[:10]}..{(last or '')[:10]}"
+                    f"<td>{html.escape(', '.join(cfgs) or '-')}</td><td>{(first or '')[:10]}..{(last or '')[:10]}"
                     f"</td><td><a href=\"provenance/{slug(tag)}.html\">launches</a></td></tr>")
     body.append("</table>")
     prev = tags[-2] if len(tags) > 1 else None

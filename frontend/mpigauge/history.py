@@ -131,13 +131,20 @@ class History:
         return tags[-1] if tags else None
 
     def tag_summary(self):
-        """Per tag: launches, benchmarks, libraries, configurations, hosts, dates."""
-        rows = self.db.execute(
-            "SELECT l.tag, count(*), count(DISTINCT l.benchmark), "
-            "group_concat(DISTINCT l.library), group_concat(DISTINCT l.config), "
-            "group_concat(DISTINCT l.hosts), min(l.date_utc), max(l.date_utc), t.added_utc "
-            "FROM launches l JOIN tags t ON t.tag = l.tag GROUP BY l.tag ORDER BY t.seq")
-        return rows.fetchall()
+        """Per tag: (tag, launches, benchmarks, [libraries], [configurations], [hosts],
+        first date, last date, added)."""
+        out = []
+        for tag, n, nb, first, last, added in self.db.execute(
+                "SELECT l.tag, count(*), count(DISTINCT l.benchmark), min(l.date_utc), "
+                "max(l.date_utc), t.added_utc FROM launches l JOIN tags t ON t.tag = l.tag "
+                "GROUP BY l.tag ORDER BY t.seq").fetchall():
+            def distinct(col):
+                return [v for (v,) in self.db.execute(
+                    f"SELECT DISTINCT {col} FROM launches WHERE tag = ? AND {col} IS NOT NULL "
+                    f"ORDER BY {col}", (tag,))]
+            out.append((tag, n, nb, distinct("library"), distinct("config"), distinct("hosts"),
+                        first, last, added))
+        return out
 
     def records(self, tag=None, config=None):
         """The records of the launches of a tag (and configuration), or of all, in the order

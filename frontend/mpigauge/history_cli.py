@@ -85,10 +85,11 @@ def _list(hist, a):
     from .results import short_library
     rows = []
     for tag, n, nb, libs, cfgs, hosts, first, last, added in hist.tag_summary():
-        lib = ", ".join(sorted({short_library(x) for x in (libs or "").split(",") if x})) or "-"
-        rows.append([tag, added, n, nb, lib, cfgs or "-",
-                     len(set((hosts or "").split(","))), (first or "-")[:10] +
-                     ("" if (first or "")[:10] == (last or "")[:10] else " .. " + (last or "")[:10])])
+        lib = ", ".join(sorted({short_library(x) for x in libs})) or "-"
+        nhosts = len({h for hs in hosts for h in hs.split(",")})
+        dates = (first or "-")[:10] + ("" if (first or "")[:10] == (last or "")[:10]
+                                       else " .. " + (last or "")[:10])
+        rows.append([tag, added, n, nb, lib, ",".join(cfgs) or "-", nhosts, dates])
     if not rows:
         print(f"{hist.path}: no tags yet")
         return EXIT_OK

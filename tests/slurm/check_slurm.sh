@@ -64,7 +64,7 @@ check() { # description command...
 }
 
 extra=0
-[ $# -ge 2 ] && extra=1
+[ $# -ge 2 ] && extra=2
 echo "1..$((2 + 4 * $# + extra))"
 echo "# front-end: $fe; builds: $*"
 if bash "$here/slurm_local.sh" start "$dir" >"$dir/err" 2>&1; then
@@ -167,5 +167,20 @@ if [ $# -ge 2 ]; then
             { cat '$dir/sbatch.out' >&2; exit 1; }
         grep -q '^| latency | 64 | us |' '$dir/regr/compare.md' && test -s '$dir/regr/report.html' ||
             { cat '$dir/sbatch.out' >&2; exit 1; }"
+    # The nightly pattern: the two builds interleaved, into a history, checked
+    # paired, the dashboard made; run twice (a second night) so the history
+    # has two tags. Exit 0 or 1 (a regression) are both a finished job.
+    check "sbatch examples/nightly/nightly.sbatch twice: history of two nights, paired check, dashboard" sh -c "
+        for night in 1 2; do
+            cd '$dir' && sbatch --wait -N 1 -n 2 --ntasks-per-node=2 --no-requeue -o '$dir/nightly-'\$night'.out' \
+                --export=ALL,MPIGAUGE='$mg',RELEASE_BINDIR='$1',NEW_BINDIR='$2',REPEAT=2,TAG=night-\$night,HISTORY='$dir/history.sqlite',SITE='$dir/site',OUTDIR='$dir/nightly-'\$night,BENCH_ARGS='-m 1:64 -i 20' \
+                '$top/examples/nightly/nightly.sbatch' >/dev/null
+            grep -q '^| latency | 64 | us |' '$dir/nightly-'\$night'/check.md' ||
+                { cat '$dir/nightly-'\$night'.out' >&2; exit 1; }
+        done
+        $fe history --db '$dir/history.sqlite' list | grep -q '^night-2 .* 12 .*MPICH 4.0.2, Open MPI v4.1.4 *new,release' &&
+        grep -q 'Regressions of night-2 against night-1' '$dir/site/index.html' &&
+        grep -q 'signed-rank' '$dir/nightly-2/check.md' ||
+            { cat '$dir/nightly-2.out' >&2; exit 1; }"
 fi
 [ "$failed" -eq 0 ]
