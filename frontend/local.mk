@@ -62,7 +62,10 @@ EXTRA_DIST += frontend/mpigauge.py \
 	examples/slurm/pt2pt-2nodes.sbatch \
 	examples/slurm/collectives-full.sbatch \
 	examples/slurm/regression-two-builds.sbatch \
-	examples/nightly/nightly.sbatch
+	examples/nightly/nightly.sbatch \
+	contrib/reframe/README.md contrib/reframe/mpigauge_checks.py \
+	contrib/reframe/config/mpigauge_config.py contrib/reframe/references/this-machine.json \
+	tests/reframe/check_reframe.sh scripts/requirements-reframe.txt
 
 # Front-end unit tests (Python unittest); also run by scripts/test.sh.
 check-frontend:

@@ -45,3 +45,19 @@ if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
         "$root/_venv/bin/python3" -c "import matplotlib" ||
         { echo "setup-deps: could not install matplotlib into $root/_venv" >&2; exit 1; }
 fi
+
+# ReFrame (the checks of contrib/reframe/ and their test, tests/reframe/) in
+# its own virtual environment _venv-reframe/, the version pinned in
+# requirements-reframe.txt with its dependencies; made again when it is
+# missing or holds another version.
+want=$(sed -n 's/^reframe-hpc==//p' "$root/scripts/requirements-reframe.txt")
+have=$("$root/_venv-reframe/bin/reframe" --version 2>/dev/null || true)
+if [ "$have" != "$want" ]; then
+    echo "setup-deps: installing ReFrame $want into $root/_venv-reframe"
+    rm -rf "$root/_venv-reframe"
+    /usr/bin/python3 -m venv "$root/_venv-reframe" &&
+        "$root/_venv-reframe/bin/python3" -m pip install --quiet --disable-pip-version-check \
+            -r "$root/scripts/requirements-reframe.txt" &&
+        [ "$("$root/_venv-reframe/bin/reframe" --version)" = "$want" ] ||
+        { echo "setup-deps: could not install ReFrame $want into $root/_venv-reframe" >&2; exit 1; }
+fi

@@ -4,14 +4,16 @@
 # build out of tree and run `make check` (GoogleTest unit tests and the MPI
 # integration cases under each library's own launcher), then `make distcheck`
 # (tarball, out-of-tree build, check, install, uninstall) with Open MPI, the
-# the front-end's unit tests, its end-to-end test with
-# both MPI builds, make check-slurm (a real single-node Slurm) and make
-# check-cluster (multirail on an emulated two-node cluster). Ends with one
+# front-end's unit tests, its end-to-end test with both MPI builds (history,
+# dashboard in headless Chromium), make check-slurm (a real single-node
+# Slurm), the ReFrame checks (contrib/reframe/) and make check-cluster
+# (multirail and two-node Slurm on an emulated two-node cluster). Ends with one
 # line "N passed, N failed".
 #   scripts/test.sh            everything
 #   MG_TEST_MPIS="mpich" scripts/test.sh    only some libraries
 #   MG_TEST_DISTCHECK=0 scripts/test.sh     skip distcheck
 #   MG_TEST_SLURM=0 scripts/test.sh         skip make check-slurm
+#   MG_TEST_REFRAME=0 scripts/test.sh       skip the ReFrame checks
 #   MG_TEST_CLUSTER=0 scripts/test.sh       skip make check-cluster
 #   MG_TEST_SANITIZE=0 scripts/test.sh      skip the MPI cases under ASan+UBSan
 # Builds use -Werror (MG_WERROR, default 1).
@@ -129,6 +131,25 @@ make_check_tap() {
 }
 
 [ "${MG_TEST_SLURM:-1}" = 1 ] && make_check_tap check-slurm MG_SLURM_BUILDS
+
+# The ReFrame checks of contrib/reframe/ with ReFrame from PyPI (pinned, in
+# _venv-reframe/): the local system with both builds, an impossible
+# reference, and a real single-node Slurm.
+if [ "${MG_TEST_REFRAME:-1}" = 1 ]; then
+    case "$both" in
+    1)
+        echo "== ReFrame checks (tests/reframe/check_reframe.sh)"
+        rf_out=$(mktemp)
+        sh "$root/tests/reframe/check_reframe.sh" "$root/_build/openmpi" "$root/_build/mpich" \
+            >"$rf_out" 2>&1 || status=1
+        cat "$rf_out"
+        tally_tap "$rf_out"
+        grep -q '^\(not \)\{0,1\}ok ' "$rf_out" || { failed=$((failed + 1)); status=1; }
+        rm -f "$rf_out"
+        ;;
+    *) echo "== ReFrame checks: skipped (needs both openmpi and mpich in MG_TEST_MPIS)" ;;
+    esac
+fi
 
 # The multirail modes on an emulated two-node, two-rail cluster (network
 # namespaces; tests/cluster/check_cluster.sh), where namespaces are allowed.
