@@ -159,6 +159,7 @@ if [ "${MG_TEST_CLUSTER:-1}" = 1 ]; then
         why="no network namespaces here (needs root and unshare --net)"
     fi
     make_check_tap check-cluster MG_CLUSTER_BUILDS "$why"
+    [ -n "$why" ] || [ "${MG_TEST_SLURM:-1}" != 1 ] || make_check_tap check-slurm-cluster MG_CLUSTER_BUILDS
 fi
 
 # The MPI cases once more with AddressSanitizer and UndefinedBehaviorSanitizer

@@ -148,6 +148,9 @@ def _add_run(sub):
                    help="the MPI the programs were built with (default: from ldd)")
     r.add_argument("--timeout", type=float, default=None,
                    help=f"seconds per launch (default {DEFAULT_TIMEOUT:g}; a suite line's timeout= wins)")
+    r.add_argument("--exit-grace", type=float, default=30.0, metavar="SECONDS",
+                   help="stop a launch this long after its last record when it has not exited "
+                   "(a hang in MPI_Finalize); its results are kept (default 30)")
     r.add_argument("--dry-run", action="store_true", help="print the launch commands and stop")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     r.add_argument("args", nargs=argparse.REMAINDER, help="-- ARGS for every benchmark")

@@ -215,7 +215,7 @@ EXIT_MEANING = {1: "validation or output failure", 2: "usage error", 77: "not ap
                 99: "MPI or internal error"}
 
 
-def classify(rc, timed_out, recs, nranks):
+def classify(rc, timed_out, recs, nranks, hung=False):
     """(status, message, keep_results) of one launch, from its exit code and
     the JSON records it printed (never from its prose): run records (one per
     MPI job: more than one, or a world size other than nranks, is a launch
@@ -238,7 +238,10 @@ def classify(rc, timed_out, recs, nranks):
         have = {r.get("size_bytes") for r in results}
         missing = [s for s in sizes if s not in have]
     complete = bool(runs) and bool(results) and not missing
-    if timed_out:
+    if hung and complete:
+        return ("ok", "stopped after its last record: it hung at exit (in MPI_Finalize, as MPICH "
+                "4.0.2 with UCX does: openucx/ucx#8738); results kept", True)
+    if timed_out or hung:
         if complete:
             return ("timeout", "timed out after printing all results (hung at exit); results kept", True)
         return ("timeout", "timed out", False)
@@ -298,42 +301,107 @@ def _start(argv, env):
                             start_new_session=True)
 
 
-def _result(proc, out, err, timed_out, interrupted, nranks, t0):
+def _result(proc, out, err, ended, interrupted, nranks, t0):
+    """ended: None (the launch exited), "timeout" or "hung" (stopped after its complete output)."""
     rc = proc.returncode
     recs = parse_json_lines(out.decode("utf-8", "replace"))
     if interrupted:
         status, msg, keep = "interrupted", "stopped by the user", False
     else:
-        status, msg, keep = classify(rc, timed_out, recs, nranks)
+        status, msg, keep = classify(rc, ended == "timeout", recs, nranks,
+                                     hung=ended == "hung")
     return {"status": status, "message": msg, "exit_code": rc,
             "records": recs if keep else [], "partial_records": recs if status == "partial" else [],
             "duration_s": time.time() - t0,
             "stderr": err.decode("utf-8", "replace"), "interrupted": interrupted}
 
 
-def run_launch(argv, env, timeout, nranks):
-    """Run one launch; returns dict with status, records, timing."""
-    t0 = time.time()
-    proc = _start(argv, env)
-    timed_out = interrupted = False
+# A launch that printed its last record (the "after" sentinel, --sentinel) and
+# has not exited this long after is stopped: some libraries hang in
+# MPI_Finalize (MPICH 4.0.2 with UCX, openucx/ucx#8738); its results are whole.
+EXIT_GRACE = 30.0
+
+
+def _is_last_record(line):
+    """The "after" sentinel: the last record a program writes before MPI_Finalize."""
+    if b"sentinel" not in line or b"after" not in line:
+        return False
     try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        out, err = _kill_group(proc)
+        rec = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(rec, dict) and rec.get("type") == "sentinel" and rec.get("phase") == "after"
+
+
+class _Watch:
+    """A started launch: its output read by two threads, and when its last record came."""
+
+    def __init__(self, proc):
+        self.proc = proc
+        self.out, self.err, self.end_s = [], b"", None
+        self.threads = [threading.Thread(target=self._read_out, daemon=True),
+                        threading.Thread(target=self._read_err, daemon=True)]
+        for th in self.threads:
+            th.start()
+
+    def _read_out(self):
+        for line in iter(self.proc.stdout.readline, b""):
+            self.out.append(line)
+            if self.end_s is None and _is_last_record(line):
+                self.end_s = time.time()
+        self.proc.stdout.close()
+
+    def _read_err(self):
+        self.err = self.proc.stderr.read()
+        self.proc.stderr.close()
+
+    def running(self):
+        return self.proc.poll() is None or any(th.is_alive() for th in self.threads)
+
+    def stop(self, grace):
+        _kill_group(self.proc, grace, collect=False)
+        for th in self.threads:
+            th.join()
+
+
+def _supervise(watches, deadlines, exit_grace):
+    """Wait for every launch; stop one past its deadline ("timeout") or exit_grace
+    seconds after its last record ("hung"). Returns (how each ended, interrupted)."""
+    ended = [None] * len(watches)
+    try:
+        while True:
+            live = [i for i, w in enumerate(watches) if w.running()]
+            if not live:
+                break
+            now = time.time()
+            for i in live:
+                w = watches[i]
+                if now >= deadlines[i]:
+                    ended[i] = "timeout"
+                elif w.end_s is not None and now - w.end_s >= exit_grace:
+                    ended[i] = "hung"
+                else:
+                    continue
+                w.stop(10.0)
+            watches[live[0]].threads[0].join(0.05)
     except Interrupted:
-        interrupted = True
-        out, err = _kill_group(proc, grace=5.0)
-    return _result(proc, out, err, timed_out, interrupted, nranks, t0)
+        for w in watches:
+            if w.running():
+                w.stop(5.0)
+        return ended, True
+    for w in watches:
+        w.proc.wait()
+    return ended, False
 
 
-def run_group(specs):
-    """Start the launches [(argv, env, timeout, nranks)] at once (a group
+def run_group(specs, exit_grace=EXIT_GRACE):
+    """Start the launches [(argv, env, timeout, nranks)] at once (one, or a group
     taking turns, mpi/mg_turns.h) and wait for all of them; a launch past its
-    timeout, or every launch on an interrupt, is killed. One result per
-    launch, as run_launch's."""
+    timeout, one that hangs exit_grace seconds after its last record, or every
+    launch on an interrupt, is stopped. One result per launch: status, records,
+    timing."""
     t0 = time.time()
-    procs, outs = [], {}
+    procs = []
     try:
         for argv, env, _, _ in specs:
             procs.append(_start(argv, env))
@@ -341,29 +409,15 @@ def run_group(specs):
         for p in procs:
             _kill_group(p, grace=1.0)
         raise
+    watches = [_Watch(p) for p in procs]
+    ended, interrupted = _supervise(watches, [t0 + sp[2] for sp in specs], exit_grace)
+    return [_result(w.proc, b"".join(w.out), w.err, ended[i], interrupted, specs[i][3], t0)
+            for i, w in enumerate(watches)]
 
-    def read(i):
-        outs[i] = procs[i].communicate()
-    threads = [threading.Thread(target=read, args=(i,), daemon=True) for i in range(len(procs))]
-    for th in threads:
-        th.start()
-    timed = [False] * len(procs)
-    interrupted = False
-    try:
-        for i, th in enumerate(threads):
-            th.join(max(0.0, t0 + specs[i][2] - time.time()))
-            if th.is_alive():
-                timed[i] = True
-                _kill_group(procs[i], 10.0, collect=False)
-                th.join()
-    except Interrupted:
-        interrupted = True
-        for p in procs:
-            _kill_group(p, 5.0, collect=False)
-        for th in threads:
-            th.join()
-    return [_result(p, *outs.get(i, (b"", b"")), timed[i], interrupted, specs[i][3], t0)
-            for i, p in enumerate(procs)]
+
+def run_launch(argv, env, timeout, nranks, exit_grace=EXIT_GRACE):
+    """Run one launch; returns dict with status, records, timing."""
+    return run_group([(argv, env, timeout, nranks)], exit_grace)[0]
 
 
 def _fmt_time(s):

@@ -83,10 +83,11 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
     rnd, positions, rounds = where
     began = now_utc()
     timeouts = [_timeout(a, it) for it in items]
+    grace = getattr(a, "exit_grace", None) or ln.EXIT_GRACE
     name = None
     if not turns or len(items) < 2:
         argvs = [items[0].argv]
-        res = [ln.run_launch(argvs[0], _env(items[0]), timeouts[0], items[0].n)]
+        res = [ln.run_launch(argvs[0], _env(items[0]), timeouts[0], items[0].n, grace)]
     else:
         name = group_name(ids[0])
         timeouts = [sum(timeouts)] * len(items)
@@ -94,7 +95,7 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
                  for k, it in enumerate(items)]
         try:
             res = ln.run_group([(argv, _env(it), timeouts[0], it.n)
-                                for argv, it in zip(argvs, items)])
+                                for argv, it in zip(argvs, items)], grace)
         finally:
             remove_semaphores(name)
     for k, (it, r) in enumerate(zip(items, res)):

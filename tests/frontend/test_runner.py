@@ -43,6 +43,14 @@ elif name == "hang":
     out(run()); time.sleep(60)
 elif name == "hangafter":
     out(run()); out(res(8, 1.0)); out(res(16, 2.0)); time.sleep(60)
+elif name == "finalhang":
+    # every record, the after sentinel last (--sentinel), then a hang that ignores
+    # SIGTERM, as MPICH 4.0.2 with UCX in MPI_Finalize (openucx/ucx#8738)
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    out(run()); out(res(8, 1.0)); out(res(16, 2.0))
+    out({"type": "sentinel", "phase": "after", "probe_latency_us": 0.2})
+    time.sleep(60)
 elif name == "singletons":
     for _ in range(n):
         out(run(1)); out(res(8, 1.0)); out(res(16, 2.0))
@@ -84,7 +92,7 @@ class RunnerTest(unittest.TestCase):
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
         for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
-                     "meet", "startup"):
+                     "meet", "startup", "finalhang"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)
@@ -323,6 +331,19 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(l["status"], "timeout")
         self.assertIn("results kept", l["message"])
         self.assertEqual(len([r for r in recs if r["type"] == "result"]), 2)
+
+    def test_a_hang_after_the_last_record_is_stopped_after_the_grace(self):
+        t0 = time.time()
+        p = self.cli("finalhang\n", "--exit-grace", "1")
+        took = time.time() - t0
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        l = [r for r in recs if r["type"] == "launch"][0]
+        self.assertEqual(l["status"], "ok")
+        self.assertIn("hung at exit", l["message"])
+        self.assertEqual([r["size_bytes"] for r in recs if r["type"] == "result"], [8, 16])
+        # 1 s of grace, then SIGTERM (ignored) and SIGKILL after 10 s: far below the 60 s hang
+        self.assertLess(took, 30)
 
     def test_wrong_world_size_is_detected(self):
         for prog in ("singletons", "needs2"):

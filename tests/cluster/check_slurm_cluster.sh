@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# check-slurm-cluster: a two-node Slurm on the emulated cluster
+# (tests/cluster/netns-cluster.sh; one slurmctld on the head, one slurmd in
+# each node's namespaces: tests/cluster/slurm_cluster.sh), then with every
+# build given: srun -N 2 (--mpi=pmix for Open MPI, --mpi=pmi2 for MPICH)
+# places one rank per node, as the run record's hosts and the pair's
+# same_node say; the job templates examples/slurm/*.sbatch run to completion
+# with sbatch --wait (short suites and sweeps); and `mpigauge run` inside a
+# two-node allocation runs the two builds interleaved, compared paired by
+# round. Tears everything down (also on failure or interruption). TAP output;
+# exit 0 when all pass, 1 on a failure, 77 when it cannot run here.
+#   tests/cluster/check_slurm_cluster.sh OPENMPI_BUILD [MPICH_BUILD]
+# Environment: MG_SLURM_CLUSTER_KEEP=1 keeps the work folder.
+set -u
+{
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+H=$here/netns-cluster.sh
+[ $# -gt 0 ] || set -- "$top/_build/openmpi" "$top/_build/mpich"
+args="-m 1:1K -i 20"
+skip() { echo "1..0 # SKIP $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "check-slurm-cluster needs root (namespaces, slurmd, munged)"
+for c in ip nsenter unshare slurmctld slurmd munged srun sbatch salloc python3; do
+    command -v $c >/dev/null 2>&1 || skip "$c missing (scripts/setup-deps.sh installs slurm-wlm, munge)"
+done
+unshare --net sh -c 'ip link add mgt0 type veth peer name mgt1' >/dev/null 2>&1 ||
+    skip "no network namespaces or veth here"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mg-slurmcl.XXXXXX") || exit 99
+chmod 755 "$work"
+export MG_CLUSTER_OWNER=$$ MG_CLUSTER_ID=auto
+MG_CLUSTER=""
+for sfx in "" 1 2 3; do       # a free instance name, or one whose owner is gone
+    name=mgslurm$sfx
+    if [ -e "/run/mgcluster-$name" ]; then
+        owner=$(sed -n 's/^OWNER=//p' "/run/mgcluster-$name/config" 2>/dev/null)
+        if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
+            MG_CLUSTER=$name "$H" down >/dev/null 2>&1 || continue
+        else
+            continue
+        fi
+    fi
+    MG_CLUSTER=$name
+    break
+done
+[ -n "$MG_CLUSTER" ] || { echo "1..1"; echo "not ok 1 - no free cluster instance name"; exit 1; }
+export MG_CLUSTER
+cleanup() {
+    bash "$here/slurm_cluster.sh" stop "$work/slurm" >/dev/null 2>&1
+    "$H" down >"$work/down.log" 2>&1 || cat "$work/down.log" >&2
+    if [ "${MG_SLURM_CLUSTER_KEEP:-0}" = 1 ]; then echo "# kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+    [ -f "$work/err" ] && sed 's/^/#   /' "$work/err" | tail -n 25
+}
+check() { # description command...
+    d=$1; shift
+    if "$@" >"$work/out" 2>"$work/err"; then ok "$d"; else notok "$d"; fi
+}
+both=0
+[ $# -ge 2 ] && both=1
+echo "1..$((3 + 4 * $# + 2 * both))"
+
+check "emulated two-node cluster $MG_CLUSTER up" "$H" up --rails 2 --rate none
+check "two-node Slurm: slurmctld on the head, slurmd in nodeA and nodeB, srun -N 2 reaches both" \
+    bash "$here/slurm_cluster.sh" start "$work/slurm"
+SLURM_CONF=$work/slurm/slurm.conf
+export SLURM_CONF
+check "sinfo: nodeA and nodeB idle in partition debug" sh -c \
+    "[ \"\$(sinfo -h -N -o '%N %T' | sort | tr '\n' ' ')\" = 'nodeA idle nodeB idle ' ]"
+
+# results FILE LAUNCHES [LABELS]: every launch ok, 2 ranks on 2 nodes, one per node
+two_nodes() {
+    python3 - "$@" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+want = int(sys.argv[2])
+runs = [r for r in recs if r["type"] == "run"]
+launch = [r for r in recs if r["type"] == "launch"]
+if launch:
+    assert [l["status"] for l in launch] == ["ok"] * want, \
+        [(l["status"], l.get("message")) for l in launch]
+assert len(runs) == want, len(runs)
+for r in runs:
+    assert r["nnodes"] == 2 and sorted(r["hosts"]) == ["nodeA", "nodeB"], (r["nnodes"], r["hosts"])
+    for p in r.get("pairs", []):
+        assert p["same_node"] is False, p
+res = [r for r in recs if r["type"] == "result"]
+assert res and all(r.get("validation", "passed") == "passed" for r in res)
+print(f"{len(runs)} launches on nodeA and nodeB")
+PY
+}
+cd "$work" || exit 1
+for b in "$@"; do
+    bn=$(basename "$b")
+    lat=$b/pt2pt/mpigauge_latency
+    if ldd "$lat" 2>/dev/null | grep -q 'libmpich\.so'; then plugin=pmi2; else plugin=pmix; fi
+    check "$bn: srun -N 2 -n 2 --mpi=$plugin latency: hosts nodeA and nodeB, same_node false, validated" \
+        timeout 120 srun -N 2 -n 2 --ntasks-per-node=1 --mpi="$plugin" "$lat" $args -c \
+            -o "$work/$bn-srun.jsonl"
+    check "$bn: the run record of srun -N 2" two_nodes "$work/$bn-srun.jsonl" 1
+    fe=$b/frontend/mpigauge
+    check "$bn: sbatch --wait examples/slurm/pt2pt-2nodes.sbatch (quick suite) runs to completion" \
+        sh -c "sbatch --wait -o '$work/$bn-pt2pt.out' \
+                 --export=ALL,MPIGAUGE='$fe',SUITE=quick,REPEAT=1,OUT='$work/$bn-pt2pt.jsonl',BENCH_ARGS='$args' \
+                 '$top/examples/slurm/pt2pt-2nodes.sbatch' >/dev/null &&
+               test -s '$work/$bn-pt2pt.html' || { cat '$work/$bn-pt2pt.out' >&2; exit 1; }
+               python3 - '$work/$bn-pt2pt.jsonl' <<'PY'
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1]) if '\"type\":\"run\"' in l]
+assert len(runs) == 3 and all(r['nnodes'] == 2 for r in runs), [r['nnodes'] for r in runs]
+PY"
+    printf 'ranks=2 allreduce\nranks=2 bcast\nranks=2 barrier\n' >"$work/coll.txt"
+    check "$bn: sbatch --wait examples/slurm/collectives-full.sbatch (-N 2, 1 rank per node) runs to completion" \
+        sh -c "sbatch --wait -N 2 --ntasks-per-node=1 -o '$work/$bn-coll.out' \
+                 --export=ALL,MPIGAUGE='$fe',SUITE='$work/coll.txt',REPEAT=1,OUT='$work/$bn-coll.jsonl',BENCH_ARGS='-m 8:1K -i 20' \
+                 '$top/examples/slurm/collectives-full.sbatch' >/dev/null &&
+               test -s '$work/$bn-coll.html' || { cat '$work/$bn-coll.out' >&2; exit 1; }"
+done
+if [ $both = 1 ]; then
+    check "sbatch --wait examples/slurm/regression-two-builds.sbatch ($(basename "$1") vs $(basename "$2"), 2 nodes)" \
+        sh -c "sbatch --wait -o '$work/regr.out' \
+                 --export=ALL,MPIGAUGE='$1/frontend/mpigauge',BASE_BINDIR='$1',NEW_BINDIR='$2',REPEAT=2,OUTDIR='$work/regr',FAIL_ON_REGRESSION=0,BENCH_ARGS='-m 1:64 -i 20' \
+                 '$top/examples/slurm/regression-two-builds.sbatch' >/dev/null &&
+               grep -q '^| latency | 64 | us |' '$work/regr/compare.md' ||
+               { cat '$work/regr.out' >&2; exit 1; }"
+    interleaved() {
+        timeout 600 salloc -N 2 -n 2 --ntasks-per-node=1 "$1/frontend/mpigauge" run --suite quick \
+            --repeat 3 --timeout 120 --exit-grace 5 --config "ompi bindir=$1" --config "mpich bindir=$2" \
+            -o "$work/both.jsonl" -q -- -m 1:1K -i 20 &&
+            two_nodes "$work/both.jsonl" 18 &&
+            "$1/frontend/mpigauge" compare "$work/both.jsonl" ompi mpich --format json \
+                -o "$work/both-cmp.jsonl" &&
+            python3 - "$work/both.jsonl" "$work/both-cmp.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+launch = [r for r in recs if r["type"] == "launch"]
+plugins = {l["config"]: [w for w in l["command"] if w.startswith("--mpi=")] for l in launch}
+assert plugins == {"ompi": ["--mpi=pmix"], "mpich": ["--mpi=pmi2"]}, plugins
+assert recs[0]["type"] == "session" and recs[0].get("slurm_job_id"), recs[0]
+cmp = [json.loads(l) for l in open(sys.argv[2])]
+assert cmp[0]["method"] == "paired", cmp[0]
+series = [r for r in cmp if r["type"] == "series"]
+assert len(series) == 3 * 11 and all(r["verdict"] for r in series), len(series)
+PY
+    }
+    check "mpigauge run in a two-node allocation: the builds interleaved over 3 rounds, every launch on both nodes, compared paired" \
+        interleaved "$1" "$2"
+fi
+[ "$failed" -eq 0 ]
+exit $?
+}
