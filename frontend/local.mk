@@ -58,7 +58,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \
 	tests/frontend/golden/compare.md \
 	tests/frontend/e2e.sh \
-	tests/slurm/check_slurm.sh tests/slurm/slurm_local.sh \
+	tests/slurm/check_slurm.sh tests/slurm/slurm_local.sh tests/slurm/slurm_conf.sh tests/tap.sh \
 	examples/slurm/pt2pt-2nodes.sbatch \
 	examples/slurm/collectives-full.sbatch \
 	examples/slurm/regression-two-builds.sbatch \

@@ -110,14 +110,16 @@ def nav(up=""):
     return "<nav>" + "".join(links) + "</nav>\n"
 
 
-def series_points(tags_rows, unit, threshold, alpha):
+def series_points(tags_rows, unit, threshold, alpha, labels=None):
     """The points of one series over its tags, each with its verdict against the previous
-    tag (launch medians of the two tags, Mann-Whitney; one launch: its own CI)."""
+    tag (launch medians of the two tags, Mann-Whitney; one launch: its own CI).
+    labels: tag -> its label on the axis (default the tag)."""
     from .compare import verdict
     pts, prev = [], None
     for tag, meds, lids, cis in tags_rows:
         m, lo, hi = point(meds, cis)
-        p = {"tag": tag, "median": m, "low": lo, "high": hi, "launches": meds, "ids": lids,
+        p = {"tag": tag, "label": (labels or {}).get(tag, tag), "median": m, "low": lo,
+             "high": hi, "launches": meds, "ids": lids,
              "regimes": len(rg.clusters(meds)), "verdict": None}
         if prev is not None:
             row = verdict(prev["launches"], meds, unit, threshold, alpha,
@@ -130,19 +132,31 @@ def series_points(tags_rows, unit, threshold, alpha):
     return pts
 
 
-def build(hist, threshold, alpha, title):
+def tag_order(hist, by):
+    """The tags in the order of the x axis (by "tag": as added; "date": by their first run
+    date), and each tag's axis label."""
+    summary = hist.tag_summary()
+    if by == "date":
+        summary = sorted(summary, key=lambda t: (t[6] or "", t[0]))
+        return [t[0] for t in summary], {t[0]: (t[6] or "")[:10] or t[0] for t in summary}
+    return [t[0] for t in summary], {}
+
+
+def build(hist, threshold, alpha, title, by="tag"):
     """{file name: html} of the site."""
     rows = hist.series()
     if not rows:
         raise UsageError(f"{hist.path} holds no results yet")
     series = trend(rows)
-    tags = [t for t, _ in hist.tags()]
+    tags, labels = tag_order(hist, by)
+    rank = {t: i for i, t in enumerate(tags)}
     pages = {f: [] for f, _ in FAMILIES}
     regressions = []
     links = {t: f"provenance/{slug(t)}.html" for t in tags}
     for key, tags_rows in series.items():
         bench, variant, nranks, cfg, size, unit = key
-        pts = series_points(tags_rows, unit, threshold, alpha)
+        tags_rows = sorted(tags_rows, key=lambda r: rank[r[0]])
+        pts = series_points(tags_rows, unit, threshold, alpha, labels)
         name = " ".join(x for x in [bench, f"[{variant}]" if variant else "",
                                     f"@{cfg}" if cfg else ""] if x) + \
             f", {nranks} ranks, size {size_label(size)}"
@@ -281,7 +295,7 @@ def cmd_dashboard(a):
     threshold = parse_threshold(a.threshold)
     hist = History(a.db or default_db())
     try:
-        site = build(hist, threshold, a.alpha, a.title or "mpigauge history")
+        site = build(hist, threshold, a.alpha, a.title or "mpigauge history", a.by)
     finally:
         hist.close()
     write_site(site, a.output)
@@ -301,6 +315,9 @@ def add_parser(sub):
     d.add_argument("-o", "--output", required=True, help="the site's folder (made or replaced "
                    "whole; a folder that is not a dashboard is never replaced)")
     d.add_argument("--title")
+    d.add_argument("--by", choices=("tag", "date"), default="tag",
+                   help="the x axis: the tags in the order they were added (default), or by "
+                   "their run dates, labelled with the date")
     d.add_argument("--threshold", default="5%", help="practical significance (default 5%%)")
     d.add_argument("--alpha", type=float, default=0.05)
     d.set_defaults(func=cmd_dashboard)

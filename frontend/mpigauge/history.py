@@ -149,18 +149,10 @@ class History:
     def records(self, tag=None, config=None):
         """The records of the launches of a tag (and configuration), or of all, in the order
         they were added, with each session's records around its launches: a results file."""
-        where, args = [], []
-        if tag is not None:
-            where.append("tag = ?")
-            args.append(tag)
-        if config is not None:
-            where.append("config = ?")
-            args.append(config)
-        sql = "SELECT session_id, records FROM launches"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
+        where, args = _where([("tag", tag), ("config", config)])
         out, seen, ends = [], set(), []
-        for session, recs in self.db.execute(sql + " ORDER BY id", args):
+        for session, recs in self.db.execute("SELECT session_id, records FROM launches" + where +
+                                             " ORDER BY id", args):
             if session and session not in seen:
                 seen.add(session)
                 row = self.db.execute("SELECT record, end_record FROM sessions WHERE "
@@ -246,19 +238,13 @@ class History:
     def series(self, benchmark=None, size=None):
         """Rows (tag, config, benchmark, variant, nranks, size, unit, median, ci95_low,
         ci95_high, launch id, date, library) of every result, in tag order."""
-        where, args = ["r.validation IS NOT 'failed'"], []
-        if benchmark is not None:
-            where.append("r.benchmark = ?")
-            args.append(benchmark)
-        if size is not None:
-            where.append("r.size_bytes = ?")
-            args.append(size)
+        where, args = _where([("r.benchmark", benchmark), ("r.size_bytes", size)],
+                             "r.validation IS NOT 'failed'")
         return self.db.execute(
             "SELECT l.tag, coalesce(l.config, ''), r.benchmark, r.variant, l.nranks, "
             "r.size_bytes, r.unit, r.median, r.ci95_low, r.ci95_high, l.id, l.date_utc, "
             "l.library FROM results r JOIN launches l ON l.id = r.launch "
-            "JOIN tags t ON t.tag = l.tag WHERE " + " AND ".join(where) +
-            " ORDER BY t.seq, l.id", args).fetchall()
+            "JOIN tags t ON t.tag = l.tag" + where + " ORDER BY t.seq, l.id", args).fetchall()
 
     def launch(self, launch_id):
         row = self.db.execute("SELECT tag, records FROM launches WHERE id = ?",
@@ -268,6 +254,18 @@ class History:
     def benchmarks(self):
         return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "
                                               "ORDER BY benchmark")]
+
+
+def _where(pairs, always=None):
+    """(" WHERE a = ? AND ...", [values]) of the (column, value) pairs whose value is
+    not None, and a condition that always holds; ("", []) when there is none."""
+    conds = [always] if always else []
+    args = []
+    for col, val in pairs:
+        if val is not None:
+            conds.append(f"{col} = ?")
+            args.append(val)
+    return (" WHERE " + " AND ".join(conds) if conds else ""), args
 
 
 def _dump(rec):

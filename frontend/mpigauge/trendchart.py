@@ -85,7 +85,8 @@ def chart(points, unit, title, link=None):
                    f"{cy - 9 if up else cy + 9:.1f} {x(i):.1f},{cy - 16 if up else cy + 16:.1f}")
             out.append(f'<polygon points="{tri}" class="{v}"><title>{html.escape(tip)}</title>'
                        f'</polygon>')
-        label = p["tag"] if len(p["tag"]) <= 14 else p["tag"][:13] + "\u2026"
+        text = p.get("label") or p["tag"]
+        label = text if len(text) <= 14 else text[:13] + "\u2026"
         out.append(f'<text x="{x(i):.1f}" y="{H - BOTTOM + 14}" class="xtick" '
                    f'transform="rotate(20 {x(i):.1f} {H - BOTTOM + 14})">{html.escape(label)}</text>')
     out.append("</svg>")

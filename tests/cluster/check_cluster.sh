@@ -65,24 +65,12 @@ started=$SECONDS
 # A free instance name: ours, or one whose owner (a check-cluster) is gone.
 export MG_CLUSTER_OWNER=$$
 export MG_CLUSTER_ID=${MG_CLUSTER_ID:-auto}
-base=${MG_CLUSTER:-mgcheck}
-MG_CLUSTER=""
-for sfx in "" 1 2 3 4 5 6 7; do
-    name=$base$sfx
-    cfg=/run/mgcluster-$name/config
-    if [ -e "/run/mgcluster-$name" ]; then
-        owner=$(sed -n 's/^OWNER=//p' "$cfg" 2>/dev/null)
-        if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
-            MG_CLUSTER=$name "$H" down >"$work/stale.log" 2>&1 || continue
-        else
-            continue
-        fi
-    fi
-    MG_CLUSTER=$name
-    break
-done
+# shellcheck source=tests/cluster/claim.sh
+. "$here/claim.sh"
+MG_CLUSTER_BASE=${MG_CLUSTER:-mgcheck}
+mg_claim_cluster "$MG_CLUSTER_BASE"
 if [ -z "$MG_CLUSTER" ]; then
-    echo "1..1"; echo "not ok 1 - no free cluster instance name ${base}[1-7] (see /run/mgcluster-*)"
+    echo "1..1"; echo "not ok 1 - no free cluster instance name ${MG_CLUSTER_BASE:-mgcheck}[1-7] (see /run/mgcluster-*)"
     rm -rf "$work"; exit 1
 fi
 export MG_CLUSTER

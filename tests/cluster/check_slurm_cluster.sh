@@ -30,20 +30,9 @@ unshare --net sh -c 'ip link add mgt0 type veth peer name mgt1' >/dev/null 2>&1 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mg-slurmcl.XXXXXX") || exit 99
 chmod 755 "$work"
 export MG_CLUSTER_OWNER=$$ MG_CLUSTER_ID=auto
-MG_CLUSTER=""
-for sfx in "" 1 2 3; do       # a free instance name, or one whose owner is gone
-    name=mgslurm$sfx
-    if [ -e "/run/mgcluster-$name" ]; then
-        owner=$(sed -n 's/^OWNER=//p' "/run/mgcluster-$name/config" 2>/dev/null)
-        if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
-            MG_CLUSTER=$name "$H" down >/dev/null 2>&1 || continue
-        else
-            continue
-        fi
-    fi
-    MG_CLUSTER=$name
-    break
-done
+# shellcheck source=tests/cluster/claim.sh
+. "$here/claim.sh"
+mg_claim_cluster mgslurm
 [ -n "$MG_CLUSTER" ] || { echo "1..1"; echo "not ok 1 - no free cluster instance name"; exit 1; }
 export MG_CLUSTER
 cleanup() {
@@ -54,17 +43,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-    [ -f "$work/err" ] && sed 's/^/#   /' "$work/err" | tail -n 25
-}
-check() { # description command...
-    d=$1; shift
-    if "$@" >"$work/out" 2>"$work/err"; then ok "$d"; else notok "$d"; fi
-}
+TAP_DIR=$work TAP_ERR_LINES=25
+# shellcheck source=tests/tap.sh
+. "$here/../tap.sh"
 both=0
 [ $# -ge 2 ] && both=1
 echo "1..$((3 + 4 * $# + 2 * both))"

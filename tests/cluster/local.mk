@@ -7,7 +7,7 @@
 # The long acceptance measurement is bench/multirail.sh (doc/multirail.md).
 EXTRA_DIST += tests/cluster/netns-cluster.sh tests/cluster/netns-cluster-help.sh \
 	tests/cluster/check_cluster.sh tests/cluster/slurm_cluster.sh \
-	tests/cluster/check_slurm_cluster.sh
+	tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh
 
 MG_CLUSTER_BUILDS = $(abs_top_builddir)
 check-cluster: $(bin_PROGRAMS)
@@ -15,8 +15,8 @@ check-cluster: $(bin_PROGRAMS)
 
 # A two-node Slurm on the emulated cluster (slurmctld on the head, slurmd in
 # each node): srun -N 2 with both plugins, the sbatch templates, mpigauge run
-# in a two-node allocation (tests/cluster/check_slurm_cluster.sh).
+# in a two-node allocation (tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh).
 check-slurm-cluster: $(bin_PROGRAMS) frontend/mpigauge
-	bash $(srcdir)/tests/cluster/check_slurm_cluster.sh $(MG_CLUSTER_BUILDS)
+	bash $(srcdir)/tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh $(MG_CLUSTER_BUILDS)
 
 .PHONY: check-cluster check-slurm-cluster

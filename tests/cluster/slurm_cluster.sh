@@ -27,6 +27,8 @@ MUNGE_SOCK=$DIR/munge/munge.socket.2
 NODES="nodeA nodeB"
 
 log() { printf '[slurm-cluster] %s\n' "$*" >&2; }
+# shellcheck source=tests/slurm/slurm_conf.sh
+. "$here/../slurm/slurm_conf.sh"
 die() { log "ERROR: $*"; show_logs; exit 1; }
 show_logs() {
     for f in "$DIR"/log/*.log; do
@@ -55,12 +57,7 @@ ClusterName=mgnodes
 SlurmctldHost=$1($2)
 SlurmctldPort=$CTLD_PORT
 SlurmdPort=$SLURMD_PORT
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$MUNGE_SOCK
-StateSaveLocation=$DIR/state
+$(slurm_conf_auth "$DIR" "$MUNGE_SOCK")
 # the nodes share the host's file system; TmpFS (where PMIx makes its
 # per-step folders) is each node's own: a bind of DIR/tmp-NODE made in the node
 TmpFS=$DIR/nodetmp
@@ -71,22 +68,7 @@ SlurmctldLogFile=$DIR/log/slurmctld.log
 SlurmdLogFile=$DIR/log/slurmd-%n.log
 SlurmctldDebug=info
 SlurmdDebug=info
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SwitchType=switch/none
-MpiDefault=none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MailProg=/bin/true
-ReturnToService=2
-SlurmctldTimeout=30
-SlurmdTimeout=60
-InactiveLimit=0
-KillWait=5
-MinJobAge=60
+$(slurm_conf_policy task/none none)
 SlurmdParameters=config_overrides
 NodeName=nodeA NodeAddr=$3 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 NodeName=nodeB NodeAddr=$4 CPUs=$cpus RealMemory=$mem State=UNKNOWN

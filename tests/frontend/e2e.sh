@@ -23,13 +23,9 @@ fi
 args=${MG_E2E_ARGS:--m 1:4K -i 20}
 work=$(mktemp -d "${TMPDIR:-/tmp}/mg-e2e.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT INT TERM
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); echo "not ok $n - $1"; [ -f "$work/err" ] && sed 's/^/#   /' "$work/err" | tail -n 15; }
-check() { # description, command...
-    d=$1; shift
-    if "$@" >"$work/out" 2>"$work/err"; then ok "$d"; else notok "$d"; fi
-}
+TAP_DIR=$work TAP_ERR_LINES=15
+# shellcheck source=tests/tap.sh
+. "$top/tests/tap.sh"
 echo "1..23"
 echo "# front-end: $fe"
 
@@ -215,3 +211,4 @@ assert len(d) > 20000, len(d)          # a drawn page, not a blank one
 PY
 }
 check "Chromium: a screenshot of the point-to-point page kept as a test artefact" shot
+[ "$failed" -eq 0 ]

@@ -128,3 +128,13 @@ def interleaved_records(values, sizes=(8, 1024), bench="latency", unit="us", pro
                 recs.append(result_record(bench, s, unit, round(values[lb][r - 1] * (k + 1), 6),
                                           launch_id=lid))
     return recs
+
+
+def cli(*argv):
+    """mg.main(argv) with its standard output and error captured: (rc, out, err)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = load_frontend().main(list(argv))
+    return rc, out.getvalue(), err.getvalue()

@@ -3,13 +3,11 @@
 the same launches twice), list, show, check (exit 1 on a regression; paired
 when both sides are configurations of one interleaved run), export back to
 JSON Lines, and a damaged or foreign database refused and left alone."""
-import io
 import json
 import os
 import sqlite3
 import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 
 import helpers as h
 from helpers import load_frontend
@@ -19,11 +17,7 @@ BASE = os.path.join(h.DATA, "base.jsonl")
 NEW = os.path.join(h.DATA, "new.jsonl")
 
 
-def cli(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        rc = mg.main(list(argv))
-    return rc, out.getvalue(), err.getvalue()
+cli = h.cli
 
 
 class HistoryCase(unittest.TestCase):
@@ -212,6 +206,21 @@ class TestDashboard(HistoryCase):
         self.assertEqual(len(prov), 2)
         text = open(os.path.join(site, "provenance", sorted(prov)[1]), encoding="utf-8").read()
         self.assertEqual(text.count("<details"), 10)   # v2's launches
+
+    def test_by_date_orders_the_tags_by_their_runs_and_labels_them_with_the_date(self):
+        later = [dict(r, date_utc="2027-01-05T00:00:00Z") if r["type"] == "run" else r
+                 for r in (json.loads(l) for l in open(NEW, encoding="utf-8"))]
+        path = os.path.join(self.d, "later.jsonl")
+        h.write_jsonl(path, later)
+        self.hist("add", path, "--tag", "b-later")     # added first, run later
+        self.hist("add", BASE, "--tag", "a-earlier")
+        site = os.path.join(self.d, "site")
+        self.assertEqual(cli("dashboard", "--db", self.db, "-o", site, "--by", "date")[0], 0)
+        page = open(os.path.join(site, "pt2pt.html"), encoding="utf-8").read()
+        first = page.index(">2026-11-22<")
+        self.assertLess(first, page.index(">2027-01-05<"))
+        index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+        self.assertIn("Regressions of b-later against a-earlier", index)
 
     def test_a_folder_that_is_not_a_dashboard_is_never_replaced(self):
         self.add_two()

@@ -22,11 +22,7 @@ NEW = os.path.join(h.DATA, "new.jsonl")
 PAYLOAD = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
 
 
-def cli(*argv):
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        rc = mg.main(list(argv))
-    return rc, out.getvalue(), err.getvalue()
+cli = h.cli
 
 
 class TestOutputPaths(unittest.TestCase):

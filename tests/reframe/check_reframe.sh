@@ -29,17 +29,9 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-    [ -f "$work/err" ] && sed 's/^/#   /' "$work/err" | tail -n 25
-}
-check() { # description command...
-    d=$1; shift
-    if "$@" >"$work/out" 2>"$work/err"; then ok "$d"; else notok "$d"; fi
-}
+TAP_DIR=$work TAP_ERR_LINES=25
+# shellcheck source=tests/tap.sh
+. "$here/../tap.sh"
 MPIGAUGE_OPENMPI_BINDIR=$ompi MPIGAUGE_MPICH_BINDIR=$mpich
 MPIGAUGE_BASE_BINDIR=$ompi MPIGAUGE_NEW_BINDIR=$mpich
 MPIGAUGE_FRONTEND=$ompi/frontend/mpigauge

@@ -51,17 +51,9 @@ SLURM_LOCAL_TASK_PLUGIN=task/none
 SLURM_LOCAL_CLUSTER=mgcheck
 export SLURM_LOCAL_CTLD_PORT SLURM_LOCAL_SLURMD_PORT SLURM_LOCAL_TASK_PLUGIN SLURM_LOCAL_CLUSTER
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-    [ -f "$dir/err" ] && sed 's/^/#   /' "$dir/err" | tail -n 20
-}
-check() { # description command...
-    d=$1; shift
-    if "$@" >"$dir/out" 2>"$dir/err"; then ok "$d"; else notok "$d"; fi
-}
+TAP_DIR=$dir
+# shellcheck source=tests/tap.sh
+. "$here/../tap.sh"
 
 extra=0
 [ $# -ge 2 ] && extra=2

@@ -54,6 +54,8 @@ CTLD_PID=$DIR/run/slurmctld.pid
 SLURMD_PID=$DIR/run/slurmd.pid
 
 log() { printf '[slurm-local] %s\n' "$*" >&2; }
+# shellcheck source=tests/slurm/slurm_conf.sh
+. "$(dirname "$0")/slurm_conf.sh"
 die() { log "ERROR: $*"; exit 1; }
 
 usage() { sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
@@ -132,12 +134,7 @@ ClusterName=$CLUSTER
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$CTLD_PORT
 SlurmdPort=$SLURMD_PORT
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$MUNGE_SOCK
-StateSaveLocation=$DIR/state
+$(slurm_conf_auth "$DIR" "$MUNGE_SOCK")
 SlurmdSpoolDir=$DIR/spool
 SlurmctldPidFile=$CTLD_PID
 SlurmdPidFile=$SLURMD_PID
@@ -145,23 +142,7 @@ SlurmctldLogFile=$DIR/log/slurmctld.log
 SlurmdLogFile=$DIR/log/slurmd.log
 SlurmctldDebug=info
 SlurmdDebug=info
-# no cgroups: works in containers / VMs without delegated cgroup trees
-ProctrackType=proctrack/linuxproc
-TaskPlugin=$TASK_PLUGIN
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-SwitchType=switch/none
-MpiDefault=$MPI_DEFAULT
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MailProg=/bin/true
-ReturnToService=2
-SlurmctldTimeout=30
-SlurmdTimeout=60
-InactiveLimit=0
-KillWait=5
-MinJobAge=60
+$(slurm_conf_policy "$TASK_PLUGIN" "$MPI_DEFAULT")
 $([ -n "$CPUS" ] && echo SlurmdParameters=config_overrides)
 $(node_line "$host")
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP

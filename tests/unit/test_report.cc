@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <string>
 #include <vector>
@@ -362,15 +363,26 @@ TEST(ReportPercentiles, NamesArePlainNumbers)
     EXPECT_STREQ(name, "99.999");
 }
 
+namespace
+{
+// The first golden result with the percentiles `list` chosen and these values.
+mg_result with_pctl(const char *list, mg_pctl &p, std::initializer_list<double> values)
+{
+    char err[160];
+    EXPECT_EQ(mg_pctl_parse(list, &p, err, sizeof err), 0) << err;
+    mg_result r = golden_results()[0];
+    r.pctl = &p;
+    int i = 0;
+    for (double v : values)
+        r.pctl_v[i++] = v;
+    return r;
+}
+} // namespace
+
 TEST(ReportPercentiles, ChosenColumnsReplaceP90AndP99InTableAndCsv)
 {
     mg_pctl p;
-    char err[160];
-    ASSERT_EQ(mg_pctl_parse("50,99.9", &p, err, sizeof err), 0);
-    mg_result r = golden_results()[0];
-    r.pctl = &p;
-    r.pctl_v[0] = 1.52;
-    r.pctl_v[1] = 7.25;
+    mg_result r = with_pctl("50,99.9", p, {1.52, 7.25});
     mg_table_meta meta = golden_meta();
     meta.pctl = &p;
     meta.columns = MG_COLUMNS_ALL; // the chosen list replaces all's P50 too
@@ -392,11 +404,7 @@ TEST(ReportPercentiles, ChosenColumnsReplaceP90AndP99InTableAndCsv)
 TEST(ReportPercentiles, JsonKeepsTheThreeAndAddsTheChosen)
 {
     mg_pctl p;
-    char err[160];
-    ASSERT_EQ(mg_pctl_parse("99.9", &p, err, sizeof err), 0);
-    mg_result r = golden_results()[0];
-    r.pctl = &p;
-    r.pctl_v[0] = 7.25;
+    mg_result r = with_pctl("99.9", p, {7.25});
     std::string line = capture([&](FILE *f) { mg_report_json_result(f, &r); });
     EXPECT_NE(line.find("\"p90\":1.61,\"p99\":2.43,\"percentiles\":{\"p99.9\":7.25},"),
               std::string::npos)

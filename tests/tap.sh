@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# TAP helpers of the shell tests, sourced after setting TAP_DIR (a folder of
+# the test's own: each check's output goes to TAP_DIR/out and TAP_DIR/err,
+# and a failing check shows the tail of err).
+#   ok DESCRIPTION | notok DESCRIPTION | check DESCRIPTION COMMAND...
+# $n counts the tests, $failed the failures.
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
+    [ -f "$TAP_DIR/err" ] && sed 's/^/#   /' "$TAP_DIR/err" | tail -n "${TAP_ERR_LINES:-20}"
+    return 0
+}
+check() { # description command...
+    tap_d=$1; shift
+    if "$@" >"$TAP_DIR/out" 2>"$TAP_DIR/err"; then ok "$tap_d"; else notok "$tap_d"; fi
+}
