@@ -7,7 +7,10 @@ in its own process: add (all files), list, show, check against last,
 export, dashboard. Target: each under 10 s at 1,000 launches. Also checks
 that a second add is refused and that export gives back every launch.
 
-    bench/history_scale.py [-n 1000] [--tags 10] [--keep DIR]
+    bench/history_scale.py [-n 1000] [--tags 10] [--keep DIR] [--no-time-target]
+
+--no-time-target: the exit status says only whether every command did its
+job (scripts/test.sh runs it so: timings are printed, never asserted there).
 """
 import argparse
 import json
@@ -62,6 +65,8 @@ def main():
     ap.add_argument("-n", type=int, default=1000, help="launches in all (default 1000)")
     ap.add_argument("--tags", type=int, default=10, help="tags (files) (default 10)")
     ap.add_argument("--keep", help="keep the database and site in this folder")
+    ap.add_argument("--no-time-target", action="store_true",
+                    help="exit 0 when every command worked, however long it took")
     a = ap.parse_args()
     work = a.keep or tempfile.mkdtemp(prefix="mg-history-")
     os.makedirs(work, exist_ok=True)
@@ -110,7 +115,7 @@ def main():
         print(f"{name:<40} {dt:8.2f}  {('ok' if good and dt < 10 else 'FAILED'):>14}")
     if not a.keep:
         shutil.rmtree(work, ignore_errors=True)
-    return 0 if all(g and dt < 10 for _, dt, g in rows) else 1
+    return 0 if all(g and (dt < 10 or a.no_time_target) for _, dt, g in rows) else 1
 
 
 if __name__ == "__main__":

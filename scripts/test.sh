@@ -90,6 +90,15 @@ if [ "$rc" -ne 0 ]; then status=1; grep -E '(FAIL|ERROR):|Error|assert' "$fe_out
 echo "front-end unit tests: $ran run, $bad failed, $skipped skipped"
 rm -f "$fe_out"
 
+# The history and dashboard at 1,000 launches (bench/history_scale.py): every
+# command works; its timings are printed (doc/history.md), not asserted.
+echo "== history and dashboard at 1,000 launches (bench/history_scale.py)"
+if python3 "$root/bench/history_scale.py" --no-time-target; then
+    passed=$((passed + 1)); echo "ok - history and dashboard at 1,000 launches"
+else
+    failed=$((failed + 1)); status=1; echo "not ok - history and dashboard at 1,000 launches"
+fi
+
 mpis=" ${MG_TEST_MPIS:-openmpi mpich} "
 case "$mpis" in *" openmpi "*) case "$mpis" in *" mpich "*) both=1 ;; *) both=0 ;; esac ;; *) both=0 ;; esac
 case "$both" in
