@@ -15,8 +15,8 @@ check-cluster: $(bin_PROGRAMS)
 
 # A two-node Slurm on the emulated cluster (slurmctld on the head, slurmd in
 # each node): srun -N 2 with both plugins, the sbatch templates, mpigauge run
-# in a two-node allocation (tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh).
+# in a two-node allocation (tests/cluster/check_slurm_cluster.sh).
 check-slurm-cluster: $(bin_PROGRAMS) frontend/mpigauge
-	bash $(srcdir)/tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh $(MG_CLUSTER_BUILDS)
+	bash $(srcdir)/tests/cluster/check_slurm_cluster.sh $(MG_CLUSTER_BUILDS)
 
 .PHONY: check-cluster check-slurm-cluster
