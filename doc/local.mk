@@ -21,6 +21,8 @@ option-tables: all
 # the programs' own --help when they are built (doc/man.sh), installed in
 # $(man1dir); man/pages.list names them. tests/man_pages.sh checks them.
 EXTRA_DIST += doc/man.sh
+# (Automake defines man1dir only for man1_MANS, which a generated list cannot be)
+man1dir = $(mandir)/man1
 MG_MAN_LIST =
 if MG_HAVE_HELP2MAN
 MG_MAN_LIST += man/pages.list

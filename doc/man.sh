@@ -26,10 +26,11 @@ if [ "${1:-}" = one ]; then
     fi
     # argparse's usage (the front-end) as help2man reads a synopsis: one
     # "Usage:" line
-    [ "$name" = mpigauge-rails ] ||
+    if [ "$name" != mpigauge-rails ]; then
         awk 'NR == 1 && /^usage:/ {u = 1; line = "Usage:" substr($0, 7); next}
          u && /^ / {sub(/^ +/, " "); line = line $0; next}
          u {print line; u = 0} {print}' "$help" >"$help.1" && mv "$help.1" "$help"
+    fi
     # the description: the line after "Usage:" (the benchmarks, whose usage
     # is one line), else the first sentence of the first paragraph after it
     desc=$(awk 'NR == 1 {next} NR == 2 && NF && !/^ / {print; exit}
