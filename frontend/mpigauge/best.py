@@ -7,7 +7,7 @@ all of those comparisons); "tied" means not significantly worse or within
 the threshold."""
 import json
 
-from .common import EXIT_OK, UsageError, fmt_num, size_label
+from .common import EXIT_OK, UsageError, fmt_num, size_label, text_table
 from .compare import compare_sets, higher_is_better, speedup
 from .results import load_inputs
 from .stats import adjust_pvalues
@@ -74,7 +74,5 @@ def cmd_best(a):
     body = [[r["key"][0] + (f" [{r['key'][1]}]" if r["key"][1] else ""), size_label(r["key"][4]),
              r["unit"], r["best"], fmt_num(r["best_median"]), ", ".join(r["tied"]) or "-",
              ", ".join(f"{lb} ({q:.3f})" for lb, q in r["worse"]) or "-"] for r in rows]
-    w = [max(len(h), *(len(x[i]) for x in body)) for i, h in enumerate(head)]
-    for line in [head, ["-" * x for x in w]] + body:
-        print("  ".join(c.ljust(x) for c, x in zip(line, w)).rstrip())
+    print("\n".join(text_table(head, body)))
     return EXIT_OK

@@ -96,6 +96,18 @@ def write_text_atomic(path, text):
         raise UsageError(f"cannot write {path}: {e.strerror}") from None
 
 
+def text_table(header, rows, right=()):
+    """Lines of a plain-text table: the header, dashes, the rows; columns two spaces apart,
+    those whose index is in `right` right-aligned, trailing blanks dropped."""
+    rows = [[str(c) for c in r] for r in rows]
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(header)]
+
+    def fmt(cells):
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [fmt(header), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows]
+
+
 def warn(msg):
     print(f"mpigauge: warning: {msg}", file=sys.stderr)
 

@@ -5,7 +5,7 @@ import os
 import sys
 
 from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, fmt_num, parse_size_arg,
-                     size_label, warn, write_text_atomic)
+                     size_label, text_table, warn, write_text_atomic)
 from .history import History, default_db, launch_records
 from .stats import median, median_ci
 
@@ -76,9 +76,7 @@ def _add(hist, a):
 
 
 def _table(header, rows):
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    line = lambda r: "  ".join(str(x).ljust(w) for x, w in zip(r, widths)).rstrip()
-    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+    return "\n".join(text_table(header, rows))
 
 
 def _list(hist, a):

@@ -6,7 +6,7 @@ import html
 import json
 import math
 
-from .common import fmt_num, fmt_p, size_label, version
+from .common import fmt_num, fmt_p, size_label, text_table, version
 from .compare import verdict_counts
 
 COLUMNS = ("benchmark", "size", "unit", "base", "new", "new/base", "95% CI", "p (adj.)",
@@ -109,15 +109,7 @@ def render_text(comparisons, threshold, alpha, control):
         lines.append(f"{new.label} vs {base.label} ({base.path}"
                      + (f", {new.path})" if new.path != base.path else ")"))
         lines.append(method_line(rows, base, new, threshold, alpha, control))
-        body = table_rows(rows)
-        widths = [max(len(c), *(len(r[i]) for r in body)) if body else len(c)
-                  for i, c in enumerate(COLUMNS)]
-        right = {3, 4, 5, 7}
-        fmt = lambda cells: "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                                      for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-        lines.append(fmt(COLUMNS))
-        lines.append(fmt(["-" * w for w in widths]))
-        lines.extend(fmt(r) for r in body)
+        lines.extend(text_table(COLUMNS, table_rows(rows), right={3, 4, 5, 7}))
         lines.append("summary: " + _summary(rows))
         lines.extend("note: " + n for n in notes(rows, base, new))
         lines.extend(f"only in {base.label}: {s}" for s in _group_unmatched(ob))
