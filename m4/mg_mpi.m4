@@ -20,20 +20,7 @@ AC_DEFUN([MG_CHECK_MPI], [
     [AC_MSG_RESULT([no])
      AC_MSG_ERROR([$CC cannot build MPI programs: install libopenmpi-dev or libmpich-dev, or set MPICC])])
 
-  AC_MSG_CHECKING([MPI flavour])
-  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
-#ifndef OPEN_MPI
-#error not Open MPI
-#endif
-]])], [MG_MPI_FLAVOR=openmpi],
-    [AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
-#ifndef MPICH
-#error not MPICH
-#endif
-]])], [MG_MPI_FLAVOR=mpich], [MG_MPI_FLAVOR=other])])
-  AC_MSG_RESULT([$MG_MPI_FLAVOR])
-  AC_SUBST([MG_MPI_FLAVOR])
-
+  MG_MPI_IMPL_VERSION
   AC_MSG_CHECKING([for MPI-4 large-count calls])
   AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <mpi.h>]], [[
 MPI_Count n = 1; MPI_Request r;
@@ -78,17 +65,7 @@ MPI_Session_finalize(&s);]])],
   AC_DEFINE_UNQUOTED([MG_HAVE_SESSIONS], [$mg_ss],
                      [Define to 1 if MPI has MPI-4 sessions (MPI_Session_init)])
 
-  AS_IF([test -z "$MPIEXEC"], [
-    mg_cc_base=`echo "$MPICC" | $SED 's/ .*//'`
-    mg_suffix=`echo "$mg_cc_base" | $SED -n 's/^.*mpicc\(\.[[a-z]]*\)$/\1/p'`
-    AS_CASE([$MG_MPI_FLAVOR],
-      [openmpi], [AC_PATH_PROGS([MPIEXEC], [mpirun$mg_suffix mpirun.openmpi mpirun mpiexec])],
-      [mpich], [AC_PATH_PROGS([MPIEXEC], [mpiexec$mg_suffix mpiexec.mpich mpiexec.hydra mpiexec])],
-      [AC_PATH_PROGS([MPIEXEC], [mpiexec mpirun])])
-  ])
-  AS_IF([test -z "$MPIEXEC"], [AC_MSG_WARN([no MPI launcher found: the MPI tests of make check will fail])])
-  AS_IF([test -z "$MPIEXEC_FLAGS" && test "$MG_MPI_FLAVOR" = openmpi],
-        [MPIEXEC_FLAGS="--oversubscribe"])
+  MG_MPI_LAUNCHER
 ])
 
 # MG_CHECK_HWLOC: hwloc >= 2 through pkg-config.
