@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The generic driver: see mg_driver.h; its stages in mg_run.h. */
 #include "mg_run.h"
+#include "config.h"
+#include "mg_json.h"
 
 #include "mg_exit.h"
 #include "mg_sentinel.h"
@@ -225,12 +227,45 @@ int mg_main_refuse(const char *name, const char *code, int exit_code, const char
     return exit_code;
 }
 
+/* --mpi-library: which library the dynamic linker gave this program, asked
+ * before (and without) MPI_Init, which the standard allows; the front-end
+ * reads it to find the launcher that belongs to that library. */
+static int print_library(const mg_bench *b)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0, v = 0, sv = 0;
+    mg_json j;
+
+    if (MPI_Get_library_version(lib, &len) != MPI_SUCCESS || MPI_Get_version(&v, &sv) != MPI_SUCCESS) {
+        fprintf(stderr, "mpigauge_%s: the MPI library does not answer MPI_Get_library_version "
+                        "before MPI_Init\n", b->id.name);
+        return MG_EXIT_INTERNAL;
+    }
+    mg_json_init(&j, stdout);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "mpi_library");
+    mg_json_string(&j, "benchmark", b->id.name);
+    mg_json_string(&j, "library", lib);
+    mg_json_int(&j, "mpi_version", v);
+    mg_json_int(&j, "mpi_subversion", sv);
+    mg_json_string(&j, "build_header", MG_MPI_BUILD_IMPL);
+    mg_json_string(&j, "mpigauge_version", MG_VERSION_STRING);
+    mg_json_object_end(&j);
+    fputc('\n', stdout);
+    return fflush(stdout) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
+}
+
 int mg_main(const mg_bench *b, int argc, char **argv)
 {
     mg_run s;
     int rc = MG_EXIT_OK;
 
     mg_run_plan(&s, b, argc, argv);
+    if (s.cfg.mpi_library && !s.plan_failed) {
+        rc = print_library(s.b);
+        mg_run_release(&s);
+        return rc;
+    }
     if (s.b->layout.init)
         s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
     else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)

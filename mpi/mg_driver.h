@@ -71,6 +71,7 @@ typedef struct {
     const char *percentiles; /* -z LIST, or NULL */
     const char *output;  /* -o */
     int help, version;
+    int mpi_library;     /* --mpi-library: print the loaded library, no MPI_Init */
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us; /* --sync-window; 0: automatic */
     int sentinel;          /* --sentinel: probes and node state before and after */

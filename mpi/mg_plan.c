@@ -87,6 +87,10 @@ static const mg_opt common_opts[] = {
      "show this help and exit (with --format json: one record per option)", 0, 0, NULL, NULL, ""},
     {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL, "show the version and exit",
      0, 0, NULL, NULL, ""},
+    {0, "mpi-library", MG_OPT_FLAG, offsetof(mg_config, mpi_library), NULL,
+     "print the MPI library this program loads (MPI_Get_library_version, called before and "
+     "without MPI_Init) as one JSON line and exit; run it without a launcher",
+     0, 0, NULL, NULL, ""},
     {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
 
 void mg_config_default(mg_config *c)

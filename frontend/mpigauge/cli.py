@@ -145,7 +145,7 @@ def _add_run(sub):
                    help="folder with the mpigauge_* programs or a build tree (repeatable; "
                    "default: next to this script, the build tree, the install bindir, PATH)")
     r.add_argument("--mpi", choices=("openmpi", "mpich"),
-                   help="the MPI the programs were built with (default: from ldd)")
+                   help="the launch family of the programs' MPI (Intel MPI: mpich; default: asked from the library the programs load)")
     r.add_argument("--timeout", type=float, default=None,
                    help=f"seconds per launch (default {DEFAULT_TIMEOUT:g}; a suite line's timeout= wins)")
     r.add_argument("--exit-grace", type=float, default=30.0, metavar="SECONDS",

@@ -4,9 +4,16 @@ comparison (a build, environment variables, launcher or benchmark arguments).
 
 On the command line, one --config per configuration, words split like a shell:
     LABEL [bindir=DIR] [prefix=DIR] [mpi=openmpi|mpich] [args="-W 32"]
-          [launcher-args="--mca btl self,vader"] [NAME=VALUE ...]
+          [launcher-args="--mca btl self,vader"] [launcher=PATH]
+          [library=FILE|DIR] [NAME=VALUE ...]
 where NAME=VALUE with a NAME that starts with an upper-case letter is an
 environment variable (OMPI_MCA_coll_tuned_use_dynamic_rules=1, UCX_TLS=sm).
+bindir / prefix: where the mpigauge programs are (prefix: PREFIX/bin).
+library: the MPI library the programs load (a libmpi file, its folder, or
+an installation with lib/; through LD_LIBRARY_PATH): with programs built
+for the MPI-5 standard ABI, the same binaries under another implementation.
+launcher: the launcher to use; by default the one of the installation of
+the library the programs load (doc/releases.md), never another release's.
 
 In a TOML file (--configs FILE; Python 3.11's tomllib):
     [defaults]                      # optional, inherited by every configuration
@@ -30,25 +37,45 @@ from .common import UsageError, split_words
 
 _LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+:=,-]*$")
 _ENV_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")   # OMPI_MCA_btl, UCX_TLS, LD_PRELOAD
-KEYS = ("bindir", "prefix", "mpi", "args", "launcher-args")
+KEYS = ("bindir", "prefix", "mpi", "args", "launcher-args", "launcher", "library")
 
 
 class Config:
-    def __init__(self, label, bindir=None, mpi=None, env=None, args=(), launcher_args=()):
+    def __init__(self, label, bindir=None, mpi=None, env=None, args=(), launcher_args=(),
+                 launcher=None, library=None):
         self.label = label
         self.bindir = bindir
         self.mpi = mpi
         self.env = dict(env or {})
         self.args = list(args)
         self.launcher_args = list(launcher_args)
+        self.launcher = launcher
+        self.library = library
+        if library:
+            self.env["LD_LIBRARY_PATH"] = _library_dirs(library, self.env)
 
     def record(self):
         """What the session record keeps of it."""
         return {"label": self.label, "bindir": self.bindir, "mpi": self.mpi, "env": self.env,
-                "args": self.args, "launcher_args": self.launcher_args}
+                "args": self.args, "launcher_args": self.launcher_args,
+                "launcher": self.launcher, "library": self.library}
 
     def __repr__(self):
         return f"Config({self.record()!r})"
+
+
+def _library_dirs(library, env):
+    """LD_LIBRARY_PATH that makes the dynamic linker take the MPI library at
+    `library` (a file, its folder, or an installation folder with lib/)."""
+    lib = os.path.abspath(library)
+    if os.path.isfile(lib):
+        lib = os.path.dirname(lib)
+    elif os.path.isdir(os.path.join(lib, "lib")):
+        lib = os.path.join(lib, "lib")
+    elif not os.path.isdir(lib):
+        raise UsageError(f"library={library}: no such file or folder")
+    rest = env.get("LD_LIBRARY_PATH", os.environ.get("LD_LIBRARY_PATH", ""))
+    return lib + (os.pathsep + rest if rest else "")
 
 
 def _check_label(label, where):
@@ -103,10 +130,12 @@ def parse_config_arg(text):
     return Config(label, _bindir(kv.get("prefix"), kv.get("bindir"), where),
                   _check_mpi(kv.get("mpi"), where), env,
                   _words(kv.get("args", ""), where, "args"),
-                  _words(kv.get("launcher-args", ""), where, "launcher-args"))
+                  _words(kv.get("launcher-args", ""), where, "launcher-args"),
+                  kv.get("launcher") or None, kv.get("library") or None)
 
 
-_TABLE_KEYS = {"label", "bindir", "prefix", "mpi", "env", "args", "launcher_args"}
+_TABLE_KEYS = {"label", "bindir", "prefix", "mpi", "env", "args", "launcher_args", "launcher",
+               "library"}
 
 
 def _from_table(t, defaults, where, base_dir):
@@ -124,10 +153,21 @@ def _from_table(t, defaults, where, base_dir):
     bindir = _bindir(merged.get("prefix"), merged.get("bindir"), where)
     if bindir and not os.path.isabs(bindir):
         bindir = os.path.normpath(os.path.join(base_dir, bindir))
+    paths = {}
+    for key in ("launcher", "library"):
+        v = merged.get(key)
+        if v is not None and not isinstance(v, str):
+            raise UsageError(f"{where}: {key} must be a string")
+        if v and key == "library" and not os.path.isabs(v):
+            v = os.path.normpath(os.path.join(base_dir, v))
+        if v and key == "launcher" and os.sep in v and not os.path.isabs(v):
+            v = os.path.normpath(os.path.join(base_dir, v))
+        paths[key] = v or None
     return Config(_check_label(str(merged.get("label", "")), where), bindir,
                   _check_mpi(merged.get("mpi"), where), {k: str(v) for k, v in env.items()},
                   _words(merged.get("args", []), where, "args"),
-                  _words(merged.get("launcher_args", []), where, "launcher_args"))
+                  _words(merged.get("launcher_args", []), where, "launcher_args"),
+                  paths["launcher"], paths["library"])
 
 
 def load_config_file(path):

@@ -89,20 +89,27 @@ def _first_on_path(names):
     return names[-1]
 
 
-def launcher_argv(launcher, flavour, n, ncpus=None):
+def launcher_argv(launcher, flavour, n, ncpus=None, path=None, release=None):
     """The command line prefix that starts n ranks of a program built with
-    `flavour` ('openmpi' or 'mpich'). launcher: mpirun or mpiexec (the MPI's own
-    launcher, whatever its name: mpirun.openmpi, mpiexec.mpich), srun (with the
-    --mpi plugin that works for the flavour), or a command line of your own
-    ("{n}" is replaced by the rank count; without "{n}", "-n N" is appended)."""
+    `flavour` ('openmpi' or 'mpich', the launch family). launcher: mpirun or
+    mpiexec (the MPI's own launcher: `path`, found by mpilib from the
+    library the program loads; Debian's names when path is None), srun (with
+    the --mpi plugin that works for the flavour), or a command line of your
+    own ("{n}" is replaced by the rank count; without "{n}", "-n N" is
+    appended). release: the library's release (Open MPI 5's prterun spells
+    oversubscription --map-by :OVERSUBSCRIBE)."""
     ncpus = ncpus or os.cpu_count() or 1
     over = n > ncpus
     if launcher in ("mpirun", "mpiexec"):
         if flavour == "openmpi":
-            argv = [_first_on_path(["mpirun.openmpi", "mpirun"]), "-n", str(n)]
-            argv += ["--oversubscribe", "--bind-to", "none"] if over else ["--bind-to", "core"]
+            argv = [path or _first_on_path(["mpirun.openmpi", "mpirun"]), "-n", str(n)]
+            if over and release and not str(release).split(".")[0] in ("1", "2", "3", "4"):
+                argv += ["--map-by", ":OVERSUBSCRIBE", "--bind-to", "none"]
+            else:
+                argv += ["--oversubscribe", "--bind-to", "none"] if over else ["--bind-to", "core"]
         elif flavour == "mpich":
-            argv = [_first_on_path(["mpiexec.mpich", "mpiexec.hydra", "mpiexec"]), "-n", str(n)]
+            argv = [path or _first_on_path(["mpiexec.mpich", "mpiexec.hydra", "mpiexec"]), "-n",
+                    str(n)]
             argv += ["-bind-to", "none"] if over else ["-bind-to", "core"]
         else:
             raise UsageError("cannot tell which MPI the programs use; give --mpi openmpi|mpich")

@@ -206,7 +206,10 @@ def load_config_sets(path, labels=None):
     want = labels or have
     for lb in want:
         if lb not in have:
-            raise UsageError(f"{path} has no configuration {lb!r} (it has: {', '.join(have)})")
+            hint = ("; after a file of an interleaved run every word is one of its "
+                    "configuration labels" if os.path.exists(lb) else "")
+            raise UsageError(f"{path} has no configuration {lb!r} (it has: {', '.join(have)})"
+                             + hint)
     sets = []
     for lb in want:
         rs = build_set(recs, path, lb, "line", lb, all_configs=False)
@@ -230,14 +233,14 @@ def parse_file_arg(arg):
 def load_inputs(args):
     """The sets named on a command line: FILE [LABEL...] for the
     configurations of one interleaved file (all of them when no label is
-    given and the file has configurations), or FILE... / LABEL=FILE...
-    for separate result files."""
+    given; the words after it are labels even where a file or folder has
+    that name), or FILE... / LABEL=FILE... for separate result files."""
     if args and os.path.isfile(args[0]):
-        rest = args[1:]
-        if not any(os.path.exists(parse_file_arg(a)[0]) for a in rest):
-            recs, _ = read_records(args[0])
-            if config_labels(recs):
-                return load_config_sets(args[0], rest or None)
+        # after a file of an interleaved run every word is a label, whatever
+        # exists on disk under that name
+        recs, _ = read_records(args[0])
+        if config_labels(recs):
+            return load_config_sets(args[0], args[1:] or None)
     sets = []
     for arg in args:
         path, label = parse_file_arg(arg)

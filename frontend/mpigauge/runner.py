@@ -17,6 +17,7 @@ import time
 from collections import OrderedDict
 
 from . import launch as ln
+from . import mpilib
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError, now_utc,
                      version)
 from .configs import Config, check_unique, load_config_file, parse_config_arg
@@ -32,9 +33,10 @@ STATUSES = ("ok", "partial", "failed", "timeout", "wrong-size", "skipped", "miss
 class Item:
     """One suite line under one configuration, ready to launch."""
 
-    def __init__(self, entry, config, prog, flavour, n, argv, env):
+    def __init__(self, entry, config, prog, flavour, n, argv, env, mpi=None):
         self.entry, self.config, self.prog = entry, config, prog
         self.flavour, self.n, self.argv, self.env = flavour, n, argv, env
+        self.mpi = mpi or {}   # library and launcher (mpilib), for the records
 
 
 def configs_of(a):
@@ -47,6 +49,28 @@ def configs_of(a):
     return check_unique(cfgs) or [Config(None)]
 
 
+def _mpi_of(prog, c, a, launcher, n):
+    """Launch family, launcher command prefix and the library/launcher record
+    of prog under configuration c (mpilib: the launcher of the library the
+    program loads, never another release's)."""
+    where = f"configuration {c.label}" if c.label is not None else "--launcher"
+    env = dict(os.environ, **c.env)
+    kind = "mpirun" if c.launcher else launcher
+    asked = kind in ("mpirun", "mpiexec") or mpilib.names_mpi_launcher(kind) \
+        or not (c.mpi or a.mpi)
+    lib = mpilib.program_library(prog, env) if asked else None
+    flavour = c.mpi or a.mpi or (lib.family if lib is not None and lib.family
+                                  else ln.detect_mpi(prog))
+    path, says = mpilib.choose_launcher(launcher, c.launcher, lib, env, where)
+    head = ln.launcher_argv(kind, flavour, n, path=path,
+                            release=lib.version if lib is not None else None)
+    rec = {"library": lib.record() if lib is not None else None,
+           "launcher": {"path": path or head[0], "implementation": says[0], "release": says[1],
+                        "name": mpilib.release_name(*says) if says[0] else None}}
+    rec = {"mpi_install": rec}
+    return flavour, head, rec
+
+
 def plan(entries, configs, a, launcher, extra):
     """Items per (line index, config index), and the missing ones."""
     items, missing = {}, []
@@ -57,13 +81,13 @@ def plan(entries, configs, a, launcher, extra):
             if prog is None:
                 missing.append((e, c))
                 continue
-            flavour = c.mpi or a.mpi or ln.detect_mpi(prog)
             n = e.ranks or a.nranks
-            head = ln.launcher_argv(launcher, flavour, n)
-            head, env = ln.with_env(head, launcher, flavour, c.env)
+            flavour, head, mpi = _mpi_of(prog, c, a, launcher, n)
+            kind = "mpirun" if c.launcher else launcher
+            head, env = ln.with_env(head, kind, flavour, c.env)
             argv = head + c.launcher_args + [prog] + e.args + extra + c.args + \
                 ["--format", "json", "--sentinel"]
-            items[(li, ci)] = Item(e, c, prog, flavour, n, argv, env)
+            items[(li, ci)] = Item(e, c, prog, flavour, n, argv, env, mpi)
     return items, missing
 
 

@@ -21,6 +21,7 @@ def launch_record(lid, session, it, where, launcher, res, timeout, argv):
            "launcher": launcher, "nranks": it.n, "command": argv, "date_utc": res["began"],
            "duration_s": round(res["duration_s"], 3), "timeout_s": timeout,
            "status": res["status"], "exit_code": res["exit_code"], "message": res["message"]}
+    rec.update(it.mpi)
     if c.label is not None:
         rec["config"] = c.label
         rec["env"] = c.env
@@ -35,6 +36,8 @@ def _records(lid, it, rnd, res, keep_partial=False):
     for r in rows:
         if r.get("type") in ("run", "result", "sentinel"):
             r = dict(r, launch_id=lid)
+            if r["type"] == "run" and it.mpi.get("mpi_install"):
+                r["mpi_launcher"] = it.mpi["mpi_install"]["launcher"]
             if it.config.label is not None:
                 r["config"], r["round"] = it.config.label, rnd
             body.append(r)

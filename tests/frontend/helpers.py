@@ -15,7 +15,7 @@ FRONTEND_DIR = os.path.join(TOP, "frontend")
 FRONTEND = os.path.join(FRONTEND_DIR, "mpigauge.py")
 DATA = os.path.join(HERE, "data")
 GOLDEN = os.path.join(HERE, "golden")
-MODULES = ("common", "stats", "regimes", "suite", "configs", "launch", "results", "compare",
+MODULES = ("common", "stats", "regimes", "suite", "configs", "launch", "mpilib", "results", "compare",
            "render", "runner", "best", "plot", "report", "selftest", "cli")
 
 _ns = None

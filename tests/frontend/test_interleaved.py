@@ -62,7 +62,8 @@ class TestInterleaved(unittest.TestCase):
     def test_a_file_of_configurations_is_not_mixed_into_one_side(self):
         with self.assertRaises(mg.UsageError) as cm:
             mg.load_inputs([self.path, h.os.path.join(h.DATA, "base.jsonl")])
-        self.assertIn("holds the configurations base, same, slow10", str(cm.exception))
+        self.assertIn("has no configuration", str(cm.exception))
+        self.assertIn("every word is one of its configuration labels", str(cm.exception))
 
     def test_a_a_is_same_with_regimes_shared(self):
         for r in rows_of(self.path, "base", "same").values():
