@@ -65,6 +65,12 @@ MPI_Session_finalize(&s);]])],
   AC_DEFINE_UNQUOTED([MG_HAVE_SESSIONS], [$mg_ss],
                      [Define to 1 if MPI has MPI-4 sessions (MPI_Session_init)])
 
+  MG_MPI_FEATURES=""
+  AS_IF([test "$mg_have_persistent_coll" = yes], [MG_MPI_FEATURES="$MG_MPI_FEATURES pcoll"])
+  AS_IF([test "$mg_have_partitioned" = yes], [MG_MPI_FEATURES="$MG_MPI_FEATURES part"])
+  AS_IF([test "$mg_have_sessions" = yes], [MG_MPI_FEATURES="$MG_MPI_FEATURES sessions"])
+  AS_IF([test "$mg_have_large_count" = yes], [MG_MPI_FEATURES="$MG_MPI_FEATURES large_count"])
+  AC_SUBST([MG_MPI_FEATURES])
   MG_MPI_LAUNCHER
 ])
 

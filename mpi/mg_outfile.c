@@ -133,6 +133,46 @@ static void remove_stale(const char *path, const char *host)
                 removed, removed == 1 ? "" : "s", path);
 }
 
+/* Every link of the chain that path starts (up to 40, as the kernel)
+ * passes mg_outname_link_followable; 0, or -1 with the reason in err. */
+static int links_followable(const char *path, char *err)
+{
+    char cur[PATH_MAX], dir[PATH_MAX], next[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hop = 0; hop < 40; ++hop) {
+        struct stat ls, ds;
+        char *slash;
+        ssize_t n;
+        if (lstat(cur, &ls) != 0 || !S_ISLNK(ls.st_mode))
+            return 0;
+        snprintf(dir, sizeof dir, "%s", cur);
+        slash = strrchr(dir, '/');
+        if (slash == NULL)
+            snprintf(dir, sizeof dir, ".");
+        else
+            slash[slash == dir ? 1 : 0] = '\0';
+        if (stat(dir, &ds) != 0)
+            return 0; /* realpath() will say what is wrong */
+        if (!mg_outname_link_followable(ls.st_uid, ds.st_uid, ds.st_mode, geteuid())) {
+            snprintf(err, MG_ERRLEN,
+                     "output file '%.300s' is a symbolic link of user %ld in the shared "
+                     "(sticky, world-writable) folder '%.300s': not followed, not replaced (the "
+                     "kernel's protected_symlinks rule: only your own links or the folder "
+                     "owner's are followed there)",
+                     path, (long)ls.st_uid, dir);
+            return -1;
+        }
+        if ((n = readlink(cur, next, sizeof next - 1)) < 0)
+            return 0;
+        next[n] = '\0';
+        if (next[0] == '/' || slash == NULL)
+            snprintf(cur, sizeof cur, "%s", next);
+        else if (snprintf(cur, sizeof cur, "%s/%s", dir, next) >= (int)sizeof cur)
+            return 0;
+    }
+    return 0;
+}
+
 /* Where the file really goes (symbolic links followed) and how; 0, or -1
  * with the reason in err. */
 static int classify(const char *path, char *target, size_t len, mg_out_kind *kind, char *err)
@@ -144,7 +184,10 @@ static int classify(const char *path, char *target, size_t len, mg_out_kind *kin
         return 0;
     }
     if (S_ISLNK(st.st_mode)) {
-        char *real = realpath(path, NULL);
+        char *real;
+        if (links_followable(path, err) != 0)
+            return -1;
+        real = realpath(path, NULL);
         if (real == NULL || stat(real, &st) != 0) {
             snprintf(err, MG_ERRLEN,
                      "output file '%s' is a symbolic link to nothing (%s): not followed, not "

@@ -3,6 +3,9 @@
 # Install the Debian packages mpigauge needs to build and test, when any is
 # missing (Debian 12). Needs root (or sudo). Safe to run again: does nothing
 # when everything is there.
+#   scripts/setup-deps.sh              Debian's packages, matplotlib, ReFrame
+#   scripts/setup-deps.sh --releases   also the newer MPI releases from PyPI
+#                                      (scripts/setup-releases.sh, into _mpi/)
 set -eu
 PKGS="gcc g++ make autoconf automake libtool pkg-config git python3 ca-certificates
       openmpi-bin libopenmpi-dev mpich libmpich-dev libhwloc-dev hwloc
@@ -60,4 +63,9 @@ if [ "$have" != "$want" ]; then
             -r "$root/scripts/requirements-reframe.txt" &&
         [ "$("$root/_venv-reframe/bin/reframe" --version)" = "$want" ] ||
         { echo "setup-deps: could not install ReFrame $want into $root/_venv-reframe" >&2; exit 1; }
+fi
+
+# The newer MPI releases, for the tests and the release study only.
+if [ "${1:-}" = --releases ]; then
+    "$root/scripts/setup-releases.sh"
 fi

@@ -7,14 +7,16 @@
 # front-end's unit tests, its end-to-end test with both MPI builds (history,
 # dashboard in headless Chromium), make check-slurm (a real single-node
 # Slurm), the ReFrame checks (contrib/reframe/) and make check-cluster
-# (multirail and two-node Slurm on an emulated two-node cluster). Ends with one
-# line "N passed, N failed".
+# (multirail and two-node Slurm on an emulated two-node cluster), the newer
+# MPI releases from PyPI (tests/releases.sh). Ends with one line "N passed,
+# N failed".
 #   scripts/test.sh            everything
 #   MG_TEST_MPIS="mpich" scripts/test.sh    only some libraries
 #   MG_TEST_DISTCHECK=0 scripts/test.sh     skip distcheck
 #   MG_TEST_SLURM=0 scripts/test.sh         skip make check-slurm
 #   MG_TEST_REFRAME=0 scripts/test.sh       skip the ReFrame checks
 #   MG_TEST_CLUSTER=0 scripts/test.sh       skip make check-cluster
+#   MG_TEST_RELEASES=0 scripts/test.sh      skip the newer MPI releases
 #   MG_TEST_SANITIZE=0 scripts/test.sh      skip the MPI cases under ASan+UBSan
 # Builds use -Werror (MG_WERROR, default 1).
 set -u
@@ -223,10 +225,41 @@ if [ "${MG_TEST_FUZZ:-1}" = 1 ]; then
     rm -f "$fz_out"
 fi
 
+# The newer releases (scripts/mpi-releases.txt: Open MPI 5.0.11, MPICH 5.0.2,
+# Intel MPI 2021.19.0) and the MPI-5 ABI build: installed from PyPI into
+# _mpi/, built, every program once with -c under each, the ABI programs
+# under two libraries, an interleaved run across all releases, and the
+# refusal of another release's launcher (tests/releases.sh).
+if [ "${MG_TEST_RELEASES:-1}" = 1 ]; then
+    echo "== newer MPI releases (tests/releases.sh)"
+    rel_builds=""
+    if "$root/scripts/setup-releases.sh"; then
+        for r in openmpi-5.0.11 mpich-5.0.2 impi-2021.19.0 abi; do
+            if "$root/scripts/build.sh" "$r"; then rel_builds="$rel_builds $r"
+            else failed=$((failed + 1)); status=1; fi
+        done
+    else
+        failed=$((failed + 1)); status=1
+    fi
+    if [ -n "$rel_builds" ]; then
+        rel_out=$(mktemp)
+        # shellcheck disable=SC2086
+        sh "$root/tests/releases.sh" "$root" $rel_builds >"$rel_out" 2>&1
+        cat "$rel_out"
+        tally_tap "$rel_out"
+        grep -q '^not ok' "$rel_out" && status=1
+        grep -q '^ok ' "$rel_out" || { failed=$((failed + 1)); status=1; }
+        rm -f "$rel_out"
+    fi
+fi
+
+# make distcheck: the tarball builds, installs and uninstalls out of tree;
+# its make check runs every 8th MPI case and those that read the fixtures
+# (the full cases ran above).
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then
     echo "== make distcheck (openmpi)"
     d="$root/_build/openmpi"
-    if make -C "$d" distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.openmpi" >"$d/distcheck.out" 2>&1; then
+    if MG_CASES_SAMPLE=8 make -C "$d" distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.openmpi" >"$d/distcheck.out" 2>&1; then
         passed=$((passed + 1)); echo "ok - make distcheck"
         tail -n 4 "$d/distcheck.out"
     else

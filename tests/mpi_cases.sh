@@ -4,10 +4,11 @@
 # report them as TAP. Every launch runs under a timeout, so a hang fails its
 # case instead of the whole test run.
 #
-# Environment (set by make check): MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR,
+# Environment (set by make check): MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR, MG_MPI_FEATURES,
 # MG_BINDIR (where mpigauge_* are: folders separated by ':'), MG_TESTDIR
 # (this folder), PYTHON.
-# Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 300).
+# Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 300),
+# MG_CASES_SAMPLE (K: only every K-th case and those that read the fixtures).
 set -u
 : "${MG_TESTDIR:=$(cd "$(dirname "$0")" && pwd)}"
 : "${MG_CASES:=$MG_TESTDIR/mpi_cases.txt}"
@@ -15,6 +16,7 @@ set -u
 : "${PYTHON:=python3}"
 : "${MPIEXEC_FLAGS:=}"
 : "${MG_MPI_FLAVOR:=unknown}"
+: "${MG_MPI_FEATURES:=}"
 
 # Open MPI refuses to run as root without these.
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -25,22 +27,38 @@ trap 'rm -rf "$work"' EXIT INT TERM
 
 total=$(grep -cv '^[[:space:]]*\(#\|$\)' "$MG_CASES")
 echo "1..$total"
-echo "# MPI flavour $MG_MPI_FLAVOR, launcher: $MPIEXEC $MPIEXEC_FLAGS"
+echo "# MPI flavour $MG_MPI_FLAVOR (features: $MG_MPI_FEATURES), launcher: $MPIEXEC $MPIEXEC_FLAGS"
 n=0
 grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect check args; do
     n=$((n + 1))
     # "N:flavour" in the ranks column: only with that MPI (e.g. 4:openmpi,
     # since MPICH busy-polls and crawls when oversubscribed)
+    # "N:+feature" / "N:-feature": only with / without a feature of the
+    # library (MG_MPI_FEATURES, from configure)
     case "$np" in
     *:*)
         only=${np#*:}
         np=${np%%:*}
-        if [ "$only" != "$MG_MPI_FLAVOR" ]; then
-            echo "ok $n - $id # SKIP only with $only"
+        skip=""
+        case "$only" in
+        +*) case " $MG_MPI_FEATURES " in *" ${only#+} "*) ;; *) skip="only with ${only#+}" ;; esac ;;
+        -*) case " $MG_MPI_FEATURES " in *" ${only#-} "*) skip="only without ${only#-}" ;; esac ;;
+        *) [ "$only" = "$MG_MPI_FLAVOR" ] || skip="only with $only" ;;
+        esac
+        if [ -n "$skip" ]; then
+            echo "ok $n - $id # SKIP $skip"
             continue
         fi
         ;;
     esac
+    # MG_CASES_SAMPLE=K (make distcheck): every K-th case and every case
+    # that reads the fixtures (whose distribution distcheck checks)
+    if [ "${MG_CASES_SAMPLE:-1}" -gt 1 ] && [ $((n % MG_CASES_SAMPLE)) -ne 0 ]; then
+        case " $args " in
+        *@FIXTURES@*) ;;
+        *) echo "ok $n - $id # SKIP sampled out (MG_CASES_SAMPLE=$MG_CASES_SAMPLE)"; continue ;;
+        esac
+    fi
     out="$work/$id.jsonl"
     rm -f "$out"
     file=""

@@ -6,7 +6,8 @@
 #   written through; a folder and a link to nothing are refused (exit 2)
 #   before anything is measured; a link keeps pointing at its target, which
 #   is replaced; a failed run leaves an earlier FILE as it was and says so;
-#   a stale temporary of a dead process is removed, one of a live process
+#   another user's link in a sticky, world-writable folder is not followed
+#   (as root too); a stale temporary of a dead process is removed, one of a live process
 #   kept; buffers that cannot be allocated leave no temporary; a full disk (a 4 KiB tmpfs, as root) ends in exit 1 with nothing
 #   left; SIGTERM and SIGINT to rank 0 and to the launcher leave no
 #   temporary file and no process.
@@ -29,7 +30,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..14"
+echo "1..16"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -39,6 +40,30 @@ if [ "$(id -u)" = 0 ]; then
 else
     echo "ok 1 # SKIP not root"
     n=1
+fi
+
+# a link planted by another user in a shared sticky folder (issue: realpath
+# and rename bypass the kernel's protected_symlinks): refused, victim intact;
+# one's own link there is still followed
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+    mkdir -m 700 private && echo "secret" >private/victim.conf
+    mkdir -m 1777 shared
+    ln -s "$work/private/victim.conf" shared/results.jsonl
+    chown -h nobody shared/results.jsonl
+    run -i 1000000000 -o shared/results.jsonl
+    rc=$?
+    [ "$rc" = 2 ] && grep -q "sticky, world-writable" run.err &&
+        [ "$(cat private/victim.conf)" = secret ] && [ -L shared/results.jsonl ] &&
+        [ -z "$(ls shared | grep -v '^results.jsonl$')" ]
+    ok $? "-o through another user's link in a sticky shared folder: exit $rc, target intact"
+    echo "mine" >private/mine.jsonl
+    ln -s "$work/private/mine.jsonl" shared/mine.jsonl
+    run -o shared/mine.jsonl
+    rc=$?
+    [ "$rc" = 0 ] && head -c 15 private/mine.jsonl | grep -q '"type":"run"'
+    ok $? "-o through one's own link in a sticky shared folder: exit $rc, target written"
+else
+    n=$((n + 2)); echo "ok $((n - 1)) # SKIP not root"; echo "ok $n # SKIP not root"
 fi
 
 mkdir adir

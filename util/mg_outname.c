@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The -o file's temporary names: see mg_outname.h. */
+/* S_ISVTX is XSI */
+#define _XOPEN_SOURCE 700
 #include "mg_outname.h"
 
 #include <stdio.h>
@@ -46,4 +48,11 @@ mg_out_kind mg_outname_kind(mode_t mode)
     if (S_ISCHR(mode) || S_ISFIFO(mode))
         return MG_OUT_THROUGH;
     return MG_OUT_REFUSE;
+}
+
+int mg_outname_link_followable(uid_t link_uid, uid_t dir_uid, mode_t dir_mode, uid_t euid)
+{
+    if (!(dir_mode & S_ISVTX) || !(dir_mode & S_IWOTH))
+        return 1;
+    return link_uid == euid || link_uid == dir_uid;
 }

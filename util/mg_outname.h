@@ -37,6 +37,14 @@ typedef enum {
 } mg_out_kind;
 mg_out_kind mg_outname_kind(mode_t mode);
 
+/* Whether a symbolic link owned by link_uid in a folder (dir_uid, dir_mode)
+ * may be followed by a process of effective uid euid: the kernel's
+ * protected_symlinks rule, which it applies to open() but not to a path
+ * resolved with realpath() and then renamed over. In a sticky,
+ * world-writable folder (/tmp, a shared scratch folder) a link is followed
+ * only when its owner is the follower or the folder's owner. 1 or 0. */
+int mg_outname_link_followable(uid_t link_uid, uid_t dir_uid, mode_t dir_mode, uid_t euid);
+
 #ifdef __cplusplus
 }
 #endif

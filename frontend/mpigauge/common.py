@@ -63,6 +63,37 @@ def check_output_path(path):
         raise UsageError(f"-o {path}: folder {folder} does not exist")
 
 
+def check_link_followable(path, opt="-o"):
+    """Refuse (UsageError) a symbolic link that the kernel's protected_symlinks
+    rule would not let this process follow: one in a sticky, world-writable
+    folder whose owner is neither this user nor the folder's owner (a link
+    planted in /tmp or a shared scratch folder). Every link of the chain."""
+    import stat
+    cur = path
+    for _ in range(40):
+        try:
+            st = os.lstat(cur)
+        except OSError:
+            return
+        if not stat.S_ISLNK(st.st_mode):
+            return
+        folder = os.path.dirname(cur) or "."
+        try:
+            dst = os.stat(folder)
+        except OSError:
+            return
+        shared = dst.st_mode & stat.S_ISVTX and dst.st_mode & stat.S_IWOTH
+        if shared and st.st_uid not in (os.geteuid(), dst.st_uid):
+            raise UsageError(f"{opt} {path}: a symbolic link of user {st.st_uid} in the shared "
+                             f"(sticky, world-writable) folder {folder}: not followed, not "
+                             "replaced (the kernel's protected_symlinks rule: only your own "
+                             "links or the folder owner's are followed there)")
+        try:
+            cur = os.path.join(folder, os.readlink(cur))
+        except OSError:
+            return
+
+
 def write_atomic(path, write):
     """Make `path` appear complete or not at all: write(tmp_path) writes a
     temporary file beside it, which is then renamed over it."""

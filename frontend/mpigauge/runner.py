@@ -18,8 +18,8 @@ from collections import OrderedDict
 
 from . import launch as ln
 from . import mpilib
-from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError, now_utc,
-                     version)
+from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
+                     check_link_followable, now_utc, version)
 from .configs import Config, check_unique, load_config_file, parse_config_arg
 from .stats import min_pairs
 from .steps import run_step
@@ -103,11 +103,26 @@ def schedule(nrounds, nlines, nconfigs, rng, first_round=1):
     return out
 
 
+RESULT_TYPES = ("session", "session_end", "launch", "run", "result", "sentinel", "error")
+
+
+def _record_line(line):
+    """The record of one line of a results file, or None."""
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    return rec if isinstance(rec, dict) and rec.get("type") in RESULT_TYPES else None
+
+
 class Writer:
     """The results file: every write complete and on disk before the next.
     A write that fails (a full disk) is rolled back to the end of the last
-    complete one and stops the run; --append onto a file whose last line was
-    torn (an earlier run killed in a write) first cuts that line off."""
+    complete one and stops the run. --append takes only an mpigauge results
+    file (its first line a record) and keeps every valid record: a last
+    line without its newline that is a whole record gets the newline; one
+    that is not (an earlier run killed in a write) is cut off and counted in
+    `torn`, whatever its length."""
 
     def __init__(self, path, append):
         self.path = path
@@ -115,16 +130,54 @@ class Writer:
         self.records = []
         self.torn = 0
         if append:
-            self.f.seek(0, os.SEEK_END)
-            end = self.f.tell()
-            if end:
-                self.f.seek(max(0, end - 65536))
-                tail = self.f.read()
-                if not tail.endswith(b"\n"):
-                    keep = end - len(tail) + tail.rfind(b"\n") + 1 if b"\n" in tail else 0
-                    self.torn = end - keep
-                    self.f.truncate(keep)
+            try:
+                self._check_append()
+            except BaseException:
+                self.f.close()
+                raise
         self.f.seek(0, os.SEEK_END)
+
+    def _last_line_start(self, end):
+        """Offset of the first byte of the file's last line (no final newline)."""
+        pos = end
+        while pos > 0:
+            step = min(65536, pos)
+            self.f.seek(pos - step)
+            chunk = self.f.read(step)
+            i = chunk.rfind(b"\n")
+            if i >= 0:
+                return pos - step + i + 1
+            pos -= step
+        return 0
+
+    def _check_append(self):
+        self.f.seek(0, os.SEEK_END)
+        end = self.f.tell()
+        if not end:
+            return
+        self.f.seek(0)
+        first = self.f.readline(1 << 20)
+        complete = first.endswith(b"\n")
+        if not complete and end > len(first):
+            first = None      # a first line longer than 1 MiB is no record of ours
+        if first is None or (_record_line(first) is None and complete):
+            raise UsageError(f"--append {self.path}: not an mpigauge results file (its first "
+                             "line is not a record); left as it is")
+        self.f.seek(end - 1)
+        if self.f.read(1) == b"\n":
+            return
+        start = self._last_line_start(end)
+        self.f.seek(start)
+        if _record_line(self.f.read(end - start)) is not None:
+            self.f.seek(0, os.SEEK_END)
+            self.f.write(b"\n")
+            self.f.flush()
+            return
+        if start == 0:
+            raise UsageError(f"--append {self.path}: not an mpigauge results file (its only "
+                             "line is not a record); left as it is")
+        self.torn = end - start
+        self.f.truncate(start)
 
     def write(self, recs):
         data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()
@@ -232,15 +285,16 @@ def cmd_run(a):
         return EXIT_OK if items else EXIT_FAIL
     if not a.output:
         raise UsageError("run needs -o FILE (the results file)")
+    check_link_followable(a.output)
     if os.path.exists(a.output) and os.path.getsize(a.output) > 0 and not (a.append or a.force):
         raise UsageError(f"{a.output} exists; use --append to add to it or --force to replace it")
     seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
     rounds = a.max_rounds if a.until_decided else a.repeat
     order = schedule(rounds, len(entries), len(configs), random.Random(seed))
     out = Writer(a.output, a.append)
-    if out.torn and not a.quiet:
-        print(f"mpigauge run: {a.output}: cut off a torn last line ({out.torn} bytes) of an "
-              "earlier run before appending", file=sys.stderr)
+    if out.torn:
+        print(f"mpigauge run: {a.output}: cut off a torn last line ({out.torn} bytes, not a "
+              "whole record) of an earlier run before appending", file=sys.stderr)
     session = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ") \
         + "-" + os.urandom(2).hex()
     labels = [c.label for c in configs]

@@ -361,15 +361,24 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("none of the suite's programs was found", p.stderr)
 
     def test_refuses_to_overwrite(self):
+        first = '{"type":"session","session_id":"A"}\n'
         with open(self.out, "w") as f:
-            f.write("{}\n")
+            f.write(first)
         p = self.cli("ok\n")
         self.assertEqual(p.returncode, 2)
         self.assertIn("exists; use --append", p.stderr)
         p = self.cli("ok\n", "--append")
         self.assertEqual(p.returncode, 0)
         with open(self.out) as f:
-            self.assertEqual(f.readline(), "{}\n")
+            self.assertEqual(f.readline(), first)
+        # a file that is not mpigauge results is refused and left alone
+        with open(self.out, "w") as f:
+            f.write("{}\n")
+        p = self.cli("ok\n", "--append", "-q")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("not an mpigauge results file", p.stderr)
+        with open(self.out) as f:
+            self.assertEqual(f.read(), "{}\n")
 
     def test_ctrl_c_leaves_a_valid_file(self):
         cmd = [sys.executable, h.FRONTEND, "run", "--suite", self.suite("ok\nhang\nok\n"),

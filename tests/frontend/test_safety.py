@@ -33,6 +33,34 @@ class TestOutputPaths(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
+    @unittest.skipUnless(os.geteuid() == 0, "needs root (a link of another user)")
+    def test_run_does_not_follow_a_link_planted_in_a_shared_folder(self):
+        private, shared = os.path.join(self.d, "private"), os.path.join(self.d, "shared")
+        os.mkdir(private, 0o700)
+        os.mkdir(shared)
+        os.chmod(shared, 0o1777)
+        victim = os.path.join(private, "victim.conf")
+        with open(victim, "w") as f:
+            f.write("secret\n")
+        link = os.path.join(shared, "results.jsonl")
+        os.symlink(victim, link)
+        os.lchown(link, 65534, -1)
+        empty = os.path.join(self.d, "empty")
+        os.mkdir(empty)
+        for extra in ([], ["--force"], ["--append"]):
+            rc, out, err = cli("run", "--suite", "quick", "--bindir", empty, "-o", link, *extra)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("sticky, world-writable", err)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "secret\n")
+        # one's own link there is followed
+        os.lchown(link, 0, -1)
+        mg.check_link_followable(link)
+        # and the rule is the kernel's: not sticky, any owner
+        os.chmod(shared, 0o777)
+        os.lchown(link, 65534, -1)
+        mg.check_link_followable(link)
+
     def test_symlink_device_and_folder_are_refused_and_left_alone(self):
         victim = os.path.join(self.d, "victim")
         with open(victim, "w") as f:
@@ -156,6 +184,46 @@ class TestResultsFile(unittest.TestCase):
             with open(p) as f:
                 recs = [json.loads(l) for l in f]
             self.assertEqual([r["type"] for r in recs], ["session", "session_end"])
+
+    def _append(self, text):
+        """Append a session_end to a file holding text; (torn, records)."""
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "r.jsonl")
+            with open(p, "wb") as f:
+                f.write(text.encode())
+            w = mg.runner.Writer(p, append=True)
+            w.write([{"type": "session_end", "session_id": "B"}])
+            w.close()
+            with open(p) as f:
+                return w.torn, [json.loads(l) for l in f]   # every line valid JSON
+
+    def test_append_keeps_every_valid_record(self):
+        recs = ['{"type":"session","session_id":"A"}', '{"type":"launch","launch_id":"L"}',
+                '{"type":"run","benchmark":"latency"}']
+        # a valid file whose last newline was stripped loses nothing
+        torn, got = self._append("\n".join(recs))
+        self.assertEqual((torn, [r["type"] for r in got]),
+                         (0, ["session", "launch", "run", "session_end"]))
+        # one record and no newline at all
+        torn, got = self._append(recs[0])
+        self.assertEqual((torn, len(got)), (0, 2))
+        # a torn line longer than 64 KiB: only it is cut
+        long_torn = '{"type":"result","x":"' + "y" * 100000
+        torn, got = self._append("\n".join(recs) + "\n" + long_torn)
+        self.assertEqual((torn, len(got)), (len(long_torn), 4))
+
+    def test_append_refuses_what_is_not_results(self):
+        for text in ("hello world\nsecond line\n", "no newline at all", "{}\n",
+                     '{"type":"nonsense"}\n{"type":"run"}\n', "x" * (2 << 20)):
+            with tempfile.TemporaryDirectory() as d:
+                p = os.path.join(d, "r.jsonl")
+                with open(p, "w") as f:
+                    f.write(text)
+                with self.assertRaises(mg.UsageError) as cm:
+                    mg.runner.Writer(p, append=True)
+                self.assertIn("not an mpigauge results file", str(cm.exception))
+                with open(p) as f:
+                    self.assertEqual(f.read(), text)
 
     def test_a_failed_write_is_rolled_back(self):
         # /dev/full: every write fails with ENOSPC, as on a full disk

@@ -43,3 +43,18 @@ TEST(OutName, KindOfAnExistingTarget)
     EXPECT_EQ(mg_outname_kind(S_IFBLK | 0660), MG_OUT_REFUSE);
     EXPECT_EQ(mg_outname_kind(S_IFSOCK | 0755), MG_OUT_REFUSE);
 }
+
+// The kernel's protected_symlinks rule, which realpath() + rename bypass.
+TEST(OutName, LinkFollowableOnlyWhereTheKernelWouldFollowIt)
+{
+    const mode_t shared = S_IFDIR | 01777, plain = S_IFDIR | 0755, group = S_IFDIR | 01775;
+    // a sticky world-writable folder (/tmp): your own links and the folder owner's only
+    EXPECT_EQ(mg_outname_link_followable(65534, 0, shared, 0), 0);    // nobody's link, root follows
+    EXPECT_EQ(mg_outname_link_followable(0, 0, shared, 1000), 1);     // the folder owner's link
+    EXPECT_EQ(mg_outname_link_followable(1000, 0, shared, 1000), 1);  // one's own link
+    EXPECT_EQ(mg_outname_link_followable(1001, 1002, shared, 1000), 0);
+    // not sticky, or not world-writable: any link
+    EXPECT_EQ(mg_outname_link_followable(65534, 0, plain, 0), 1);
+    EXPECT_EQ(mg_outname_link_followable(65534, 0, group, 0), 1);
+    EXPECT_EQ(mg_outname_link_followable(65534, 0, S_IFDIR | 0777, 0), 1);
+}
