@@ -155,10 +155,8 @@ static int links_followable(const char *path, char *err)
             return 0; /* realpath() will say what is wrong */
         if (!mg_outname_link_followable(ls.st_uid, ds.st_uid, ds.st_mode, geteuid())) {
             snprintf(err, MG_ERRLEN,
-                     "output file '%.300s' is a symbolic link of user %ld in the shared "
-                     "(sticky, world-writable) folder '%.300s': not followed, not replaced (the "
-                     "kernel's protected_symlinks rule: only your own links or the folder "
-                     "owner's are followed there)",
+                     "output file '%.120s' is a link of user %ld in the sticky, world-writable "
+                     "folder '%.120s': not followed, not replaced (protected_symlinks rule)",
                      path, (long)ls.st_uid, dir);
             return -1;
         }
