@@ -22,6 +22,7 @@ from .common import EXIT_OK, UsageError, fmt_num, size_label, version, now_utc
 from .history import History, default_db
 from .history_cli import point, trend
 from .render import HTML_STYLE
+from . import overview as ov
 from .trendchart import STYLE as CHART_STYLE, chart
 
 MARKER = ".mpigauge-dashboard"
@@ -98,7 +99,7 @@ def page(title, body, up=""):
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
             f"<title>{html.escape(title)}</title>"
-            f"<style>{HTML_STYLE}{CHART_STYLE}{EXTRA_STYLE}</style></head>\n"
+            f"<style>{HTML_STYLE}{CHART_STYLE}{ov.STYLE}{EXTRA_STYLE}</style></head>\n"
             f"<body data-script-errors=\"0\">\n{nav(up)}<h1>{html.escape(title)}</h1>\n{body}\n"
             f"<p class=\"small\">made by mpigauge {html.escape(version())} on {now_utc()}</p>\n"
             f"{js}</body></html>\n")
@@ -157,17 +158,17 @@ def build(hist, threshold, alpha, title, by="tag"):
         bench, variant, nranks, cfg, size, unit = key
         tags_rows = sorted(tags_rows, key=lambda r: rank[r[0]])
         pts = series_points(tags_rows, unit, threshold, alpha, labels)
-        name = " ".join(x for x in [bench, f"[{variant}]" if variant else "",
-                                    f"@{cfg}" if cfg else ""] if x) + \
-            f", {nranks} ranks, size {size_label(size)}"
+        group = " ".join(x for x in [bench, f"[{variant}]" if variant else "",
+                                     f"@{cfg}" if cfg else ""] if x) + f", {nranks} ranks"
+        name = f"{group}, size {size_label(size)}"
         last = pts[-1]
         bad = (last.get("verdict") or "") == "slower" and last["tag"] == tags[-1]
         if bad:
             regressions.append((family(bench), name, pts[-2]["tag"], last))
-        pages[family(bench)].append((bench, name, pts, unit, bad))
+        pages[family(bench)].append((bench, name, pts, unit, bad, group, size))
     site = {"index.html": index_page(hist, title, tags, regressions, series)}
     for f, t in FAMILIES:
-        site[f"{f}.html"] = family_page(t, pages[f], links)
+        site[f"{f}.html"] = family_page(t, pages[f], links, tags)
     for t in tags:
         site[links[t]] = provenance_page(hist, t)
     return site
@@ -210,27 +211,65 @@ def index_page(hist, title, tags, regressions, series):
     return page(title, "\n".join(body))
 
 
-def family_page(title, items, links):
+def card_id(name):
+    return "c-" + slug(name)
+
+
+def family_grid(items, tags):
+    """The benchmark x size grid of the last tag against the previous one."""
+    if len(tags) < 2:
+        return "<p>One tag only: the grid of the last tag against the previous one needs two.</p>"
+    rows = {}
+    for bench, name, pts, unit, bad, group, size in items:
+        if pts[-1]["tag"] == tags[-1] and len(pts) > 1 and pts[-2]["tag"] == tags[-2]:
+            rows.setdefault(group, (group, bench, {}))[2][size] = (pts[-1], unit)
+    if not rows:
+        return (f"<p>No series of this family has both {html.escape(tags[-1])} and "
+                f"{html.escape(tags[-2])}.</p>")
+    ordered = [rows[g] for g in sorted(rows, key=lambda g: (rows[g][1], g))]
+    return ov.grid(ordered, tags[-1], tags[-2],
+                   lambda g, size: card_id(f"{g}, size {size_label(size)}"))
+
+
+def family_page(title, items, links, tags):
     if not items:
         return page(title, "<p>No benchmark of this family in the history.</p>")
     n_bad = sum(1 for it in items if it[4])
-    body = [f"<p>{len(items)} series, {n_bad} slower in the last tag. Points link to the "
-            "launches' provenance; a dashed ring marks a tag whose launches fell into more "
-            "than one regime; triangles mark a verdict against the previous tag.</p>",
+    body = [f"<p>{len(items)} series, {n_bad} slower in the last tag.</p>",
+            "<h2>At a glance</h2>", family_grid(items, tags),
+            "<p>Below, per benchmark: the median per size with a line per tag; the trend of "
+            "each size over the tags is one click away (points link to the launches' "
+            "provenance; a dashed ring marks a tag whose launches fell into more than one "
+            "regime; triangles mark a verdict against the previous tag).</p>",
             '<p><input id="filter" type="search" placeholder="filter: benchmark, size, '
             'configuration"> <label><input id="only-regressions" type="checkbox"> slower '
             'in the last tag only</label> <span id="shown"></span></p>']
-    by_bench = {}
+    groups = {}
     for it in items:
-        by_bench.setdefault(it[0], []).append(it)
-    for bench in sorted(by_bench):
-        body.append(f"<h2 id=\"{html.escape(bench)}\">{html.escape(bench)}</h2><div class=cards>")
-        for _, name, pts, unit, bad in by_bench[bench]:
-            svg = chart(pts, unit, name, lambda t: links[t] + "#" + bench)
-            body.append(f"<div class=card data-key=\"{html.escape(name.lower())}\" "
-                        f"data-regression=\"{1 if bad else 0}\"><h4>{html.escape(name)}"
-                        f"{' <span class=regress>slower</span>' if bad else ''}</h4>{svg}</div>")
-        body.append("</div>")
+        groups.setdefault(it[0], {}).setdefault(it[5], []).append(it)
+    rank = {t: i for i, t in enumerate(tags)}
+    for bench in sorted(groups):
+        body.append(f"<h2 id=\"{html.escape(bench)}\">{html.escape(bench)}</h2>")
+        for group in sorted(groups[bench]):
+            its = sorted(groups[bench][group], key=lambda it: it[6])
+            per_tag = {}
+            for it in its:
+                for p in it[2]:
+                    per_tag.setdefault(p["tag"], {})[it[6]] = p["median"]
+            lines = sorted(per_tag.items(), key=lambda kv: rank.get(kv[0], 0))
+            n_bad = sum(1 for it in its if it[4])
+            body.append(f"<h3>{html.escape(group)}"
+                        f"{' <span class=regress>' + str(n_bad) + ' slower</span>' if n_bad else ''}"
+                        f"</h3>{ov.size_chart(lines, its[0][3], group)}")
+            body.append(f"<details{' open' if n_bad else ''}><summary>each size over the tags "
+                        f"({len(its)} charts)</summary><div class=cards>")
+            for _, name, pts, unit, bad, _, _ in its:
+                svg = chart(pts, unit, name, lambda t: links[t] + "#" + bench)
+                body.append(f"<div class=card id=\"{card_id(name)}\" data-key=\""
+                            f"{html.escape(name.lower())}\" data-regression=\"{1 if bad else 0}\">"
+                            f"<h4>{html.escape(name)}"
+                            f"{' <span class=regress>slower</span>' if bad else ''}</h4>{svg}</div>")
+            body.append("</div></details>")
     return page(title, "\n".join(body))
 
 

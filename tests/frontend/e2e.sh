@@ -195,8 +195,9 @@ browser() { # page, words that must appear in the rendered page
 }
 check "Chromium: the overview lists the tags and the regressions section" \
     browser index.html "nightly" "openmpi-4.1.4" "Regressions of nightly against mpich-4.0.2"
-check "Chromium: the point-to-point page draws every series and its script filters them" \
-    browser pt2pt.html "117 of 117 charts shown" "latency, 2 ranks, size 1K" "@ompi" "<svg"
+check "Chromium: the point-to-point page: its grid of the last tag, a chart per benchmark, every series, filtered" \
+    browser pt2pt.html "117 of 117 charts shown" "latency, 2 ranks, size 1K" "@ompi" "<svg" \
+    'table class="grid"' "nightly against mpich-4.0.2: new/base as a speedup" "each size over the tags"
 shot() {
     art="$ompi/tests/artefacts"
     mkdir -p "$art" && rm -f "$art/dashboard-pt2pt.png" &&

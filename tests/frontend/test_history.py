@@ -4,6 +4,7 @@ the same launches twice), list, show, check (exit 1 on a regression; paired
 when both sides are configurations of one interleaved run), export back to
 JSON Lines, and a damaged or foreign database refused and left alone."""
 import json
+import re
 import os
 import sqlite3
 import tempfile
@@ -199,8 +200,22 @@ class TestDashboard(HistoryCase):
         self.assertRegex(index, r"latency, 2 ranks, size 64K</td><td>v1</td><td>6\.00</td>"
                                 r"<td class=num>1\.20</td><td class=regress>slower")
         pt2pt = open(os.path.join(site, "pt2pt.html"), encoding="utf-8").read()
-        self.assertEqual(pt2pt.count("<svg"), 8)       # latency 3, bw 3, bibw 2 sizes
+        # per size: latency 3, bw 3, bibw 2; per benchmark: one chart of every size
+        self.assertEqual(pt2pt.count("<svg"), 8 + 3)
         self.assertEqual(pt2pt.count('data-regression="1"'), 2)
+        # the grid: one row per benchmark, v2 against v1, speedup and verdict per size
+        grid = pt2pt[pt2pt.index("<table class=grid>"):pt2pt.index("</table>")]
+        self.assertIn("v2 against v1", grid)
+        self.assertEqual(grid.count("<tr><th>"), 3)    # header, bw, latency (bibw: v1 only)
+        self.assertRegex(grid, r'class="num v-slower" style="background:#[0-9a-f]{6}" '
+                               r'title="latency, 2 ranks, 64K: 6 us in v2, speedup 0\.833 '
+                               r'against v1, slower"><a href="#c-latency_2_ranks_size_64K-[0-9a-f]{6}">'
+                               r'0\.83\u25bc</a>')
+        anchor = re.search(r'href="#(c-latency_2_ranks_size_64K-[0-9a-f]{6})"', grid).group(1)
+        self.assertIn(f'id="{anchor}"', pt2pt)
+        self.assertEqual(mg.overview.cell_colour(1.0), "#ffffff")
+        self.assertEqual(mg.overview.cell_colour(2.0), "#69d769")
+        self.assertEqual(mg.overview.cell_colour(0.5), "#e15f5f")
         self.assertIn('href="provenance/v1-', pt2pt)
         prov = [n for n in os.listdir(os.path.join(site, "provenance"))]
         self.assertEqual(len(prov), 2)
