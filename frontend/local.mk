@@ -12,7 +12,8 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/runner.py frontend/mpigauge/schema.py frontend/mpigauge/selftest.py \
 	frontend/mpigauge/stats.py frontend/mpigauge/steps.py \
 	frontend/mpigauge/suite.py frontend/mpigauge/history.py frontend/mpigauge/history_cli.py \
-	frontend/mpigauge/dashboard.py frontend/mpigauge/trendchart.py
+	frontend/mpigauge/dashboard.py frontend/mpigauge/trendchart.py \
+	frontend/mpigauge/mpilib.py frontend/mpigauge/overview.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \
@@ -53,7 +54,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_runner.py tests/frontend/helpers.py \
 	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
-	tests/frontend/test_history.py \
+	tests/frontend/test_history.py tests/frontend/test_mpilib.py \
 	tests/frontend/tap.py tests/frontend/unit_tests.sh \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \
 	tests/frontend/golden/compare.md \

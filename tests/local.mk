@@ -63,7 +63,7 @@ AM_TESTS_ENVIRONMENT = \
 	PYTHON='$(PYTHON)'; MG_MANDIR='$(abs_top_builddir)/man'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_MPI_FEATURES MG_BINDIR MG_TESTDIR PYTHON MG_MANDIR;
 
-EXTRA_DIST += tests/man_pages.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh \
+EXTRA_DIST += tests/man_pages.sh tests/releases.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh \
 	tests/option_tables.sh tests/output_safety.sh \
 	tests/mpi_env.sh tests/check_output.py \
 	tests/rails_tool.sh tests/fixtures/topo/two_socket_two_hca.xml \
