@@ -183,9 +183,11 @@ def index_page(hist, title, tags, regressions, series):
     from .results import short_library
     for tag, n, nb, libs, cfgs, _, first, last, added in hist.tag_summary():
         lib = ", ".join(sorted({short_library(x) for x in libs}))
-        body.append(f"<tr><td>{html.escape(tag)}</td><td>{added}</td><td class=num>{n}</td>"
-                    f"<td class=num>{nb}</td><td>{html.escape(lib)}</td>"
-                    f"<td>{html.escape(', '.join(cfgs) or '-')}</td><td>{(first or '')[:10]}..{(last or '')[:10]}"
+        dates = f"{str(first or '')[:10]}..{str(last or '')[:10]}"
+        body.append(f"<tr><td>{html.escape(tag)}</td><td>{html.escape(str(added))}</td>"
+                    f"<td class=num>{html.escape(str(n))}</td>"
+                    f"<td class=num>{html.escape(str(nb))}</td><td>{html.escape(lib)}</td>"
+                    f"<td>{html.escape(', '.join(map(str, cfgs)) or '-')}</td><td>{html.escape(dates)}"
                     f"</td><td><a href=\"provenance/{slug(tag)}.html\">launches</a></td></tr>")
     body.append("</table>")
     prev = tags[-2] if len(tags) > 1 else None
@@ -200,7 +202,8 @@ def index_page(hist, title, tags, regressions, series):
         for fam, name, before, p in regressions:
             body.append(f"<tr class=slower><td><a href=\"{fam}.html\">{fam}</a></td>"
                         f"<td>{html.escape(name)}</td><td>{html.escape(before)}</td>"
-                        f"<td>{fmt_num(p['median'])}</td><td class=num>{fmt_num(p['ratio'])}</td>"
+                        f"<td>{html.escape(fmt_num(p['median']))}</td>"
+                        f"<td class=num>{html.escape(fmt_num(p['ratio']))}</td>"
                         f"<td class=regress>{html.escape(p['verdict'])}</td></tr>")
         body.append("</table>")
     body.append("<p class=small>Each tag's point is the median of its launches' medians with "

@@ -222,6 +222,36 @@ class TestDashboard(HistoryCase):
         text = open(os.path.join(site, "provenance", sorted(prov)[1]), encoding="utf-8").read()
         self.assertEqual(text.count("<details"), 10)   # v2's launches
 
+    def test_every_stored_field_is_escaped(self):
+        """A payload in every text field of the records (a run date of "<!--" once hid
+        every regression on the overview) is shown as text; the regressions stay."""
+        pay = '<!--"><script>document.body.dataset.pwned=1</script>'
+        def poison(r):
+            r = dict(r)
+            if r["type"] == "run":
+                r.update(date_utc=pay, mpi_library=pay, mpi_library_version=pay,
+                         hosts=[pay, pay], bindings=[pay, pay], mpigauge_version=pay)
+            return r
+        paths = []
+        for src, name in ((BASE, "b.jsonl"), (NEW, "n.jsonl")):
+            recs = [poison(json.loads(l)) for l in open(src, encoding="utf-8")]
+            paths.append(os.path.join(self.d, name))
+            h.write_jsonl(paths[-1], recs)
+        self.assertEqual(self.hist("add", paths[0], "--tag", "v1" + pay)[0], 0)
+        self.assertEqual(self.hist("add", paths[1], "--tag", "v2")[0], 0)
+        site = os.path.join(self.d, "site")
+        rc, out, err = cli("dashboard", "--db", self.db, "-o", site)
+        self.assertEqual(rc, 0, err)
+        for root, _, files in os.walk(site):
+            for f in files:
+                if f.endswith(".html"):
+                    text = open(os.path.join(root, f), encoding="utf-8").read()
+                    self.assertNotIn("<!--", text, f)
+                    self.assertNotIn("<script>document", text, f)
+        index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
+        self.assertIn("Regressions of v2 against v1&lt;!--", index)
+        self.assertIn("<td class=regress>slower", index)
+
     def test_by_date_orders_the_tags_by_their_runs_and_labels_them_with_the_date(self):
         later = [dict(r, date_utc="2027-01-05T00:00:00Z") if r["type"] == "run" else r
                  for r in (json.loads(l) for l in open(NEW, encoding="utf-8"))]
