@@ -191,6 +191,45 @@ const char *mg_output_requested(int argc, char **argv)
     return out;
 }
 
+/* The value of --turns in argv (--turns V or --turns=V, the last one), read
+ * without the option parser: a launch whose options fail to parse must still
+ * join its group, to tell it that it is done. */
+static const char *turns_requested(int argc, char **argv)
+{
+    const char *v = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "--turns") == 0 && i + 1 < argc)
+            v = argv[++i];
+        else if (strncmp(argv[i], "--turns=", 8) == 0)
+            v = argv[i] + 8;
+    }
+    return v;
+}
+
+/* --turns: parsed even when the rest of the plan failed (the group must learn
+ * that this launch is done); a bad spec fails the plan only if nothing else
+ * did. */
+static void plan_turns(mg_run *s)
+{
+    char err[MG_ERRLEN];
+    mg_turns_spec *t = &s->turns;
+    if (s->cfg.turns == NULL && s->plan_failed)
+        s->cfg.turns = turns_requested(s->argc, s->argv);
+    if (s->cfg.turns == NULL)
+        return;
+    s->has_turns = mg_turns_parse(s->cfg.turns, t, err, sizeof err) == 0;
+    if (!s->has_turns && !s->plan_failed) {
+        snprintf(s->plan_err, sizeof s->plan_err, "%s", err);
+        s->plan_failed = 1;
+    }
+    if (s->has_turns && !s->plan_failed && s->b->kernel.rails && s->rails.rails > 1) {
+        snprintf(s->plan_err, sizeof s->plan_err, "--turns cannot be combined with --rails");
+        s->plan_failed = 1;
+    }
+}
+
 /* The option tables of this benchmark: common, per-call sync, its own, rails. */
 static size_t plan_tables(mg_run *s, mg_opt_table *tables)
 {
@@ -230,15 +269,7 @@ void mg_plan_parse(mg_run *s)
     if (!s->plan_failed && s->cfg.percentiles)
         s->plan_failed =
             mg_pctl_parse(s->cfg.percentiles, &s->pctl, s->plan_err, sizeof s->plan_err) != 0;
-    if (!s->plan_failed && s->cfg.turns) {
-        mg_turns_spec *t = &s->turns;
-        s->plan_failed = mg_turns_parse(s->cfg.turns, t, s->plan_err, sizeof s->plan_err) != 0;
-        s->has_turns = !s->plan_failed;
-        if (s->has_turns && s->b->kernel.rails && s->rails.rails > 1) {
-            snprintf(s->plan_err, sizeof s->plan_err, "--turns cannot be combined with --rails");
-            s->plan_failed = 1;
-        }
-    }
+    plan_turns(s);
     if (s->plan_failed || s->cfg.help || s->cfg.version || !s->b->params.choose)
         return;
     {

@@ -13,7 +13,7 @@ prog=$(mg_program latency)
 [ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f /dev/shm/sem.mgt-tt$$?-*' EXIT
-echo "1..4"
+echo "1..5"
 
 # group NAME ROLE COUNT [ARGS...]: one member in the background, JSON to $work/NAME.ROLE
 member() {
@@ -96,3 +96,19 @@ dt=$(($(date +%s) - t0))
 got=$(TURNS_LOST=0 TURNS_SIZES=8,1024,65536,1048576 check tt$$d 0:0 2>&1)
 [ "$got" = ok ] && [ "$dt" -lt 60 ] && echo "ok 4 - $MG_MPI_FLAVOR: the partner killed, the turns given up after 3 s, the sweep complete and marked lost ($dt s)" \
     || echo "not ok 4 - $MG_MPI_FLAVOR: killed partner: $got, $dt s"
+
+# an option that does not parse, before --turns (as `mpigauge run` places a
+# configuration's args): the launch still joins its group to say it is done,
+# so the other member runs alone at once instead of waiting --turn-timeout
+t0=$(date +%s)
+# shellcheck disable=SC2086
+( timeout -k 10 100 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" --no-such-option -m 8,1K,64K \
+      --time-budget 0.1 --format json --sentinel --turns "tt$$e:0:2" --turn-slice 0.005 \
+      >"$work/tt$$e.0" 2>"$work/tt$$e.0.err" </dev/null; echo $? >"$work/tt$$e.0.rc" ) &
+member tt$$e 1 2 &
+wait
+dt=$(($(date +%s) - t0))
+got=$(check tt$$e 0:2 1:0)
+[ "$got" = ok ] && [ "$dt" -lt 60 ] && echo "ok 5 - $MG_MPI_FLAVOR: an option that does not parse ends its launch, the other runs alone ($dt s)" \
+    || echo "not ok 5 - $MG_MPI_FLAVOR: unparsable member: $got, $dt s"
+
