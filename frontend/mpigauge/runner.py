@@ -427,5 +427,7 @@ def _finish(a, counts, interrupted, items, stopped):
     if not items:
         say("mpigauge run: none of the suite's programs was found (build them, or give --bindir)")
         return EXIT_FAIL
-    bad = counts["failed"] + counts["timeout"] + counts["wrong-size"]
+    # missing data fails the run: a launch stopped part way (killed, its
+    # results cut short) is as bad as one that failed outright
+    bad = counts["failed"] + counts["timeout"] + counts["wrong-size"] + counts["partial"]
     return EXIT_FAIL if bad else EXIT_OK

@@ -63,6 +63,9 @@ elif name == "needs2":
     sys.exit(2)
 elif name == "skip":
     sys.exit(77)
+elif name == "partial":
+    # killed part way (Open MPI's mpirun exits 1 when a rank is killed)
+    out(run()); out(res(8, 1.0)); sys.exit(1)
 elif name == "meet":
     # a group's launches run at once: each waits for the others' marks
     spec = sys.argv[sys.argv.index("--turns") + 1]
@@ -92,7 +95,7 @@ class RunnerTest(unittest.TestCase):
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
         for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
-                     "meet", "startup", "finalhang"):
+                     "meet", "startup", "finalhang", "partial"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)
@@ -359,6 +362,13 @@ class RunnerTest(unittest.TestCase):
         p = self.cli("nosuch\n")
         self.assertEqual(p.returncode, 1)
         self.assertIn("none of the suite's programs was found", p.stderr)
+
+    def test_a_launch_cut_short_fails_the_run(self):
+        p = self.cli("ok\npartial\nok\n")
+        self.assertEqual(p.returncode, 1, p.stderr)
+        launches = [r for r in self.records() if r["type"] == "launch"]
+        self.assertEqual([l["status"] for l in launches], ["ok", "partial", "ok"])
+        self.assertIn("1 partial", p.stderr)
 
     def test_refuses_to_overwrite(self):
         first = '{"type":"session","session_id":"A"}\n'
