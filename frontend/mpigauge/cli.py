@@ -116,6 +116,9 @@ def _add_run(sub):
     r.add_argument("--launcher", default=None,
                    help="mpirun or mpiexec (the MPI's own launcher), srun, or a command line "
                    "('{n}' = ranks). Default: srun inside a Slurm allocation, else mpirun")
+    r.add_argument("--max-ranks", type=int, default=None, metavar="N",
+                   help="allow lines of up to N ranks (default: the Slurm allocation's tasks, "
+                   "else 16 per core of this node)")
     r.add_argument("-n", "--nranks", type=int, default=2,
                    help="ranks for suite lines without ranks= (default 2)")
     r.add_argument("--repeat", "--rounds", "-K", type=int, default=1, dest="repeat",

@@ -250,11 +250,42 @@ def _progress(a, i, total, it, rnd, rounds, res, elapsed, eta):
                 print(f"    | {s}", file=sys.stderr)
 
 
+MAX_ROUNDS = 10000          # rounds of one run (--repeat, --max-rounds)
+MAX_SCHEDULE = 1000000      # launches one run may plan
+RANKS_PER_CORE = 16         # more ranks than this per core ask for --max-ranks
+
+
+def ranks_limit(a):
+    """The most ranks a line may ask for without --max-ranks: the Slurm
+    allocation's tasks inside one, else RANKS_PER_CORE x this node's cores."""
+    if getattr(a, "max_ranks", None):
+        return a.max_ranks
+    tasks = os.environ.get("SLURM_NTASKS") if ln.in_slurm_allocation() else None
+    if tasks and tasks.isdigit() and int(tasks) > 0:
+        return int(tasks)
+    return RANKS_PER_CORE * (os.cpu_count() or 1)
+
+
+def check_ranks(entries, a):
+    limit = ranks_limit(a)
+    for e in entries:
+        n = e.ranks or a.nranks
+        if n > limit:
+            where = f"{e.source}: " if e.source and e.ranks else ""
+            raise UsageError(f"{where}{n} ranks is more than {limit} (the allocation's tasks, "
+                             f"or {RANKS_PER_CORE} per core of this node): give --max-ranks "
+                             f"{n} if you mean it")
+
+
 def _check_args(a):
-    if a.repeat < 1:
-        raise UsageError("--repeat must be at least 1")
+    if not 1 <= a.repeat <= MAX_ROUNDS:
+        raise UsageError(f"--repeat must be between 1 and {MAX_ROUNDS}")
+    if a.max_rounds > MAX_ROUNDS:
+        raise UsageError(f"--max-rounds must be at most {MAX_ROUNDS}")
     if a.nranks < 1:
         raise UsageError("-n must be at least 1")
+    if getattr(a, "max_ranks", None) is not None and a.max_ranks < 1:
+        raise UsageError("--max-ranks must be at least 1")
     if a.timeout is not None and not 0 < a.timeout <= MAX_TIMEOUT:
         raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
     if a.max_time is not None and not 0 < a.max_time <= MAX_TIMEOUT:
@@ -276,6 +307,11 @@ def cmd_run(a):
     if extra and extra[0] == "--":
         extra = extra[1:]
     launcher = a.launcher or ("srun" if ln.in_slurm_allocation() else "mpirun")
+    check_ranks(entries, a)
+    rounds = a.max_rounds if a.until_decided else a.repeat
+    if rounds * len(entries) * len(configs) > MAX_SCHEDULE:
+        raise UsageError(f"{rounds} rounds of {len(entries)} lines x {len(configs)} "
+                         f"configurations is more than {MAX_SCHEDULE} launches")
     items, missing = plan(entries, configs, a, launcher, extra)
     if a.dry_run:
         for e, c in missing:

@@ -210,8 +210,13 @@ def cmd_selftest(a):
         effects = [float(x) for x in a.effects.split(",") if x.strip()]
     except ValueError:
         raise UsageError(f"--effects {a.effects!r}: give percentages such as 10,3") from None
-    if a.trials < 1 or a.rounds < 4:
-        raise UsageError("selftest needs --trials >= 1 and --rounds >= 4")
+    if not all(0 < e <= 1000 for e in effects) or len(set(effects)) != len(effects):
+        raise UsageError(f"--effects {a.effects!r}: distinct slowdowns in (0, 1000] percent, "
+                         "such as 10,3")
+    if not 1 <= a.trials <= 1000 or not 4 <= a.rounds <= 10000:
+        raise UsageError("selftest needs 1 <= --trials <= 1000 and 4 <= --rounds <= 10000")
+    if not 1e-3 <= a.turn_slice <= 60:
+        raise UsageError("--turn-slice must be a number of seconds in [0.001, 60]")
     if a.args and a.args[0] == "--":
         a.args = a.args[1:]
     walls = [] if a.analyse else run_trials(a, effects)

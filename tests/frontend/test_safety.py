@@ -99,6 +99,32 @@ class TestOutputPaths(unittest.TestCase):
             rc, _, err = cli("run", "-o", os.path.join(self.d, "r.jsonl"), *args)
             self.assertEqual(rc, 2, args)
             self.assertIn("--timeout must be", err)
+        out = os.path.join(self.d, "r.jsonl")
+        for args, why in ((["--repeat", "1000000000"], "--repeat must be between 1 and 10000"),
+                          (["--until-decided", "--config", "a", "--config", "b",
+                            "--max-rounds", "100000000"], "--max-rounds must be at most 10000"),
+                          (["--max-ranks", "0"], "--max-ranks must be at least 1")):
+            rc, _, err = cli("run", "-o", out, *args)
+            self.assertEqual((rc, why in err), (2, True), (args, err))
+        suite = os.path.join(self.d, "s.txt")
+        with open(suite, "w") as f:
+            f.write("ranks=100000 latency\n")
+        rc, _, err = cli("run", "--suite", suite, "-o", out)
+        self.assertEqual(rc, 2)
+        self.assertIn("s.txt:1: 100000 ranks is more than", err)
+        with open(suite, "w") as f:
+            f.write("latency\n")
+        rc, _, err = cli("run", "--suite", suite, "-n", "100000", "-o", out)
+        self.assertEqual((rc, "100000 ranks is more than" in err), (2, True), err)
+        self.assertIn("give --max-ranks 100000 if you mean it", err)
+        self.assertFalse(os.path.exists(out))
+        for effects in ("inf", "-5", "10,10", "nan"):
+            rc, _, err = cli("selftest", "--slowlib", "/etc/hostname", "--effects", effects,
+                             "-o", self.d)
+            self.assertEqual(rc, 2, effects)
+            self.assertIn("--effects", err)
+        rc, _, err = cli("selftest", "--slowlib", "/etc/hostname", "--turn-slice", "0", "-o", self.d)
+        self.assertEqual((rc, "--turn-slice" in err), (2, True), err)
         rc, _, err = cli("plot", BASE, "--dpi", "0", "-o", os.path.join(self.d, "p.png"))
         if mg.plot.import_pyplot() is not None:
             self.assertEqual(rc, 2)
