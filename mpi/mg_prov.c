@@ -142,13 +142,14 @@ static int recorded(const char *var)
     return 0;
 }
 
-/* NAME=VALUE, or NAME=<redacted> when the name looks like a secret. */
+/* NAME=VALUE, or NAME=<redacted> when the name looks like a secret or the
+ * value holds one (mg_secret.h). */
 static char *copy_var(const char *var)
 {
     const char *eq = strchr(var, '=');
     size_t n = eq ? (size_t)(eq - var) : strlen(var);
     char *out;
-    if (!mg_env_is_secret(var))
+    if (!mg_env_is_secret(var) && !(eq && mg_env_value_has_secret(eq + 1)))
         return strdup(var);
     if ((out = malloc(n + sizeof MG_REDACTED + 1)) == NULL)
         return NULL;

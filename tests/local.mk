@@ -74,7 +74,7 @@ EXTRA_DIST += tests/man_pages.sh tests/releases.sh tests/mpi_cases.sh tests/mpi_
 	tests/fixtures/sysfs/net/ifb0/type tests/fixtures/sysfs/net/ifb0/operstate \
 	tests/fixtures/sysfs/net/veth_a/operstate tests/fixtures/sysfs/net/vxlan9/type tests/fixtures/sysfs/net/vxlan10/type \
 	tests/fixtures/sysfs/infiniband/mlx5_0/node_type tests/fixtures/sysfs/infiniband/rxe0/node_type \
-	tests/fixtures/graph2.txt tests/fixtures/graph4.txt tests/fixtures/graph5.txt \
+	tests/fixtures/secrets.txt tests/fixtures/graph2.txt tests/fixtures/graph4.txt tests/fixtures/graph5.txt \
 	tests/fixtures/graph_directed.txt tests/fixtures/matrix2.csv tests/fixtures/matrix5.csv \
 	tests/golden/report_table.txt tests/golden/report.csv tests/golden/report.jsonl \
 	tests/golden/sink_table.txt tests/golden/sink.csv tests/golden/sink.jsonl \

@@ -9,9 +9,14 @@ static const char *const inside[] = {"TOKEN", "SECRET",     "PASSWORD",   "PASSW
                                      "JWT",   "PASSPHRASE", "CREDENTIAL", NULL};
 static const char *const whole[] = {"KEY",       "KEYS",       "APIKEY", "AUTHKEY",
                                     "ACCESSKEY", "PRIVATEKEY", NULL};
+/* secret as a whole word after the first (DB_PASS, LDAP_PWD), but not alone:
+ * PWD is the working folder, PASS or AUTH alone are no credentials */
+static const char *const later[] = {"PASS", "PWD",       "CRED",    "COOKIE",
+                                    "AUTH", "SIGNATURE", "PRIVKEY", NULL};
 
-/* Whether the word w[0..n) looks like a secret (case does not matter). */
-static int word_is_secret(const char *w, size_t n)
+/* Whether the word w[0..n) looks like a secret (case does not matter); not
+ * the first word of the name: `later` words count too. */
+static int word_is_secret(const char *w, size_t n, int not_first)
 {
     char buf[128];
     if (n >= sizeof buf)
@@ -25,19 +30,43 @@ static int word_is_secret(const char *w, size_t n)
     for (const char *const *p = whole; *p; ++p)
         if (strcmp(buf, *p) == 0)
             return 1;
+    for (const char *const *p = later; not_first && *p; ++p)
+        if (strcmp(buf, *p) == 0)
+            return 1;
     return 0;
 }
 
 int mg_env_is_secret(const char *name)
 {
     const char *w = name;
+    int words = 0;
     for (const char *c = name;; ++c) {
         if (*c == '_' || *c == '=' || *c == '\0') {
-            if (c > w && word_is_secret(w, (size_t)(c - w)))
+            if (c > w && word_is_secret(w, (size_t)(c - w), words > 0))
                 return 1;
+            words += c > w;
             if (*c != '_')
                 return 0;
             w = c + 1;
         }
     }
+}
+
+static int ident_char(char c, int first)
+{
+    return c == '_' || isalpha((unsigned char)c) || (!first && isdigit((unsigned char)c));
+}
+
+int mg_env_value_has_secret(const char *value)
+{
+    for (const char *c = value; *c; ++c) {
+        const char *e = c;
+        if (!ident_char(*c, 1) || (c > value && ident_char(c[-1], 0)))
+            continue;
+        while (ident_char(*e, 0))
+            ++e;
+        if (*e == '=' && mg_env_is_secret(c))
+            return 1;
+    }
+    return 0;
 }

@@ -6,9 +6,14 @@
  * The rule (doc/output.md): split the name at '_' into words (case does not
  * matter); it is a secret when a word contains TOKEN, SECRET, PASSWORD,
  * PASSWD, PASSPHRASE, JWT or CREDENTIAL, or is KEY or KEYS, or is APIKEY,
- * AUTHKEY, ACCESSKEY or PRIVATEKEY. So SLURM_JWT, OMPI_MCA_x_password,
- * UCX_IB_TOKEN and FI_API_KEY are redacted; UCX_IB_PKEY (an InfiniBand
- * partition key, a setting) is kept.
+ * AUTHKEY, ACCESSKEY or PRIVATEKEY, or, after the first word, is PASS, PWD,
+ * CRED, COOKIE, AUTH, SIGNATURE or PRIVKEY. So SLURM_JWT,
+ * OMPI_MCA_x_password, UCX_IB_TOKEN, FI_API_KEY, SLURM_PRIVKEY and DB_PASS
+ * are redacted; UCX_IB_PKEY (an InfiniBand partition key, a setting) and
+ * PWD are kept. A value that holds NAME=... with a secret NAME (Open MPI's
+ * OMPI_MCA_mca_base_env_list=AWS_SECRET_ACCESS_KEY=...) is redacted too.
+ * The front-end applies the same rule (frontend/mpigauge/common.py); both
+ * are tested on tests/fixtures/secrets.txt.
  */
 #ifndef MG_SECRET_H
 #define MG_SECRET_H
@@ -23,6 +28,9 @@ extern "C" {
 
 /* 1 when the variable NAME (up to '=' or the end) looks like a secret. */
 int mg_env_is_secret(const char *name);
+
+/* 1 when a variable's value holds NAME=... with a secret NAME. */
+int mg_env_value_has_secret(const char *value);
 
 #ifdef __cplusplus
 }

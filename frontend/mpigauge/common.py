@@ -3,6 +3,7 @@
 paths (set by the `mpigauge` script) and number formatting."""
 import math
 import os
+import re
 import sys
 
 # Set by the `mpigauge` script (substituted by make) or left as in the source tree.
@@ -190,3 +191,60 @@ def fmt_p(p):
 def now_utc():
     import datetime
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# Secrets: the rule of util/mg_secret.c (both tested on tests/fixtures/secrets.txt)
+REDACTED = "<redacted>"
+_SECRET_INSIDE = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "JWT", "PASSPHRASE", "CREDENTIAL")
+_SECRET_WHOLE = ("KEY", "KEYS", "APIKEY", "AUTHKEY", "ACCESSKEY", "PRIVATEKEY")
+_SECRET_LATER = ("PASS", "PWD", "CRED", "COOKIE", "AUTH", "SIGNATURE", "PRIVKEY")
+_ASSIGN_RE = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)=")
+_PAIR_RE = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|'[^']*'|\S*)")
+
+
+def env_is_secret(name):
+    """Whether the variable NAME (up to '=') looks like a secret: a word (split at
+    '_', any case) contains TOKEN, SECRET, ...; or is KEY, APIKEY, ...; or, after
+    the first word, is PASS, PWD, CRED, COOKIE, AUTH, SIGNATURE or PRIVKEY."""
+    words = [w for w in str(name).split("=", 1)[0].upper().split("_") if w]
+    for i, w in enumerate(words):
+        if any(x in w for x in _SECRET_INSIDE) or w in _SECRET_WHOLE or \
+                (i > 0 and w in _SECRET_LATER):
+            return True
+    return False
+
+
+def value_has_secret(value):
+    """Whether a value holds NAME=... with a secret NAME (Open MPI's
+    mca_base_env_list=AWS_SECRET_ACCESS_KEY=...)."""
+    return any(env_is_secret(m.group(1)) for m in _ASSIGN_RE.finditer(str(value)))
+
+
+def redact_env(env):
+    """A copy of env with the values of secrets replaced by <redacted>."""
+    return {k: REDACTED if env_is_secret(k) or value_has_secret(v) else v
+            for k, v in (env or {}).items()}
+
+
+def redact_text(text):
+    """Every NAME=VALUE in text whose NAME or VALUE holds a secret, as NAME=<redacted>."""
+    def one(m):
+        if env_is_secret(m.group(1)) or value_has_secret(m.group(2)):
+            return f"{m.group(1)}={REDACTED}"
+        return m.group(0)
+    return _PAIR_RE.sub(one, str(text))
+
+
+def redact_argv(argv, env=None):
+    """A command line as it may be recorded: -genv NAME VALUE of a secret
+    with VALUE replaced, and every NAME=VALUE (-x NAME=VALUE, --config
+    'a NAME=VALUE') by redact_text."""
+    secret = {k for k, v in (env or {}).items() if env_is_secret(k) or value_has_secret(v)}
+    out = [str(w) for w in argv]
+    for i, w in enumerate(out):
+        if w in ("-genv", "-env") and i + 2 < len(out) and \
+                (out[i + 1] in secret or env_is_secret(out[i + 1])
+                 or value_has_secret(out[i + 2])):
+            out[i + 2] = REDACTED
+    return [redact_text(w) for w in out]
+

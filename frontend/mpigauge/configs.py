@@ -33,7 +33,7 @@ In a TOML file (--configs FILE; Python 3.11's tomllib):
 import os
 import re
 
-from .common import UsageError, split_words
+from .common import UsageError, redact_argv, redact_env, split_words
 
 _LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+:=,-]*$")
 _ENV_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")   # OMPI_MCA_btl, UCX_TLS, LD_PRELOAD
@@ -56,8 +56,9 @@ class Config:
 
     def record(self):
         """What the session record keeps of it."""
-        return {"label": self.label, "bindir": self.bindir, "mpi": self.mpi, "env": self.env,
-                "args": self.args, "launcher_args": self.launcher_args,
+        return {"label": self.label, "bindir": self.bindir, "mpi": self.mpi,
+                "env": redact_env(self.env), "args": redact_argv(self.args),
+                "launcher_args": redact_argv(self.launcher_args),
                 "launcher": self.launcher, "library": self.library}
 
     def __repr__(self):

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from . import launch as ln
 from . import mpilib
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
-                     check_link_followable, now_utc, version)
+                     check_link_followable, now_utc, redact_argv, version)
 from .configs import Config, check_unique, load_config_file, parse_config_arg
 from .stats import min_pairs
 from .steps import run_step
@@ -339,7 +339,7 @@ def cmd_run(a):
                 "suite_file": os.path.abspath(suite_path), "launcher": launcher,
                 "nranks": a.nranks, "repeat": rounds, "rounds": rounds,
                 "mpi": sorted({it.flavour or "unknown" for it in items.values()}),
-                "extra_args": extra, "command_line": sys.argv,
+                "extra_args": redact_argv(extra), "command_line": redact_argv(sys.argv),
                 "slurm_job_id": os.environ.get("SLURM_JOB_ID"), "seed": seed,
                 "interleave": a.interleave if labels[0] is not None else None,
                 "turn_slice_s": a.turn_slice if labels[0] is not None and

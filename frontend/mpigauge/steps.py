@@ -8,7 +8,7 @@ import glob
 import os
 
 from . import launch as ln
-from .common import now_utc
+from .common import now_utc, redact_argv, redact_env
 
 
 def launch_record(lid, session, it, where, launcher, res, timeout, argv):
@@ -18,13 +18,14 @@ def launch_record(lid, session, it, where, launcher, res, timeout, argv):
     rec = {"type": "launch", "launch_id": lid, "session_id": session, "benchmark": e.name,
            "repeat": rnd, "repeats": rounds, "round": rnd, "position": pos,
            "suite_line": e.line(), "source": e.source, "program": it.prog, "mpi": it.flavour,
-           "launcher": launcher, "nranks": it.n, "command": argv, "date_utc": res["began"],
+           "launcher": launcher, "nranks": it.n, "command": redact_argv(argv, c.env),
+           "date_utc": res["began"],
            "duration_s": round(res["duration_s"], 3), "timeout_s": timeout,
            "status": res["status"], "exit_code": res["exit_code"], "message": res["message"]}
     rec.update(it.mpi)
     if c.label is not None:
         rec["config"] = c.label
-        rec["env"] = c.env
+        rec["env"] = redact_env(c.env)
     if res["status"] != "ok":
         rec["stderr_tail"] = ln._tail(res["stderr"])
     return rec

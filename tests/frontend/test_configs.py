@@ -5,6 +5,7 @@ import os
 import tempfile
 import unittest
 
+import helpers as h
 from helpers import load_frontend
 
 mg = load_frontend()
@@ -120,3 +121,34 @@ class TestSchedule(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestSecrets(unittest.TestCase):
+    def test_the_shared_vectors_of_the_c_rule(self):
+        n = 0
+        with open(os.path.join(h.TOP, "tests", "fixtures", "secrets.txt"), encoding="utf-8") as f:
+            for line in f:
+                if not line.strip() or line.startswith("#"):
+                    continue
+                want, var = line.rstrip("\n").split(" ", 1)
+                name, _, value = var.partition("=")
+                got = mg.env_is_secret(name) or mg.value_has_secret(value)
+                self.assertEqual(got, want == "secret", var)
+                n += 1
+        self.assertGreaterEqual(n, 30)
+
+    def test_records_and_commands_are_redacted(self):
+        c = mg.parse_config_arg("a MY_TOKEN=t0ps3cret UCX_TLS=sm "
+                                "OMPI_MCA_mca_base_env_list=AWS_SECRET_ACCESS_KEY=k3y")
+        rec = c.record()
+        self.assertEqual(rec["env"], {"MY_TOKEN": "<redacted>", "UCX_TLS": "sm",
+                                      "OMPI_MCA_mca_base_env_list": "<redacted>"})
+        self.assertEqual(c.env["MY_TOKEN"], "t0ps3cret")        # the launch still gets it
+        argv, _ = mg.with_env(["mpirun", "-n", "2"], "mpirun", "openmpi", c.env)
+        self.assertNotIn("t0ps3cret", " ".join(mg.redact_argv(argv, c.env)))
+        argv, _ = mg.with_env(["mpiexec", "-n", "2"], "mpiexec", "mpich", c.env)
+        red = mg.redact_argv(argv, c.env)
+        self.assertNotIn("t0ps3cret", " ".join(red))
+        self.assertNotIn("k3y", " ".join(red))
+        self.assertIn("sm", red)
+

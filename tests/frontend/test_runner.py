@@ -363,6 +363,15 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn("none of the suite's programs was found", p.stderr)
 
+    def test_secrets_of_a_configuration_never_reach_the_file(self):
+        p = self.cli("ok\n", "--config", "a MY_TOKEN=t0ps3cret DB_PASS=hunter2",
+                     "--config", "b OMPI_MCA_mca_base_env_list=AWS_SECRET_ACCESS_KEY=k3y")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        text = self.text()
+        for word in ("t0ps3cret", "hunter2", "k3y"):
+            self.assertNotIn(word, text)
+        self.assertIn("MY_TOKEN=<redacted>", text)
+
     def test_a_launch_cut_short_fails_the_run(self):
         p = self.cli("ok\npartial\nok\n")
         self.assertEqual(p.returncode, 1, p.stderr)

@@ -2,6 +2,9 @@
 // Unit tests for util/mg_secret: which environment variable names the run
 // record redacts.
 #include "mg_secret.h"
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -40,3 +43,26 @@ TEST(Secret, SettingsAreKept)
 }
 
 } // namespace
+
+// The vectors the front-end's rule is tested on too (tests/fixtures/secrets.txt).
+TEST(Secret, SharedVectors)
+{
+    std::ifstream f(MG_FIXTURE_DIR "/secrets.txt");
+    ASSERT_TRUE(f.good());
+    std::string line;
+    int n = 0;
+    while (std::getline(f, line)) {
+        if (line.empty() || line[0] == '#')
+            continue;
+        std::istringstream in(line);
+        std::string want, var;
+        in >> want;
+        std::getline(in >> std::ws, var);
+        const size_t eq = var.find('=');
+        const int got = mg_env_is_secret(var.c_str()) ||
+                        (eq != std::string::npos && mg_env_value_has_secret(var.c_str() + eq + 1));
+        EXPECT_EQ(got, want == "secret" ? 1 : 0) << var;
+        ++n;
+    }
+    EXPECT_GE(n, 30);
+}
