@@ -293,7 +293,7 @@ def provenance_page(hist, tag):
         m = meta.get(r.get("launch_id"), {})
         head = ", ".join(str(x) for x in [bench, r.get("date_utc"), m.get("config"),
                                           f"round {m['round']}" if m.get("round") is not None
-                                          else None, r.get("mpi_library", "")[:60]] if x)
+                                          else None, str(r.get("mpi_library") or "")[:60]] if x)
         body.append(f"<details{anchor}><summary>{html.escape(head)}</summary><pre>"
                     f"{html.escape(json.dumps(r, indent=1, sort_keys=True))}</pre></details>")
     return page(f"provenance: {tag}", "\n".join(body), up="../")

@@ -15,8 +15,10 @@ else, a damaged file or another program's database, is refused with a
 message and left as it is."""
 import hashlib
 import json
+import math
 import os
 import sqlite3
+from contextlib import contextmanager
 
 from .common import UsageError, now_utc
 
@@ -71,10 +73,26 @@ class History:
         elif not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         try:
-            self.db = sqlite3.connect(path)
+            # autocommit: every write is one explicit BEGIN IMMEDIATE ... COMMIT
+            # (_write), so that two processes never interleave check and insert
+            self.db = sqlite3.connect(path, timeout=60, isolation_level=None)
             self._check_or_create(create)
+        except sqlite3.OperationalError as e:
+            raise UsageError(f"{path}: cannot use the history ({e})") from None
         except sqlite3.DatabaseError as e:
             _refuse(path, f"not a usable SQLite database ({e})")
+
+    @contextmanager
+    def _write(self):
+        """One write transaction, taken before anything is read: a second
+        writer waits for the first and then sees what it wrote."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def _check_file(self):
         if os.path.isdir(self.path):
@@ -88,18 +106,29 @@ class History:
             _refuse(self.path, "not an mpigauge history: not an SQLite database (another kind "
                     "of file, or a damaged one)")
 
+    def _state(self):
+        return (self.db.execute("PRAGMA application_id").fetchone()[0],
+                self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+
     def _check_or_create(self, create):
         db = self.db
-        app = db.execute("PRAGMA application_id").fetchone()[0]
-        ntables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        app, ntables = self._state()
         if app == 0 and ntables == 0:
             if not create:
                 raise UsageError(f"{self.path} is an empty database: no history yet")
-            with db:
-                db.executescript(TABLES)
-                db.execute(f"PRAGMA application_id = {APP_ID}")
-                db.execute(f"PRAGMA user_version = {SCHEMA}")
-            return
+            # the mark, the schema and the tables in one transaction, checked again
+            # inside it: another process making the same history at once waits and
+            # then finds a whole one
+            with self._write():
+                app, ntables = self._state()
+                if app == 0 and ntables == 0:
+                    db.execute(f"PRAGMA application_id = {APP_ID}")
+                    db.execute(f"PRAGMA user_version = {SCHEMA}")
+                    for stmt in TABLES.split(";"):
+                        if stmt.strip():
+                            db.execute(stmt)
+            if app == 0 and ntables == 0:
+                return
         if app != APP_ID:
             _refuse(self.path, "an SQLite database of another program, not an mpigauge history")
         ver = db.execute("PRAGMA user_version").fetchone()[0]
@@ -186,13 +215,14 @@ class History:
         prints = [r[0] for r in rows]
         if len(set(prints)) != len(prints):
             raise UsageError(f"{source}: holds the same launch more than once; nothing added")
-        known = self._known(prints)
-        if known:
-            t, when = known[0][1], known[0][2]
-            raise UsageError(f"{source}: {len(known)} of its {len(rows)} launches are already in "
-                             f"the history (tag {t!r}, added {when}); nothing added")
         added = now_utc()
-        with self.db:
+        with self._write():
+            known = self._known(prints)
+            if known:
+                t, when = known[0][1], known[0][2]
+                raise UsageError(f"{source}: {len(known)} of its {len(rows)} launches are "
+                                 f"already in the history (tag {t!r}, added {when}); nothing "
+                                 "added")
             if not self.has_tag(tag):
                 seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM tags").fetchone()[0]
                 self.db.execute("INSERT INTO tags VALUES (?, ?, ?)", (tag, seq, added))
@@ -216,13 +246,31 @@ class History:
                      run.get("nnodes"), run.get("date_utc") or la.meta.get("date_utc"),
                      _dump(recs)))
                 for r in la.results:
-                    results.append((cur.lastrowid, r.get("benchmark") or run.get("benchmark"),
-                                    r.get("variant") or "", r["size_bytes"], r["unit"],
-                                    r["median"], r.get("ci95_low"), r.get("ci95_high"),
-                                    r.get("p99"), r.get("samples"), r.get("validation")))
+                    if result_problem(r) is None:
+                        results.append((cur.lastrowid, r.get("benchmark") or run.get("benchmark"),
+                                        r.get("variant") or "", r["size_bytes"], r["unit"],
+                                        r["median"], _finite(r.get("ci95_low")),
+                                        _finite(r.get("ci95_high")), _finite(r.get("p99")),
+                                        r.get("samples") if isinstance(r.get("samples"), int)
+                                        else None, r.get("validation")))
             self.db.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                 results)
         return len(rows)
+
+    def remove(self, tag):
+        """Remove a tag and every launch and result under it; the number of
+        launches removed."""
+        with self._write():
+            if not self.has_tag(tag):
+                raise UsageError(f"no tag {tag!r} in {self.path} (history list shows them)")
+            ids = "SELECT id FROM launches WHERE tag = ?"
+            self.db.execute(f"DELETE FROM results WHERE launch IN ({ids})", (tag,))
+            n = self.db.execute("DELETE FROM launches WHERE tag = ?", (tag,)).rowcount
+            self.db.execute("DELETE FROM tags WHERE tag = ?", (tag,))
+            self.db.execute("DELETE FROM sessions WHERE session_id NOT IN "
+                            "(SELECT DISTINCT session_id FROM launches WHERE session_id "
+                            "IS NOT NULL)")
+        return n
 
     def _known(self, prints):
         out = []
@@ -254,6 +302,30 @@ class History:
     def benchmarks(self):
         return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "
                                               "ORDER BY benchmark")]
+
+
+MAX_SIZE = 1 << 62      # bytes: beyond any message an MPI program sends
+
+
+def _finite(v):
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) and \
+        math.isfinite(v) else None
+
+
+def result_problem(r):
+    """None when a result may enter the history (the rules compare applies:
+    a positive finite median, a whole size, a unit), else what is wrong."""
+    med, size, unit = r.get("median"), r.get("size_bytes"), r.get("unit")
+    if not isinstance(med, (int, float)) or isinstance(med, bool) or not math.isfinite(med) \
+            or med <= 0:
+        return f"median {med!r} is not a positive number"
+    if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_SIZE:
+        return f"size_bytes {size!r} is not a message size"
+    if not isinstance(unit, str) or not unit:
+        return "no unit"
+    if r.get("variant") is not None and not isinstance(r.get("variant"), str):
+        return "variant is not a string"
+    return None
 
 
 def _where(pairs, always=None):

@@ -6,7 +6,7 @@ import sys
 
 from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, fmt_num, parse_size_arg,
                      size_label, text_table, warn, write_text_atomic)
-from .history import History, default_db, launch_records
+from .history import History, default_db, launch_records, result_problem
 from .stats import median, median_ci
 
 
@@ -37,6 +37,8 @@ def add_parser(sub, add_verdict_options):
     add_verdict_options(c)
     c.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     c.add_argument("-o", "--output", help="write the comparison to FILE")
+    r = hs.add_parser("remove", help="remove a tag and everything added under it")
+    r.add_argument("tag", metavar="TAG")
     e = hs.add_parser("export", help="JSON Lines back out (all, or some tags)")
     e.add_argument("--tag", action="append", help="only this tag (repeatable)")
     e.add_argument("-o", "--output", help="write to FILE instead of standard output")
@@ -45,12 +47,12 @@ def add_parser(sub, add_verdict_options):
 
 def cmd_history(a):
     if not a.action:
-        raise UsageError("give an action: add, list, show, check or export")
+        raise UsageError("give an action: add, list, show, check, remove or export")
     path = a.db or default_db()
     hist = History(path, create=a.action == "add")
     try:
         return {"add": _add, "list": _list, "show": _show, "check": _check,
-                "export": _export}[a.action](hist, a)
+                "remove": _remove, "export": _export}[a.action](hist, a)
     finally:
         hist.close()
 
@@ -64,14 +66,27 @@ def _add(hist, a):
     if not launches:
         raise UsageError(f"{a.file}: no launches with results (is it an mpigauge results file?)")
     tag = a.tag or os.path.splitext(os.path.basename(a.file))[0]
-    if not tag.strip() or "@" in tag or tag == "last":
-        raise UsageError(f"--tag {tag!r}: a tag is not empty, has no '@' and is not 'last'")
+    if not tag.strip() or "@" in tag or tag == "last" or len(tag) > 200 or \
+            any(not c.isprintable() for c in tag):
+        raise UsageError(f"--tag {tag!r}: a tag is not empty, at most 200 printable "
+                         "characters, has no '@' and is not 'last'")
+    bad = [(la.launch_id, result_problem(r)) for la, _ in launches for r in la.results
+           if result_problem(r) is not None]
+    if bad:
+        warn(f"{a.file}: {len(bad)} results not added to the history, e.g. launch "
+             f"{bad[0][0]}: {bad[0][1]}")
     n = hist.add(launches, sessions, ends, tag, a.file)
     configs = sorted({la.config for la, _ in launches if la.config is not None})
     more = f", configurations {', '.join(configs)}" if configs else ""
     skipped = f" ({empty} launches without results not added)" if empty else ""
     print(f"mpigauge history: added {n} launches of {a.file} as {tag!r}{more}{skipped} "
           f"to {hist.path}")
+    return EXIT_OK
+
+
+def _remove(hist, a):
+    n = hist.remove(a.tag)
+    print(f"mpigauge history: removed {a.tag!r} ({n} launches) from {hist.path}")
     return EXIT_OK
 
 

@@ -285,3 +285,75 @@ class TestDashboard(HistoryCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestBadValuesAndConcurrency(HistoryCase):
+    def test_bad_values_stay_out_and_the_dashboard_works(self):
+        recs = [json.loads(l) for l in open(BASE, encoding="utf-8")]
+        bad = {0: 0.0, 1: -1.0, 2: float("inf"), 3: float("nan")}
+        k = 0
+        for r in recs:
+            if r["type"] == "result":
+                if k in bad:
+                    r["median"] = bad[k]
+                elif k == 4:
+                    r["size_bytes"] = 10 ** 30
+                elif k == 5:
+                    r["variant"] = ["a", "list"]
+                k += 1
+            if r["type"] == "run":
+                r["mpi_library"] = None
+        path = os.path.join(self.d, "bad.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            for r in recs:
+                f.write(json.dumps(r) + "\n")
+        rc, out, err = self.hist("add", path, "--tag", "bad")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("results not added to the history", err)
+        from mpigauge.history import History
+        db = History(self.db)
+        meds = [m for (m,) in db.db.execute("SELECT median FROM results")]
+        sizes = [s for (s,) in db.db.execute("SELECT size_bytes FROM results")]
+        db.close()
+        self.assertTrue(meds and all(m > 0 and m < float("inf") for m in meds))
+        self.assertLess(max(sizes), 1 << 62)
+        self.assertEqual(self.hist("add", NEW, "--tag", "v2")[0], 0)
+        site = os.path.join(self.d, "site")
+        self.assertEqual(cli("dashboard", "--db", self.db, "-o", site)[0], 0)
+        self.assertEqual(self.hist("show", "latency")[0], 0)
+        # and a tag can be removed whole
+        rc, out, _ = self.hist("remove", "bad")
+        self.assertEqual(rc, 0)
+        self.assertIn("removed 'bad'", out)
+        rc, out, _ = self.hist("list")
+        self.assertNotIn("bad", out)
+        self.assertEqual(self.hist("remove", "bad")[0], 2)
+        for tag in ("a\nb", "x" * 300):
+            self.assertEqual(self.hist("add", BASE, "--tag", tag)[0], 2)
+
+    def test_concurrent_adds_lose_nothing_and_trace_nothing(self):
+        """Twenty rounds of two processes adding at once: the same file under one tag,
+        and each its own file into a new database."""
+        import subprocess, sys
+        def pair(db, a, b):
+            cmd = [sys.executable, h.FRONTEND, "history", "--db", db, "add"]
+            ps = [subprocess.Popen(cmd + list(x), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True) for x in (a, b)]
+            return [(p.wait(timeout=120), p.stderr.read(), p.stdout.read(), p.stderr.close(),
+                     p.stdout.close()) for p in ps]
+        for i in range(20):
+            db = os.path.join(self.d, f"same{i}.sqlite")
+            res = pair(db, (BASE, "--tag", "t"), (BASE, "--tag", "t"))
+            self.assertEqual(sorted(r[0] for r in res), [0, 2], res)
+            for rc, err, _, _, _ in res:
+                self.assertNotIn("Traceback", err)
+                if rc == 2:
+                    self.assertIn("already in the history", err)
+            db2 = os.path.join(self.d, f"new{i}.sqlite")
+            res = pair(db2, (BASE, "--tag", "a"), (NEW, "--tag", "b"))
+            self.assertEqual([r[0] for r in res], [0, 0], res)
+            rc, out, _ = cli("history", "--db", db2, "list")
+            self.assertEqual(rc, 0)
+            self.assertIn("a ", out)
+            self.assertIn("b ", out)
+
