@@ -105,11 +105,21 @@ for b in "$@"; do
     if [ -z "$lat" ]; then
         notok "$name: no mpigauge_latency in $b (build it first)"; n=$((n + 3)); failed=$((failed + 3)); continue
     fi
-    if ldd "$lat" | grep -q 'libmpich\.so'; then
-        flavour=mpich; plugin=pmi2; lib=MPICH; wrong=pmix
-    else
-        flavour=openmpi; plugin=pmix; lib="Open MPI"; wrong=pmi2
-    fi
+    # the library the program loads says what it is (not its file name:
+    # MPICH 5 and Intel MPI ship libmpi.so.12 as Open MPI ships libmpi.so.40)
+    ident=$("$lat" --mpi-library | python3 -c 'import json, sys
+l = json.loads(sys.stdin.readline())["library"]
+print("impi" if l.startswith("Intel") else "mpich4" if l.startswith("MPICH Version:\t4.0")
+      else "mpich" if l.startswith("MPICH") else "openmpi")')
+    both=0
+    case $ident in
+    mpich4) flavour=mpich; plugin=pmi2; lib=MPICH ;;
+    # MPICH 5.0.2 (PyPI) fails under --mpi=pmix (exit 16) instead of starting
+    # one-rank jobs; Intel MPI speaks PMIx too and forms one job
+    mpich) flavour=mpich5; plugin=pmi2; lib=MPICH ;;
+    impi) flavour=mpich; plugin=pmi2; lib="Intel(R) MPI"; both=1 ;;
+    *) flavour=openmpi; plugin=pmix; lib="Open MPI" ;;
+    esac
     out=$dir/$name.jsonl
     # shellcheck disable=SC2086
     check "$name ($flavour): mpigauge run --launcher srun --suite quick --repeat 2" \
@@ -123,7 +133,14 @@ for b in "$@"; do
         "salloc -n 2 -J mgcheck $fe run --suite '$dir/one.txt' --bindir '$b' --timeout 120 -o '$dir/$name-salloc.jsonl' -- $args && \
          python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1])]; s=l[0]; \
 assert s[\"launcher\"] == \"srun\" and s[\"slurm_job_id\"], s' '$dir/$name-salloc.jsonl'"
-    if [ "$flavour" = mpich ]; then
+    if [ "$both" = 1 ]; then
+        # shellcheck disable=SC2086
+        check "$name: srun --mpi=pmix forms one job too (Intel MPI)" sh -c \
+            "$fe run --launcher 'srun --mpi=pmix' --suite '$dir/one.txt' --bindir '$b' --timeout 120 \
+                 -o '$dir/$name-pmix.jsonl' -- $args && python3 -c 'import json,sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+assert [r[\"nranks\"] for r in l if r[\"type\"] == \"run\"] == [2], l' '$dir/$name-pmix.jsonl'"
+    elif [ "$flavour" = mpich ]; then
         # MPICH under pmix starts separate one-rank jobs: the runner must say so.
         # shellcheck disable=SC2086
         if $fe run --launcher "srun --mpi=pmix" --suite "$dir/one.txt" --bindir "$b" --timeout 120 \
@@ -135,16 +152,18 @@ assert s[\"launcher\"] == \"srun\" and s[\"slurm_job_id\"], s' '$dir/$name-sallo
                 check_wrong_size "$dir/$name-pmix.jsonl"
         fi
     else
-        # Open MPI under pmi2 does not start: the launch fails, the run says so.
+        # Open MPI under pmi2 (MPICH 5.0.2 under pmix) does not start: the
+        # launch fails, the run says so.
+        case $flavour in openmpi) other=pmi2 ;; *) other=pmix ;; esac
         # shellcheck disable=SC2086
-        if $fe run --launcher "srun --mpi=pmi2" --suite "$dir/one.txt" --bindir "$b" --timeout 60 \
-               -o "$dir/$name-pmi2.jsonl" -- $args >"$dir/out" 2>"$dir/err"; then
+        if $fe run --launcher "srun --mpi=$other" --suite "$dir/one.txt" --bindir "$b" --timeout 60 \
+               -o "$dir/$name-$other.jsonl" -- $args >"$dir/out" 2>"$dir/err"; then
             echo "run succeeded but should have failed" >>"$dir/err"
-            notok "$name: srun --mpi=pmi2 (does not work with Open MPI) is recorded as a failure"
+            notok "$name: srun --mpi=$other (does not work with $lib) is recorded as a failure"
         else
-            check "$name: srun --mpi=pmi2 (does not work with Open MPI) is recorded as a failure" \
+            check "$name: srun --mpi=$other (does not work with $lib) is recorded as a failure" \
                 python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1]) if "\"launch\"" in x]; \
-assert l and l[0]["status"] in ("failed", "wrong-size", "timeout"), l' "$dir/$name-pmi2.jsonl"
+assert l and l[0]["status"] in ("failed", "wrong-size", "timeout"), l' "$dir/$name-$other.jsonl"
         fi
     fi
 done
