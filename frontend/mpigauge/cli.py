@@ -258,6 +258,16 @@ def main(argv=None):
         return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_FAIL
+    except UnicodeDecodeError as e:
+        # an input file that is not UTF-8 text (a suite, a TOML file, results)
+        print(f"mpigauge {a.command}: error: an input is not UTF-8 text ({e.reason} at byte "
+              f"{e.start})", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as e:
+        # a path the command was given that cannot be used: one line, no traceback
+        where = f"{e.filename}: " if getattr(e, "filename", None) else ""
+        print(f"mpigauge {a.command}: error: {where}{e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
     except (KeyboardInterrupt, Interrupted):
         print(f"mpigauge {a.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

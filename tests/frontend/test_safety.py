@@ -94,6 +94,28 @@ class TestOutputPaths(unittest.TestCase):
         self.assertEqual(stat.S_IMODE(os.stat(p).st_mode), 0o640)
         self.assertEqual(os.listdir(self.d), ["cmp.md"])      # no temporary file left
 
+    def test_unusable_paths_are_one_line_and_exit_2(self):
+        os.mkdir(os.path.join(self.d, "adir"))
+        bad = os.path.join(self.d, "bad.txt")
+        with open(bad, "wb") as f:
+            f.write(b"latency \xff\xfe\n")
+        exist = os.path.join(self.d, "exist")
+        open(exist, "w").close()
+        empty = os.path.join(self.d, "empty")
+        os.mkdir(empty)
+        for argv, want in (
+                (["run", "--bindir", empty, "-o", os.path.join(self.d, "adir"), "--force"],
+                 "Is a directory"),
+                (["run", "--bindir", empty, "-o", os.path.join(self.d, "no", "such", "x.jsonl")],
+                 "No such file or directory"),
+                (["run", "--suite", bad, "-o", os.path.join(self.d, "x.jsonl")], "not UTF-8"),
+                (["selftest", "--slowlib", "/etc/hostname", "-o", exist], "File exists")):
+            rc, _, err = cli(*argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertIn(want, err)
+            self.assertNotIn("Traceback", err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+
     def test_bounded_options(self):
         for args in (["--timeout", "inf"], ["--timeout", "1e300"], ["--timeout", "0"]):
             rc, _, err = cli("run", "-o", os.path.join(self.d, "r.jsonl"), *args)
