@@ -80,7 +80,7 @@ def _library_dirs(library, env):
 
 
 def _check_label(label, where):
-    if not _LABEL_RE.match(label or ""):
+    if not isinstance(label, str) or not _LABEL_RE.fullmatch(label):
         raise UsageError(f"{where}: bad configuration label {label!r} "
                          "(letters, digits and _ . + : = , - ; not starting with a sign)")
     return label
@@ -123,7 +123,7 @@ def parse_config_arg(text):
             if key in kv:
                 raise UsageError(f"{where}: {key} given twice")
             kv[key] = val
-        elif _ENV_RE.match(key):
+        elif _ENV_RE.fullmatch(key):
             env[key] = val
         else:
             raise UsageError(f"{where}: unknown key {key!r} (keys: {', '.join(KEYS)}; "
@@ -149,8 +149,11 @@ def _from_table(t, defaults, where, base_dir):
     env.update(t.get("env") or {})
     merged.update({k: v for k, v in t.items() if k != "env"})
     for k, v in env.items():
-        if not _ENV_RE.match(k):
+        if not isinstance(k, str) or not _ENV_RE.fullmatch(k):
             raise UsageError(f"{where}: environment variable name {k!r} is not NAME")
+        if isinstance(v, (dict, list)):
+            raise UsageError(f"{where}: environment variable {k}: a value is a string or a "
+                             "number, not a table or a list")
     bindir = _bindir(merged.get("prefix"), merged.get("bindir"), where)
     if bindir and not os.path.isabs(bindir):
         bindir = os.path.normpath(os.path.join(base_dir, bindir))
@@ -197,9 +200,9 @@ def load_config_file(path):
     for i, t in enumerate(data.get("sweep") or [], 1):
         where = f"{path}: sweep {i}"
         var, values = t.get("var"), t.get("values")
-        if isinstance(var, str) and not _ENV_RE.match(var):
+        if isinstance(var, str) and not _ENV_RE.fullmatch(var):
             raise UsageError(f"{where}: environment variable name {var!r} is not NAME")
-        if not isinstance(var, str) or not _ENV_RE.match(var) or not isinstance(values, list) \
+        if not isinstance(var, str) or not _ENV_RE.fullmatch(var) or not isinstance(values, list) \
                 or not values:
             raise UsageError(f"{where}: needs var = \"NAME\" and values = [...]")
         pattern = str(t.get("label", var + "={value}"))

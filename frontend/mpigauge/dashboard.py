@@ -335,6 +335,8 @@ def write_site(site, out):
 def cmd_dashboard(a):
     from .compare import parse_threshold
     threshold = parse_threshold(a.threshold)
+    if not 0 < a.alpha < 1:
+        raise UsageError("--alpha must be between 0 and 1")
     hist = History(a.db or default_db())
     try:
         site = build(hist, threshold, a.alpha, a.title or "mpigauge history", a.by)

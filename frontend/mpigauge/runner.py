@@ -42,7 +42,10 @@ class Item:
 def configs_of(a):
     cfgs = [parse_config_arg(c) for c in a.config or []]
     for f in a.configs or []:
-        cfgs += load_config_file(f)
+        more = load_config_file(f)
+        if not more:
+            raise UsageError(f"--configs {f}: no [[config]] or [[sweep]] in it")
+        cfgs += more
     if len(cfgs) == 1:
         raise UsageError("one configuration is nothing to interleave: give two or more "
                          "(or none for a plain run)")
@@ -284,6 +287,8 @@ def _check_args(a):
         raise UsageError(f"--max-rounds must be at most {MAX_ROUNDS}")
     if a.nranks < 1:
         raise UsageError("-n must be at least 1")
+    if a.exit_grace is not None and not 0 < a.exit_grace <= MAX_TIMEOUT:
+        raise UsageError(f"--exit-grace must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
     if getattr(a, "max_ranks", None) is not None and a.max_ranks < 1:
         raise UsageError("--max-ranks must be at least 1")
     if a.timeout is not None and not 0 < a.timeout <= MAX_TIMEOUT:

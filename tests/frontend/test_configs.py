@@ -152,3 +152,21 @@ class TestSecrets(unittest.TestCase):
         self.assertNotIn("k3y", " ".join(red))
         self.assertIn("sm", red)
 
+
+class TestConfigValues(unittest.TestCase):
+    def _toml(self, text):
+        with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
+            f.write(text)
+        try:
+            return mg.load_config_file(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_labels_and_values_are_checked_whole(self):
+        for text in ('[[config]]\nlabel = "a\\n"\n', '[[config]]\nlabel = "a"\nenv = { X = { y = 1 } }\n',
+                     '[[config]]\nlabel = "a"\nenv = { X = [1] }\n'):
+            with self.assertRaises(mg.UsageError, msg=text):
+                self._toml(text)
+        with self.assertRaises(mg.UsageError):
+            mg.parse_config_arg("'a\n' X=1")
+
