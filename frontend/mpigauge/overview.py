@@ -65,6 +65,10 @@ def grid(rows, last, prev, anchor):
     return "".join(out)
 
 
+def _tick(v):
+    return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.3g}"
+
+
 def _ticks_log(lo, hi):
     out = []
     for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
@@ -107,7 +111,7 @@ def size_chart(lines, unit, title):
     for t in ticks:
         out.append(f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{y(t):.1f}" y2="{y(t):.1f}" '
                    f'class="grid"/><text x="{LEFT - 4}" y="{y(t) + 3:.1f}" class="ytick">'
-                   f'{t:.3g}</text>')
+                   f'{_tick(t)}</text>')
     out.append(f'<text x="4" y="{TOP + 2}" class="unit">{html.escape(unit)}'
                f'{" (log)" if logy else ""}</text>')
     for i, s in enumerate(sizes):
