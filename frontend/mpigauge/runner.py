@@ -22,7 +22,7 @@ from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageErr
                      check_link_followable, now_utc, redact_argv, version)
 from .configs import Config, check_unique, load_config_file, parse_config_arg
 from .stats import min_pairs
-from .steps import run_step
+from .steps import remove_stale_semaphores, run_step
 from .suite import load_suite
 
 MAX_TIMEOUT = 1e6   # seconds (11.6 days): anything longer is a typo
@@ -373,6 +373,11 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
     todo = [(r, li, ci) for r, li, ci in order if (li, ci) in items]
     labels = [c.label for c in configs]
     grouped = a.interleave == "turns" and labels[0] is not None
+    if grouped:
+        n = remove_stale_semaphores()
+        if n and not a.quiet:
+            print(f"mpigauge run: removed {n} semaphores of turns groups whose front-end was "
+                  "killed", file=sys.stderr)
     steps = _steps(todo, grouped, lambda t: items[(t[1], t[2])].entry.name in SOLO)
     looks = planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else []
     start, durations = time.time(), {}

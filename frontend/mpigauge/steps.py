@@ -71,6 +71,42 @@ def remove_semaphores(name):
             pass
 
 
+_GROUP_RE = None
+
+
+def remove_stale_semaphores(shm="/dev/shm"):
+    """The semaphores of turns groups whose front-end is gone (killed with
+    SIGKILL before it could remove them): the group name ends in the
+    front-end's process id (group_name). Returns how many were removed."""
+    global _GROUP_RE
+    import re
+    if _GROUP_RE is None:
+        _GROUP_RE = re.compile(r"^sem\.mgt-\d{8}T\d{6}Z-[0-9a-f]+-\d+-(\d+)-(ready|turn|done)-\d+$")
+    removed = 0
+    try:
+        names = os.listdir(shm)
+    except OSError:
+        return 0
+    for n in names:
+        m = _GROUP_RE.match(n)
+        if not m:
+            continue
+        pid = int(m.group(1))
+        try:
+            os.kill(pid, 0)
+            continue                    # its front-end still runs
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue                    # another user's, alive
+        try:
+            os.unlink(os.path.join(shm, n))
+            removed += 1
+        except OSError:
+            pass
+    return removed
+
+
 def turns_argv(it, launcher, name, role, count, slice_s):
     """The item's command with --turns; under srun the steps must share the
     allocation's CPUs (--overlap), or the second would wait for the first."""

@@ -16,7 +16,7 @@ FRONTEND = os.path.join(FRONTEND_DIR, "mpigauge.py")
 DATA = os.path.join(HERE, "data")
 GOLDEN = os.path.join(HERE, "golden")
 MODULES = ("common", "stats", "regimes", "suite", "configs", "launch", "mpilib", "results", "compare",
-           "render", "runner", "best", "plot", "report", "selftest", "overview", "cli")
+           "render", "runner", "steps", "best", "plot", "report", "selftest", "overview", "cli")
 
 _ns = None
 

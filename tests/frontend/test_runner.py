@@ -372,6 +372,19 @@ class RunnerTest(unittest.TestCase):
             self.assertNotIn(word, text)
         self.assertIn("MY_TOKEN=<redacted>", text)
 
+    def test_semaphores_of_a_killed_front_end_are_removed(self):
+        shm = os.path.join(self.d, "shm")
+        os.mkdir(shm)
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        names = [f"sem.mgt-20261126T065820Z-a421-0109-{dead.pid}-{k}-0" for k in ("ready", "turn",
+                                                                                 "done")]
+        alive = f"sem.mgt-20261126T065820Z-a421-0109-{os.getpid()}-turn-0"
+        for n in names + [alive, "sem.other-thing"]:
+            open(os.path.join(shm, n), "w").close()
+        self.assertEqual(mg.steps.remove_stale_semaphores(shm), 3)
+        self.assertEqual(sorted(os.listdir(shm)), sorted([alive, "sem.other-thing"]))
+
     def test_a_launch_cut_short_fails_the_run(self):
         p = self.cli("ok\npartial\nok\n")
         self.assertEqual(p.returncode, 1, p.stderr)
