@@ -302,11 +302,13 @@ def provenance_page(hist, tag):
 def write_site(site, out):
     """Write the site to out, complete or not at all."""
     out = os.path.abspath(out)
+    if os.path.islink(out):
+        raise UsageError(f"-o {out}: a symbolic link; it is never followed or replaced (give "
+                         "a new folder)")
     if os.path.exists(out):
-        if not os.path.isdir(out) or (os.listdir(out) and
-                                      not os.path.exists(os.path.join(out, MARKER))):
-            raise UsageError(f"-o {out}: exists and is not an mpigauge dashboard; it is never "
-                             "replaced (give a new folder)")
+        if not os.path.isdir(out) or not os.path.isfile(os.path.join(out, MARKER)):
+            raise UsageError(f"-o {out}: exists and is not an mpigauge dashboard (not even an "
+                             "empty folder is replaced; give a new path)")
     parent = os.path.dirname(out)
     if not os.path.isdir(parent):
         raise UsageError(f"-o {out}: folder {parent} does not exist")

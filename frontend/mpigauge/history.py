@@ -107,8 +107,17 @@ class History:
                     "of file, or a damaged one)")
 
     def _state(self):
-        return (self.db.execute("PRAGMA application_id").fetchone()[0],
-                self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+        """(application_id, number of schema objects), read in one snapshot: two
+        reads apart could see another process's new history half way."""
+        own = not self.db.in_transaction
+        if own:
+            self.db.execute("BEGIN")
+        try:
+            return (self.db.execute("PRAGMA application_id").fetchone()[0],
+                    self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0])
+        finally:
+            if own:
+                self.db.execute("COMMIT")
 
     def _check_or_create(self, create):
         db = self.db

@@ -281,6 +281,19 @@ class TestDashboard(HistoryCase):
         self.assertEqual(cli("dashboard", "--db", self.db, "-o", site)[0], 0)
         self.assertEqual(cli("dashboard", "--db", self.db, "-o", site)[0], 0)  # its own: replaced
         self.assertEqual(sorted(os.listdir(self.d)), ["h.sqlite", "mine", "site"])
+        # an empty folder of someone's is not a dashboard either; a link is never followed
+        empty = os.path.join(self.d, "empty")
+        os.mkdir(empty)
+        ino = os.stat(empty).st_ino
+        rc, _, err = cli("dashboard", "--db", self.db, "-o", empty)
+        self.assertEqual((rc, "not an mpigauge dashboard" in err), (2, True), err)
+        self.assertEqual((os.listdir(empty), os.stat(empty).st_ino), ([], ino))
+        link = os.path.join(self.d, "link")
+        os.symlink(site, link)
+        rc, _, err = cli("dashboard", "--db", self.db, "-o", link)
+        self.assertEqual((rc, "symbolic link" in err), (2, True), err)
+        self.assertTrue(os.path.islink(link))
+        self.assertEqual(sorted(os.listdir(self.d)), ["empty", "h.sqlite", "link", "mine", "site"])
 
 
 if __name__ == "__main__":
