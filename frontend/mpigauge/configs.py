@@ -139,7 +139,21 @@ _TABLE_KEYS = {"label", "bindir", "prefix", "mpi", "env", "args", "launcher_args
                "library"}
 
 
+def _check_table(t, where):
+    """The types of a [[config]], [[sweep]] or [defaults] table's keys."""
+    if not isinstance(t, dict):
+        raise UsageError(f"{where}: a [[config]] or [[sweep]] is a table, not {t!r}")
+    for key in ("bindir", "prefix", "mpi"):
+        if key in t and not isinstance(t[key], str):
+            raise UsageError(f"{where}: {key} must be a string")
+    if "label" in t and not isinstance(t["label"], (str, int)):
+        raise UsageError(f"{where}: label must be a string")
+    if "env" in t and not isinstance(t["env"], dict):
+        raise UsageError(f"{where}: env must be a table of NAME = VALUE")
+
+
 def _from_table(t, defaults, where, base_dir):
+    _check_table(t, where)
     unknown = set(t) - _TABLE_KEYS - {"var", "values"}
     if unknown:
         raise UsageError(f"{where}: unknown keys {', '.join(sorted(unknown))} "
@@ -188,12 +202,21 @@ def load_config_file(path):
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
     except tomllib.TOMLDecodeError as e:
         raise UsageError(f"{path}: {e}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: nested too deeply to be a configuration file") from None
     unknown = set(data) - {"defaults", "config", "sweep"}
     if unknown:
         raise UsageError(f"{path}: unknown tables {', '.join(sorted(unknown))} "
                          "(known: defaults, config, sweep)")
     base_dir = os.path.dirname(os.path.abspath(path))
     defaults = data.get("defaults") or {}
+    if not isinstance(defaults, dict):
+        raise UsageError(f"{path}: [defaults] is a table, not {defaults!r}")
+    _check_table(defaults, f"{path}: [defaults]")
+    for key in ("config", "sweep"):
+        if not isinstance(data.get(key) or [], list):
+            raise UsageError(f"{path}: {key} is a list of tables ([[{key}]]), not "
+                             f"{data.get(key)!r}")
     out = []
     for i, t in enumerate(data.get("config") or [], 1):
         out.append(_from_table(t, defaults, f"{path}: config {i}", base_dir))

@@ -170,3 +170,11 @@ class TestConfigValues(unittest.TestCase):
         with self.assertRaises(mg.UsageError):
             mg.parse_config_arg("'a\n' X=1")
 
+    def test_wrong_types_are_one_message(self):
+        for text in ('defaults = 5\n', 'config = 5\n', '[[config]]\nlabel = "a"\nbindir = 5\n',
+                     '[[config]]\nlabel = "a"\nprefix = ["x"]\n', '[[config]]\nlabel = "a"\nenv = 5\n',
+                     '[defaults]\nenv = "x"\n[[config]]\nlabel = "a"\n',
+                     'x = ' + '[' * 5000 + ']' * 5000 + '\n'):
+            with self.assertRaises(mg.UsageError, msg=text[:40]):
+                self._toml(text)
+
