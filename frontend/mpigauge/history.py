@@ -21,6 +21,7 @@ import sqlite3
 from contextlib import contextmanager
 
 from .common import UsageError, now_utc
+from .schema import MAX_SIZE
 
 APP_ID = 0x4D474831            # "MGH1": the file is an mpigauge history
 SCHEMA = 1
@@ -311,9 +312,6 @@ class History:
     def benchmarks(self):
         return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "
                                               "ORDER BY benchmark")]
-
-
-MAX_SIZE = 1 << 62      # bytes: beyond any message an MPI program sends
 
 
 def _finite(v):

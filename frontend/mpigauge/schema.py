@@ -7,6 +7,7 @@ doc/compare.md)."""
 import math
 
 STR, INT, NUM, BOOL, LIST, DICT = "string", "integer", "number", "boolean", "list", "object"
+MAX_SIZE = 1 << 62      # bytes: beyond any message an MPI program sends
 
 
 def _is(v, kind):
@@ -61,6 +62,10 @@ def problem(rec):
         v = rec.get(k)
         if v is not None and not _is(v, kind):
             return f"{t} record: {k} is not a {kind}"
+        if v is not None and kind == NUM and not math.isfinite(v):
+            return f"{t} record: {k} is not a finite number"
+    if t == "result" and not 0 <= rec["size_bytes"] <= MAX_SIZE:
+        return "result record: size_bytes is not a message size (0 to 2^62)"
     opts = rec.get("options")
     if t == "run" and opts is not None:
         if not _is(opts.get("benchmark", {}), DICT) or not _is(opts.get("sizes_bytes", []), LIST):

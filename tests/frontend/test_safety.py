@@ -116,6 +116,22 @@ class TestOutputPaths(unittest.TestCase):
             self.assertNotIn("Traceback", err)
             self.assertEqual(len(err.strip().splitlines()), 1, err)
 
+    def test_huge_and_infinite_values_are_left_out_with_a_warning(self):
+        recs = [json.loads(l) for l in open(BASE, encoding="utf-8")]
+        res = [r for r in recs if r["type"] == "result"]
+        res[0]["size_bytes"] = 10 ** 400
+        res[1]["median"] = float("inf")
+        path = os.path.join(self.d, "huge.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            for r in recs:
+                f.write(json.dumps(r) + "\n")
+        for argv in (["compare", path, NEW], ["best", path, NEW],
+                     ["report", path, "--no-plot", "-o", os.path.join(self.d, "r.html")]):
+            rc, _, err = cli(*argv)
+            self.assertEqual(rc, 0, (argv, err))
+            self.assertIn("size_bytes is not a message size", err)
+            self.assertIn("median is not a finite number", err)
+
     def test_bounded_options(self):
         for args in (["--timeout", "inf"], ["--timeout", "1e300"], ["--timeout", "0"]):
             rc, _, err = cli("run", "-o", os.path.join(self.d, "r.jsonl"), *args)
