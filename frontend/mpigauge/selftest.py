@@ -61,6 +61,13 @@ def _slowlib(a):
         raise UsageError("selftest needs --bindir BUILD (with bench/libmgslow.so) or --slowlib")
     if not os.path.isfile(path):
         raise UsageError(f"{path}: no such file (run make in the build tree)")
+    try:
+        with open(path, "rb") as f:
+            elf = f.read(4) == b"\x7fELF"
+    except OSError as e:
+        raise UsageError(f"{path}: {e.strerror}") from None
+    if not elf:
+        raise UsageError(f"{path}: not a shared library (bench/libmgslow.so of a build tree)")
     return os.path.abspath(path)
 
 

@@ -109,7 +109,9 @@ class TestOutputPaths(unittest.TestCase):
                 (["run", "--bindir", empty, "-o", os.path.join(self.d, "no", "such", "x.jsonl")],
                  "No such file or directory"),
                 (["run", "--suite", bad, "-o", os.path.join(self.d, "x.jsonl")], "not UTF-8"),
-                (["selftest", "--slowlib", "/etc/hostname", "-o", exist], "File exists")):
+                (["selftest", "--slowlib", "/bin/sh", "-o", exist], "File exists"),
+                (["selftest", "--slowlib", "/etc/hostname", "-o", os.path.join(self.d, "st")],
+                 "not a shared library")):
             rc, _, err = cli(*argv)
             self.assertEqual(rc, 2, argv)
             self.assertIn(want, err)
