@@ -258,11 +258,44 @@ static int open_temporary(mg_out_file *o, const char *target, char *err)
     return 0;
 }
 
+/* /dev/stdout, /dev/stderr, /proc/self/fd/N: the descriptor itself, written
+ * through (under MPICH's Hydra rank 0's standard output is a socket, which
+ * the link cannot be opened or resolved to); -1 for any other path. */
+static int own_descriptor(const char *path)
+{
+    char *end;
+    long fd;
+    if (strcmp(path, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return 2;
+    if (strncmp(path, "/proc/self/fd/", 14) != 0 && strncmp(path, "/dev/fd/", 8) != 0)
+        return -1;
+    fd = strtol(path + (path[1] == 'p' ? 14 : 8), &end, 10);
+    return *end == '\0' && end != path && fd >= 0 && fd < 1024 ? (int)fd : -1;
+}
+
+static int open_descriptor(mg_out_file *o, int fd, const char *path, char *err)
+{
+    int copy = dup(fd);
+    snprintf(o->target, sizeof o->target, "%s", path);
+    if (copy >= 0 && (o->f = fdopen(copy, "w")) != NULL) {
+        o->direct = 1;
+        return 0;
+    }
+    snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", path, strerror(errno));
+    if (copy >= 0)
+        close(copy);
+    return -1;
+}
+
 int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
 {
     int ok = 1;
     memset(o, 0, sizeof *o);
-    if (ctx->rank == 0) {
+    if (ctx->rank == 0 && own_descriptor(path) >= 0) {
+        ok = open_descriptor(o, own_descriptor(path), path, err) == 0;
+    } else if (ctx->rank == 0) {
         mg_out_kind kind;
         ok = classify(path, o->target, sizeof o->target, &kind, err) == 0 &&
              (kind == MG_OUT_THROUGH ? open_through(o, o->target, err)
