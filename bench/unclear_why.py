@@ -11,8 +11,12 @@ estimate and 95% CI against the threshold band [1/(1+t), 1+t]:
   it clearly larger or clearly smaller than t;
 * spread: the CI holds 1 and reaches out of the band: the launches spread
   too much for the rounds there are (more rounds decide it);
-* small effect, small sample: the CI holds 1, inside the band, but the test
-  needs more pairs (rare);
+* small sample: the CI holds 1, inside the band, but the test needs more
+  pairs (rare);
+* alpha/looks: outside the band and its CI excludes 1, but its adjusted p
+  is above the level left after the sequential looks (alpha / looks);
+* few pairs: no CI at all (a series only some launches have, such as the
+  overlap programs' adaptive computation steps);
 * unstable: launches in different regimes on the two sides.
 
 Prints one line per comparison and the totals; `--detail` lists the series.
@@ -28,9 +32,9 @@ def cause(s, t):
         return "unstable"
     lo, hi, r = s.get("ci_low"), s.get("ci_high"), s.get("ratio")
     if lo is None or hi is None or r is None:
-        return "no CI"
+        return "few pairs"
     if lo > 1.0 or hi < 1.0:
-        return "edge" if lo_band <= r <= hi_band else "significant, outside (alpha)"
+        return "edge" if lo_band <= r <= hi_band else "alpha/looks"
     if lo < lo_band or hi > hi_band:
         return "spread"
     return "small sample"
