@@ -27,13 +27,15 @@ for b in $builds; do
         rm -f "$work"/cg.*
         timeout 900 "$launcher" -n 2 valgrind --tool=callgrind --callgrind-out-file="$work/cg.%p" \
             "$p" -m 8 -i 2000 -x 10 >/dev/null 2>&1 || true
-        first=$(ls "$work"/cg.* | sort -t. -k2 -n | head -n 1)
-        callgrind_annotate --inclusive=yes "$first" 2>/dev/null | awk -v b="$b" '
-            /PMPI_Isend |PMPI_Put |PMPI_Win_flush |PMPI_Recv |MPI_Isend |MPI_Put |MPI_Win_flush |MPI_Recv / &&
+        # both ranks: the sender's MPI_Isend / MPI_Put, the receiver's MPI_Irecv
+        for f in $(ls "$work"/cg.* | sort -t. -k2 -n); do
+        callgrind_annotate --inclusive=yes "$f" 2>/dev/null | awk -v b="$b" '
+            /PMPI_Isend |PMPI_Irecv |PMPI_Put |PMPI_Win_flush |MPI_Isend |MPI_Irecv |MPI_Put |MPI_Win_flush / &&
             /=>/ {
                 gsub(",", "", $1); n = $0; sub(/.*\(/, "", n); sub(/x\).*/, "", n); gsub(",", "", n)
                 name = $0; sub(/.*=> [^:]*:/, "", name); sub(/ .*/, "", name)
                 if (n + 0 > 0 && !seen[name]++) printf "%s,%s,%d,%.0f\n", b, name, n, $1 / n
             }'
+        done
     done
 done
