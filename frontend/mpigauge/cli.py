@@ -2,6 +2,7 @@
 """The command line: `mpigauge COMMAND ...`."""
 import argparse
 import os
+import sqlite3
 import sys
 
 from .common import (parse_size_arg, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, OutputError, UsageError,
@@ -258,6 +259,10 @@ def main(argv=None):
         return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_FAIL
+    except sqlite3.Error as e:
+        # the history database cannot be written (read-only, full) or read
+        print(f"mpigauge {a.command}: error: the history database: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except UnicodeDecodeError as e:
         # an input file that is not UTF-8 text (a suite, a TOML file, results)
         print(f"mpigauge {a.command}: error: an input is not UTF-8 text ({e.reason} at byte "

@@ -145,6 +145,11 @@ class History:
         if ver > SCHEMA:
             _refuse(self.path, f"a history of a newer mpigauge (schema {ver}; this one reads "
                     f"{SCHEMA})")
+        have = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = {"tags", "sessions", "launches", "results"} - have
+        if missing:
+            _refuse(self.path, f"marked as an mpigauge history but without its tables "
+                    f"({', '.join(sorted(missing))})")
         check = db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if check != "ok":
             first = " ".join(check.replace("*** in database main ***", "").split())[:160]

@@ -344,6 +344,20 @@ class TestBadValuesAndConcurrency(HistoryCase):
         for tag in ("a\nb", "x" * 300):
             self.assertEqual(self.hist("add", BASE, "--tag", tag)[0], 2)
 
+    def test_our_mark_without_our_tables_is_refused(self):
+        import sqlite3
+        d = sqlite3.connect(self.db)
+        d.execute("PRAGMA application_id = %d" % 0x4D474831)
+        d.execute("CREATE TABLE x (a)")
+        d.commit()
+        d.close()
+        before = open(self.db, "rb").read()
+        for argv in (("list",), ("add", BASE, "--tag", "t")):
+            rc, _, err = self.hist(*argv)
+            self.assertEqual(rc, 2)
+            self.assertIn("without its tables", err)
+        self.assertEqual(open(self.db, "rb").read(), before)
+
     def test_concurrent_adds_lose_nothing_and_trace_nothing(self):
         """Twenty rounds of two processes adding at once: the same file under one tag,
         and each its own file into a new database."""
