@@ -293,6 +293,8 @@ void mg_plan_parse(mg_run *s)
     }
 }
 
+static int check_sizes(mg_run *s);
+
 int mg_plan_report(mg_run *s, int *done)
 {
     const mg_bench *b = s->b;
@@ -303,6 +305,12 @@ int mg_plan_report(mg_run *s, int *done)
         mg_mpi_die(__FILE__, __LINE__, s->plan_err);
     if (s->plan_failed)
         return mg_usage(ctx, b, s->plan_err);
+    if (s->cfg.help && s->cfg.sizes_spec) {
+        /* -m bad -h: the options given with --help are still checked */
+        int rc = check_sizes(s);
+        if (rc != MG_EXIT_OK)
+            return rc;
+    }
     if (s->cfg.help || s->cfg.version) {
         mg_opt_table tables[4];
         size_t nt = plan_tables(s, tables);
