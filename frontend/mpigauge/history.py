@@ -158,6 +158,17 @@ class History:
     def close(self):
         self.db.close()
 
+    def _json(self, text, kind=dict):
+        """A record (or list of records) as stored, or the refusal of a damaged history."""
+        try:
+            v = json.loads(text)
+        except (TypeError, ValueError):
+            v = None
+        ok = isinstance(v, kind) and (kind is dict or all(isinstance(r, dict) for r in v))
+        if not ok:
+            _refuse(self.path, "a damaged history (a stored record is not JSON)")
+        return v
+
     # ---- reading -------------------------------------------------------------------
 
     def tags(self):
@@ -202,10 +213,10 @@ class History:
                 row = self.db.execute("SELECT record, end_record FROM sessions WHERE "
                                       "session_id = ?", (session,)).fetchone()
                 if row:
-                    out.append(json.loads(row[0]))
+                    out.append(self._json(row[0]))
                     if row[1]:
-                        ends.append(json.loads(row[1]))
-            out.extend(json.loads(recs))
+                        ends.append(self._json(row[1]))
+            out.extend(self._json(recs, list))
         return out + ends
 
     def configs(self, tag):
@@ -312,7 +323,7 @@ class History:
     def launch(self, launch_id):
         row = self.db.execute("SELECT tag, records FROM launches WHERE id = ?",
                               (launch_id,)).fetchone()
-        return (row[0], json.loads(row[1])) if row else (None, [])
+        return (row[0], self._json(row[1], list)) if row else (None, [])
 
     def benchmarks(self):
         return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "

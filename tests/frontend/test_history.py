@@ -344,6 +344,29 @@ class TestBadValuesAndConcurrency(HistoryCase):
         for tag in ("a\nb", "x" * 300):
             self.assertEqual(self.hist("add", BASE, "--tag", tag)[0], 2)
 
+    def test_mutated_databases_end_in_a_message_never_a_traceback(self):
+        """Seeded byte mutations of a real history: every command ends with an exit code
+        (0, 1 or 2), never an exception."""
+        import random
+        self.add_two()
+        good = open(self.db, "rb").read()
+        rng = random.Random(int(os.environ.get("MG_FUZZ_SEED", "11")))
+        site = os.path.join(self.d, "site")
+        for i in range(60):
+            data = bytearray(good)
+            for _ in range(rng.choice((1, 4, 32))):
+                k = rng.randrange(len(data))
+                data[k] = rng.randrange(256)
+            with open(self.db, "wb") as f:
+                f.write(bytes(data))
+            for argv in (("history", "--db", self.db, "list"),
+                         ("history", "--db", self.db, "show", "latency"),
+                         ("history", "--db", self.db, "check", "v2", "--against", "v1"),
+                         ("dashboard", "--db", self.db, "-o", site)):
+                rc, _, err = cli(*argv)
+                self.assertIn(rc, (0, 1, 2), (i, argv, err))
+                self.assertNotIn("Traceback", err)
+
     def test_our_mark_without_our_tables_is_refused(self):
         import sqlite3
         d = sqlite3.connect(self.db)
