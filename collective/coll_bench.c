@@ -129,10 +129,6 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
         snprintf(err, errlen, "-T: %s moves no data", name);
         return -1;
     }
-    if (c->cfg->sizes_spec && (f & MG_COLL_NODATA)) {
-        snprintf(err, errlen, "-m: %s moves no data (no message size to sweep)", name);
-        return -1;
-    }
     if (p->red >= 0 && !(f & MG_COLL_REDUCE)) {
         snprintf(err, errlen, "--op: %s is not a reduction", name);
         return -1;

@@ -374,6 +374,15 @@ static int check_sizes(mg_run *s)
     const char *text = s->cfg.sizes_spec;
     int rc;
 
+    if (text != NULL && b->sizes.default_max_size == 0) {
+        /* barrier: no message size; -m (as a suite's "-- -m ..." gives every
+         * line) is ignored, and said once, rather than measuring the same
+         * call at every size */
+        if (s->ctx.rank == 0)
+            fprintf(stderr, "mpigauge_%s: -m %s ignored: %s has no message size\n", b->id.name,
+                    text, b->id.name);
+        s->cfg.sizes_spec = text = NULL;
+    }
     if (text != NULL && (rc = below_default_min(s, text)) != MG_EXIT_OK)
         return rc;
 
