@@ -286,6 +286,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
     }
     if (dflt.op->flags & MG_COLL_NODATA) {
         b.sizes.min_size = b.sizes.default_min_size = b.sizes.default_max_size = 0;
+        b.sizes.none = 1;
     }
     if (dflt.form != MG_FORM_BLOCKING) {
         b.sweep.variant_name = "phase";

@@ -191,6 +191,9 @@ typedef struct mg_bench {
         /* Why the default sweep starts at default_min_size, said when a
          * single -m (the largest size) is below it; NULL: no reason. */
         const char *default_min_why;
+        /* 1: the benchmark has no message size at all (barrier): -m is
+         * ignored with a note instead of sweeping the same call */
+        int none;
     } sizes;
 
     /* A second sweep dimension: values (at most max) into values[], pure.

@@ -374,7 +374,7 @@ static int check_sizes(mg_run *s)
     const char *text = s->cfg.sizes_spec;
     int rc;
 
-    if (text != NULL && b->sizes.default_max_size == 0) {
+    if (text != NULL && b->sizes.none) {
         /* barrier: no message size; -m (as a suite's "-- -m ..." gives every
          * line) is ignored, and said once, rather than measuring the same
          * call at every size */
