@@ -292,9 +292,10 @@ static int open_descriptor(mg_out_file *o, int fd, const char *path, char *err)
 int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
 {
     int ok = 1;
+    const int fd = ctx->rank == 0 ? own_descriptor(path) : -1;
     memset(o, 0, sizeof *o);
-    if (ctx->rank == 0 && own_descriptor(path) >= 0) {
-        ok = open_descriptor(o, own_descriptor(path), path, err) == 0;
+    if (fd >= 0) {
+        ok = open_descriptor(o, fd, path, err) == 0;
     } else if (ctx->rank == 0) {
         mg_out_kind kind;
         ok = classify(path, o->target, sizeof o->target, &kind, err) == 0 &&

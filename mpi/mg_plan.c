@@ -175,37 +175,32 @@ int mg_json_requested(int argc, char **argv)
     return json;
 }
 
-const char *mg_output_requested(int argc, char **argv)
-{
-    const char *out = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--") == 0)
-            break;
-        if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) && i + 1 < argc)
-            out = argv[++i];
-        else if (strncmp(argv[i], "--output=", 9) == 0)
-            out = argv[i] + 9;
-        else if (strncmp(argv[i], "-o", 2) == 0 && argv[i][2])
-            out = argv[i] + 2;
-    }
-    return out;
-}
-
-/* The value of --turns in argv (--turns V or --turns=V, the last one), read
- * without the option parser: a launch whose options fail to parse must still
- * join its group, to tell it that it is done. */
-static const char *turns_requested(int argc, char **argv)
+/* The last value of an option in argv, read without the option parser
+ * (-S V, -SV, --long V, --long=V; short 0: none), for what must be known
+ * when the options fail to parse. */
+static const char *option_value(int argc, char **argv, char short_name, const char *long_name)
 {
     const char *v = NULL;
+    const size_t n = strlen(long_name);
     for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--") == 0)
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
             break;
-        if (strcmp(argv[i], "--turns") == 0 && i + 1 < argc)
+        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, long_name, n) == 0 && a[2 + n] == '=')
+            v = a + 3 + n;
+        else if (((a[0] == '-' && a[1] == '-' && strcmp(a + 2, long_name) == 0) ||
+                  (short_name && a[0] == '-' && a[1] == short_name && !a[2])) &&
+                 i + 1 < argc)
             v = argv[++i];
-        else if (strncmp(argv[i], "--turns=", 8) == 0)
-            v = argv[i] + 8;
+        else if (short_name && a[0] == '-' && a[1] == short_name && a[2])
+            v = a + 2;
     }
     return v;
+}
+
+const char *mg_output_requested(int argc, char **argv)
+{
+    return option_value(argc, argv, 'o', "output");
 }
 
 /* --turns: parsed even when the rest of the plan failed (the group must learn
@@ -216,7 +211,9 @@ static void plan_turns(mg_run *s)
     char err[MG_ERRLEN];
     mg_turns_spec *t = &s->turns;
     if (s->cfg.turns == NULL && s->plan_failed)
-        s->cfg.turns = turns_requested(s->argc, s->argv);
+        /* a launch whose options fail to parse must still join its group,
+         * to tell it that it is done */
+        s->cfg.turns = option_value(s->argc, s->argv, 0, "turns");
     if (s->cfg.turns == NULL)
         return;
     s->has_turns = mg_turns_parse(s->cfg.turns, t, err, sizeof err) == 0;

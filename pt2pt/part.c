@@ -7,7 +7,6 @@
 
 #include <string.h>
 
-
 static mg_part_state *pst(const mg_ctx *c) { return c->state; }
 
 void mg_part_setup(mg_ctx *c, uint64_t max_size)

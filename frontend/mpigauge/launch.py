@@ -89,6 +89,12 @@ def _first_on_path(names):
     return names[-1]
 
 
+def _major(release):
+    """5 of "5.0.11"; 0 when not known."""
+    head = str(release or "").split(".")[0]
+    return int(head) if head.isdigit() else 0
+
+
 def launcher_argv(launcher, flavour, n, ncpus=None, path=None, release=None):
     """The command line prefix that starts n ranks of a program built with
     `flavour` ('openmpi' or 'mpich', the launch family). launcher: mpirun or
@@ -103,7 +109,7 @@ def launcher_argv(launcher, flavour, n, ncpus=None, path=None, release=None):
     if launcher in ("mpirun", "mpiexec"):
         if flavour == "openmpi":
             argv = [path or _first_on_path(["mpirun.openmpi", "mpirun"]), "-n", str(n)]
-            if over and release and not str(release).split(".")[0] in ("1", "2", "3", "4"):
+            if over and _major(release) >= 5:
                 argv += ["--map-by", ":OVERSUBSCRIBE", "--bind-to", "none"]
             else:
                 argv += ["--oversubscribe", "--bind-to", "none"] if over else ["--bind-to", "core"]

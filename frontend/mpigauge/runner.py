@@ -330,7 +330,6 @@ def cmd_run(a):
     if os.path.exists(a.output) and os.path.getsize(a.output) > 0 and not (a.append or a.force):
         raise UsageError(f"{a.output} exists; use --append to add to it or --force to replace it")
     seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
-    rounds = a.max_rounds if a.until_decided else a.repeat
     order = schedule(rounds, len(entries), len(configs), random.Random(seed))
     out = Writer(a.output, a.append)
     if out.torn:

@@ -6,6 +6,7 @@ round started together as a group that takes turns at measuring
 record and the program's records, written in one piece."""
 import glob
 import os
+import re
 
 from . import launch as ln
 from .common import now_utc, redact_argv, redact_env
@@ -61,50 +62,43 @@ def group_name(lid):
     return f"{lid}-{os.getpid()}"
 
 
-def remove_semaphores(name):
+def remove_semaphores(name, shm="/dev/shm"):
     """What a killed group left in /dev/shm (glibc keeps sem NAME as
-    /dev/shm/sem.NAME); the programs remove their own when they end well."""
-    for p in glob.glob(f"/dev/shm/sem.mgt-{glob.escape(name)}-*"):
+    /dev/shm/sem.NAME); the programs remove their own when they end well.
+    Returns how many were removed."""
+    removed = 0
+    for p in glob.glob(os.path.join(glob.escape(shm), f"sem.mgt-{glob.escape(name)}-*")):
         try:
             os.unlink(p)
+            removed += 1
         except OSError:
             pass
+    return removed
 
 
-_GROUP_RE = None
+_GROUP_RE = re.compile(r"^sem\.mgt-(\d{8}T\d{6}Z-[0-9a-f]+-\d+-(\d+))-(ready|turn|done)-\d+$")
 
 
 def remove_stale_semaphores(shm="/dev/shm"):
     """The semaphores of turns groups whose front-end is gone (killed with
     SIGKILL before it could remove them): the group name ends in the
     front-end's process id (group_name). Returns how many were removed."""
-    global _GROUP_RE
-    import re
-    if _GROUP_RE is None:
-        _GROUP_RE = re.compile(r"^sem\.mgt-\d{8}T\d{6}Z-[0-9a-f]+-\d+-(\d+)-(ready|turn|done)-\d+$")
-    removed = 0
     try:
         names = os.listdir(shm)
     except OSError:
         return 0
+    stale = set()
     for n in names:
         m = _GROUP_RE.match(n)
         if not m:
             continue
-        pid = int(m.group(1))
         try:
-            os.kill(pid, 0)
-            continue                    # its front-end still runs
+            os.kill(int(m.group(2)), 0)     # its front-end still runs
         except ProcessLookupError:
-            pass
+            stale.add(m.group(1))
         except PermissionError:
-            continue                    # another user's, alive
-        try:
-            os.unlink(os.path.join(shm, n))
-            removed += 1
-        except OSError:
-            pass
-    return removed
+            pass                            # another user's, alive
+    return sum(remove_semaphores(g, shm) for g in stale)
 
 
 def turns_argv(it, launcher, name, role, count, slice_s):
