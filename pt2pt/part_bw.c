@@ -89,6 +89,7 @@ static const mg_bench bench = {
     .kernel.end_size = mg_part_end_size,
     .kernel.requests = requests,
     .params.opts = opts,
+    .params.unsupported = mg_part_unsupported,
     .report.extra_names = extra_names,
     .report.extras = extras,
 };

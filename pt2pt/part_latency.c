@@ -67,6 +67,7 @@ static const mg_bench bench = {
     .kernel.end_size = mg_part_end_size,
     .kernel.nrequests = 2,
     .params.opts = opts,
+    .params.unsupported = mg_part_pingpong_unsupported,
     .report.extra_names = extra_names,
     .report.extras = extras,
 };
