@@ -64,7 +64,7 @@ def main(argv):
 def report(path, head, series, totals, detail):
     t = head.get("threshold", 0.05)
     open_ = [s for s in series if not (s.get("verdict") or "").startswith(
-        ("faster", "slower", "same", "higher", "lower"))]
+        ("faster", "slower", "same", "higher", "lower", "slightly"))]
     causes = {}
     for s in open_:
         c = cause(s, t)

@@ -62,15 +62,26 @@ def verdict(base, new, unit, threshold=0.05, alpha=0.05, base_ci=None, new_ci=No
     return decide(row, threshold, alpha)
 
 
+SLIGHTLY = "slightly "
+# verdicts that settle a series (unclear and unstable do not)
+DECIDED = ("faster", "slower", "same", "higher", "lower") + tuple(
+    SLIGHTLY + v for v in ("faster", "slower", "higher", "lower"))
+# verdicts that claim a difference (an A/A comparison must show none)
+DIFFERENCES = tuple(v for v in DECIDED if v != "same")
+
+
 def decide(row, threshold, alpha):
     """The verdict of a row with its (adjusted) p and its ratio CI.
 
     speedup s = ratio for higher-is-better units, 1/ratio otherwise.
     faster / slower: significant after adjustment and s beyond the
-    threshold; same: the whole CI of s within [1/(1+t), 1+t]; unstable: the
-    launches fell into regimes that leave too few comparable pairs;
-    unclear: anything else (not enough evidence), with the rounds that
-    would likely decide it."""
+    threshold; same: the whole CI of s within [1/(1+t), 1+t]; slightly
+    faster / slightly slower: significant after adjustment, the CI clear of
+    1 and reaching out of the band, s inside it: a certain change of about
+    the threshold or less, which no number of rounds would make `same` or
+    `slower` (doc/compare.md); unstable: the launches fell into regimes
+    that leave too few comparable pairs; unclear: anything else (not
+    enough evidence), with the rounds that would likely decide it."""
     hib = higher_is_better(row["unit"])
     names = ("higher", "lower") if hib is None else ("faster", "slower")
     s = speedup(row["ratio"], row["unit"])
@@ -91,6 +102,8 @@ def decide(row, threshold, alpha):
         v = "same"
     elif row.get("test") == "within-launch-ci" and not math.isnan(lo) and not lo <= 1.0 <= hi:
         v = names[0] if s > 1.0 else names[1]
+    elif p is not None and p < alpha and not math.isnan(lo) and not lo <= 1.0 <= hi:
+        v = SLIGHTLY + (names[0] if s > 1.0 else names[1])
     else:
         v = "unclear"
     row["verdict"] = v
@@ -256,7 +269,7 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
         decide(r, threshold, alpha)
     # the level a further series must reach under the adjustment
     m = sum(1 for r in rows if r.get("p") is not None) or 1
-    found = sum(1 for r in rows if r["verdict"] in ("faster", "slower", "higher", "lower"))
+    found = sum(1 for r in rows if r["verdict"] in DIFFERENCES)
     level = {"bh": alpha * (found + 1) / m, "holm": alpha / max(1, m - found)}.get(control, alpha)
     for r in rows:
         d = r.pop("d", None)
@@ -277,7 +290,7 @@ def verdict_counts(rows):
 
 def undecided(rows):
     """Rows whose verdict is not final (unclear, unstable)."""
-    return [r for r in rows if r["verdict"] not in ("faster", "slower", "same", "higher", "lower")]
+    return [r for r in rows if r["verdict"] not in DECIDED]
 
 
 def _binding_kind(run):

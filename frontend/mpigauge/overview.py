@@ -20,7 +20,8 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#7f7f7f", "#bcbd22", "#17becf")
 W, H = 520, 240
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 14, 36
-MARK = {"faster": "\u25b2", "slower": "\u25bc", "same": "="}
+MARK = {"faster": "\u25b2", "slower": "\u25bc", "same": "=", "slightly faster": "\u25b3",
+        "slightly slower": "\u25bd"}
 
 
 def cell_colour(s):
@@ -43,7 +44,8 @@ def grid(rows, last, prev, anchor):
     head = "".join(f"<th class=num>{html.escape(size_label(s))}</th>" for s in sizes)
     out = [f"<table class=grid><caption>{html.escape(last)} against "
            f"{html.escape(prev)}: new/base as a speedup (&gt; 1: {html.escape(last)} is "
-           f"better); \u25b2 faster, \u25bc slower, = same, blank unclear</caption>"
+           f"better); \u25b2 faster, \u25bc slower, \u25b3 \u25bd slightly, = same, blank "
+           f"unclear</caption>"
            f"<tr><th>benchmark</th>{head}</tr>"]
     for name, _, cells in rows:
         tds = []
@@ -57,7 +59,7 @@ def grid(rows, last, prev, anchor):
             v = (p.get("verdict") or "unclear").split(":")[0]
             tip = (f"{name}, {size_label(s)}: {p['median']:.4g} {unit} in {last}, speedup "
                    f"{sp:.3f} against {prev}, {v}")
-            tds.append(f"<td class=\"num v-{html.escape(v)}\" style=\"background:"
+            tds.append(f"<td class=\"num v-{html.escape(v.replace(' ', '-'))}\" style=\"background:"
                        f"{cell_colour(sp)}\" title=\"{html.escape(tip)}\"><a href=\"#"
                        f"{html.escape(anchor(name, s))}\">{sp:.2f}{MARK.get(v, '')}</a></td>")
         out.append(f"<tr><th>{html.escape(name)}</th>{''.join(tds)}</tr>")

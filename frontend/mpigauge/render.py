@@ -135,6 +135,8 @@ def render_markdown(comparisons, threshold, alpha, control):
             cells = [_md_escape(c) for c in r]
             if cells[-1] in ("faster", "slower"):
                 cells[-1] = f"**{cells[-1]}**"
+            elif cells[-1].startswith("slightly "):
+                cells[-1] = f"*{cells[-1]}*"
             lines.append("| " + " | ".join(cells) + " |")
         lines += ["", "Summary: " + _summary(rows) + "."]
         extra = [f"Note: {_md_escape(n)}" for n in notes(rows, base, new)]
@@ -154,7 +156,7 @@ table{border-collapse:collapse;margin:1em 0;font-size:0.9em}
 th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 th{background:#f0f0f0}
-.faster{background:#d8f5d8}.slower{background:#f8d4d4}.unclear{background:#fff3c4}.unstable{background:#e8dcf5}
+.faster{background:#d8f5d8}.slower{background:#f8d4d4}.slightly{background:#f1ecdf}.unclear{background:#fff3c4}.unstable{background:#e8dcf5}
 .warn{color:#a15c00}.small{font-size:0.85em;color:#555}
 pre{background:#f6f6f6;padding:0.5em;overflow-x:auto;font-size:0.85em}
 svg{max-width:100%;height:auto}
@@ -183,7 +185,7 @@ def render_html_comparisons(comparisons, threshold, alpha, control):
         parts.append(_html_table(COLUMNS, body, numeric=NUMERIC,
                                  classes=[r[-1].split(" ")[0].rstrip(":")
                                           if r[-1].split(" ")[0].rstrip(":") in
-                                          ("faster", "slower", "unclear", "unstable") else ""
+                                          ("faster", "slower", "slightly", "unclear", "unstable") else ""
                                           for r in body]))
         parts.append("<p>Summary: " + html.escape(_summary(rows)) + ".</p>")
         items = [html.escape("Note: " + n) for n in notes(rows, base, new)]

@@ -20,12 +20,12 @@ import time
 
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, size_label
 from .launch import Interrupted
-from .compare import compare_sets
+from .compare import DIFFERENCES, compare_sets
 from .results import load_config_sets
 from .stats import median, pairs_needed
 
 SUITE = "latency -m {lat}\nbw -m {bw}\n"
-ALARMS = ("faster", "slower")
+ALARMS = DIFFERENCES
 
 
 def add_parser(sub):
@@ -178,8 +178,9 @@ def analyse(a, effects, threshold, files):
             per.append({"benchmark": k[0], "size_bytes": k[4], "unit": k[5],
                         "measured_slowdown": effect - 1.0, "slower": verdicts.count("slower"),
                         "faster": verdicts.count("faster"), "same": verdicts.count("same"),
+                        "slightly_slower": verdicts.count("slightly slower"),
                         "other": len(verdicts) - sum(verdicts.count(v) for v in
-                                                     ("slower", "faster", "same")),
+                                                     ("slower", "faster", "same", "slightly slower")),
                         "rounds_needed_19_of_20": need, "paired_sd": spread.get(k),
                         "rounds_estimated_19_of_20": rounds_estimate(
                             spread.get(k, 0.0), effect - 1.0, threshold, a.alpha)})
@@ -195,17 +196,17 @@ def print_report(res, walls):
               f"{res['rounds']} rounds); for two configurations "
               f"~{median(walls) * 2 / ncfg:.0f} s")
     print(f"A/A (base vs same): {res['aa_trials_with_alarm']} of {res['trials']} trials with any "
-          f"series faster or slower ({res['aa_series_alarms']} of "
+          f"series faster or slower, slightly or not ({res['aa_series_alarms']} of "
           f"{res['trials'] * res['series']} series)")
     for lb, per in res["effects"].items():
         print(f"\nA/B base vs {lb}: per series, verdicts over {res['trials']} trials")
         print(f"{'benchmark':10} {'size':>5} {'measured':>9} {'slower':>6} {'faster':>6} "
-              f"{'same':>5} {'other':>5} {'paired sd':>9}  rounds for 19/20: seen, estimated")
+              f"{'same':>5} {'slight':>6} {'other':>5} {'paired sd':>9}  rounds for 19/20: seen, estimated")
         for p in per:
             need = p["rounds_needed_19_of_20"]
             print(f"{p['benchmark']:10} {size_label(p['size_bytes']):>5} "
                   f"{p['measured_slowdown'] * 100:8.1f}% {p['slower']:6d} {p['faster']:6d} "
-                  f"{p['same']:5d} {p['other']:5d} {(p['paired_sd'] or 0) * 100:8.1f}%  "
+                  f"{p['same']:5d} {p['slightly_slower']:6d} {p['other']:5d} {(p['paired_sd'] or 0) * 100:8.1f}%  "
                   + (str(need) if need else f"> {res['rounds']}") + ", "
                   + str(p["rounds_estimated_19_of_20"] or "-"))
 

@@ -78,12 +78,15 @@ def chart(points, unit, title, link=None):
         url = link(p["tag"]) if link else None
         out.append(f'<a href="{html.escape(url)}">{dot}</a>' if url else dot)
         v = (p.get("verdict") or "").split(":")[0]
+        slight = v.startswith("slightly ")
+        v = v[len("slightly "):] if slight else v
         if v in ("slower", "faster"):
+            extra = " slight" if slight else ""
             cy = y(p["median"])
             up = v == "faster"
             tri = (f"{x(i) - 5:.1f},{cy - 9 if up else cy + 9:.1f} {x(i) + 5:.1f},"
                    f"{cy - 9 if up else cy + 9:.1f} {x(i):.1f},{cy - 16 if up else cy + 16:.1f}")
-            out.append(f'<polygon points="{tri}" class="{v}"><title>{html.escape(tip)}</title>'
+            out.append(f'<polygon points="{tri}" class="{v}{extra}"><title>{html.escape(tip)}</title>'
                        f'</polygon>')
         text = p.get("label") or p["tag"]
         label = text if len(text) <= 14 else text[:13] + "\u2026"
@@ -101,5 +104,5 @@ svg.chart .band { fill: #9ecae1; opacity: .45; stroke: none; }
 svg.chart .line { fill: none; stroke: #1f77b4; stroke-width: 1.5; }
 svg.chart .point { fill: #1f77b4; } svg.chart .launch { fill: #777; opacity: .6; }
 svg.chart .regime { fill: none; stroke: #ff7f0e; stroke-width: 1.5; stroke-dasharray: 3 2; }
-svg.chart .slower { fill: #d62728; } svg.chart .faster { fill: #2ca02c; }
+svg.chart .slower { fill: #d62728; } svg.chart .faster { fill: #2ca02c; } svg.chart .slight { fill-opacity: 0.35; }
 """

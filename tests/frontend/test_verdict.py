@@ -64,6 +64,26 @@ class TestVerdict(unittest.TestCase):
         self.assertEqual(v["verdict"], "same")
         self.assertEqual(mg.verdict(base, new, "us", threshold=0.01)["verdict"], "slower")
 
+    def test_a_certain_change_about_the_threshold_is_slightly_slower(self):
+        def row(ratio, ci, p, unit="us"):
+            return mg.decide({"unit": unit, "ratio": ratio, "ci": ci, "p": p, "p_adjusted": p},
+                             0.05, 0.05)["verdict"]
+        # doc/releases.md's "edge" series: bw 1 KiB, 0.957 [0.946, 0.966]
+        self.assertEqual(row(0.957, (0.946, 0.966), 0.0004, "MB/s"), "slightly slower")
+        self.assertEqual(row(1.043, (1.030, 1.060), 0.001), "slightly slower")
+        self.assertEqual(row(0.960, (0.940, 0.975), 0.001), "slightly faster")
+        self.assertEqual(row(1.043, (1.030, 1.060), 0.001, "things"), "slightly higher")
+        # beyond the band it stays slower; the CI within the band stays same
+        self.assertEqual(row(1.08, (1.06, 1.10), 0.001), "slower")
+        self.assertEqual(row(1.02, (1.01, 1.03), 0.001), "same")
+        # not significant, or the CI holds 1: unclear, as before
+        self.assertEqual(row(1.043, (1.030, 1.060), 0.06), "unclear")
+        self.assertEqual(row(1.03, (0.99, 1.07), 0.01), "unclear")
+        self.assertIn("slightly slower", mg.DECIDED)
+        self.assertNotIn("same", mg.DIFFERENCES)
+        self.assertEqual(mg.undecided([{"verdict": "slightly faster"}, {"verdict": "unclear"}]),
+                         [{"verdict": "unclear"}])
+
     def test_too_few_launches_is_unclear(self):
         base = [1.0, 1.01, 0.99]
         new = [2.0, 2.02, 1.98]
