@@ -266,6 +266,8 @@ int mg_main(const mg_bench *b, int argc, char **argv)
         mg_run_release(&s);
         return rc;
     }
+    if (!s.plan_failed && !s.rail_helper)
+        mg_out_guard_start(s.cfg.output);
     if (s.b->layout.init)
         s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
     else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)
@@ -294,6 +296,7 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     if (!s.rail_helper)
         mg_multirail_finish(s.mr, rc);
     mg_run_release(&s);
+    mg_out_guard_stop();
     fflush(stdout);
     MG_MPI_CHECK(MPI_Finalize());
     return rc;

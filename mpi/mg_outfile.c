@@ -13,13 +13,18 @@
  * The temporary is removed on every exit the process sees: the end of the
  * run, an aborted sweep, a failed set-up, MPI_Abort through mg_mpi_fail or
  * mg_mpi_die, and SIGINT, SIGTERM, SIGHUP (the handler removes it and lets
- * the signal take its course). One left by a SIGKILL is removed by the next
- * run with the same -o on the same host once its process is gone.
+ * the signal take its course). A SIGKILL, which launchers send soon after
+ * SIGTERM or SIGINT, can come before the handler runs: the guard process
+ * (util/mg_guard.h), started before MPI_Init, removes the temporary of a
+ * writer that died. One left all the same (the guard killed too, as a job's
+ * end under Slurm does) is removed by the next run with the same -o on the
+ * same host once its process is gone.
  */
 /* realpath(3) is XSI */
 #define _XOPEN_SOURCE 700
 #include "mg_run.h"
 
+#include "mg_guard.h"
 #include "mg_outname.h"
 
 #include <dirent.h>
@@ -37,6 +42,8 @@
  * (empty: none). */
 static char active_tmp[PATH_MAX + 64];
 static volatile sig_atomic_t have_tmp;
+/* rank 0's guard (none: pid 0) */
+static mg_guard guard = {0, -1};
 
 static void remove_active(void)
 {
@@ -44,6 +51,13 @@ static void remove_active(void)
         have_tmp = 0;
         unlink(active_tmp);
     }
+}
+
+/* remove_active, outside a signal handler: the guard forgets it too */
+static void forget_active(void)
+{
+    remove_active();
+    (void)mg_guard_watch(&guard, NULL);
 }
 
 static void on_signal(int sig)
@@ -65,7 +79,7 @@ static void watch_signals(void)
         if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
             sigaction(sigs[i], &sa, NULL);
     }
-    mg_mpi_abort_hook = remove_active;
+    mg_mpi_abort_hook = forget_active;
 }
 
 /* The mode a new file gets from open(2): 0666 less the umask (mkstemp's
@@ -244,12 +258,13 @@ static int open_temporary(mg_out_file *o, const char *target, char *err)
         memcpy(active_tmp, o->tmp_path, strlen(o->tmp_path) + 1);
         have_tmp = 1;
         watch_signals();
+        (void)mg_guard_watch(&guard, o->tmp_path);
     }
     if (fd < 0 || fchmod(fd, created_mode()) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
         snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", target, strerror(errno));
         if (fd >= 0) {
             close(fd);
-            remove_active();
+            forget_active();
         }
         free(o->tmp_path);
         o->tmp_path = NULL;
@@ -321,7 +336,7 @@ int mg_out_commit(mg_out_file *o, const char *path)
     if (rc != 0)
         fprintf(stderr, "mpigauge: cannot complete output file '%s': %s\n", path, strerror(errno));
     if (!o->direct)
-        remove_active(); /* after a rename: nothing there any more */
+        forget_active(); /* after a rename: nothing there any more */
     o->committed = rc == 0;
     free(o->tmp_path);
     o->tmp_path = NULL;
@@ -335,7 +350,7 @@ void mg_out_discard(mg_out_file *o)
         return;
     fclose(o->f);
     if (!o->direct)
-        remove_active();
+        forget_active();
     free(o->tmp_path);
     o->f = NULL;
     o->tmp_path = NULL;
@@ -353,3 +368,26 @@ void mg_out_note_stale(const mg_out_file *o, const char *path)
             "earlier run\n",
             path);
 }
+
+/* A rank that its launcher's environment names is not 0 needs no guard
+ * (only rank 0 writes); unknown: start one all the same. */
+static int surely_not_rank0(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                       "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; ++i) {
+        const char *v = getenv(vars[i]);
+        if (v != NULL && *v != '\0')
+            return strcmp(v, "0") != 0;
+    }
+    return 0;
+}
+
+void mg_out_guard_start(const char *path)
+{
+    if (path == NULL || guard.pid > 0 || own_descriptor(path) >= 0 || surely_not_rank0())
+        return;
+    (void)mg_guard_start(&guard); /* without one: the signal handler alone */
+}
+
+void mg_out_guard_stop(void) { mg_guard_stop(&guard); }

@@ -150,6 +150,11 @@ void mg_out_discard(mg_out_file *o);
 /* Rank 0, after a run that did not complete its -o file: say that an
  * existing FILE is from an earlier run. */
 void mg_out_note_stale(const mg_out_file *o, const char *path);
+/* Before MPI_Init, with -o PATH (NULL: none): the guard that removes rank
+ * 0's temporary should the process die with a SIGKILL (util/mg_guard.h);
+ * stopped (and reaped) after the run. */
+void mg_out_guard_start(const char *path);
+void mg_out_guard_stop(void);
 /* The -o / --output value on the command line (for a run whose parse failed
  * before it), or NULL. */
 const char *mg_output_requested(int argc, char **argv);

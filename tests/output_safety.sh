@@ -9,8 +9,9 @@
 #   another user's link in a sticky, world-writable folder is not followed
 #   (as root too); a stale temporary of a dead process is removed, one of a live process
 #   kept; buffers that cannot be allocated leave no temporary; a full disk (a 4 KiB tmpfs, as root) ends in exit 1 with nothing
-#   left; SIGTERM and SIGINT to rank 0 and to the launcher leave no
-#   temporary file and no process.
+#   left; SIGTERM and SIGINT to rank 0, to the launcher and to its process
+#   group, and SIGKILL to rank 0, leave no temporary file and no process
+#   (rank 0's guard); SIGKILL to the guard as well: the next run removes it.
 # Environment as for mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_BINDIR).
 set -u
 . "$(dirname "$0")/mpi_env.sh"
@@ -30,7 +31,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..16"
+echo "1..18"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -155,7 +156,14 @@ start_and_hit() {
         tries=$((tries + 1))
     done
     sleep 0.5
-    if [ "$2" = launcher ]; then kill -"$1" "$launcher"; else kill -"$1" "$(ranks | sort -n | head -n 1)"; fi
+    case $2 in
+    launcher) kill -"$1" "$launcher" ;;
+    group) kill -"$1" -- "-$(ps -o pgid= -p "$launcher" | tr -d ' ')" ;;
+    # rank 0's guard too, stopped first so that it cannot act on rank 0's end
+    # shellcheck disable=SC2046
+    everything) kill -STOP $(ranks) && kill -"$1" $(ranks) ;;
+    *) kill -"$1" "$(ranks | sort -n | head -n 1)" ;;
+    esac
     wait "$launcher"
     tries=0
     while [ -n "$(ranks)" ] && [ $tries -lt 300 ]; do
@@ -163,33 +171,34 @@ start_and_hit() {
         tries=$((tries + 1))
     done
 }
-# signal SIG WHO: no FILE and no process may be left, nor a temporary, but
-# for a launcher signal: Open MPI's mpirun follows its SIGTERM to the ranks
-# with SIGKILL after odls_base_sigkill_timeout (1 s), which a loaded machine
-# can reach before rank 0's handler ran; the next run then removes it
+# signal SIG WHO: no FILE, no process and no temporary may be left. Rank
+# 0's guard (util/mg_guard.h) removes the temporary when a launcher's SIGKILL
+# comes before rank 0's handler ran (Open MPI's mpirun follows its SIGTERM
+# with SIGKILL after odls_base_sigkill_timeout, Hydra as soon as one rank
+# died), and after a SIGKILL to rank 0 itself.
 signal() {
     start_and_hit "$1" "$2"
     left="$(ls sig.jsonl* 2>/dev/null | tr '\n' ' ')$(ranks | tr '\n' ' ')"
-    how="nothing left"
-    if [ "$2" = launcher ] && [ -n "$left" ] && [ -z "$(ls sig.jsonl 2>/dev/null)$(ranks)" ]; then
-        run -o "$work/sig.jsonl"
-        grep -q "removed 1 temporary file" run.err && left="$(ls sig.jsonl.tmp.* 2>/dev/null)"
-        how="its temporary removed by the next run"
-    fi
     [ -z "$left" ]
-    ok $? "SIG$1 to $2 during a -o run: no FILE, no process, $how ($left)"
+    ok $? "SIG$1 to $2 during a -o run: no FILE, no process, no temporary ($left)"
 }
 signal TERM rank0
 signal INT rank0
-# SIGKILL cannot be caught: the temporary stays, and the next run with the
-# same -o removes it (its process is gone)
-start_and_hit KILL rank0
+signal KILL rank0
+signal TERM launcher
+signal INT launcher
+# SIGINT to the launcher's whole process group (Ctrl-C at a terminal)
+start_and_hit INT group
+left="$(ls sig.jsonl* 2>/dev/null | tr '\n' ' ')$(ranks | tr '\n' ' ')"
+[ -z "$left" ]
+ok $? "SIGINT to the process group during a -o run: nothing left ($left)"
+# one left all the same (the guard killed too) is removed by the next run
+# with the same -o once its process is gone
+start_and_hit KILL everything
 left=$(ls sig.jsonl.tmp.* 2>/dev/null | wc -l)
 run -o "$work/sig.jsonl"
 rc=$?
 [ "$left" = 1 ] && [ "$rc" = 0 ] && [ -z "$(ls sig.jsonl.tmp.* 2>/dev/null)" ] &&
     [ -s sig.jsonl ] && [ -z "$(ranks)" ] && grep -q "removed 1 temporary file" run.err
-ok $? "SIGKILL to rank0: its temporary ($left) is removed by the next run with the same -o"
-signal TERM launcher
-signal INT launcher
+ok $? "SIGKILL to rank 0 and its guard: the temporary ($left) is removed by the next run"
 exit 0

@@ -5,6 +5,7 @@ util_libmgutil_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 util_libmgutil_a_SOURCES = \
 	util/mg_exit.h \
 	util/mg_graph.c util/mg_graph.h \
+	util/mg_guard.c util/mg_guard.h \
 	util/mg_group.c util/mg_group.h \
 	util/mg_clocksync.c util/mg_clocksync.h \
 	util/mg_coll.c util/mg_coll.h \
