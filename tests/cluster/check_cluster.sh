@@ -123,15 +123,46 @@ mpich|--rail-mode bind|bibw|2|rail0,rail1|||$bind|2|both|1
 mpich|--rail-steer hint (stripes on 2 hinted communicators)|bw|1|rail0,rail1|||$hint|1|any|1
 EOF
         ;;
+        # MPICH 5 with UCX connects every pair of processes in MPI_Init: a
+        # process steered to rail0 cannot reach one steered to rail1 (two
+        # subnets, as two planes of a fabric), "Destination is unreachable";
+        # the cases that steer processes to one rail each use its OFI netmod
+        mpich5) cat <<EOF
+mpich|one rail|bw|1|rail0||||1|one|0
+mpich|library, 2 rails|bw|1|rail0,rail1|UCX_MAX_RNDV_RAILS=2|||1|both|0
+mpich-ofi|bind, 2 pairs, ofi tcp|mbw_mr|2|rail0,rail1||bind|--pairing internode|2|both|0
+mpich-ofi|stripe K=2, ofi tcp|bw|2|rail0,rail1|||$stripe|1|both|1
+mpich-ofi|stripe K=2, ofi tcp|bibw|2|rail0,rail1|||$stripe|2|both|1
+mpich|--rail-mode library (launched on rail0)|bw|1|rail0|||$library|1|both|1
+mpich-ofi|--rail-mode bind, ofi tcp|bibw|2|rail0,rail1|||$bind|2|both|1
+mpich|--rail-steer hint (stripes on 2 hinted communicators)|bw|1|rail0,rail1|||$hint|1|any|1
+EOF
+        ;;
+        # libfabric's tcp provider takes one device (FI_TCP_IFACE): no case
+        # where the library itself spreads over both rails
+        impi) cat <<EOF
+impi|one rail, ofi tcp|bw|1|rail0||||1|one|0
+impi|bind, 2 pairs, ofi tcp|mbw_mr|2|rail0,rail1||bind|--pairing internode|2|both|0
+impi|stripe K=2, ofi tcp|bw|2|rail0,rail1|||$stripe|1|both|1
+impi|--rail-mode bind, ofi tcp|bibw|2|rail0,rail1|||$bind|2|both|1
+EOF
+        ;;
     esac
 }
-flavour_of() { # build -> openmpi | mpich | ""
-    local p=$1/pt2pt/mpigauge_bw
-    [ -x "$p" ] || return 0
-    if ldd "$p" 2>/dev/null | grep -q 'libmpich\.so'; then echo mpich
-    elif ldd "$p" 2>/dev/null | grep -q 'libmpi\.so'; then echo openmpi
-    elif grep -q 'mpicc\.mpich' "$1/config.status" 2>/dev/null; then echo mpich
-    else echo openmpi; fi
+# a build's library and launcher, as its configure found them (the Makefile's
+# MG_MPI_LIBRARY, "openmpi 5.0.11", and MPIEXEC: the launcher of the
+# installation its mpicc belongs to)
+build_var() { # build NAME
+    sed -n "s/^$2 = //p" "$1/Makefile" 2>/dev/null | head -n 1
+}
+flavour_of() { # build -> openmpi | mpich | mpich5 | impi | ""
+    [ -x "$1/pt2pt/mpigauge_bw" ] || return 0
+    case $(build_var "$1" MG_MPI_LIBRARY) in
+    openmpi*) echo openmpi ;;
+    impi*) echo impi ;;
+    "mpich "[5-9]*) echo mpich5 ;;
+    *) echo mpich ;;
+    esac
 }
 wrapper_for() { # build -> the rail-binding wrapper command
     local w
@@ -149,6 +180,8 @@ for b in "$@"; do
     has_rails=0
     timeout 30 "$b/pt2pt/mpigauge_bw" --help 2>/dev/null | grep -q -- '--rails' && has_rails=1
     cases_for "$fl" | while IFS= read -r l; do printf '%s|%s|%s|%s\n' "$b" "$fl" "$has_rails" "$l"; done >>"$work/plan"
+    launcher=$(build_var "$b" MPIEXEC)
+    echo "$b=${launcher%% *}" >>"$work/launchers"
 done
 total=$(($(wc -l <"$work/plan") + 2))
 echo "1..$total"
@@ -251,7 +284,7 @@ while IFS='|' read -r b fl has_rails variant label prog ppn devices envs wrap ex
         notok "$name: no mpigauge_bw (build $b first)" "$work/err"
         continue
     fi
-    desc="$name ($variant) $prog 4 MiB, $label"
+    desc="$name ($variant, $(build_var "$b" MG_MPI_LIBRARY)) $prog 4 MiB, $label"
     if [ "$needs" = 1 ] && [ "$has_rails" = 0 ]; then
         echo "ok $((n += 1)) - $desc # SKIP not built yet (mpigauge_bw --help lists no --rails)"
         continue
@@ -267,8 +300,8 @@ while IFS='|' read -r b fl has_rails variant label prog ppn devices envs wrap ex
     fi
     # shellcheck disable=SC2206
     cmd+=($extra $bargs -o "$out")
-    envopt=()
-    [ -n "$envs" ] && envopt=(--env "$envs")
+    envopt=(--launcher "$(sed -n "s|^$b=||p" "$work/launchers" | head -n 1)")
+    [ -n "$envs" ] && envopt+=(--env "$envs")
     "$H" counters --env >"$snap" </dev/null
     t0=$SECONDS
     "$H" run --mpi "$variant" --np "$np" --ppn "$ppn" --devices "$devices" ${envopt[@]+"${envopt[@]}"} \
@@ -280,7 +313,7 @@ while IFS='|' read -r b fl has_rails variant label prog ppn devices envs wrap ex
     "$H" line --mpi "$variant" --np "$np" --ppn "$ppn" --devices "$devices" ${envopt[@]+"${envopt[@]}"} \
         -- "${cmd[@]}" >"$work/case$k.line" 2>&1
     note=""
-    if [ $rc = 124 ] && [ "$fl" = mpich ] && [ -s "$out" ] &&
+    if [ $rc = 124 ] && [ "${fl#mpich}" != "$fl" ] && [ -s "$out" ] &&
        grep -q 'after its output .* was complete' "$work/case$k.err"; then
         note=" (killed ${grace}s after complete output: known MPICH 4.0.2 + UCX MPI_Finalize hang, openucx/ucx#8738)"
         rc=0

@@ -39,8 +39,16 @@ Options for 'up':
                   order instead of the same order on both nodes (see UCX note)
 
 Options for 'run' and 'line':
-  --mpi ompi|ompi-ucx|mpich  Open MPI with pml ob1 + tcp BTL (default), Open MPI with
-                  pml ucx over UCX tcp, or MPICH (ch4:ucx) with hydra
+  --mpi ompi|ompi-ucx|mpich|mpich-ofi|impi
+                  Open MPI with pml ob1 + tcp BTL (default), Open MPI with pml ucx
+                  over UCX tcp, MPICH (ch4:ucx) with hydra, MPICH 5's OFI netmod
+                  (libfabric tcp on the first device), or Intel MPI (libfabric tcp
+                  on the first device; needs --launcher)
+  --launcher PATH the installation's own launcher (default: Debian's
+                  mpirun.openmpi or mpiexec.mpich); its --version gives the
+                  release: Open MPI 5's prterun gets PRRTE's options (--prtemca
+                  plm_ssh_agent, oob_tcp_if_include, prte_tmpdir_base; btl sm),
+                  MPICH 5 the UCX netmod explicitly
   --np N          processes in all (default 2 x --ppn)
   --ppn N         processes per node (default 1); Open MPI: --map-by ppr:N:node,
                   MPICH: -ppn N; ranks 0..N-1 on nodeA, the next N on nodeB
