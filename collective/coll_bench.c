@@ -220,12 +220,10 @@ static int find_op(const char *name, coll_params *p)
     return p->op != NULL;
 }
 
-static const mg_bench *the_bench; /* mg_coll_main's descriptor */
-
 /* --ranks-sweep, --matrix: the forms of coll_sweep.c. */
-static const mg_bench *choose(const mg_ctx *c)
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
-    return mg_coll_reshape(c, the_bench);
+    return mg_coll_reshape(c, base, &out->b);
 }
 
 int mg_coll_main(const char *name, int argc, char **argv)
@@ -297,7 +295,6 @@ int mg_coll_main(const char *name, int argc, char **argv)
         b.report.figures = figures;
         b.report.extra_names = overlap_extras;
     }
-    the_bench = &b;
     return mg_main(&b, argc, argv);
 }
 

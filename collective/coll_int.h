@@ -114,8 +114,9 @@ void mg_coll_matrix_describe(const mg_ctx *c, mg_kvlist *out);
 /* --ranks-sweep (coll_sweep.c): the counts parsed and checked, the
  * sub-communicators made and freed, the form that sweeps. */
 int mg_coll_sweep_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen);
-const struct mg_bench *mg_coll_sweep_form(const struct mg_bench *b);
-/* The program's choose: b's form for --ranks-sweep or --matrix, or NULL. */
-const struct mg_bench *mg_coll_reshape(const mg_ctx *c, const struct mg_bench *b);
+void mg_coll_sweep_form(const struct mg_bench *b, struct mg_bench *form);
+/* The program's choose: 1 with b's form for --ranks-sweep or --matrix in
+ * *form, or 0 (b itself). */
+int mg_coll_reshape(const mg_ctx *c, const struct mg_bench *b, struct mg_bench *form);
 
 #endif

@@ -130,16 +130,14 @@ static void teardown(mg_ctx *c)
             MG_MPI_CHECK(MPI_Comm_free(&s->subs[k]));
 }
 
-const mg_bench *mg_coll_sweep_form(const mg_bench *b)
+void mg_coll_sweep_form(const mg_bench *b, mg_bench *form)
 {
-    static mg_bench form;
-    form = *b;
-    form.sweep.variant_name = "ranks";
-    form.sweep.variants = variants;
-    form.sweep.variant_labels = NULL;
-    form.kernel.setup = setup;
-    form.kernel.teardown = teardown;
-    return &form;
+    *form = *b;
+    form->sweep.variant_name = "ranks";
+    form->sweep.variants = variants;
+    form->sweep.variant_labels = NULL;
+    form->kernel.setup = setup;
+    form->kernel.teardown = teardown;
 }
 
 /* ------------------------------------------------------------------ */
@@ -213,18 +211,19 @@ static int is_generator(const char *spec)
            strncmp(spec, "sparse", 6) == 0;
 }
 
-const mg_bench *mg_coll_reshape(const mg_ctx *c, const mg_bench *b)
+int mg_coll_reshape(const mg_ctx *c, const mg_bench *b, mg_bench *form)
 {
-    static mg_bench form;
     const coll_params *p = prm(c);
-    if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec)
-        return mg_coll_sweep_form(b);
+    if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec) {
+        mg_coll_sweep_form(b, form);
+        return 1;
+    }
     if (p->matrix_spec == NULL)
-        return NULL;
-    form = *b;
-    form.report.describe = mg_coll_matrix_describe;
-    form.kernel.teardown = matrix_teardown;
+        return 0;
+    *form = *b;
+    form->report.describe = mg_coll_matrix_describe;
+    form->kernel.teardown = matrix_teardown;
     if (!is_generator(p->matrix_spec))
-        form.sizes.min_size = form.sizes.default_min_size = form.sizes.default_max_size = 0;
-    return &form;
+        form->sizes.min_size = form->sizes.default_min_size = form->sizes.default_max_size = 0;
+    return 1;
 }

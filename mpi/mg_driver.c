@@ -141,6 +141,7 @@ void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
 {
     memset(s, 0, sizeof *s);
     s->b = b;
+    s->ctx.base = b;
     s->argc = argc;
     s->argv = argv;
     s->ctx.peer = -1;

@@ -81,6 +81,8 @@ typedef struct {
 } mg_config;
 
 typedef struct mg_ctx mg_ctx;
+struct mg_bench;
+struct mg_form;
 
 /* What a kernel sees. */
 struct mg_ctx {
@@ -118,6 +120,7 @@ struct mg_ctx {
     void *sbuf, *rbuf;            /* page-aligned, max size each (times the bench's count) */
     size_t buf_bytes;             /* size of each of sbuf and rbuf */
     void *params;                 /* the benchmark's own option struct */
+    const struct mg_bench *base;  /* the program's own descriptor (before params.choose) */
     const mg_opt *opts;           /* its option rows, and which of them the command */
     const unsigned char *given;   /* line gives (mg_ctx_given) */
     MPI_Request *reqs;            /* bench->kernel.requests(ctx) requests for the kernel */
@@ -155,10 +158,13 @@ typedef struct mg_bench {
         int (*check)(const mg_ctx *ctx, char *err, size_t errlen);
         /* Forms chosen by an option. When set, called on every rank right
          * after the options are parsed (before the rank, size and check
-         * steps); returns the descriptor to run instead (NULL: this one). The
-         * chosen one must have the same id.name and params; it may differ in
-         * anything else (timing, sizes, sweep, kernel). Pure. */
-        const struct mg_bench *(*choose)(const mg_ctx *ctx);
+         * steps) with the program's descriptor and storage the driver owns
+         * (out->b starts as a copy of base): writes the form to run into
+         * out and returns 1, or returns 0 to run base itself. The form must
+         * have the same id.name and params; it may differ in anything else
+         * (timing, sizes, sweep, kernel); its labels may point into
+         * out->text and out->labels. Pure: no state of its own. */
+        int (*choose)(const mg_ctx *ctx, const struct mg_bench *base, struct mg_form *out);
         /* What this MPI library lacks for the chosen options (a message),
          * or NULL; called after MPI_Init on every rank: the program exits
          * with MG_EXIT_SKIP (77) and rank 0 says the message. */
@@ -311,6 +317,14 @@ typedef struct mg_bench {
         void (*describe)(const mg_ctx *ctx, mg_kvlist *out);
     } report;
 } mg_bench;
+
+/* Storage the driver owns for the form params.choose chooses: the
+ * descriptor, and room for the text of its variant labels. */
+typedef struct mg_form {
+    mg_bench b;
+    char text[96];
+    const char *labels[4];
+} mg_form;
 
 /* Busy computation for `seconds` (the calibrated loop of ctx->compute); with
  * test_interval_s > 0 it stops every test_interval_s to call MPI_Testall on

@@ -270,8 +270,11 @@ void mg_plan_parse(mg_run *s)
     if (s->plan_failed || s->cfg.help || s->cfg.version || !s->b->params.choose)
         return;
     {
-        const mg_bench *b = s->b, *form = b->params.choose(&s->ctx);
-        if (form != NULL && form != b) {
+        const mg_bench *b = s->b;
+        memset(&s->form, 0, sizeof s->form);
+        s->form.b = *b;
+        if (b->params.choose(&s->ctx, b, &s->form)) {
+            const mg_bench *form = &s->form.b;
             if (form->params.opts != b->params.opts ||
                 form->params.params_size != b->params.params_size ||
                 form->kernel.rails != b->kernel.rails) {

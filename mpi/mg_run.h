@@ -52,6 +52,7 @@ typedef struct {
 
 typedef struct {
     const mg_bench *b;
+    mg_form form; /* b after params.choose chose a form */
     mg_ctx ctx;
     mg_config cfg;
     mg_sweep sweep;

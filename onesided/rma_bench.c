@@ -275,22 +275,21 @@ static void pairs_of(const mg_ctx *c, int *partner_of)
 
 /* ---- the descriptor ---- */
 
-static mg_bench base, chosen;
-
 /* The form the options choose: fence and pscw latency is a ping-pong
  * (halved); an atomic moves one element of -T (its size). */
-static const mg_bench *choose(const mg_ctx *c)
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
     const rma_params *p = c->params;
-    chosen = base;
+    mg_bench *chosen = &out->b;
+    *chosen = *base;
     if (p->prog->pattern == PAT_LAT && (eff_sync(p) == SYNC_FENCE || eff_sync(p) == SYNC_PSCW))
-        chosen.timing.time_scale = 0.5;
+        chosen->timing.time_scale = 0.5;
     if (is_atomic(p->prog->op)) {
         const uint64_t es = mg_elem_size((mg_elem_type)eff_type(p));
-        chosen.sizes.min_size = chosen.sizes.default_min_size = es;
-        chosen.sizes.default_max_size = es;
+        chosen->sizes.min_size = chosen->sizes.default_min_size = es;
+        chosen->sizes.default_max_size = es;
     }
-    return &chosen;
+    return 1;
 }
 
 static void shape_sizes(mg_bench *b, uint64_t min, uint64_t from, uint64_t to)
@@ -356,8 +355,9 @@ static const rma_prog *find_prog(const char *name)
 
 int mg_rma_main(const char *name, int argc, char **argv)
 {
-    static char desc[320];
-    static rma_params dflt;
+    char desc[320];
+    rma_params dflt;
+    mg_bench base;
     const rma_prog *g = find_prog(name);
 
     if (g == NULL) {

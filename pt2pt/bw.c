@@ -48,7 +48,7 @@ static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
 }
 
 static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_DATATYPES, MG_OPT_LAST};
-static const mg_bench *choose(const mg_ctx *c);
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 
 static const mg_bench bench = {
     .id.name = "bw",
@@ -65,10 +65,9 @@ static const mg_bench bench = {
     .params.check = mg_p2p_check,
 };
 
-static const mg_bench *choose(const mg_ctx *c)
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
-    static mg_bench form;
-    return mg_p2p_choose(c, &bench, &form, iterate_persistent, begin_persistent);
+    return mg_p2p_choose(c, base, out, iterate_persistent, begin_persistent);
 }
 
 int main(int argc, char **argv) { return mg_main(&bench, argc, argv); }

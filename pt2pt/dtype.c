@@ -28,11 +28,20 @@ typedef struct {
     mg_xfer saved;
 } dt_state;
 
-static const MPI_Datatype *elem_types(void)
+/* -T's element types (mg_dt_elem_names' order); handles are not constant
+ * expressions under every MPI, so a switch rather than a table */
+static MPI_Datatype elem_type(int elem)
 {
-    static MPI_Datatype t[4];
-    t[0] = MPI_CHAR, t[1] = MPI_INT, t[2] = MPI_FLOAT, t[3] = MPI_DOUBLE;
-    return t;
+    switch (elem) {
+    case 1:
+        return MPI_INT;
+    case 2:
+        return MPI_FLOAT;
+    case 3:
+        return MPI_DOUBLE;
+    default:
+        return MPI_CHAR;
+    }
 }
 
 typedef struct {
@@ -170,7 +179,7 @@ static void dt_begin_size(mg_ctx *c, uint64_t size)
         return;
     layout_of(c, &s->l);
     s->e = elem_size[prm(c)->elem];
-    s->elem = elem_types()[prm(c)->elem];
+    s->elem = elem_type(prm(c)->elem);
     s->size = size;
     s->comm = c->comm;
     s->lo[0] = c->sbuf, s->hi[0] = (const char *)c->sbuf + c->buf_bytes;
@@ -204,12 +213,12 @@ static void dt_end_size(mg_ctx *c, uint64_t size)
 /* Buffers and validation                                             */
 /* ------------------------------------------------------------------ */
 
-static const mg_bench *base_bench; /* the program's own descriptor (one per process) */
-
+/* The program's own descriptor (c->base) gives the plain buffers and who
+ * sends to whom; the datatype form widens the buffers to the extent. */
 static size_t dt_buf_bytes(const mg_ctx *c, uint64_t max_size)
 {
-    size_t base = base_bench->kernel.buf_bytes ? base_bench->kernel.buf_bytes(c, max_size)
-                                               : (size_t)max_size;
+    size_t base = c->base->kernel.buf_bytes ? c->base->kernel.buf_bytes(c, max_size)
+                                            : (size_t)max_size;
     size_t ext = (size_t)extent(c, max_size);
     return ext > base ? ext : base;
 }
@@ -229,7 +238,7 @@ static void current(const mg_ctx *c, mg_dt_layout *l, size_t *e)
 static int sender_of_mine(const mg_ctx *c, uint64_t size)
 {
     int from[MG_LIST_MAX];
-    return base_bench->valid.recv_slots(c, size, from, MG_LIST_MAX) > 0 ? from[0] : -1;
+    return c->base->valid.recv_slots(c, size, from, MG_LIST_MAX) > 0 ? from[0] : -1;
 }
 
 static void dt_fill(mg_ctx *c, uint64_t size, int pass)
@@ -297,30 +306,33 @@ static int wants_types(const mg_ctx *c)
     return mg_ctx_given(c, "type") || mg_ctx_given(c, "layout");
 }
 
-const mg_bench *mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
-                              void (*iterate_persistent)(mg_ctx *, uint64_t, long),
-                              void (*begin_persistent)(mg_ctx *, uint64_t))
+int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
+                  void (*iterate_persistent)(mg_ctx *, uint64_t, long),
+                  void (*begin_persistent)(mg_ctx *, uint64_t))
 {
-    static char label[64];
-    static const char *labels[3] = {"bytes", label, NULL};
+    char *label = out->text;
+    const size_t nlabel = sizeof out->text;
+    mg_bench *form = &out->b;
     mg_dt_layout l;
     size_t e;
     if (!wants_types(c) || prm(c)->persistent)
         return mg_persist_choose(c, b, form, iterate_persistent, begin_persistent);
-    base_bench = b;
+    out->labels[0] = "bytes";
+    out->labels[1] = label;
+    out->labels[2] = NULL;
     layout_of(c, &l);
     e = elem_size[prm(c)->elem];
     if (l.kind == MG_DT_BASIC)
-        snprintf(label, sizeof label, "%s", mg_dt_elem_names[prm(c)->elem]);
+        snprintf(label, nlabel, "%s", mg_dt_elem_names[prm(c)->elem]);
     else if (l.kind == MG_DT_VECTOR)
-        snprintf(label, sizeof label, "vector:%ld:%ld/%s", l.block, l.stride,
+        snprintf(label, nlabel, "vector:%ld:%ld/%s", l.block, l.stride,
                  mg_dt_elem_names[prm(c)->elem]);
     else
-        snprintf(label, sizeof label, "%s/%s", mg_dt_layout_names[l.kind], mg_dt_elem_names[prm(c)->elem]);
+        snprintf(label, nlabel, "%s/%s", mg_dt_layout_names[l.kind], mg_dt_elem_names[prm(c)->elem]);
     *form = *b;
     form->sweep.variant_name = "datatype";
     form->sweep.variants = mg_persist_variants;
-    form->sweep.variant_labels = labels;
+    form->sweep.variant_labels = out->labels;
     form->kernel.begin_size = dt_begin_size;
     form->kernel.end_size = dt_end_size;
     form->kernel.state_size = sizeof(dt_state);
@@ -332,7 +344,7 @@ const mg_bench *mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form
     form->report.extras = mg_persist_extras;
     if (form->sizes.default_min_size < e)
         form->sizes.default_min_size = e;
-    return form;
+    return 1;
 }
 
 /* Every size of -m a whole number of elements, at most 1 GiB. */

@@ -41,11 +41,11 @@ extern const char *const mg_dt_elem_names[];
             0, 0, NULL, NULL, NULL                                                                 \
     }
 
-/* A program's choose and check for -T/-D together with --persistent: the
- * datatype form, the persistent form, or b. */
-const mg_bench *mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
-                              void (*iterate_persistent)(mg_ctx *, uint64_t, long),
-                              void (*begin_persistent)(mg_ctx *, uint64_t));
+/* A program's choose and check for -T/-D together with --persistent: 1 with
+ * the datatype form or the persistent form in *out, or 0 (b). */
+int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
+                  void (*iterate_persistent)(mg_ctx *, uint64_t, long),
+                  void (*begin_persistent)(mg_ctx *, uint64_t));
 int mg_p2p_check(const mg_ctx *c, char *err, size_t errlen);
 
 #endif

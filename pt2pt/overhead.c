@@ -212,7 +212,7 @@ static const mg_opt opts[] = {
     .sweep.variants = variants, .kernel.state_size = sizeof(overhead_state),                       \
     .kernel.begin_size = begin_size, .report.nfigures = 2, .report.figures = figures
 
-static const mg_bench *choose(const mg_ctx *c);
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 static int check(const mg_ctx *c, char *err, size_t errlen);
 
 static const mg_bench forms[2] = {
@@ -235,7 +235,12 @@ static const mg_bench forms[2] = {
      .kernel.requests = mg_window_requests, .report.extra_names = bw_extras,
      .report.extras = extras_bw}};
 
-static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->part]; }
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
+{
+    (void)base;
+    out->b = forms[prm(c)->part];
+    return 1;
+}
 
 /* The bandwidth part's options do nothing in the latency part. */
 static int check(const mg_ctx *c, char *err, size_t errlen)

@@ -65,12 +65,12 @@ void mg_persist_end_size(mg_ctx *c, uint64_t size)
         mg_persist_free(c, size);
 }
 
-const mg_bench *mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
-                                  void (*iterate)(mg_ctx *, uint64_t, long),
-                                  void (*begin_size)(mg_ctx *, uint64_t))
+int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+                      void (*iterate)(mg_ctx *, uint64_t, long),
+                      void (*begin_size)(mg_ctx *, uint64_t))
 {
     if (!mg_p2p(c)->persistent)
-        return b;
+        return 0;
     *form = *b;
     form->sweep.variant_name = "calls";
     form->sweep.variants = mg_persist_variants;
@@ -82,5 +82,5 @@ const mg_bench *mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *
     form->kernel.plain_calls = 1;
     form->report.extra_names = mg_persist_extra_names;
     form->report.extras = mg_persist_extras;
-    return form;
+    return 1;
 }

@@ -31,11 +31,11 @@ extern const char *const mg_persist_extra_names[];
  * every persistent form). */
 void mg_persist_end_size(mg_ctx *c, uint64_t size);
 
-/* A program's choose: b itself, or with --persistent its persistent form
- * built into *form (the calls variant, begin_size making the requests,
- * mg_persist_end_size, iterate, the ratio extra). */
-const mg_bench *mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
-                                  void (*iterate)(mg_ctx *, uint64_t, long),
-                                  void (*begin_size)(mg_ctx *, uint64_t));
+/* A program's choose: 0 (b itself), or with --persistent 1 and its
+ * persistent form built into *form (the calls variant, begin_size making
+ * the requests, mg_persist_end_size, iterate, the ratio extra). */
+int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+                      void (*iterate)(mg_ctx *, uint64_t, long),
+                      void (*begin_size)(mg_ctx *, uint64_t));
 
 #endif

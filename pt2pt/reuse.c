@@ -252,7 +252,7 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 #define FIFO_FORM .sweep.variant_name = "buffers", KIB512
 #define PCT_FORM .sweep.variant_name = "reuse_pct"
 
-static const mg_bench *choose(const mg_ctx *c);
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 
 static const mg_bench forms[2][2] = {
     {{COMMON, LATENCY, FIFO_FORM}, {COMMON, BANDWIDTH, FIFO_FORM}},
@@ -261,6 +261,11 @@ static const mg_bench forms[2][2] = {
      {COMMON, BANDWIDTH, PCT_FORM, KIB512, .timing.default_iterations = 30,
       .timing.default_warmup = 2}}};
 
-static const mg_bench *choose(const mg_ctx *c) { return &forms[prm(c)->pattern][prm(c)->metric]; }
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
+{
+    (void)base;
+    out->b = forms[prm(c)->pattern][prm(c)->metric];
+    return 1;
+}
 
 int main(int argc, char **argv) { return mg_main(&forms[FIFO][LAT], argc, argv); }
