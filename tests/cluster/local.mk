@@ -5,7 +5,7 @@
 # this one); needs root, iproute2 (ip, tc) and util-linux (unshare, nsenter),
 # prints "1..0 # SKIP ..." where network namespaces are not available.
 # The long acceptance measurement is bench/multirail.sh (doc/multirail.md).
-EXTRA_DIST += tests/cluster/netns-cluster.sh tests/cluster/netns-cluster-help.sh \
+EXTRA_DIST += tests/cluster/netns-cluster.sh tests/cluster/netns-cluster-help.sh tests/cluster/netns-cluster-launch.sh \
 	tests/cluster/check_cluster.sh tests/cluster/slurm_cluster.sh \
 	tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh
 
