@@ -75,6 +75,11 @@ MPI_Session_finalize(&s);]])],
     [yes:openmpi\ 5.0.*], [],
     [yes:*], [MG_MPI_FEATURES="$MG_MPI_FEATURES part_window"])
   AS_IF([test "$mg_have_sessions" = yes], [MG_MPI_FEATURES="$MG_MPI_FEATURES sessions"])
+  dnl Intel MPI 2021 refuses MPI_Init after MPI_Session_init, which MPI-4
+  dnl allows (bench/session_then_init.c; doc/releases.md)
+  AS_CASE([$mg_have_sessions:$MG_MPI_LIBRARY],
+    [yes:impi\ *], [],
+    [yes:*], [MG_MPI_FEATURES="$MG_MPI_FEATURES session_world"])
   AS_IF([test "$mg_have_large_count" = yes], [MG_MPI_FEATURES="$MG_MPI_FEATURES large_count"])
   AC_SUBST([MG_MPI_FEATURES])
   MG_MPI_LAUNCHER

@@ -47,20 +47,35 @@ static void session_init(void)
 #endif
 }
 
+/* Intel MPI 2021.19 refuses MPI_Init after MPI_Session_init ("Cannot call
+ * MPI_INIT or MPI_INIT_THREAD more than once"), which MPI-4 allows and
+ * Open MPI 5 and MPICH 5 do (bench/session_then_init.c): the driver needs
+ * MPI_Init, so --init session exits 77 there. Asked before MPI_Init. */
+static int world_after_session_refused(void)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    return MPI_Get_library_version(lib, &len) == MPI_SUCCESS &&
+           strncmp(lib, "Intel(R) MPI Library", 20) == 0;
+}
+
 static void init(mg_ctx *c, int *argc, char ***argv, int required)
 {
     int provided = 0, mode = sp(c)->init;
+    /* asked before the clock starts */
+    const int session =
+        mode == MG_INIT_SESSION && MG_HAVE_SESSIONS && !world_after_session_refused();
     double t0 = mg_startup_wall();
     (void)required;
     if (mode == MG_INIT_THREAD)
         MG_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided));
-    else if (mode == MG_INIT_SESSION && MG_HAVE_SESSIONS)
+    else if (session)
         session_init();
     else
         MG_MPI_CHECK(MPI_Init(argc, argv));
     mg_startup.ready_wall = mg_startup_wall();
     mg_startup.init_s = mg_startup.ready_wall - t0;
-    if (mode == MG_INIT_SESSION && MG_HAVE_SESSIONS)
+    if (session)
         MG_MPI_CHECK(MPI_Init(argc, argv));
 }
 
@@ -80,6 +95,10 @@ static const char *unsupported(const mg_ctx *c)
     if (sp(c)->init == MG_INIT_SESSION && !MG_HAVE_SESSIONS)
         return "--init session needs MPI-4 sessions (MPI_Session_init), which this MPI library "
                "lacks";
+    if (sp(c)->init == MG_INIT_SESSION && world_after_session_refused())
+        return "--init session: this MPI library (Intel MPI) refuses MPI_Init after "
+               "MPI_Session_init, which MPI-4 allows and the driver needs "
+               "(bench/session_then_init.c, doc/releases.md)";
     return NULL;
 }
 
