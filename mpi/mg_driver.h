@@ -187,8 +187,9 @@ typedef struct mg_bench {
         int thread_level;
         /* Instead of MPI_Init / MPI_Init_thread (a program that measures
          * initialisation itself, startup): called once with the options
-         * parsed (ctx->params); it must initialise MPI's world model at
-         * `required` (MPI_THREAD_SINGLE: MPI_Init). */
+         * parsed (ctx->params) and the kernel state allocated (ctx->state,
+         * where it may keep what it made or measured); it must initialise
+         * MPI's world model at `required` (MPI_THREAD_SINGLE: MPI_Init). */
         void (*init)(mg_ctx *ctx, int *argc, char ***argv, int required);
     } layout;
 

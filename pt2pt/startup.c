@@ -28,22 +28,33 @@
 #include <math.h>
 #include <string.h>
 
+/* The kernel state: what the initialisation measured, and (--init
+ * session) the session and its communicator until the teardown. */
+typedef struct {
+    mg_startup_times t; /* first: the shared layout (startup.h) */
 #if MG_HAVE_SESSIONS
-static MPI_Session session = MPI_SESSION_NULL;
-static MPI_Comm session_comm = MPI_COMM_NULL;
+    int have_session;
+    MPI_Session session;
+    MPI_Comm comm;
 #endif
+} startup_state;
 
 static const mg_startup_params *sp(const mg_ctx *c) { return c->params; }
+static startup_state *st(const mg_ctx *c) { return c->state; }
 
-static void session_init(void)
+static void session_init(startup_state *s)
 {
 #if MG_HAVE_SESSIONS
     MPI_Group world;
-    MG_MPI_CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &session));
-    MG_MPI_CHECK(MPI_Group_from_session_pset(session, "mpi://WORLD", &world));
+    MG_MPI_CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s->session));
+    s->have_session = 1;
+    s->comm = MPI_COMM_NULL;
+    MG_MPI_CHECK(MPI_Group_from_session_pset(s->session, "mpi://WORLD", &world));
     MG_MPI_CHECK(MPI_Comm_create_from_group(world, "org.mpigauge.startup", MPI_INFO_NULL,
-                                            MPI_ERRORS_RETURN, &session_comm));
+                                            MPI_ERRORS_RETURN, &s->comm));
     MG_MPI_CHECK(MPI_Group_free(&world));
+#else
+    (void)s;
 #endif
 }
 
@@ -70,23 +81,27 @@ static void init(mg_ctx *c, int *argc, char ***argv, int required)
     if (mode == MG_INIT_THREAD)
         MG_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided));
     else if (session)
-        session_init();
+        session_init(st(c));
     else
         MG_MPI_CHECK(MPI_Init(argc, argv));
-    mg_startup.ready_wall = mg_startup_wall();
-    mg_startup.init_s = mg_startup.ready_wall - t0;
+    st(c)->t.ready_wall = mg_startup_wall();
+    st(c)->t.init_s = st(c)->t.ready_wall - t0;
     if (session)
         MG_MPI_CHECK(MPI_Init(argc, argv));
 }
 
 static void teardown(mg_ctx *c)
 {
-    (void)c;
 #if MG_HAVE_SESSIONS
-    if (session_comm != MPI_COMM_NULL)
-        MG_MPI_CHECK(MPI_Comm_free(&session_comm));
-    if (session != MPI_SESSION_NULL)
-        MG_MPI_CHECK(MPI_Session_finalize(&session));
+    startup_state *s = st(c);
+    if (!s->have_session)
+        return;
+    if (s->comm != MPI_COMM_NULL)
+        MG_MPI_CHECK(MPI_Comm_free(&s->comm));
+    MG_MPI_CHECK(MPI_Session_finalize(&s->session));
+    s->have_session = 0;
+#else
+    (void)c;
 #endif
 }
 
@@ -104,7 +119,7 @@ static const char *unsupported(const mg_ctx *c)
 
 static int check(const mg_ctx *c, char *err, size_t errlen)
 {
-    if (mg_startup.launch_bad) {
+    if (sp(c)->marks.launch_bad) {
         snprintf(err, errlen, "MG_LAUNCH_TIME: not a time in seconds since the epoch");
         return -1;
     }
@@ -124,17 +139,17 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
 static void iterate(mg_ctx *c, uint64_t size, long iters)
 {
     (void)size;
-    c->sample_s += mg_startup.init_s * (double)iters;
+    c->sample_s += st(c)->t.init_s * (double)iters;
 }
 
 enum { FIG_MAIN, FIG_INIT, FIG_READY, NFIG };
 
 static void figures(const mg_ctx *c, double *out)
 {
-    (void)c;
-    out[FIG_MAIN] = mg_startup.main_wall - mg_startup.launch_wall;
-    out[FIG_INIT] = mg_startup.init_s;
-    out[FIG_READY] = mg_startup.ready_wall - mg_startup.launch_wall;
+    const mg_startup_marks *m = &sp(c)->marks;
+    out[FIG_MAIN] = m->main_wall - m->launch_wall;
+    out[FIG_INIT] = st(c)->t.init_s;
+    out[FIG_READY] = st(c)->t.ready_wall - m->launch_wall;
 }
 
 static const char *const extra_names[] = {"init_min_us", "init_mean_us", "main_max_us",
@@ -160,8 +175,8 @@ static void describe(const mg_ctx *c, mg_kvlist *out)
     mg_kv_object(out, "startup");
     mg_kv_string(out, "init", calls[sp(c)->init]);
     mg_kv_string(out, "clock", "CLOCK_REALTIME");
-    if (isfinite(mg_startup.launch_wall))
-        mg_kv_number(out, "launch_time", mg_startup.launch_wall);
+    if (isfinite(sp(c)->marks.launch_wall))
+        mg_kv_number(out, "launch_time", sp(c)->marks.launch_wall);
     else
         mg_kv_null(out, "launch_time");
     mg_kv_end(out);
@@ -194,6 +209,7 @@ static const mg_bench bench = {
     .timing.default_warmup = 1,
     .kernel.iterate = iterate,
     .kernel.teardown = teardown,
+    .kernel.state_size = sizeof(startup_state),
     .report.nfigures = NFIG,
     .report.figures = figures,
     .report.extra_names = extra_names,
@@ -201,8 +217,12 @@ static const mg_bench bench = {
     .report.describe = describe,
 };
 
+/* main's marks reach the run as the default of its params (no option sets
+ * them); everything else is the descriptor above. */
 int main(int argc, char **argv)
 {
-    mg_startup_mark();
-    return mg_main(&bench, argc, argv);
+    const mg_startup_params dflt = {.init = MG_INIT_PLAIN, .marks = mg_startup_mark()};
+    mg_bench b = bench;
+    b.params.params_default = &dflt;
+    return mg_main(&b, argc, argv);
 }

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-mg_startup_times mg_startup = {.launch_wall = NAN, .first_ring_s = NAN};
-
 double mg_startup_wall(void)
 {
     struct timespec t;
@@ -16,19 +14,19 @@ double mg_startup_wall(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-void mg_startup_mark(void)
+mg_startup_marks mg_startup_mark(void)
 {
     const char *env = getenv("MG_LAUNCH_TIME");
     char *end = NULL;
-    mg_startup.main_wall = mg_startup_wall();
+    mg_startup_marks m = {.main_wall = mg_startup_wall(), .launch_wall = NAN, .launch_bad = 0};
     if (env == NULL)
-        return;
+        return m;
     errno = 0;
-    mg_startup.launch_wall = strtod(env, &end);
-    if (errno != 0 || end == env || *end != '\0' || !isfinite(mg_startup.launch_wall) ||
-        mg_startup.launch_wall <= 0) {
-        mg_startup.launch_bad = 1;
-        mg_startup.launch_wall = NAN;
+    m.launch_wall = strtod(env, &end);
+    if (errno != 0 || end == env || *end != '\0' || !isfinite(m.launch_wall) ||
+        m.launch_wall <= 0) {
+        m.launch_bad = 1;
+        m.launch_wall = NAN;
     }
+    return m;
 }
-

@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The code's structural rules, checked on the sources (TAP):
+#   benchmark code (pt2pt, collective, onesided, overlap) keeps no mutable
+#   state of its own: no static or global variable that is not const (a
+#   run's state lives in what the driver hands the kernel: ctx->params,
+#   ctx->state, the mg_form of params.choose);
+#   no C, C++ or Python source of the project is 600 lines or longer.
+#   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
+set -u
+src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
+src=${src:-$(dirname "$0")/..}
+cd "$src" || exit 99
+echo "1..2"
+# a line at file scope or in a function that declares a static or global
+# variable without const: "static T name..;" or "T name = ...;" at column 0
+bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
+    awk -v F="$f" '
+        /^[ \t]*static / && $0 !~ /const/ && $0 !~ /\(/ { print F ":" NR ": " $0 }
+        /^[a-zA-Z_][a-zA-Z_0-9 \*]* [a-zA-Z_][a-zA-Z_0-9\[\]]* *(=.*)?;[ \t]*$/ &&
+            $0 !~ /^(const|typedef|extern|return|static|enum|struct [a-z_]* \{)/ { print F ":" NR ": " $0 }
+    ' "$f"
+done)
+if [ -z "$bad" ]; then
+    echo "ok 1 - no mutable static or global in benchmark code"
+else
+    echo "not ok 1 - mutable static or global in benchmark code"
+    echo "$bad" | sed 's/^/# /'
+fi
+long=$(find util mpi pt2pt collective onesided overlap tools bench tests frontend \
+    \( -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.py' \) -type f 2>/dev/null |
+    while read -r f; do n=$(wc -l <"$f"); [ "$n" -ge 600 ] && echo "$f $n"; done)
+if [ -z "$long" ]; then
+    echo "ok 2 - every C, C++ and Python source under 600 lines"
+else
+    echo "not ok 2 - sources of 600 lines or more"
+    echo "$long" | sed 's/^/# /'
+fi
