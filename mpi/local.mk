@@ -4,7 +4,7 @@ noinst_LIBRARIES += mpi/libmgmpi.a
 mpi_libmgmpi_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_driver.c mpi/mg_driver.h mpi/mg_run.h \
-	mpi/mg_plan.c mpi/mg_session.c mpi/mg_measure.c mpi/mg_sweep.c mpi/mg_output.c mpi/mg_outfile.c \
+	mpi/mg_config.c mpi/mg_plan.c mpi/mg_session.c mpi/mg_measure.c mpi/mg_sweep.c mpi/mg_output.c mpi/mg_outfile.c \
 	mpi/mg_group_mpi.c \
 	mpi/mg_mpi.c mpi/mg_mpi.h \
 	mpi/mg_multirail.c mpi/mg_multirail.h mpi/mg_mr.h \

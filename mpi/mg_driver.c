@@ -60,14 +60,6 @@ int mg_delays_check(const mg_list *given, int relative, char *err, size_t errlen
     return 0;
 }
 
-void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
-{
-    if (b->sweep.variant_labels)
-        snprintf(buf, len, "%s=%s", b->sweep.variant_name, b->sweep.variant_labels[v]);
-    else
-        snprintf(buf, len, "%s=%ld", b->sweep.variant_name, v);
-}
-
 mg_figure_span mg_ctx_figure_over_ranks(const mg_ctx *c, int k, int nfigures)
 {
     mg_figure_span out = {INFINITY, 0.0, -INFINITY};

@@ -4,8 +4,8 @@
  * the rail map, and the hint communicators. */
 #include "mg_mr.h"
 
+#include "mg_binding.h"
 #include "mg_netdev.h"
-#include "mg_prov.h"
 
 #include <hwloc.h>
 #include <stdio.h>
@@ -172,7 +172,7 @@ void mg_mr_gather_map(mg_rails *R)
     gethostname(me.host, sizeof me.host - 1);
     if (mg_netdev_topology(&topo, NULL) != 0)
         topo = NULL;
-    mg_prov_binding(topo, me.binding, sizeof me.binding);
+    mg_binding(topo, me.binding, sizeof me.binding);
     my_device(R, &me, topo);
     if (topo)
         hwloc_topology_destroy(topo);

@@ -166,3 +166,19 @@ void mg_output_summary(mg_run *s)
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k].ops->summary(&s->sink[k], b->id.name, &kv);
 }
+
+/* All ranks reach the same verdict; rank 0 says why, on standard error and,
+ * in JSON mode, as a record on standard output ({"type":"error"}, with the
+ * rank counts when `code` is "ranks"; doc/output.md) so that a runner never
+ * reads prose. need_min < 0: no counts. */
+int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
+                   int need_min, int need_max)
+{
+    mg_output_error(ctx, b, code, MG_EXIT_USAGE, msg, " (see --help)", need_min, need_max);
+    return MG_EXIT_USAGE;
+}
+
+int mg_usage(const mg_ctx *ctx, const mg_bench *b, const char *msg)
+{
+    return mg_usage_error(ctx, b, "usage", msg, -1, -1);
+}

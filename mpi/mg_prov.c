@@ -3,6 +3,7 @@
 #include "mg_prov.h"
 
 #include "config.h"
+#include "mg_binding.h"
 #include "mg_json.h"
 #include "mg_multirail.h"
 #include "mg_opts_json.h"
@@ -19,34 +20,6 @@ extern char **environ;
 /* Environment variables that change how an MPI library or launcher behaves. */
 static const char *const env_prefixes[] = {"OMPI_", "UCX_",   "MPIR_CVAR_", "FI_",    "I_MPI_",
                                            "MV2_",  "SLURM_", "PMIX_",      "HYDRA_", NULL};
-
-void mg_prov_binding(struct hwloc_topology *topo, char *out, size_t len)
-{
-    hwloc_topology_t own = NULL;
-    hwloc_bitmap_t set;
-
-    snprintf(out, len, "unknown");
-    if (topo == NULL) {
-        if (hwloc_topology_init(&own) != 0)
-            return;
-        if (hwloc_topology_load(own) != 0) {
-            hwloc_topology_destroy(own);
-            return;
-        }
-        topo = own;
-    }
-    set = hwloc_bitmap_alloc();
-    if (set && hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) == 0) {
-        int whole = hwloc_bitmap_isequal(set, hwloc_topology_get_complete_cpuset(topo));
-        int w = hwloc_bitmap_list_snprintf(out, len, set);
-        if (whole && w >= 0 && (size_t)w < len)
-            snprintf(out + w, len - (size_t)w, " (unbound)");
-    }
-    if (set)
-        hwloc_bitmap_free(set);
-    if (own)
-        hwloc_topology_destroy(own);
-}
 
 /* Gather one string per rank to rank 0 (O(total length) at the root). */
 static char **gather_strings(const char *mine, MPI_Comm comm)
@@ -106,7 +79,7 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     snprintf(p->version, sizeof p->version, "%s", MG_VERSION_STRING);
     mg_prov_collect_env(p, environ);
 
-    mg_prov_binding(NULL, bind, sizeof bind);
+    mg_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
     p->bindings = gather_strings(bind, ctx->comm);
 }

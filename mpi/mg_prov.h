@@ -27,12 +27,6 @@ typedef struct {
     const struct mg_rails *rails; /* the session's rails, for the map (NULL: none) */
 } mg_prov;
 
-/* This process's CPU binding in hwloc list syntax ("0-3", with " (unbound)"
- * when it may run on every CPU), "unknown" when hwloc cannot tell; topo NULL:
- * load this machine's topology for the purpose. */
-struct hwloc_topology;
-void mg_prov_binding(struct hwloc_topology *topo, char *out, size_t len);
-
 /* Collective over ctx->comm: gathers hosts and bindings to rank 0. */
 void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
 

@@ -5,13 +5,16 @@
 #   state of its own: no static or global variable that is not const (a
 #   run's state lives in what the driver hands the kernel: ctx->params,
 #   ctx->state, the mg_form of params.choose);
-#   no C, C++ or Python source of the project is 600 lines or longer.
+#   no C, C++ or Python source of the project is 600 lines or longer;
+#   the driver's modules call each other without a circle
+#   (bench/module_graph.py on the build's mpi/*.o; skipped without them).
 #   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
+# Environment: MG_BUILDDIR (the build tree, for the object files).
 set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..2"
+echo "1..3"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
@@ -35,4 +38,13 @@ if [ -z "$long" ]; then
 else
     echo "not ok 2 - sources of 600 lines or more"
     echo "$long" | sed 's/^/# /'
+fi
+objs=${MG_BUILDDIR:-}/mpi
+if ! ls "$objs"/*.o >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
+    echo "ok 3 - the driver's modules without a call circle # SKIP no object files (MG_BUILDDIR) or no nm"
+elif out=$("${PYTHON:-python3}" bench/module_graph.py "$objs" 2>&1); then
+    echo "ok 3 - the driver's modules without a call circle ($(echo "$out" | head -n 1))"
+else
+    echo "not ok 3 - the driver's modules call each other in a circle"
+    echo "$out" | sed 's/^/# /'
 fi

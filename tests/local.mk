@@ -61,8 +61,8 @@ SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_FLAGS='$(MPIEXEC_FLAGS)'; MG_MPI_FLAVOR='$(MG_MPI_FLAVOR)'; MG_MPI_FEATURES='$(MG_MPI_FEATURES)'; MG_MPI_LIBRARY='$(MG_MPI_LIBRARY)'; \
 	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective:$(abs_top_builddir)/onesided:$(abs_top_builddir)/tools'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
-	PYTHON='$(PYTHON)'; MG_MANDIR='$(abs_top_builddir)/man'; \
-	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_MPI_FEATURES MG_MPI_LIBRARY MG_BINDIR MG_TESTDIR PYTHON MG_MANDIR;
+	PYTHON='$(PYTHON)'; MG_MANDIR='$(abs_top_builddir)/man'; MG_BUILDDIR='$(abs_top_builddir)'; \
+	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_MPI_FEATURES MG_MPI_LIBRARY MG_BINDIR MG_TESTDIR PYTHON MG_MANDIR MG_BUILDDIR;
 
 EXTRA_DIST += tests/man_pages.sh tests/releases.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh \
 	tests/option_tables.sh tests/output_safety.sh tests/code_rules.sh \

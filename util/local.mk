@@ -4,6 +4,7 @@ noinst_LIBRARIES += util/libmgutil.a
 util_libmgutil_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
 util_libmgutil_a_SOURCES = \
 	util/mg_exit.h \
+	util/mg_binding.c util/mg_binding.h \
 	util/mg_graph.c util/mg_graph.h \
 	util/mg_guard.c util/mg_guard.h \
 	util/mg_group.c util/mg_group.h \

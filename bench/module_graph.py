@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Which of the driver's modules call which, and the circles among them.
+
+Reads the object files of a build's driver library (mpi/*.o, made by make)
+with `nm`: module A calls module B when A's object leaves a symbol undefined
+that B's object defines. Prints every edge with the functions it carries and
+then the strongly connected components of more than one module (a circle:
+A reaches B and B reaches A through calls). Exit status 1 when there is a
+circle. The measurement behind issue 29's "no call-level circle among the
+driver's stages":
+  bench/module_graph.py _build/mpich/mpi [--edges]"""
+import os
+import subprocess
+import sys
+
+
+def symbols(obj):
+    out = subprocess.run(["nm", obj], check=True, capture_output=True, text=True).stdout
+    defined, undefined = set(), set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == "U":
+            undefined.add(parts[1])
+        elif len(parts) == 3 and parts[1] in "TDBRC" and parts[1].isupper():
+            defined.add(parts[2])
+    return defined, undefined
+
+
+def module(obj):
+    name = os.path.basename(obj)[:-2]
+    return name.split("-", 1)[1] if "-" in name else name
+
+
+def components(nodes, edges):
+    """Tarjan's strongly connected components."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(edges.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(sorted(comp))
+
+    for v in sorted(nodes):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main(argv):
+    folder = next((a for a in argv if not a.startswith("--")), None)
+    if folder is None:
+        print(__doc__.split("\n\n")[-1], file=sys.stderr)
+        return 2
+    objs = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".o"))
+    mods = {module(o): symbols(o) for o in objs}
+    owner = {s: m for m, (d, _) in mods.items() for s in d}
+    edges, carried = {}, {}
+    for m, (_, und) in mods.items():
+        for s in und:
+            t = owner.get(s)
+            if t and t != m:
+                edges.setdefault(m, set()).add(t)
+                carried.setdefault((m, t), []).append(s)
+    if "--edges" in argv:
+        for (a, b), ss in sorted(carried.items()):
+            print(f"{a} -> {b}: {', '.join(sorted(ss))}")
+    circles = [c for c in components(mods, edges) if len(c) > 1]
+    print(f"{len(mods)} modules, {sum(len(v) for v in edges.values())} edges, "
+          f"{len(circles)} circle(s)")
+    for c in circles:
+        inner = sorted((a, b) for (a, b) in carried if a in c and b in c)
+        print("circle: " + " ".join(c))
+        for a, b in inner:
+            print(f"  {a} -> {b}: {', '.join(sorted(carried[(a, b)]))}")
+    return 1 if circles else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
