@@ -73,13 +73,10 @@ static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t 
     const uint64_t per = p->matrix.m && p->matrix.scaled ? mg_matrix_busiest(&p->matrix)
                          : (p->op->flags & MG_COLL_VECTOR) ? (uint64_t)c->nranks
                                                             : 1;
-    mg_sweep sw;
-    char msg[256];
+    const mg_sweep *sw = c->sizes; /* the plan's parse of -m */
     int rc = 0;
-    if (mg_sweep_parse(c->cfg->sizes_spec, 0, 8, 1048576, &sw, msg, sizeof msg) != 0)
-        return 0; /* the driver reports a malformed -m itself */
-    for (size_t i = 0; i < sw.n && rc == 0; ++i) {
-        const uint64_t size = sw.sizes_bytes[i], count = size / es;
+    for (size_t i = 0; sw != NULL && i < sw->n && rc == 0; ++i) {
+        const uint64_t size = sw->sizes_bytes[i], count = size / es;
         if (size % es != 0) {
             snprintf(err, errlen, "-m: %llu bytes is not a whole number of %s elements (%zu bytes)",
                      (unsigned long long)size, mg_elem_type_names[p->type], es);
@@ -95,7 +92,6 @@ static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t 
             rc = -1;
         }
     }
-    mg_sweep_free(&sw);
     return rc;
 }
 

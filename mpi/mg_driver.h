@@ -19,6 +19,7 @@
 #include "mg_policy.h"
 #include "mg_report.h"
 #include "mg_sink.h"
+#include "mg_size.h"
 #include "mg_stats.h"
 
 #include <stddef.h>
@@ -121,6 +122,9 @@ struct mg_ctx {
     size_t buf_bytes;             /* size of each of sbuf and rbuf */
     void *params;                 /* the benchmark's own option struct */
     const struct mg_bench *base;  /* the program's own descriptor (before params.choose) */
+    /* The sizes the sweep measures, parsed once from -m (or the defaults)
+     * by the plan before params.check runs; NULL before. */
+    const mg_sweep *sizes;
     const mg_opt *opts;           /* its option rows, and which of them the command */
     const unsigned char *given;   /* line gives (mg_ctx_given) */
     MPI_Request *reqs;            /* bench->kernel.requests(ctx) requests for the kernel */

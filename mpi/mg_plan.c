@@ -264,6 +264,7 @@ static int check_sizes(mg_run *s)
         snprintf(err, sizeof err, "-m: %s", msg);
         return mg_usage(&s->ctx, b, err);
     }
+    s->ctx.sizes = &s->sweep;
     return MG_EXIT_OK;
 }
 

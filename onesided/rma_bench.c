@@ -142,14 +142,12 @@ static int check_modes(const mg_ctx *c, const rma_params *p, char *err, size_t l
 static int check_sizes(const mg_ctx *c, const rma_params *p, char *err, size_t len)
 {
     const size_t es = mg_elem_size((mg_elem_type)eff_type(p));
-    mg_sweep sw;
-    char msg[256];
+    const mg_sweep *sw = c->sizes; /* the plan's parse of -m */
     int rc = 0;
-    if (is_data(p->prog->op) || is_atomic(p->prog->op) || !c->cfg->sizes_spec ||
-        mg_sweep_parse(c->cfg->sizes_spec, 0, 8, 1048576, &sw, msg, sizeof msg) != 0)
-        return 0; /* the driver reports a malformed -m itself */
-    for (size_t i = 0; i < sw.n && rc == 0; ++i) {
-        const uint64_t size = sw.sizes_bytes[i];
+    if (is_data(p->prog->op) || is_atomic(p->prog->op) || !c->cfg->sizes_spec || sw == NULL)
+        return 0;
+    for (size_t i = 0; i < sw->n && rc == 0; ++i) {
+        const uint64_t size = sw->sizes_bytes[i];
         if (size % es != 0 || size / es > (uint64_t)INT_MAX) {
             snprintf(err, len,
                      "-m: %llu bytes is not a whole number of %s elements (%zu bytes) "
@@ -158,7 +156,6 @@ static int check_sizes(const mg_ctx *c, const rma_params *p, char *err, size_t l
             rc = -1;
         }
     }
-    mg_sweep_free(&sw);
     return rc;
 }
 

@@ -350,25 +350,21 @@ int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
 /* Every size of -m a whole number of elements, at most 1 GiB. */
 static int check_sizes(const mg_ctx *c, size_t e, char *err, size_t errlen)
 {
-    mg_sweep sw;
-    char msg[200];
+    const mg_sweep *sw = c->sizes; /* the plan's parse of -m */
     int rc = 0;
-    if (c->cfg->sizes_spec == NULL)
+    if (c->cfg->sizes_spec == NULL || sw == NULL)
         return 0;
-    if (mg_sweep_parse(c->cfg->sizes_spec, 0, e, 4194304, &sw, msg, sizeof msg) != 0)
-        return 0; /* the driver says what is wrong with -m */
-    for (size_t i = 0; i < sw.n && rc == 0; ++i) {
-        if (sw.sizes_bytes[i] % e != 0) {
+    for (size_t i = 0; i < sw->n && rc == 0; ++i) {
+        if (sw->sizes_bytes[i] % e != 0) {
             snprintf(err, errlen, "-m: size %llu is not a whole number of %s elements (%zu bytes)",
-                     (unsigned long long)sw.sizes_bytes[i], mg_dt_elem_names[prm(c)->elem], e);
+                     (unsigned long long)sw->sizes_bytes[i], mg_dt_elem_names[prm(c)->elem], e);
             rc = -1;
-        } else if (sw.sizes_bytes[i] > MG_DT_MAX_BYTES) {
+        } else if (sw->sizes_bytes[i] > MG_DT_MAX_BYTES) {
             snprintf(err, errlen, "-m: size %llu: typed messages go up to 1 GiB",
-                     (unsigned long long)sw.sizes_bytes[i]);
+                     (unsigned long long)sw->sizes_bytes[i]);
             rc = -1;
         }
     }
-    mg_sweep_free(&sw);
     return rc;
 }
 
