@@ -160,6 +160,13 @@ void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
     s->ctx.opts = b->params.opts;
     s->ctx.given = s->given;
     mg_plan_parse(s);
+    /* the kernel state of the chosen form, zeroed, from here on: a program
+     * that initialises MPI itself (layout.init) keeps there what it made or
+     * measured */
+    if (s->b->kernel.state_size && (s->ctx.state = calloc(1, s->b->kernel.state_size)) == NULL) {
+        fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
+        exit(MG_EXIT_INTERNAL);
+    }
     if (s->b->kernel.rails && !s->plan_failed && !s->cfg.help && !s->cfg.version &&
         (s->mr = mg_multirail_pre_init(&s->rails)) == NULL) {
         fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
@@ -261,15 +268,8 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     }
     if (!s.plan_failed && !s.rail_helper)
         mg_out_guard_start(s.cfg.output);
-    if (s.b->layout.init) {
-        /* the kernel state exists before the program's own initialisation,
-         * which may keep what it made or measured there */
-        if (s.b->kernel.state_size && (s.ctx.state = calloc(1, s.b->kernel.state_size)) == NULL) {
-            fprintf(stderr, "mpigauge_%s: out of memory\n", s.b->id.name);
-            exit(MG_EXIT_INTERNAL);
-        }
+    if (s.b->layout.init)
         s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
-    }
     else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)
         MG_MPI_CHECK(MPI_Init_thread(&argc, &argv, s.b->layout.thread_level, &s.ctx.thread_provided));
     else

@@ -39,6 +39,14 @@ void mg_mpi_die(const char *file, int line, const char *msg)
     exit(MG_EXIT_INTERNAL);
 }
 
+int mg_mpi_library_is(const char *prefix)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    return MPI_Get_library_version(lib, &len) == MPI_SUCCESS &&
+           strncmp(lib, prefix, strlen(prefix)) == 0;
+}
+
 void mg_xfer_init(mg_xfer *x, MPI_Comm comm)
 {
     x->comm = comm;

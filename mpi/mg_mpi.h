@@ -48,6 +48,11 @@ void mg_group_mpi(mg_group *g, MPI_Comm *comm);
 /* Abort with a message for a non-MPI internal error. */
 void mg_mpi_die(const char *file, int line, const char *msg);
 
+/* 1 when the MPI library's version string (MPI_Get_library_version, which
+ * may be called before MPI_Init) starts with prefix: a release's known
+ * defect is refused by name, e.g. "Open MPI v5.0." or "Intel(R) MPI". */
+int mg_mpi_library_is(const char *prefix);
+
 /* A transport for the slow path: post one message of any count (*req is
  * its first part), and complete requests together with every part the
  * transport keeps outstanding. */

@@ -94,9 +94,6 @@ int mg_session_layout(mg_run *s)
         if (s->nvariants < 1)
             return mg_usage(ctx, b, "nothing to measure: the benchmark's variant list is empty");
     }
-    if (b->kernel.state_size && ctx->state == NULL &&
-        (ctx->state = calloc(1, b->kernel.state_size)) == NULL)
-        mg_mpi_die(__FILE__, __LINE__, "out of memory");
     return MG_EXIT_OK;
 }
 

@@ -32,7 +32,7 @@ static void init(mg_ctx *c, int *argc, char ***argv, int required)
     mg_xfer x;
     double t0;
     (void)required;
-    ((mg_startup_times *)c->state)->first_ring_s = NAN;
+    mg_startup_state(c)->first_ring_s = NAN;
     MG_MPI_CHECK(MPI_Init(argc, argv));
     MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
     MG_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &n));
@@ -41,7 +41,7 @@ static void init(mg_ctx *c, int *argc, char ***argv, int required)
     mg_xfer_init(&x, MPI_COMM_WORLD);
     t0 = MPI_Wtime();
     ring(&x, rank, n, &sb, &rb, 1);
-    ((mg_startup_times *)c->state)->first_ring_s = MPI_Wtime() - t0;
+    mg_startup_state(c)->first_ring_s = MPI_Wtime() - t0;
 }
 
 static void iterate(mg_ctx *c, uint64_t size, long iters)
@@ -64,7 +64,7 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 {
     (void)size, (void)rank_s;
     out[0] = st->median / c->nranks;
-    out[1] = ((const mg_startup_times *)c->state)->first_ring_s * 1e6;
+    out[1] = mg_startup_state(c)->first_ring_s * 1e6;
 }
 
 static const mg_opt opts[] = {MG_OPT_LAST};

@@ -5,7 +5,6 @@
 #include "config.h"
 #include "mg_pattern.h"
 
-#include <string.h>
 
 static mg_part_state *pst(const mg_ctx *c) { return c->state; }
 
@@ -84,13 +83,7 @@ void mg_part_relay(const mg_ctx *c, int member, MPI_Request recv, MPI_Request se
  * partition, a send and a receive active at once on each rank, when a rank
  * is preempted (bench/part_pingpong.c with the cores busy: 2 to 9 hangs in
  * 15 launches). Rather than hang, those runs exit 77 and say so. */
-static int open_mpi_5_0(void)
-{
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    return MPI_Get_library_version(lib, &len) == MPI_SUCCESS &&
-           strncmp(lib, "Open MPI v5.0.", 14) == 0;
-}
+static int open_mpi_5_0(void) { return mg_mpi_library_is("Open MPI v5.0."); }
 
 const char *mg_part_unsupported(const mg_ctx *c)
 {

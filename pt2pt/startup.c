@@ -64,10 +64,7 @@ static void session_init(startup_state *s)
  * MPI_Init, so --init session exits 77 there. Asked before MPI_Init. */
 static int world_after_session_refused(void)
 {
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    return MPI_Get_library_version(lib, &len) == MPI_SUCCESS &&
-           strncmp(lib, "Intel(R) MPI Library", 20) == 0;
+    return mg_mpi_library_is("Intel(R) MPI Library");
 }
 
 static void init(mg_ctx *c, int *argc, char ***argv, int required)

@@ -31,6 +31,12 @@ typedef struct {
     double first_ring_s; /* hello: rank 0's first message round the ring */
 } mg_startup_times;
 
+/* The times at the start of the kernel state. */
+static inline mg_startup_times *mg_startup_state(const mg_ctx *c)
+{
+    return (mg_startup_times *)c->state;
+}
+
 /* CLOCK_REALTIME in seconds since the epoch. */
 double mg_startup_wall(void);
 

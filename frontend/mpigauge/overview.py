@@ -14,14 +14,14 @@ import html
 import math
 
 from .common import size_label
-from .compare import speedup
+from .compare import SLIGHTLY, speedup
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
 W, H = 520, 240
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 14, 36
-MARK = {"faster": "\u25b2", "slower": "\u25bc", "same": "=", "slightly faster": "\u25b3",
-        "slightly slower": "\u25bd"}
+MARK = {"faster": "\u25b2", "slower": "\u25bc", "same": "=", SLIGHTLY + "faster": "\u25b3",
+        SLIGHTLY + "slower": "\u25bd"}
 
 
 def cell_colour(s):

@@ -7,7 +7,7 @@ import json
 import math
 
 from .common import fmt_num, fmt_p, size_label, text_table, version
-from .compare import verdict_counts
+from .compare import SLIGHTLY, verdict_counts
 
 COLUMNS = ("benchmark", "size", "unit", "base", "new", "new/base", "95% CI", "p (adj.)",
            "launches", "verdict")
@@ -135,7 +135,7 @@ def render_markdown(comparisons, threshold, alpha, control):
             cells = [_md_escape(c) for c in r]
             if cells[-1] in ("faster", "slower"):
                 cells[-1] = f"**{cells[-1]}**"
-            elif cells[-1].startswith("slightly "):
+            elif cells[-1].startswith(SLIGHTLY):
                 cells[-1] = f"*{cells[-1]}*"
             lines.append("| " + " | ".join(cells) + " |")
         lines += ["", "Summary: " + _summary(rows) + "."]

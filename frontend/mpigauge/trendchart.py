@@ -8,6 +8,8 @@ dashboard of 1,000 launches is made in a second or two."""
 import html
 import math
 
+from .compare import SLIGHTLY
+
 W, H = 360, 170
 LEFT, RIGHT, TOP, BOTTOM = 52, 34, 12, 40
 
@@ -78,8 +80,8 @@ def chart(points, unit, title, link=None):
         url = link(p["tag"]) if link else None
         out.append(f'<a href="{html.escape(url)}">{dot}</a>' if url else dot)
         v = (p.get("verdict") or "").split(":")[0]
-        slight = v.startswith("slightly ")
-        v = v[len("slightly "):] if slight else v
+        slight = v.startswith(SLIGHTLY)
+        v = v[len(SLIGHTLY):] if slight else v
         if v in ("slower", "faster"):
             extra = " slight" if slight else ""
             cy = y(p["median"])
