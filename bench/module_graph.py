@@ -8,8 +8,12 @@ that B's object defines. Prints every edge with the functions it carries and
 then the strongly connected components of more than one module (a circle:
 A reaches B and B reaches A through calls). Exit status 1 when there is a
 circle. The measurement behind issue 29's "no call-level circle among the
-driver's stages":
-  bench/module_graph.py _build/mpich/mpi [--edges]"""
+driver's stages".
+With --python, the folder is a Python package (the front-end): module A
+uses module B when A imports B (at its top or inside a function):
+  bench/module_graph.py _build/mpich/mpi [--edges]
+  bench/module_graph.py --python frontend/mpigauge [--edges]"""
+import ast
 import os
 import subprocess
 import sys
@@ -25,6 +29,25 @@ def symbols(obj):
         elif len(parts) == 3 and parts[1] in "TDBRC" and parts[1].isupper():
             defined.add(parts[2])
     return defined, undefined
+
+
+def python_imports(folder):
+    """{module: (set(), {imported sibling: [line numbers]})} of a package's
+    relative imports, in the shape of symbols()'s carried edges."""
+    mods = {}
+    for f in sorted(os.listdir(folder)):
+        if not f.endswith(".py"):
+            continue
+        with open(os.path.join(folder, f), encoding="utf-8") as fh:
+            tree = ast.parse(fh.read(), f)
+        used = {}
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ImportFrom) and n.level == 1:
+                names = [n.module.split(".")[0]] if n.module else [a.name for a in n.names]
+                for t in names:
+                    used.setdefault(t, []).append(f"line {n.lineno}")
+        mods[f[:-3]] = used
+    return mods
 
 
 def module(obj):
@@ -67,16 +90,24 @@ def main(argv):
     if folder is None:
         print(__doc__.split("\n\n")[-1], file=sys.stderr)
         return 2
-    objs = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".o"))
-    mods = {module(o): symbols(o) for o in objs}
-    owner = {s: m for m, (d, _) in mods.items() for s in d}
     edges, carried = {}, {}
-    for m, (_, und) in mods.items():
-        for s in und:
-            t = owner.get(s)
-            if t and t != m:
-                edges.setdefault(m, set()).add(t)
-                carried.setdefault((m, t), []).append(s)
+    if "--python" in argv:
+        mods = python_imports(folder)
+        for m, used in mods.items():
+            for t, where in used.items():
+                if t in mods and t != m:
+                    edges.setdefault(m, set()).add(t)
+                    carried[(m, t)] = where
+    else:
+        objs = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".o"))
+        mods = {module(o): symbols(o) for o in objs}
+        owner = {s: m for m, (d, _) in mods.items() for s in d}
+        for m, (_, und) in mods.items():
+            for s in und:
+                t = owner.get(s)
+                if t and t != m:
+                    edges.setdefault(m, set()).add(t)
+                    carried.setdefault((m, t), []).append(s)
     if "--edges" in argv:
         for (a, b), ss in sorted(carried.items()):
             print(f"{a} -> {b}: {', '.join(sorted(ss))}")

@@ -30,8 +30,10 @@ bin=$root/_build/openmpi/collective
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 : >"$out/sweep.jsonl"
 fails=0
-for op in barrier bcast reduce allreduce reduce_scatter reduce_scatter_block scatter scatterv \
-    gather gatherv allgather allgatherv alltoall alltoallv alltoallw scan exscan; do
+# the blocking collectives, as the program lists them (no non-blocking "i...",
+# persistent "..._init" or neighbourhood form)
+ops=$("$bin/mpigauge_coll" --list-names | grep -v -e '^i' -e '_init$' -e '^neighbor_') || exit 2
+for op in $ops; do
     m="-m $sizes"
     [ "$op" = barrier ] && m=
     t0=$(date +%s.%N)

@@ -230,6 +230,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
     coll_params dflt = {.form = MG_FORM_BLOCKING, .type = -1, .red = -1, .ndims = 2};
     mg_bench b = {
         .id.headline = "Latency (us)",
+        .id.family = "collective",
         .layout.min_ranks = 1,
         .layout.max_ranks = 1 << 24,
         .timing.metric = MG_METRIC_LATENCY,

@@ -284,6 +284,7 @@ static const mg_bench bench = {
     .id.description = "time to create a communicator (or window) per call, the slowest rank, "
                       "in us; the free apart (free_us)",
     .id.headline = "Create (us)",
+    .id.family = "collective",
     .params.opts = opts,
     .params.params_size = sizeof(cc_params),
     .params.check = check,

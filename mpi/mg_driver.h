@@ -151,6 +151,12 @@ typedef struct mg_bench {
         const char *name;        /* "latency": program mpigauge_latency */
         const char *description; /* one line: what is measured, in which unit */
         const char *headline;    /* table column title: "Latency (us)" */
+        /* The family the run record names, which the front-end files the
+         * benchmark under (its dashboard's pages): "collective",
+         * "onesided", "overlap"; NULL: "pt2pt". Set once in a family's
+         * shared descriptor, so a new collective or RMA operation is filed
+         * by its ops row alone. */
+        const char *family;
     } id;
 
     struct {

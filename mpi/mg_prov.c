@@ -294,6 +294,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     mg_json_int(&j, "schema", 1);
     mg_json_string(&j, "benchmark", bench->id.name);
     mg_json_string(&j, "description", bench->id.description);
+    mg_json_string(&j, "family", bench->id.family ? bench->id.family : "pt2pt");
     mg_json_string(&j, "mpigauge_version", p->version);
     mg_json_string(&j, "mpi_library", lib);
     mg_json_string(&j, "mpi_library_version", p->library);

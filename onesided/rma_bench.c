@@ -371,6 +371,7 @@ int mg_rma_main(const char *name, int argc, char **argv)
     memset(&base, 0, sizeof base);
     base.id.name = g->name;
     base.id.description = desc;
+    base.id.family = "onesided";
     base.params.opts = opts;
     base.params.params_size = sizeof(rma_params);
     base.params.params_default = &dflt;

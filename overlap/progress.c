@@ -122,6 +122,7 @@ static const mg_opt opts[] = {
 
 static const mg_bench bench = {
     .id.name = NAME,
+    .id.family = "overlap",
     .id.description = DESCRIPTION "; go-to-data time in us at rank 0",
     MG_OVL_FIELDS,
     .sizes.default_min_size = 1024,

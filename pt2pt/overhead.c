@@ -34,10 +34,12 @@ enum { PINGPONG = 0, CALLS = 1 };
 
 #ifdef MG_OVERHEAD_CPU_AVAIL
 #define NAME "cpu_avail"
+#define FAMILY "overlap"
 #define DEFAULT_PART PART_BW
 #define DEFAULT_PART_NAME "bandwidth"
 #else
 #define NAME "overhead"
+#define FAMILY "pt2pt"
 #define DEFAULT_PART PART_LAT
 #define DEFAULT_PART_NAME "latency"
 #endif
@@ -206,7 +208,7 @@ static const mg_opt opts[] = {
     MG_OPT_LAST};
 
 #define COMMON                                                                                     \
-    .id.name = NAME, MG_PT2PT_PAIR_FIELDS, .params.opts = opts, .kernel.compute = 1,               \
+    .id.name = NAME, .id.family = FAMILY, MG_PT2PT_PAIR_FIELDS, .params.opts = opts, .kernel.compute = 1,               \
     .params.params_size = sizeof(overhead_params), .params.choose = choose,                        \
     .params.check = check,                                                                         \
     .sweep.variants = variants, .kernel.state_size = sizeof(overhead_state),                       \

@@ -7,14 +7,17 @@
 #   ctx->state, the mg_form of params.choose);
 #   no C, C++ or Python source of the project is 600 lines or longer;
 #   the driver's modules call each other without a circle
-#   (bench/module_graph.py on the build's mpi/*.o; skipped without them).
+#   (bench/module_graph.py on the build's mpi/*.o; skipped without them);
+#   the front-end's modules import each other without a circle
+#   (bench/module_graph.py --python frontend/mpigauge), and every one of
+#   them is installed (listed in frontend/local.mk).
 #   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
 # Environment: MG_BUILDDIR (the build tree, for the object files).
 set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..3"
+echo "1..5"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
@@ -47,4 +50,19 @@ elif out=$("${PYTHON:-python3}" bench/module_graph.py "$objs" 2>&1); then
 else
     echo "not ok 3 - the driver's modules call each other in a circle"
     echo "$out" | sed 's/^/# /'
+fi
+if out=$("${PYTHON:-python3}" bench/module_graph.py --python frontend/mpigauge 2>&1); then
+    echo "ok 4 - the front-end's modules without an import circle ($(echo "$out" | head -n 1))"
+else
+    echo "not ok 4 - the front-end's modules import each other in a circle"
+    echo "$out" | sed 's/^/# /'
+fi
+missing=$(for f in frontend/mpigauge/*.py; do
+    grep -q "$f" frontend/local.mk || echo "$f"
+done)
+if [ -z "$missing" ]; then
+    echo "ok 5 - every front-end module is installed"
+else
+    echo "not ok 5 - front-end modules not in frontend/local.mk (not installed)"
+    echo "$missing" | sed 's/^/# /'
 fi

@@ -11,6 +11,7 @@ from .common import EXIT_OK, UsageError, fmt_num, size_label, text_table
 from .compare import compare_sets, higher_is_better, speedup
 from .results import load_inputs
 from .stats import adjust_pvalues
+from .options import add_verdict_options
 
 
 def best_rows(sets, threshold, alpha, control, covariate="none"):
@@ -26,25 +27,25 @@ def best_rows(sets, threshold, alpha, control, covariate="none"):
     for key, cands in by_key.items():
         if len(cands) < 2:
             continue
-        hib = higher_is_better(key[5])
+        hib = higher_is_better(key.unit)
         best_set, best_med = (max if hib else min)(cands, key=lambda c: c[1])
-        row = {"key": key, "unit": key[5], "best": best_set.label, "best_median": best_med,
+        row = {"key": key, "unit": key.unit, "best": best_set.label, "best_median": best_med,
                "tied": [], "worse": []}
         for s, _ in cands:
             if s is best_set:
                 continue
             rows, _, _ = compare_sets(best_set, s, threshold, alpha, "none", covariate=covariate)
-            r = next((x for x in rows if x["key"] == key), None)
+            r = next((x for x in rows if x.key == key), None)
             if r is not None:
                 pending.append((row, s.label, r))
         out.append(row)
-    adj = adjust_pvalues([r.get("p") for _, _, r in pending], control)
+    adj = adjust_pvalues([r.p for _, _, r in pending], control)
     for (row, label, r), pa in zip(pending, adj):
         band = (1.0 / (1.0 + threshold), 1.0 + threshold)
-        s = speedup(r["ratio"], row["unit"])
+        s = speedup(r.ratio, row["unit"])
         worse = pa is not None and pa < alpha and not band[0] <= s <= band[1]
         if worse:
-            row["worse"].append((label, r["ratio"]))
+            row["worse"].append((label, r.ratio))
         else:
             row["tied"].append(label)
     return out
@@ -61,9 +62,10 @@ def cmd_best(a):
         raise UsageError("no benchmark and size was measured by two or more configurations")
     if a.format == "json":
         for r in rows:
-            b, v, n, where, size, unit = r["key"]
-            print(json.dumps({"type": "best", "benchmark": b, "variant": v, "nranks": n,
-                              "size_bytes": size, "unit": unit, "best": r["best"],
+            k = r["key"]
+            print(json.dumps({"type": "best", "benchmark": k.bench, "variant": k.variant,
+                              "nranks": k.nranks, "size_bytes": k.size, "unit": k.unit,
+                              "best": r["best"],
                               "best_median": r["best_median"], "tied": r["tied"],
                               "worse": [{"label": lb, "ratio": q} for lb, q in r["worse"]]}))
         return EXIT_OK
@@ -71,8 +73,20 @@ def cmd_best(a):
           f"(paired by round, {a.error_control} over all comparisons, alpha {a.alpha:g}, "
           f"threshold {threshold * 100:g}%)")
     head = ("benchmark", "size", "unit", "best", "median", "tied with the best", "worse (ratio)")
-    body = [[r["key"][0] + (f" [{r['key'][1]}]" if r["key"][1] else ""), size_label(r["key"][4]),
+    body = [[r["key"].bench + (f" [{r['key'].variant}]" if r["key"].variant else ""),
+             size_label(r["key"].size),
              r["unit"], r["best"], fmt_num(r["best_median"]), ", ".join(r["tied"]) or "-",
              ", ".join(f"{lb} ({q:.3f})" for lb, q in r["worse"]) or "-"] for r in rows]
     print("\n".join(text_table(head, body)))
     return EXIT_OK
+
+
+def add_parser(sub):
+    b = sub.add_parser("best", help="best configuration per benchmark and size, and its ties",
+                       description="For an interleaved run over configurations (a knob's "
+                       "values): per benchmark and size the best configuration and those not "
+                       "distinguishable from it.")
+    b.add_argument("files", nargs="+", metavar="FILE|LABEL")
+    add_verdict_options(b)
+    b.add_argument("--format", choices=("text", "json"), default="text")
+    b.set_defaults(func=cmd_best)

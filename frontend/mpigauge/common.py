@@ -248,3 +248,12 @@ def redact_argv(argv, env=None):
             out[i + 2] = REDACTED
     return [redact_text(w) for w in out]
 
+
+def fmt_duration(s):
+    s = int(round(s))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+def tail_text(text, lines=20, chars=4000):
+    t = "\n".join(text.rstrip().splitlines()[-lines:])
+    return t[-chars:]

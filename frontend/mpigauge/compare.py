@@ -15,12 +15,60 @@ Holm on request), so that more sizes do not mean more false alarms.
 import math
 import statistics
 from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Optional
 
 from . import regimes as rg
 from .common import UsageError
-from .results import bench_label, needs_config_label
+from .results import SeriesKey, bench_label, needs_config_label
 from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mann_whitney, median,
                     min_p_value, min_pairs, pairs_needed, ratio_ci, signed_rank)
+
+NAN = float("nan")
+
+
+@dataclass
+class Row:
+    """One series of a comparison: its statistics (paired_row, unpaired_row),
+    what compare_sets adds (key, medians, launches, outliers, adjusted p), and
+    the verdict decide() gives."""
+    paired: bool = False
+    test: str = ""
+    ratio: float = NAN
+    ci: tuple = (NAN, NAN)
+    ci_coverage: Optional[float] = None
+    p: Optional[float] = None
+    p_adjusted: Optional[float] = None  # None: not adjusted (a single series)
+    regimes: dict = field(default_factory=lambda: {"base": [], "new": []})
+    same_mixture: bool = True
+    dropped: list = field(default_factory=list)  # [(base launch, new launch)] left out
+    pairs: int = 0          # pairs used (paired)
+    pairs_total: int = 0    # pairs of the same round (paired)
+    unstable: int = 0       # regimes, when too few comparable pairs are left
+    covariate_slope: Optional[float] = None
+    d: Optional[list] = None  # paired log ratios (for rounds_needed)
+    note: str = ""
+    key: Optional[SeriesKey] = None
+    label: str = ""
+    unit: str = ""
+    base_median: float = NAN
+    new_median: float = NAN
+    m: int = 0              # launches on each side
+    n: int = 0
+    base_launches: list = field(default_factory=list)
+    new_launches: list = field(default_factory=list)
+    outliers: list = field(default_factory=list)
+    speedup: float = NAN
+    verdict: str = ""
+    rounds_needed: Optional[int] = None
+
+    def p_decisive(self):
+        """The p-value the verdict uses: the adjusted one when there is one."""
+        return self.p if self.p_adjusted is None else self.p_adjusted
+
+    def used_pairs(self):
+        return self.pairs_total if self.paired else self.pairs
+
 
 LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
 MIN_PAIRS = 3     # fewer matched pairs than this: no paired decision
@@ -56,9 +104,8 @@ def verdict(base, new, unit, threshold=0.05, alpha=0.05, base_ci=None, new_ci=No
         return [(None, {"median": v, "ci95_low": lo, "ci95_high": hi}) for v in vals]
 
     row = unpaired_row(items(base, base_ci), items(new, new_ci), alpha, threshold, 1.0 - alpha)
-    row.update(unit=unit, base_median=median(base), new_median=median(new),
-               m=len(base), n=len(new))
-    row.setdefault("note", "")
+    row.unit, row.base_median, row.new_median = unit, median(base), median(new)
+    row.m, row.n = len(base), len(new)
     return decide(row, threshold, alpha)
 
 
@@ -82,31 +129,31 @@ def decide(row, threshold, alpha):
     `slower` (doc/compare.md); unstable: the launches fell into regimes
     that leave too few comparable pairs; unclear: anything else (not
     enough evidence), with the rounds that would likely decide it."""
-    hib = higher_is_better(row["unit"])
+    hib = higher_is_better(row.unit)
     names = ("higher", "lower") if hib is None else ("faster", "slower")
-    s = speedup(row["ratio"], row["unit"])
-    lo, hi = row["ci"]
+    s = speedup(row.ratio, row.unit)
+    lo, hi = row.ci
     if hib is False and lo > 0 and hi > 0:
         lo, hi = 1.0 / hi, 1.0 / lo
-    row["speedup"] = s
+    row.speedup = s
     band = (1.0 / (1.0 + threshold), 1.0 + threshold)
-    p = row.get("p_adjusted", row.get("p"))
-    if row.get("unstable"):
-        v = f"unstable: {row['unstable']} regimes"
+    p = row.p_decisive()
+    within = row.test == "within-launch-ci"
+    if row.unstable:
+        v = f"unstable: {row.unstable} regimes"
     elif p is not None and p < alpha and not band[0] <= s <= band[1]:
         v = names[0] if s > 1.0 else names[1]
-    elif row.get("test") != "within-launch-ci" and not math.isnan(lo) and \
-            band[0] <= lo and hi <= band[1]:
+    elif not within and not math.isnan(lo) and band[0] <= lo and hi <= band[1]:
         v = "same"
-    elif row.get("test") == "within-launch-ci" and band[0] <= s <= band[1]:
+    elif within and band[0] <= s <= band[1]:
         v = "same"
-    elif row.get("test") == "within-launch-ci" and not math.isnan(lo) and not lo <= 1.0 <= hi:
+    elif within and not math.isnan(lo) and not lo <= 1.0 <= hi:
         v = names[0] if s > 1.0 else names[1]
     elif p is not None and p < alpha and not math.isnan(lo) and not lo <= 1.0 <= hi:
         v = SLIGHTLY + (names[0] if s > 1.0 else names[1])
     else:
         v = "unclear"
-    row["verdict"] = v
+    row.verdict = v
     return row
 
 
@@ -149,34 +196,32 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none"):
     pairs = _paired(bitems, nitems)
     bv = [b[1]["median"] for b, _ in pairs]
     nv = [n[1]["median"] for _, n in pairs]
-    row = {"paired": True, "pairs_total": len(pairs)}
     kept, gb, gn = rg.match_pairs(bv, nv) if pairs else ([], [], [])
-    row["regimes"] = {"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)}
-    row["same_mixture"] = rg.same_mixture(gb, gn)
-    row["dropped"] = [(pairs[i][0][0], pairs[i][1][0]) for i in range(len(pairs)) if i not in kept]
     kp = [pairs[i] for i in kept]
-    row["pairs"] = len(kp)
+    row = Row(paired=True, pairs_total=len(pairs), pairs=len(kp),
+              regimes={"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)},
+              same_mixture=rg.same_mixture(gb, gn),
+              dropped=[(pairs[i][0][0], pairs[i][1][0]) for i in range(len(pairs))
+                       if i not in kept])
     if len(kp) < MIN_PAIRS:
-        row.update(ratio=(median(nv) / median(bv)) if pairs else float("nan"),
-                   ci=(float("nan"), float("nan")), ci_coverage=None, p=None,
-                   test="paired-signed-rank")
+        row.ratio = (median(nv) / median(bv)) if pairs else NAN
+        row.test = "paired-signed-rank"
         if max(len(gb), len(gn)) > 1:
-            row["unstable"] = max(len(gb), len(gn))
-        row["note"] = (f"{len(kp)} comparable pairs: at least {MIN_PAIRS} are needed "
-                       "(more rounds)")
+            row.unstable = max(len(gb), len(gn))
+        row.note = f"{len(kp)} comparable pairs: at least {MIN_PAIRS} are needed (more rounds)"
         return row
     d = [math.log(n[1]["median"]) - math.log(b[1]["median"]) for b, n in kp]
     if covariate == "probe":
         c = [(_probe_log(n[0]), _probe_log(b[0])) for b, n in kp]
         if all(x is not None and y is not None for x, y in c):
-            d, row["covariate_slope"] = adjust_for_covariate(d, [x - y for x, y in c])
+            d, row.covariate_slope = adjust_for_covariate(d, [x - y for x, y in c])
     est, lo, hi, cov = hodges_lehmann(d, level)
     _, p, used, method = signed_rank(d)
-    row.update(ratio=math.exp(est), ci=(math.exp(lo), math.exp(hi)), ci_coverage=cov, p=p,
-               test="paired-signed-rank-" + method, d=d)
+    row.ratio, row.ci, row.ci_coverage, row.p = math.exp(est), (math.exp(lo), math.exp(hi)), cov, p
+    row.test, row.d = "paired-signed-rank-" + method, d
     if len(kp) < min_pairs(alpha):
-        row["note"] = (f"{len(kp)} pairs cannot reach p < {alpha:g}; run at least "
-                       f"{min_pairs(alpha)} rounds")
+        row.note = (f"{len(kp)} pairs cannot reach p < {alpha:g}; run at least "
+                    f"{min_pairs(alpha)} rounds")
     return row
 
 
@@ -185,19 +230,19 @@ def unpaired_row(bitems, nitems, alpha, threshold, level):
     bv = [r["median"] for _, r in bitems]
     nv = [r["median"] for _, r in nitems]
     gb, gn = rg.clusters(bv), rg.clusters(nv)
-    row = {"paired": False, "regimes": {"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)},
-           "same_mixture": rg.same_mixture(gb, gn), "dropped": [], "pairs": 0}
+    row = Row(paired=False, regimes={"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)},
+              same_mixture=rg.same_mixture(gb, gn))
     mb, mn = median(bv), median(nv)
-    row["ratio"] = mn / mb if mb > 0 else float("inf")
+    row.ratio = mn / mb if mb > 0 else float("inf")
     if len(bv) >= 2 and len(nv) >= 2:
         _, p, method = mann_whitney(nv, bv)
         lo, hi, cov = ratio_ci(bv, nv, level)
-        row.update(p=p, test="mann-whitney-" + method, ci=(lo, hi), ci_coverage=cov)
+        row.p, row.test, row.ci, row.ci_coverage = p, "mann-whitney-" + method, (lo, hi), cov
         if min_p_value(len(bv), len(nv)) >= alpha:
-            row["note"] = (f"{len(bv)} vs {len(nv)} launches cannot reach p < {alpha:g}; "
-                           "use at least 4 launches per side (--repeat)")
-        if max(len(gb), len(gn)) > 1 and not row["same_mixture"]:
-            row["unstable"] = max(len(gb), len(gn))
+            row.note = (f"{len(bv)} vs {len(nv)} launches cannot reach p < {alpha:g}; "
+                        "use at least 4 launches per side (--repeat)")
+        if max(len(gb), len(gn)) > 1 and not row.same_mixture:
+            row.unstable = max(len(gb), len(gn))
     else:
         b, n = bitems[0][1], nitems[0][1]
         bci = (b.get("ci95_low"), b.get("ci95_high")) if len(bv) == 1 else None
@@ -205,9 +250,9 @@ def unpaired_row(bitems, nitems, alpha, threshold, level):
         if bci and nci and None not in bci + nci and bci[0] > 0 and nci[0] > 0:
             lo, hi = nci[0] / bci[1], nci[1] / bci[0]
         else:
-            lo, hi = float("nan"), float("nan")
-        row.update(p=None, test="within-launch-ci", ci=(lo, hi), ci_coverage=None,
-                   note="single launch: CI from the launches' own CIs, no test between launches")
+            lo, hi = NAN, NAN
+        row.test, row.ci = "within-launch-ci", (lo, hi)
+        row.note = "single launch: CI from the launches' own CIs, no test between launches"
     return row
 
 
@@ -223,7 +268,7 @@ def _explanations(sides, row):
     and those outside the largest regime of their side, each with what its
     sentinels say. sides: [(set, items, sentinel_context(set))]."""
     out = []
-    dropped = {id(x) for pair in row["dropped"] for x in pair}
+    dropped = {id(x) for pair in row.dropped for x in pair}
     for rs, items, (sums, typical) in sides:
         groups = rg.clusters([r["median"] for _, r in items])
         main = set(max(groups, key=len)) if groups else set()
@@ -254,27 +299,26 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
             row = paired_row(items, sn[key], alpha, threshold, level, covariate)
         else:
             row = unpaired_row(items, sn[key], alpha, threshold, level)
-        row.update(key=key, label=bench_label(key, need), unit=key[5],
-                   base_median=median([r["median"] for _, r in items]),
-                   new_median=median([r["median"] for _, r in sn[key]]),
-                   m=len(items), n=len(sn[key]),
-                   base_launches=[la.launch_id for la, _ in items],
-                   new_launches=[la.launch_id for la, _ in sn[key]])
-        row.setdefault("note", "")
-        row["outliers"] = _explanations([(base, items, cb), (new, sn[key], cn)], row)
+        row.key, row.label, row.unit = key, bench_label(key, need), key.unit
+        row.base_median = median([r["median"] for _, r in items])
+        row.new_median = median([r["median"] for _, r in sn[key]])
+        row.m, row.n = len(items), len(sn[key])
+        row.base_launches = [la.launch_id for la, _ in items]
+        row.new_launches = [la.launch_id for la, _ in sn[key]]
+        row.outliers = _explanations([(base, items, cb), (new, sn[key], cn)], row)
         rows.append(row)
-    adj = adjust_pvalues([r["p"] for r in rows], control)
+    adj = adjust_pvalues([r.p for r in rows], control)
     for r, pa in zip(rows, adj):
-        r["p_adjusted"] = pa
+        r.p_adjusted = pa
         decide(r, threshold, alpha)
     # the level a further series must reach under the adjustment
-    m = sum(1 for r in rows if r.get("p") is not None) or 1
-    found = sum(1 for r in rows if r["verdict"] in DIFFERENCES)
+    m = sum(1 for r in rows if r.p is not None) or 1
+    found = sum(1 for r in rows if r.verdict in DIFFERENCES)
     level = {"bh": alpha * (found + 1) / m, "holm": alpha / max(1, m - found)}.get(control, alpha)
     for r in rows:
-        d = r.pop("d", None)
-        if d is not None:
-            r["rounds_needed"] = _rounds_needed(d, min(alpha, level), threshold)
+        if r.d is not None:
+            r.rounds_needed = _rounds_needed(r.d, min(alpha, level), threshold)
+            r.d = None
     only_base = [(bench_label(k, need), k) for k in sb if k not in sn]
     only_new = [(bench_label(k, need), k) for k in sn if k not in sb]
     return rows, only_base, only_new
@@ -283,14 +327,14 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
 def verdict_counts(rows):
     c = OrderedDict()
     for r in rows:
-        v = r["verdict"].split(":")[0]
+        v = r.verdict.split(":")[0]
         c[v] = c.get(v, 0) + 1
     return c
 
 
 def undecided(rows):
     """Rows whose verdict is not final (unclear, unstable)."""
-    return [r for r in rows if r["verdict"] not in DECIDED]
+    return [r for r in rows if r.verdict not in DECIDED]
 
 
 def _binding_kind(run):

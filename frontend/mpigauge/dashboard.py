@@ -28,14 +28,6 @@ from .trendchart import STYLE as CHART_STYLE, chart
 MARKER = ".mpigauge-dashboard"
 FAMILIES = (("pt2pt", "Point-to-point"), ("collective", "Collectives"),
             ("onesided", "One-sided"), ("overlap", "Overlap and progress"))
-COLL_BASE = {"barrier", "bcast", "reduce", "allreduce", "reduce_scatter", "reduce_scatter_block",
-             "scatter", "scatterv", "gather", "gatherv", "allgather", "allgatherv", "alltoall",
-             "alltoallv", "alltoallw", "scan", "exscan", "neighbor_allgather",
-             "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
-             "neighbor_alltoallw", "comm_create"}
-OVERLAP = {"send_overlap", "recv_overlap", "send_progress", "recv_progress", "protocol",
-           "cpu_avail"}
-RMA_PREFIX = ("put_", "get_", "acc_", "fop_", "cas_", "exchange_put", "exchange_get", "rma_")
 
 SCRIPT = """
 (function () {
@@ -77,15 +69,12 @@ details{margin:.3em 0}summary{cursor:pointer}
 """
 
 
-def family(bench):
-    b = bench[:-5] if bench.endswith("_init") else bench
-    if b in COLL_BASE or (b.startswith("i") and b[1:] in COLL_BASE):
-        return "collective"
-    if bench in OVERLAP:
-        return "overlap"
-    if bench.startswith(RMA_PREFIX):
-        return "onesided"
-    return "pt2pt"
+def family_of(families, bench):
+    """The page of a benchmark: the family its programs name in their run
+    records (History.families); "pt2pt" for records of a version that did
+    not name it."""
+    f = families.get(bench)
+    return f if f in dict(FAMILIES) else "pt2pt"
 
 
 def slug(text):
@@ -126,8 +115,8 @@ def series_points(tags_rows, unit, threshold, alpha, labels=None):
             row = verdict(prev["launches"], meds, unit, threshold, alpha,
                           base_ci=(prev["low"], prev["high"]) if len(prev["launches"]) == 1 else None,
                           new_ci=(lo, hi) if len(meds) == 1 else None)
-            p["verdict"] = row["verdict"]
-            p["ratio"] = row["ratio"]
+            p["verdict"] = row.verdict
+            p["ratio"] = row.ratio
         pts.append(p)
         prev = p
     return pts
@@ -154,6 +143,7 @@ def build(hist, threshold, alpha, title, by="tag"):
     pages = {f: [] for f, _ in FAMILIES}
     regressions = []
     links = {t: f"provenance/{slug(t)}.html" for t in tags}
+    families = hist.families()
     for key, tags_rows in series.items():
         bench, variant, nranks, cfg, size, unit = key
         tags_rows = sorted(tags_rows, key=lambda r: rank[r[0]])
@@ -164,8 +154,8 @@ def build(hist, threshold, alpha, title, by="tag"):
         last = pts[-1]
         bad = (last.get("verdict") or "") == "slower" and last["tag"] == tags[-1]
         if bad:
-            regressions.append((family(bench), name, pts[-2]["tag"], last))
-        pages[family(bench)].append((bench, name, pts, unit, bad, group, size))
+            regressions.append((family_of(families, bench), name, pts[-2]["tag"], last))
+        pages[family_of(families, bench)].append((bench, name, pts, unit, bad, group, size))
     site = {"index.html": index_page(hist, title, tags, regressions, series)}
     for f, t in FAMILIES:
         site[f"{f}.html"] = family_page(t, pages[f], links, tags)

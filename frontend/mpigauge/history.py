@@ -323,6 +323,19 @@ class History:
                               (launch_id,)).fetchone()
         return (row[0], self._json(row[1], list)) if row else (None, [])
 
+    def families(self):
+        """{benchmark: the family its newest run record names (None: none
+        named)}: the programs' own filing, never a copy of their tables."""
+        out = {}
+        for bench, text in self.db.execute(
+                "SELECT benchmark, records FROM launches WHERE id IN "
+                "(SELECT max(id) FROM launches GROUP BY benchmark)"):
+            run = next((r for r in self._json(text, list)
+                        if isinstance(r, dict) and r.get("type") == "run"), {})
+            fam = run.get("family")
+            out[bench] = fam if isinstance(fam, str) else None
+        return out
+
     def benchmarks(self):
         return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "
                                               "ORDER BY benchmark")]

@@ -7,6 +7,7 @@ import sys
 from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, fmt_num, parse_size_arg,
                      size_label, text_table, warn, write_text_atomic)
 from .history import History, default_db, launch_records, result_problem
+from .results import SeriesKey
 from .stats import median, median_ci
 
 
@@ -112,11 +113,11 @@ def _list(hist, a):
 
 
 def trend(rows):
-    """Group series rows by (benchmark, variant, nranks, config, size, unit) and tag, in
-    order: {series: [(tag, [launch medians], [launch ids], [(low, high)])]}."""
+    """Group series rows by SeriesKey (where: the configuration) and tag, in order:
+    {series: [(tag, [launch medians], [launch ids], [(low, high)])]}."""
     out = {}
     for tag, cfg, bench, variant, nranks, size, unit, med, lo, hi, lid, _, _ in rows:
-        s = out.setdefault((bench, variant, nranks, cfg, size, unit), [])
+        s = out.setdefault(SeriesKey(bench, variant, nranks, cfg, size, unit), [])
         if not s or s[-1][0] != tag:
             s.append((tag, [], [], []))
         s[-1][1].append(med)
@@ -220,7 +221,7 @@ def _check(hist, a):
         write_text_atomic(a.output, doc)
     else:
         sys.stdout.write(doc)
-    slower = [r for r in rows if r["verdict"] == "slower"]
+    slower = [r for r in rows if r.verdict == "slower"]
     if slower:
         print(f"mpigauge history: regression: {len(slower)} of {len(rows)} series of "
               f"{new.label} are slower than {base.label}", file=sys.stderr)

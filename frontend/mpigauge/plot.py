@@ -8,7 +8,7 @@ import math
 import sys
 from collections import OrderedDict
 
-from .common import (EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, check_output_path, size_label,
+from .common import (parse_size_arg, EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, check_output_path, size_label,
                      warn, write_atomic)
 from .compare import higher_is_better
 from .results import bench_label, load_inputs, needs_config_label
@@ -29,14 +29,13 @@ def aggregate(items):
 
 
 def panels(sets):
-    """OrderedDict panel key (benchmark, variant, nranks, opts, unit) ->
+    """OrderedDict panel key (a SeriesGroup) ->
     [(set, [(size, median, lo, hi)])]."""
     out = OrderedDict()
     for s in sets:
         per = OrderedDict()
         for key, items in s.series().items():
-            pk = (key[0], key[1], key[2], key[3], key[5])
-            per.setdefault(pk, []).append((key[4],) + aggregate(items)[:3])
+            per.setdefault(key.group(), []).append((key.size,) + aggregate(items)[:3])
         for pk, pts in per.items():
             out.setdefault(pk, []).append((s, sorted(pts)))
     return out
@@ -67,7 +66,7 @@ def make_figure(plt, sets, title=None):
     pans = panels(sets)
     if not pans:
         raise UsageError("nothing to plot: no results with a positive median")
-    need = needs_config_label([(k[0], k[1], k[2], k[3], 0, k[4]) for k in pans])
+    need = needs_config_label(list(pans))
     npan = len(pans)
     ncols = min(3, npan)
     nrows = (npan + ncols - 1) // ncols
@@ -89,12 +88,12 @@ def make_figure(plt, sets, title=None):
         ax.set_yscale("log")
         ax.xaxis.set_major_locator(LogLocator(base=2, numticks=12))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: size_label(int(round(x))) if x >= 1 else ""))
-        hib = higher_is_better(pk[4])
+        hib = higher_is_better(pk.unit)
         better = {True: "higher is better", False: "lower is better"}.get(hib, "")
-        name = bench_label((pk[0], pk[1], pk[2], pk[3], 0, pk[4]), need)
+        name = bench_label(pk, need)
         ax.set_title(plain(name))
         ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel(f"{pk[4]}" + (f" ({better})" if better else ""))
+        ax.set_ylabel(f"{pk.unit}" + (f" ({better})" if better else ""))
         ax.grid(True, which="major", alpha=0.3)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         lo, hi = ax.get_ylim()
@@ -119,7 +118,7 @@ def rank_lines(sets, size=None):
     out, sizeless = OrderedDict(), []
     for s in sets:
         for key, items in s.series().items():
-            var = key[1] or ""
+            var = key.variant or ""
             if not var.startswith("ranks="):
                 continue
             try:
@@ -127,11 +126,11 @@ def rank_lines(sets, size=None):
             except ValueError:
                 continue
             point = (n,) + aggregate(items)[:3]
-            if key[4] == 0:
-                sizeless.append((s.label, key[5], key[0], point))
-            elif size is None or key[4] == size:
-                out.setdefault((s.label, key[4], key[5]), OrderedDict()).setdefault(
-                    key[0], []).append(point)
+            if key.size == 0:
+                sizeless.append((s.label, key.unit, key.bench, point))
+            elif size is None or key.size == size:
+                out.setdefault((s.label, key.size, key.unit), OrderedDict()).setdefault(
+                    key.bench, []).append(point)
     for label, unit, bench, point in sizeless:
         panels = [k for k in out if k[0] == label and k[2] == unit] or [(label, 0, unit)]
         for k in panels:
@@ -218,3 +217,18 @@ def cmd_plot(a):
     print(f"mpigauge plot: wrote {a.output}", file=sys.stderr)
     return EXIT_OK
 
+
+def add_parser(sub):
+    pl = sub.add_parser("plot", help="plot results against message size (needs matplotlib)",
+                        description="One panel per benchmark, one line per set (the median, "
+                        "with its 95% CI as a band), log axes. Sets as for compare.")
+    pl.add_argument("files", nargs="+", metavar="FILE|LABEL")
+    pl.add_argument("-o", "--output", required=True, help="out.png, out.svg or out.pdf")
+    pl.add_argument("--title")
+    pl.add_argument("--dpi", type=int, default=100)
+    pl.add_argument("--against", choices=("size", "ranks"), default="size",
+                    help="x axis: message size (default), or the rank count of a "
+                    "--ranks-sweep (one line per collective, one panel per set and size)")
+    pl.add_argument("--size", type=parse_size_arg, default=None,
+                    help="--against ranks: only this message size (default every size)")
+    pl.set_defaults(func=cmd_plot)

@@ -17,14 +17,14 @@ JSON_SCHEMA = 1
 
 def more_rounds(r):
     """Rounds to add that would likely decide an unclear series, or None."""
-    need = r.get("rounds_needed")
-    if r["verdict"] != "unclear" or not need:
+    need = r.rounds_needed
+    if r.verdict != "unclear" or not need:
         return None
-    return max(1, need - r.get("pairs_total", r.get("pairs", 0)))
+    return max(1, need - r.used_pairs())
 
 
 def _verdict_cell(r):
-    v = r["verdict"]
+    v = r.verdict
     more = more_rounds(r)
     if more:
         v += f" (~{more} more rounds)" if more <= 1000 else " (> 1000 more rounds)"
@@ -34,25 +34,25 @@ def _verdict_cell(r):
 def table_rows(rows):
     out = []
     for r in rows:
-        lo, hi = r["ci"]
+        lo, hi = r.ci
         ci = f"[{lo:.3f}, {hi:.3f}]" if not (math.isnan(lo) or math.isnan(hi)) else "n/a"
-        cov = r.get("ci_coverage")
+        cov = r.ci_coverage
         if cov is not None and cov < 0.95 - 1e-9:
             ci += f" ({cov * 100:.0f}%)"
-        used = f"{r['pairs']} pairs" if r.get("paired") else f"{r['m']} vs {r['n']}"
-        if r.get("paired") and r.get("dropped"):
-            used += f" (-{len(r['dropped'])})"
-        ratio = f"{r['ratio']:.3f}" if not math.isnan(r["ratio"]) else "n/a"
-        out.append([r["label"], size_label(r["key"][4]), r["key"][5],
-                    fmt_num(r["base_median"]), fmt_num(r["new_median"]), ratio,
-                    ci, fmt_p(r.get("p_adjusted", r.get("p"))), used, _verdict_cell(r)])
+        used = f"{r.pairs} pairs" if r.paired else f"{r.m} vs {r.n}"
+        if r.paired and r.dropped:
+            used += f" (-{len(r.dropped)})"
+        ratio = f"{r.ratio:.3f}" if not math.isnan(r.ratio) else "n/a"
+        out.append([r.label, size_label(r.key.size), r.key.unit,
+                    fmt_num(r.base_median), fmt_num(r.new_median), ratio,
+                    ci, fmt_p(r.p_decisive()), used, _verdict_cell(r)])
     return out
 
 
 def _regime_text(r):
     parts = []
     for side in ("base", "new"):
-        g = r["regimes"][side]
+        g = r.regimes[side]
         if len(g) > 1:
             parts.append(f"{side} " + " / ".join(f"{fmt_num(v)} x{c}" for v, c in g))
     return "; ".join(parts)
@@ -62,22 +62,22 @@ def notes(rows, base, new):
     """Sentences under a table: method notes, regimes, outliers."""
     out = []
     for r in rows:
-        if r["note"] and r["note"] not in out:
-            out.append(r["note"])
+        if r.note and r.note not in out:
+            out.append(r.note)
     for r in rows:
         rt = _regime_text(r)
         if rt:
-            n = len(r.get("dropped") or [])
+            n = len(r.dropped)
             d = (f"; {n} pair{'s' if n > 1 else ''} straddled a change and "
                  f"{'are' if n > 1 else 'is'} left out") if n else ""
-            out.append(f"{r['label']} {size_label(r['key'][4])}: launch regimes: {rt}{d}")
-        for o in r.get("outliers") or []:
-            out.append(f"{r['label']} {size_label(r['key'][4])}: outside: {o}")
+            out.append(f"{r.label} {size_label(r.key.size)}: launch regimes: {rt}{d}")
+        for o in r.outliers:
+            out.append(f"{r.label} {size_label(r.key.size)}: outside: {o}")
     return out
 
 
 def method_line(rows, base, new, threshold, alpha, control):
-    paired = any(r.get("paired") for r in rows)
+    paired = any(r.paired for r in rows)
     ctl = {"bh": "Benjamini-Hochberg", "holm": "Holm", "none": "no"}[control]
     if paired:
         return (f"ratio = {new.label} / {base.label}, Hodges-Lehmann estimate over launches "
@@ -93,7 +93,7 @@ def _group_unmatched(items):
     """[(label, key)] -> "label (unit): sizes ..." lines."""
     d = {}
     for label, k in items:
-        d.setdefault((label, k[2], k[5]), []).append(k[4])
+        d.setdefault((label, k.nranks, k.unit), []).append(k.size)
     return [f"{b} ({u}{', %s ranks' % n if '(' not in b else ''}): sizes "
             + ", ".join(size_label(s) for s in sizes) for (b, n, u), sizes in d.items()]
 
@@ -227,32 +227,32 @@ def json_records(comparisons, threshold, alpha, control):
         recs.append({"type": "comparison", "schema": JSON_SCHEMA,
                      "base": {"label": base.label, "path": base.path},
                      "new": {"label": new.label, "path": new.path},
-                     "method": "paired" if any(r.get("paired") for r in rows) else "unpaired",
+                     "method": "paired" if any(r.paired for r in rows) else "unpaired",
                      "alpha": alpha, "threshold": threshold, "error_control": control,
                      "series": len(rows), "summary": dict(verdict_counts(rows)),
                      "only_base": _group_unmatched(ob), "only_new": _group_unmatched(on),
                      "warnings": list(warns)})
         for r in rows:
-            bench, variant, nranks, where, size, unit = r["key"]
-            lo, hi = r["ci"]
+            k = r.key
+            lo, hi = r.ci
             recs.append({
                 "type": "series", "schema": JSON_SCHEMA, "base": base.label, "new": new.label,
-                "benchmark": bench, "variant": variant, "nranks": nranks, "match": where,
-                "size_bytes": size, "unit": unit, "label": r["label"],
-                "base_median": _num(r["base_median"]), "new_median": _num(r["new_median"]),
-                "ratio": _num(r["ratio"]), "ci_low": _num(lo), "ci_high": _num(hi),
-                "ci_coverage": _num(r.get("ci_coverage")), "test": r.get("test"),
-                "p": _num(r.get("p")), "p_adjusted": _num(r.get("p_adjusted")),
-                "speedup": _num(r.get("speedup")), "verdict": r["verdict"],
-                "paired": bool(r.get("paired")), "pairs": r.get("pairs", 0),
+                "benchmark": k.bench, "variant": k.variant, "nranks": k.nranks, "match": k.where,
+                "size_bytes": k.size, "unit": k.unit, "label": r.label,
+                "base_median": _num(r.base_median), "new_median": _num(r.new_median),
+                "ratio": _num(r.ratio), "ci_low": _num(lo), "ci_high": _num(hi),
+                "ci_coverage": _num(r.ci_coverage), "test": r.test,
+                "p": _num(r.p), "p_adjusted": _num(r.p_adjusted),
+                "speedup": _num(r.speedup), "verdict": r.verdict,
+                "paired": r.paired, "pairs": r.pairs,
                 "pairs_dropped": [{"base": b.launch_id, "new": n.launch_id, "round": b.round}
-                                  for b, n in r.get("dropped") or []],
-                "regimes": {s: [{"value": _num(v), "launches": c} for v, c in r["regimes"][s]]
+                                  for b, n in r.dropped],
+                "regimes": {s: [{"value": _num(v), "launches": c} for v, c in r.regimes[s]]
                             for s in ("base", "new")},
-                "same_mixture": bool(r.get("same_mixture")),
-                "rounds_needed": r.get("rounds_needed"), "more_rounds": more_rounds(r),
-                "launches": {"base": r.get("base_launches", []), "new": r.get("new_launches", [])},
-                "note": r.get("note", ""), "outliers": list(r.get("outliers") or [])})
+                "same_mixture": bool(r.same_mixture),
+                "rounds_needed": r.rounds_needed, "more_rounds": more_rounds(r),
+                "launches": {"base": r.base_launches, "new": r.new_launches},
+                "note": r.note, "outliers": list(r.outliers)})
     return recs
 
 

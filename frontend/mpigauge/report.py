@@ -52,10 +52,10 @@ def results_tables(s):
     need = needs_config_label(list(series))
     by_bench = OrderedDict()
     for key, items in series.items():
-        by_bench.setdefault((key[0], key[1], key[2], key[3], key[5]), []).append((key, items))
+        by_bench.setdefault(key.group(), []).append((key, items))
     for pk, rows in by_bench.items():
-        name = bench_label((pk[0], pk[1], pk[2], pk[3], 0, pk[4]), need)
-        parts.append(f"<h4>{html.escape(name)} ({html.escape(str(pk[4]))})</h4>")
+        name = bench_label(pk, need)
+        parts.append(f"<h4>{html.escape(name)} ({html.escape(str(pk.unit))})</h4>")
         body = []
         for key, items in rows:
             med, lo, hi, n = aggregate(items)
@@ -63,7 +63,7 @@ def results_tables(s):
             p99 = median([r["p99"] for _, r in items if isinstance(r.get("p99"), (int, float))] or [float("nan")])
             groups = rg.describe(meds, rg.clusters(meds))
             regimes = " / ".join(f"{fmt_num(v)} x{c}" for v, c in groups) if len(groups) > 1 else ""
-            body.append([size_label(key[4]), fmt_num(med), f"{fmt_num(lo)} .. {fmt_num(hi)}",
+            body.append([size_label(key.size), fmt_num(med), f"{fmt_num(lo)} .. {fmt_num(hi)}",
                          fmt_num(min(meds)), fmt_num(max(meds)), fmt_num(p99), n, regimes])
         parts.append(_html_table(["size", "median", "95% CI", "lowest launch", "highest launch",
                                   "p99", "launches", "launch regimes"], body,
@@ -152,3 +152,15 @@ def cmd_report(a):
     print(f"mpigauge report: wrote {a.output}", file=sys.stderr)
     return EXIT_OK
 
+
+def add_parser(sub):
+    rp = sub.add_parser("report", help="one self-contained HTML page for results",
+                        description="Sessions, launch status, noise sentinels, provenance, "
+                        "result tables and plots (embedded SVG); with several sets also the "
+                        "comparison of each against the first. Sets as for compare.")
+    rp.add_argument("files", nargs="+", metavar="FILE|LABEL")
+    rp.add_argument("-o", "--output", required=True, help="report.html")
+    rp.add_argument("--title")
+    rp.add_argument("--threshold", default="5%")
+    rp.add_argument("--no-plot", action="store_true")
+    rp.set_defaults(func=cmd_report)

@@ -8,6 +8,7 @@ import math
 import os
 import re
 from collections import OrderedDict
+from typing import NamedTuple
 
 from .common import UsageError
 from .schema import problem
@@ -50,6 +51,30 @@ class Launch:
         return self.meta.get("source") or ""
 
 
+class SeriesGroup(NamedTuple):
+    """The series of every size of one benchmark line."""
+    bench: str
+    variant: str
+    nranks: int
+    where: str
+    unit: str
+
+
+class SeriesKey(NamedTuple):
+    """What makes one series: a benchmark, its variant, the rank count, where
+    it was matched (its options as JSON, "line N" of an interleaved run, or a
+    history configuration), the message size and the unit."""
+    bench: str
+    variant: str
+    nranks: int
+    where: str
+    size: int
+    unit: str
+
+    def group(self):
+        return SeriesGroup(self.bench, self.variant, self.nranks, self.where, self.unit)
+
+
 class ResultSet:
     """Launches of one side of a comparison. keymode "options": series are
     matched by benchmark options (files of separate runs); "line": by suite
@@ -71,8 +96,8 @@ class ResultSet:
             where = "line " + la.source
         else:
             where = json.dumps((run.get("options") or {}).get("benchmark") or {}, sort_keys=True)
-        return (res.get("benchmark") or run.get("benchmark"), res.get("variant") or "",
-                run.get("nranks"), where, res.get("size_bytes"), res.get("unit"))
+        return SeriesKey(res.get("benchmark") or run.get("benchmark"), res.get("variant") or "",
+                         run.get("nranks"), where, res.get("size_bytes"), res.get("unit"))
 
     def series(self):
         """OrderedDict key -> list of (launch, result record)."""
@@ -263,7 +288,8 @@ def load_inputs(args):
 
 
 def bench_label(key, variants_needed):
-    bench, variant, nranks, where, _, _ = key
+    """key: a SeriesKey or a SeriesGroup."""
+    bench, variant, nranks, where = key.bench, key.variant, key.nranks, key.where
     parts = [bench]
     if variant:
         parts.append(f"[{variant}]")
@@ -280,5 +306,5 @@ def bench_label(key, variants_needed):
 def needs_config_label(keys):
     cfg = {}
     for k in keys:
-        cfg.setdefault(k[0], set()).add((k[2], k[3]))
+        cfg.setdefault(k.bench, set()).add((k.nranks, k.where))
     return {b: len(c) > 1 for b, c in cfg.items()}

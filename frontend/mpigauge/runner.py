@@ -17,8 +17,10 @@ import time
 from collections import OrderedDict
 
 from . import launch as ln
+from . import launcher as lr
+from . import programs as pg
 from . import mpilib
-from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
+from .common import (fmt_duration, tail_text, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
                      check_link_followable, now_utc, redact_argv, version)
 from .configs import Config, check_unique, load_config_file, parse_config_arg
 from .stats import min_pairs
@@ -63,9 +65,9 @@ def _mpi_of(prog, c, a, launcher, n):
         or not (c.mpi or a.mpi)
     lib = mpilib.program_library(prog, env) if asked else None
     flavour = c.mpi or a.mpi or (lib.family if lib is not None and lib.family
-                                  else ln.detect_mpi(prog))
+                                  else pg.detect_mpi(prog))
     path, says = mpilib.choose_launcher(launcher, c.launcher, lib, env, where)
-    head = ln.launcher_argv(kind, flavour, n, path=path,
+    head = lr.launcher_argv(kind, flavour, n, path=path,
                             release=lib.version if lib is not None else None)
     rec = {"library": lib.record() if lib is not None else None,
            "launcher": {"path": path or head[0], "implementation": says[0], "release": says[1],
@@ -78,16 +80,16 @@ def plan(entries, configs, a, launcher, extra):
     """Items per (line index, config index), and the missing ones."""
     items, missing = {}, []
     for ci, c in enumerate(configs):
-        dirs = ln.program_dirs([c.bindir] if c.bindir else a.bindir)
+        dirs = pg.program_dirs([c.bindir] if c.bindir else a.bindir)
         for li, e in enumerate(entries):
-            prog = ln.find_program(e.name, dirs)
+            prog = pg.find_program(e.name, dirs)
             if prog is None:
                 missing.append((e, c))
                 continue
             n = e.ranks or a.nranks
             flavour, head, mpi = _mpi_of(prog, c, a, launcher, n)
             kind = "mpirun" if c.launcher else launcher
-            head, env = ln.with_env(head, kind, flavour, c.env)
+            head, env = lr.with_env(head, kind, flavour, c.env)
             argv = head + c.launcher_args + [prog] + e.args + extra + c.args + \
                 ["--format", "json", "--sentinel"]
             items[(li, ci)] = Item(e, c, prog, flavour, n, argv, env, mpi)
@@ -184,7 +186,7 @@ class Writer:
 
     def write(self, recs):
         data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()
-        with ln._BlockSignals():
+        with ln.BlockSignals():
             start = self.f.tell()
             try:
                 self.f.write(data)
@@ -242,14 +244,14 @@ def _progress(a, i, total, it, rnd, rounds, res, elapsed, eta):
     lab = f" [{it.config.label}]" if it.config.label is not None else ""
     line = (f"[{i:{len(str(total))}d}/{total}] {it.entry.name}{lab} (round {rnd}/{rounds}, "
             f"{it.n} ranks) {res['status']}" + (f": {res['message']}" if res["message"] else "")
-            + f" in {res['duration_s']:.1f} s | elapsed {ln._fmt_time(elapsed)}"
-            f" | ETA {ln._fmt_time(eta)}")
+            + f" in {res['duration_s']:.1f} s | elapsed {fmt_duration(elapsed)}"
+            f" | ETA {fmt_duration(eta)}")
     if not a.quiet:
         print(line, file=sys.stderr, flush=True)
         if res["status"] != "ok" and res["stderr"].strip():
             # the program's own error line, not the launcher's banner around it
             errs = [x for x in res["stderr"].splitlines() if "error:" in x][:3]
-            for s in errs or ln._tail(res["stderr"], 6).splitlines():
+            for s in errs or tail_text(res["stderr"], 6).splitlines():
                 print(f"    | {s}", file=sys.stderr)
 
 
@@ -263,7 +265,7 @@ def ranks_limit(a):
     allocation's tasks inside one, else RANKS_PER_CORE x this node's cores."""
     if getattr(a, "max_ranks", None):
         return a.max_ranks
-    tasks = os.environ.get("SLURM_NTASKS") if ln.in_slurm_allocation() else None
+    tasks = os.environ.get("SLURM_NTASKS") if lr.in_slurm_allocation() else None
     if tasks and tasks.isdigit() and int(tasks) > 0:
         return int(tasks)
     return RANKS_PER_CORE * (os.cpu_count() or 1)
@@ -311,7 +313,7 @@ def cmd_run(a):
     extra = list(a.args or [])
     if extra and extra[0] == "--":
         extra = extra[1:]
-    launcher = a.launcher or ("srun" if ln.in_slurm_allocation() else "mpirun")
+    launcher = a.launcher or ("srun" if lr.in_slurm_allocation() else "mpirun")
     check_ranks(entries, a)
     rounds = a.max_rounds if a.until_decided else a.repeat
     if rounds * len(entries) * len(configs) > MAX_SCHEDULE:
@@ -368,7 +370,7 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
                     "benchmark": e.name, "suite_line": e.line(), "source": e.source,
                     "config": c.label, "status": "missing",
                     "message": f"mpigauge_{e.name} not found"}])
-    old = {s: signal.signal(s, ln._raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
+    old = {s: signal.signal(s, ln.raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     todo = [(r, li, ci) for r, li, ci in order if (li, ci) in items]
     labels = [c.label for c in configs]
     grouped = a.interleave == "turns" and labels[0] is not None

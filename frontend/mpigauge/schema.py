@@ -35,7 +35,7 @@ FIELDS = {
     "run": {"benchmark": STR, "nranks": INT, "nnodes": INT, "hosts": LIST, "bindings": LIST,
             "options": DICT, "launch_id": STR, "config": STR, "round": INT, "env": DICT,
             "command_line": LIST, "mpi_library": STR, "mpi_library_version": STR,
-            "date_utc": STR, "mpigauge_version": STR},
+            "date_utc": STR, "mpigauge_version": STR, "family": STR},
     "result": {"benchmark": STR, "size_bytes": INT, "unit": STR, "median": NUM, "variant": STR,
                "validation": STR, "ci95_low": NUM, "ci95_high": NUM, "p99": NUM,
                "launch_id": STR},

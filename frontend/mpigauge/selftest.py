@@ -20,6 +20,8 @@ import time
 
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, size_label
 from .launch import Interrupted
+from .options import add_verdict_options
+from .run_cli import run_argv
 from .compare import DIFFERENCES, compare_sets
 from .results import load_config_sets
 from .stats import median, pairs_needed
@@ -43,7 +45,6 @@ def add_parser(sub):
     s.add_argument("--effects", default="10,3", help="injected slowdowns in %% (default 10,3)")
     s.add_argument("--latency-sizes", default="8,512,8K,64K,1M")
     s.add_argument("--bw-sizes", default="8,512,8K,64K,1M")
-    from .cli import add_verdict_options
     add_verdict_options(s)
     s.add_argument("-o", "--output", required=True, help="folder for the trials and selftest.json")
     s.add_argument("--analyse", action="store_true", help="only analyse the trials in -o")
@@ -72,7 +73,6 @@ def _slowlib(a):
 
 
 def run_trials(a, effects):
-    from .cli import main as cli_main
     lib = _slowlib(a)
     os.makedirs(a.output, exist_ok=True)
     suite = os.path.join(a.output, "selftest-suite.txt")
@@ -83,14 +83,14 @@ def run_trials(a, effects):
     walls = []
     for t in range(1, a.trials + 1):
         out = os.path.join(a.output, f"trial-{t:02d}.jsonl")
-        argv = ["run", "--suite", suite, "--repeat", str(a.rounds), "-q", "--force", "-o", out,
+        argv = ["--suite", suite, "--repeat", str(a.rounds), "-q", "--force", "-o", out,
                 "--interleave", a.interleave, "--turn-slice", str(a.turn_slice)]
         if a.bindir:
             argv += ["--bindir", a.bindir]
         for label, pct in cfgs:
             argv += ["--config", f"{label} LD_PRELOAD={lib} MG_SLOW_PERCENT={pct:g}"]
         t0 = time.time()
-        rc = cli_main(argv + ["--"] + extra)
+        rc = run_argv(argv + ["--"] + extra)
         if rc == EXIT_INTERRUPTED:
             raise Interrupted("the trial's run was interrupted")
         walls.append(time.time() - t0)
@@ -111,7 +111,7 @@ def trial_verdicts(path, labels, rounds, a, threshold):
     for new in sets[1:]:
         rows, _, _ = compare_sets(sets[0], new, threshold, a.alpha, a.error_control,
                                   covariate=a.covariate)
-        out[new.label] = {r["key"]: r for r in rows}
+        out[new.label] = {r.key: r for r in rows}
     return out
 
 
@@ -149,12 +149,12 @@ def rounds_estimate(sd, effect, threshold, alpha):
 def analyse(a, effects, threshold, files):
     labels = ["same"] + [f"slow{e:g}" for e in effects]
     full = [trial_verdicts(f, labels, a.rounds, a, threshold) for f in files]
-    keys = sorted({k for t in full for k in t["same"]}, key=lambda k: (k[0], k[4]))
+    keys = sorted({k for t in full for k in t["same"]}, key=lambda k: (k.bench, k.size))
     res = {"trials": len(files), "rounds": a.rounds, "series": len(keys),
-           "aa_trials_with_alarm": sum(1 for t in full if any(r["verdict"] in ALARMS
+           "aa_trials_with_alarm": sum(1 for t in full if any(r.verdict in ALARMS
                                                              for r in t["same"].values())),
            "aa_series_alarms": sum(1 for t in full for r in t["same"].values()
-                                   if r["verdict"] in ALARMS), "effects": {}}
+                                   if r.verdict in ALARMS), "effects": {}}
     cuts = {n: [trial_verdicts(f, labels[1:], n, a, threshold) for f in files]
             for n in range(4, a.rounds)} if effects else {}
     for e in effects:
@@ -163,19 +163,19 @@ def analyse(a, effects, threshold, files):
         per = []
         for k in keys:
             rows = [t[lb][k] for t in full if k in t[lb]]
-            ratios = [r["ratio"] for r in rows if not math.isnan(r["ratio"])]
+            ratios = [r.ratio for r in rows if not math.isnan(r.ratio)]
             effect = median(ratios) if ratios else float("nan")
-            if not k[5] == "us" and effect > 0:
+            if not k.unit == "us" and effect > 0:
                 effect = 1.0 / effect
-            verdicts = [r["verdict"] for r in rows]
+            verdicts = [r.verdict for r in rows]
             need = None
             for n in list(range(4, a.rounds)) + [a.rounds]:
                 got = full if n == a.rounds else cuts[n]
-                hits = sum(1 for t in got if k in t[lb] and t[lb][k]["verdict"] == "slower")
+                hits = sum(1 for t in got if k in t[lb] and t[lb][k].verdict == "slower")
                 if hits >= math.ceil(0.95 * len(files)):
                     need = n
                     break
-            per.append({"benchmark": k[0], "size_bytes": k[4], "unit": k[5],
+            per.append({"benchmark": k.bench, "size_bytes": k.size, "unit": k.unit,
                         "measured_slowdown": effect - 1.0, "slower": verdicts.count("slower"),
                         "faster": verdicts.count("faster"), "same": verdicts.count("same"),
                         "slightly_slower": verdicts.count("slightly slower"),

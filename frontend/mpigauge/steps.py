@@ -9,7 +9,8 @@ import os
 import re
 
 from . import launch as ln
-from .common import now_utc, redact_argv, redact_env
+from . import launcher as lr
+from .common import now_utc, redact_argv, redact_env, tail_text
 
 
 def launch_record(lid, session, it, where, launcher, res, timeout, argv):
@@ -28,7 +29,7 @@ def launch_record(lid, session, it, where, launcher, res, timeout, argv):
         rec["config"] = c.label
         rec["env"] = redact_env(c.env)
     if res["status"] != "ok":
-        rec["stderr_tail"] = ln._tail(res["stderr"])
+        rec["stderr_tail"] = tail_text(res["stderr"])
     return rec
 
 
@@ -51,7 +52,7 @@ def _timeout(a, it):
 
 
 def _env(it):
-    env = ln.launch_env(it.flavour)
+    env = lr.launch_env(it.flavour)
     env.update(it.env)
     return env
 

@@ -15,8 +15,10 @@ FRONTEND_DIR = os.path.join(TOP, "frontend")
 FRONTEND = os.path.join(FRONTEND_DIR, "mpigauge.py")
 DATA = os.path.join(HERE, "data")
 GOLDEN = os.path.join(HERE, "golden")
-MODULES = ("common", "stats", "regimes", "suite", "configs", "launch", "mpilib", "results", "compare",
-           "render", "runner", "steps", "best", "plot", "report", "selftest", "overview", "cli")
+MODULES = ("common", "stats", "regimes", "suite", "configs", "programs", "launcher", "outcome", "launch",
+           "mpilib", "results", "compare", "options", "compare_cli", "run_cli",
+           "render", "runner", "steps", "best", "plot", "report", "selftest", "overview", "history",
+           "cli")
 
 _ns = None
 
@@ -42,7 +44,7 @@ def load_frontend():
 
 def run_record(benchmark, library="Open MPI v4.1.4, package: Debian OpenMPI", nranks=2,
                hosts=("node1", "node1"), bindings=("0", "1"), sizes=(8, 1024, 65536),
-               launch_id=None, version="0.1.0", window=None):
+               launch_id=None, version="0.1.0", window=None, family=None):
     bench_opts = {"window": window} if window is not None else {}
     r = {"type": "run", "schema": 1, "benchmark": benchmark, "description": "synthetic",
          "mpigauge_version": version, "mpi_library": library, "mpi_library_version": library,
@@ -56,6 +58,8 @@ def run_record(benchmark, library="Open MPI v4.1.4, package: Debian OpenMPI", nr
                      "format": "json", "time_mode": "root", "benchmark": bench_opts}}
     if launch_id:
         r["launch_id"] = launch_id
+    if family:
+        r["family"] = family
     return r
 
 

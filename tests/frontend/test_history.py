@@ -186,6 +186,29 @@ class TestDatabaseFiles(HistoryCase):
 
 
 class TestDashboard(HistoryCase):
+    def test_a_benchmark_is_filed_by_the_family_its_run_record_names(self):
+        # "allreduce_hier" is no name the front-end knows: its record says where it goes;
+        # a record without the field (an older mpigauge) is filed under point-to-point
+        f = os.path.join(self.d, "fam.jsonl")
+        h.write_jsonl(f, [h.run_record("allreduce_hier", family="collective"),
+                          h.result_record("allreduce_hier", 8, "us", 3.0),
+                          h.run_record("put_new", family="onesided"),
+                          h.result_record("put_new", 8, "us", 2.0),
+                          h.run_record("allreduce"), h.result_record("allreduce", 8, "us", 4.0)])
+        self.assertEqual(self.hist("add", f, "--tag", "v1")[0], 0)
+        site = os.path.join(self.d, "site")
+        self.assertEqual(cli("dashboard", "--db", self.db, "-o", site)[0], 0)
+
+        def page(name):
+            with open(os.path.join(site, name), encoding="utf-8") as fh:
+                return fh.read()
+        self.assertIn("allreduce_hier", page("collective.html"))
+        self.assertIn("put_new", page("onesided.html"))
+        self.assertNotIn("allreduce_hier", page("pt2pt.html"))
+        self.assertIn("allreduce, 2 ranks", page("pt2pt.html"))
+        self.assertEqual(mg.History(self.db).families(),
+                         {"allreduce_hier": "collective", "put_new": "onesided", "allreduce": None})
+
     def test_site_has_a_page_per_family_regressions_and_provenance(self):
         self.add_two()
         site = os.path.join(self.d, "site")

@@ -33,7 +33,7 @@ def cli(*argv):
 def rows_of(path, *labels):
     sets = mg.load_inputs([path] + list(labels))
     rows, _, _ = mg.compare_sets(sets[0], sets[1])
-    return {(r["key"][0], r["key"][4]): r for r in rows}
+    return {(r.key.bench, r.key.size): r for r in rows}
 
 
 class TestInterleaved(unittest.TestCase):
@@ -67,39 +67,39 @@ class TestInterleaved(unittest.TestCase):
 
     def test_a_a_is_same_with_regimes_shared(self):
         for r in rows_of(self.path, "base", "same").values():
-            self.assertEqual(r["verdict"], "same", r)
-            self.assertEqual(r["pairs"], 10)
-            self.assertEqual([c for _, c in r["regimes"]["base"]], [8, 2])
-            self.assertTrue(r["same_mixture"])
+            self.assertEqual(r.verdict, "same", r)
+            self.assertEqual(r.pairs, 10)
+            self.assertEqual([c for _, c in r.regimes["base"]], [8, 2])
+            self.assertTrue(r.same_mixture)
             # the launches of the smaller regime are named, on both sides
-            self.assertEqual([o.split(":")[0] for o in r["outliers"]],
+            self.assertEqual([o.split(":")[0] for o in r.outliers],
                              ["base round 4", "base round 5", "same round 4", "same round 5"])
 
     def test_a_b_is_slower_and_the_straddling_pair_is_named(self):
         for (bench, size), r in rows_of(self.path, "base", "slow10").items():
-            self.assertEqual(r["verdict"], "slower", r)
-            self.assertEqual(r["pairs"], 9)
-            self.assertEqual([b.round for b, _ in r["dropped"]], [8])
-            self.assertAlmostEqual(r["ratio"], 1.1, delta=0.01)
-            self.assertLess(r["p_adjusted"], 0.05)
+            self.assertEqual(r.verdict, "slower", r)
+            self.assertEqual(r.pairs, 9)
+            self.assertEqual([b.round for b, _ in r.dropped], [8])
+            self.assertAlmostEqual(r.ratio, 1.1, delta=0.01)
+            self.assertLess(r.p_adjusted, 0.05)
             self.assertTrue(any("slow10 round 8" in o and "probe 0.35 us against 0.1 us" in o
-                                for o in r["outliers"]), r["outliers"])
+                                for o in r.outliers), r.outliers)
 
     def test_too_few_rounds_is_unclear_with_rounds_needed(self):
         recs = h.interleaved_records({"a": [0.2, 0.21, 0.19, 0.2], "b": [0.22, 0.23, 0.2, 0.22]})
         r = rows_of(write(recs), "a", "b")[("latency", 8)]
-        self.assertEqual(r["verdict"], "unclear")
-        self.assertIn("4 pairs cannot reach p < 0.05; run at least 6 rounds", r["note"])
-        self.assertGreaterEqual(r["rounds_needed"], 6)
-        self.assertEqual(mg.more_rounds(r), r["rounds_needed"] - 4)
-        self.assertIn(f"unclear (~{r['rounds_needed'] - 4} more rounds)",
+        self.assertEqual(r.verdict, "unclear")
+        self.assertIn("4 pairs cannot reach p < 0.05; run at least 6 rounds", r.note)
+        self.assertGreaterEqual(r.rounds_needed, 6)
+        self.assertEqual(mg.more_rounds(r), r.rounds_needed - 4)
+        self.assertIn(f"unclear (~{r.rounds_needed - 4} more rounds)",
                       mg.render.table_rows([r])[0][-1])
 
     def test_regimes_without_comparable_pairs_are_unstable(self):
         recs = h.interleaved_records({"a": [0.2, 0.32, 0.2, 0.32], "b": [0.32, 0.2, 0.32, 0.2]})
         r = rows_of(write(recs), "a", "b")[("latency", 8)]
-        self.assertEqual(r["verdict"], "unstable: 2 regimes")
-        self.assertEqual(r["pairs"], 0)
+        self.assertEqual(r.verdict, "unstable: 2 regimes")
+        self.assertEqual(r.pairs, 0)
 
     def test_error_control_spans_the_series(self):
         # 10 series, each with the same moderate evidence
@@ -110,8 +110,8 @@ class TestInterleaved(unittest.TestCase):
         sets = mg.load_inputs([p, "a", "b"])
         for control, want in (("none", "slower"), ("holm", "unclear"), ("bh", "slower")):
             rows, _, _ = mg.compare_sets(sets[0], sets[1], control=control)
-            self.assertEqual({r["verdict"] for r in rows}, {want}, control)
-            self.assertAlmostEqual(rows[0]["p"], 2 / 64)
+            self.assertEqual({r.verdict for r in rows}, {want}, control)
+            self.assertAlmostEqual(rows[0].p, 2 / 64)
 
     def test_json_verdicts_golden(self):
         rc, out, _ = cli("compare", self.path, "base", "slow10", "--format", "json")

@@ -469,7 +469,7 @@ class TestSecondInterrupt(unittest.TestCase):
         nor lose the result (MPICH's hydra ignores SIGTERM)."""
         code = ("import json, signal, sys; sys.path.insert(0, sys.argv[1]); "
                 "from mpigauge import launch; "
-                "signal.signal(signal.SIGINT, launch._raise_interrupt); "
+                "signal.signal(signal.SIGINT, launch.raise_interrupt); "
                 "r = launch.run_launch(['sh', '-c', 'trap \"\" TERM; echo $$; sleep 60'], None, "
                 "100, 2); print(json.dumps({'status': r['status'], 'out': r['exit_code']}))")
         front = subprocess.Popen([sys.executable, "-c", code, h.FRONTEND_DIR],

@@ -21,53 +21,53 @@ class TestVerdict(unittest.TestCase):
             b = noisy(1.5, 8, 0.02, seed + 1000)
             for unit in ("us", "MB/s"):
                 v = mg.verdict(a, b, unit)
-                self.assertEqual(v["verdict"], "same", (seed, unit, v))
+                self.assertEqual(v.verdict, "same", (seed, unit, v))
 
     def test_identical_data_is_never_an_alarm(self):
         a = [2.0, 2.1, 1.9, 2.05, 1.95]
         v = mg.verdict(a, list(a), "us")
         # 5 launches spread over +-5% cannot show "within 5%": not enough evidence
-        self.assertEqual(v["verdict"], "unclear")
-        self.assertAlmostEqual(v["ratio"], 1.0)
-        self.assertLessEqual(v["ci"][0], 1.0)
-        self.assertGreaterEqual(v["ci"][1], 1.0)
+        self.assertEqual(v.verdict, "unclear")
+        self.assertAlmostEqual(v.ratio, 1.0)
+        self.assertLessEqual(v.ci[0], 1.0)
+        self.assertGreaterEqual(v.ci[1], 1.0)
         tight = [2.0, 2.01, 1.99, 2.005, 1.995]
-        self.assertEqual(mg.verdict(tight, list(tight), "us")["verdict"], "same")
+        self.assertEqual(mg.verdict(tight, list(tight), "us").verdict, "same")
 
     def test_higher_latency_is_slower(self):
         base = noisy(1.0, 6, 0.02, 1)
         new = [x * 1.2 for x in noisy(1.0, 6, 0.02, 2)]
         v = mg.verdict(base, new, "us")
-        self.assertEqual(v["verdict"], "slower")
-        self.assertLess(v["p"], 0.05)
-        self.assertGreater(v["ratio"], 1.1)
-        self.assertLess(v["ci"][0], v["ratio"])
-        self.assertGreater(v["ci"][1], v["ratio"])
+        self.assertEqual(v.verdict, "slower")
+        self.assertLess(v.p, 0.05)
+        self.assertGreater(v.ratio, 1.1)
+        self.assertLess(v.ci[0], v.ratio)
+        self.assertGreater(v.ci[1], v.ratio)
 
     def test_lower_latency_is_faster(self):
         base = noisy(1.0, 6, 0.02, 3)
         new = [x * 0.8 for x in noisy(1.0, 6, 0.02, 4)]
-        self.assertEqual(mg.verdict(base, new, "us")["verdict"], "faster")
+        self.assertEqual(mg.verdict(base, new, "us").verdict, "faster")
 
     def test_bandwidth_direction_is_reversed(self):
         base = noisy(5000, 6, 0.02, 5)
         lower = [x * 0.8 for x in noisy(5000, 6, 0.02, 6)]
         higher = [x * 1.25 for x in noisy(5000, 6, 0.02, 7)]
-        self.assertEqual(mg.verdict(base, lower, "MB/s")["verdict"], "slower")
-        self.assertEqual(mg.verdict(base, higher, "MB/s")["verdict"], "faster")
+        self.assertEqual(mg.verdict(base, lower, "MB/s").verdict, "slower")
+        self.assertEqual(mg.verdict(base, higher, "MB/s").verdict, "faster")
 
     def test_significant_but_small_is_same(self):
         base = [1.000, 1.001, 1.002, 1.003, 1.004, 1.005]
         new = [x * 1.02 for x in base]   # clearly different, but only 2%
         v = mg.verdict(base, new, "us", threshold=0.05)
-        self.assertLess(v["p"], 0.05)
-        self.assertEqual(v["verdict"], "same")
-        self.assertEqual(mg.verdict(base, new, "us", threshold=0.01)["verdict"], "slower")
+        self.assertLess(v.p, 0.05)
+        self.assertEqual(v.verdict, "same")
+        self.assertEqual(mg.verdict(base, new, "us", threshold=0.01).verdict, "slower")
 
     def test_a_certain_change_about_the_threshold_is_slightly_slower(self):
         def row(ratio, ci, p, unit="us"):
-            return mg.decide({"unit": unit, "ratio": ratio, "ci": ci, "p": p, "p_adjusted": p},
-                             0.05, 0.05)["verdict"]
+            return mg.decide(mg.Row(unit=unit, ratio=ratio, ci=ci, p=p, p_adjusted=p),
+                             0.05, 0.05).verdict
         # doc/releases.md's "edge" series: bw 1 KiB, 0.957 [0.946, 0.966]
         self.assertEqual(row(0.957, (0.946, 0.966), 0.0004, "MB/s"), "slightly slower")
         self.assertEqual(row(1.043, (1.030, 1.060), 0.001), "slightly slower")
@@ -81,26 +81,26 @@ class TestVerdict(unittest.TestCase):
         self.assertEqual(row(1.03, (0.99, 1.07), 0.01), "unclear")
         self.assertIn("slightly slower", mg.DECIDED)
         self.assertNotIn("same", mg.DIFFERENCES)
-        self.assertEqual(mg.undecided([{"verdict": "slightly faster"}, {"verdict": "unclear"}]),
-                         [{"verdict": "unclear"}])
+        self.assertEqual(mg.undecided([mg.Row(verdict="slightly faster"),
+                                       mg.Row(verdict="unclear")]), [mg.Row(verdict="unclear")])
 
     def test_too_few_launches_is_unclear(self):
         base = [1.0, 1.01, 0.99]
         new = [2.0, 2.02, 1.98]
         v = mg.verdict(base, new, "us")
-        self.assertEqual(v["verdict"], "unclear")
-        self.assertIn("at least 4 launches", v["note"])
+        self.assertEqual(v.verdict, "unclear")
+        self.assertIn("at least 4 launches", v.note)
 
     def test_single_launch_uses_the_launch_cis(self):
         v = mg.verdict([1.0], [1.5], "us", base_ci=(0.98, 1.02), new_ci=(1.45, 1.55))
-        self.assertEqual(v["verdict"], "slower")
-        self.assertAlmostEqual(v["ci"][0], 1.45 / 1.02)
+        self.assertEqual(v.verdict, "slower")
+        self.assertAlmostEqual(v.ci[0], 1.45 / 1.02)
         overlap = mg.verdict([1.0], [1.5], "us", base_ci=(0.5, 1.6), new_ci=(1.0, 2.0))
-        self.assertEqual(overlap["verdict"], "unclear")
+        self.assertEqual(overlap.verdict, "unclear")
 
     def test_unknown_unit_reports_higher_or_lower(self):
         v = mg.verdict([1, 1.01, 0.99, 1.0, 1.02], [2, 2.01, 1.99, 2.0, 2.02], "widgets")
-        self.assertEqual(v["verdict"], "higher")
+        self.assertEqual(v.verdict, "higher")
 
     def test_direction_table(self):
         self.assertFalse(mg.higher_is_better("us"))

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge compare`: a verdict per benchmark and size (doc/compare.md)."""
+import os
+import sys
+
+from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, check_output_path, warn,
+                     write_text_atomic)
+from .options import add_verdict_options
+
+
+def _sequential_alpha(sets, alpha):
+    """A file from `run --until-decided` is judged at alpha / its planned looks."""
+    looks = max((s.looks for s in sets), default=0)
+    return (alpha / looks, looks) if looks > 1 else (alpha, None)
+
+
+def cmd_compare(a):
+    from .compare import compare_sets, parse_threshold, provenance_warnings
+    from .render import (html_page, render_html_comparisons, render_json, render_markdown,
+                         render_text)
+    from .results import load_inputs
+    threshold = parse_threshold(a.threshold)
+    if not 0 < a.alpha < 1:
+        raise UsageError("--alpha must be between 0 and 1")
+    if a.output:
+        check_output_path(a.output)
+    sets = load_inputs(a.files)
+    if len(sets) < 2:
+        raise UsageError("compare needs BASE and NEW: two or more files, or a file of an "
+                         "interleaved run and two or more of its configuration labels")
+    alpha, looks = _sequential_alpha(sets, a.alpha)
+    base, comparisons = sets[0], []
+    for s in sets:
+        for w in s.warnings:
+            warn(w)
+    for new in sets[1:]:
+        rows, ob, on = compare_sets(base, new, threshold, alpha, a.error_control,
+                                    covariate=a.covariate)
+        warns = provenance_warnings(base, new)
+        if looks:
+            warns.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
+                         f"= {a.alpha:g} / {looks}")
+        if not rows:
+            warns.append(f"nothing in common between {base.label} and {new.label} "
+                         "(same benchmark, variant, ranks, options, size and unit)")
+        for w in warns:
+            warn(w)
+        comparisons.append((base, new, rows, ob, on, warns))
+    fmt = {"md": "markdown"}.get(a.format, a.format)
+    if fmt is None:
+        ext = os.path.splitext(a.output or "")[1].lower()
+        fmt = {".md": "markdown", ".html": "html", ".htm": "html", ".json": "json",
+               ".jsonl": "json"}.get(ext, "text")
+    args = (comparisons, threshold, alpha, a.error_control)
+    if fmt == "html":
+        body = render_html_comparisons(*args)
+        if not a.no_plot:
+            from .plot import plot_svg_or_none
+            svg = plot_svg_or_none(sets)
+            body += "\n<h2>Plots</h2>\n" + (svg or "<p>(plots need matplotlib: "
+                                             "python3 -m pip install matplotlib)</p>")
+        doc = html_page("mpigauge comparison", body)
+    else:
+        doc = {"text": render_text, "markdown": render_markdown, "json": render_json}[fmt](*args)
+    doc = doc if doc.endswith("\n") else doc + "\n"
+    if a.output:
+        write_text_atomic(a.output, doc)
+    else:
+        sys.stdout.write(doc)
+    if not any(c[2] for c in comparisons):
+        return EXIT_USAGE
+    if a.fail_on_regression and any(r.verdict == "slower" for c in comparisons for r in c[2]):
+        print("mpigauge compare: regression: at least one benchmark and size is slower",
+              file=sys.stderr)
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def add_parser(sub):
+    c = sub.add_parser("compare", help="compare results with a verdict per benchmark and size",
+                       description="Compare NEW against BASE per benchmark, variant, rank count, "
+                       "options (or suite line), size and unit. FILE LABEL LABEL...: "
+                       "configurations of one interleaved run, paired by round (signed-rank "
+                       "test); FILE FILE...: separate runs (Mann-Whitney). A file may be given "
+                       "as LABEL=FILE. p-values are adjusted over all series.")
+    c.add_argument("files", nargs="+", metavar="FILE|LABEL", help="BASE NEW [NEW...]")
+    add_verdict_options(c)
+    c.add_argument("--format", choices=("text", "markdown", "md", "html", "json"),
+                   help="default: from -o's extension (.md, .html, .json), else text")
+    c.add_argument("-o", "--output", help="write to FILE instead of standard output")
+    c.add_argument("--fail-on-regression", action="store_true",
+                   help="exit 1 when any benchmark and size is slower")
+    c.add_argument("--no-plot", action="store_true", help="HTML: no embedded plot")
+    c.set_defaults(func=cmd_compare)
