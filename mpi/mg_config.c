@@ -31,23 +31,23 @@ static const mg_opt common_opts[] = {
     {'m', "message-size", MG_OPT_STRING, offsetof(mg_config, sizes_spec), "[MIN:]MAX|LIST",
      "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)", 0, 0,
      NULL, NULL, ""},
-    {'i', "iterations", MG_OPT_LONG, offsetof(mg_config, iterations), "N",
+    {'i', "iterations", MG_OPT_LONG, offsetof(mg_config, policy.iterations), "N",
      "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL, NULL, NULL},
-    {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, warmup), "N",
+    {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, policy.warmup_iters), "N",
      "warm-up iterations per size (default: timed, " MG_STR(MG_POLICY_WARMUP_MS) " ms or " MG_STR(
          MG_POLICY_WARMUP_MAX) " iterations)",
      0, 1e12, NULL, NULL, NULL},
-    {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, precision), "P%",
+    {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, policy.precision), "P%",
      "adaptive: stop when the median's 95% CI half-width is within P%; off with --turns, where "
      "each size runs its whole time budget",
      1e-6, 0.5, NULL, MG_STR(MG_POLICY_PRECISION_PCT) "%", NULL},
-    {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, budget_s), "SECONDS",
+    {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, policy.budget_s), "SECONDS",
      "adaptive: sampling time budget per size", 1e-3, 86400, NULL, MG_STR(MG_POLICY_BUDGET_S),
      "time_budget_s"},
-    {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, min_samples), "N",
+    {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, policy.min_samples), "N",
      "adaptive: samples before the precision rule may stop", 1, 1e7, NULL,
      MG_STR(MG_POLICY_MIN_SAMPLES), NULL},
-    {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, max_samples), "N",
+    {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, policy.max_samples), "N",
      "most samples per size (default " MG_STR(MG_POLICY_MAX_SAMPLES) "; " MG_STR(
          MG_POLICY_MAX_SAMPLES_TURNS) " with --turns)",
      1, 1e7, NULL, NULL, NULL},
@@ -99,7 +99,8 @@ void mg_config_default(mg_config *c)
     /* the options with a default in their row get it in mg_plan_parse;
      * max_samples stays 0 until the plan knows whether --turns was given */
     memset(c, 0, sizeof *c);
-    c->warmup = -1;
+    mg_policy_cfg_default(&c->policy);
+    c->policy.max_samples = 0;
 }
 
 size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)
@@ -114,13 +115,7 @@ size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)
 void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
                            mg_policy_cfg *p)
 {
-    mg_policy_cfg_default(p);
-    p->warmup_iters = c->warmup;
-    p->iterations = c->iterations;
-    p->precision = c->precision;
-    p->budget_s = c->budget_s;
-    p->min_samples = (size_t)c->min_samples;
-    p->max_samples = (size_t)c->max_samples;
+    *p = c->policy;
     p->precision_rule = mg_config_precision_rule(c);
     /* a sample lasts >= 100 timer overheads (and ticks): overhead < 1% */
     p->min_sample_s = 100.0 * (timer_overhead_s > tick_s ? timer_overhead_s : tick_s);

@@ -60,11 +60,11 @@ enum { MG_SYNC_BARRIER = 0, MG_SYNC_WINDOW };
 
 typedef struct {
     const char *sizes_spec; /* -m; NULL: the benchmark's default range */
-    long iterations;        /* -i; 0: adaptive */
-    long warmup;            /* -x; -1: timed warm-up */
-    double precision;       /* --precision (fraction) */
-    double budget_s;        /* --time-budget */
-    long min_samples, max_samples;
+    /* -i (iterations; 0: adaptive), -x (warmup_iters; -1: timed warm-up),
+     * --precision, --time-budget, --min-samples, --max-samples: the option
+     * rows write the measuring policy's own fields; the sweep completes it
+     * with what the timer measured (mg_policy_from_config). */
+    mg_policy_cfg policy;
     int validate;        /* -c */
     uint64_t max_memory; /* -M; 0: automatic */
     int format;          /* mg_format */

@@ -22,18 +22,18 @@
 #include <string.h>
 
 /* Barrier, begin_size, warm-up chunks chosen by rank 0, calibration; every
- * rank ends with rank 0's policy. */
+ * rank ends following rank 0's sample schedule (mg_policy_schedule). */
 static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
                     mg_policy *out)
 {
     mg_policy pol;
+    mg_policy_schedule sched;
 
     mg_turns_point(ctx->turns);
     mg_group_barrier(&ctx->group);
     if (b->kernel.begin_size)
         b->kernel.begin_size(ctx, size);
-    if (ctx->rank == 0)
-        mg_policy_begin(&pol, pc, ctx->clock);
+    mg_policy_begin(&pol, pc, ctx->clock);
     for (;;) {
         long chunk = 0;
         double t0;
@@ -49,7 +49,9 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
     }
     if (ctx->rank == 0)
         mg_policy_calibrate(&pol, 0.0);
-    mg_group_bcast(&ctx->group, &pol, sizeof pol);
+    sched = mg_policy_get_schedule(&pol);
+    mg_group_bcast(&ctx->group, &sched, sizeof sched);
+    mg_policy_follow(&pol, &sched);
     *out = pol;
 }
 
@@ -71,7 +73,7 @@ static void plan_batch(const mg_ctx *ctx, const mg_policy_cfg *pc, mg_policy *po
                        const double *root, size_t n, size_t m, size_t cap, double rtt_s,
                        call_plan *plan)
 {
-    size_t want = (pc->iterations > 0 ? (size_t)pc->iterations : pc->max_samples) - n;
+    size_t want = (pc->iterations > 0 ? (size_t)pc->iterations : (size_t)pc->max_samples) - n;
     if (m > 0)
         plan->stop = (int)mg_policy_check(pol, root, n);
     if (plan->stop == MG_STOP_NONE && m + 1 > cap)

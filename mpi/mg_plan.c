@@ -129,8 +129,8 @@ void mg_plan_parse(mg_run *s)
         s->cfg.format = MG_FORMAT_JSON;
     s->plan_failed =
         mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err, sizeof s->plan_err) != 0;
-    if (s->cfg.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
-        s->cfg.max_samples = s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
+    if (s->cfg.policy.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
+        s->cfg.policy.max_samples = s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
     if (!s->plan_failed && s->cfg.percentiles)
         s->plan_failed =
             mg_pctl_parse(s->cfg.percentiles, &s->pctl, s->plan_err, sizeof s->plan_err) != 0;
@@ -276,10 +276,10 @@ int mg_plan_check(mg_run *s)
     mg_policy_cfg pc;
     int rc;
 
-    if (s->cfg.iterations == 0)
-        s->cfg.iterations = b->timing.default_iterations;
-    if (s->cfg.warmup < 0 && b->timing.default_warmup > 0)
-        s->cfg.warmup = b->timing.default_warmup;
+    if (s->cfg.policy.iterations == 0)
+        s->cfg.policy.iterations = b->timing.default_iterations;
+    if (s->cfg.policy.warmup_iters < 0 && b->timing.default_warmup > 0)
+        s->cfg.policy.warmup_iters = b->timing.default_warmup;
     if ((rc = check_ranks(s)) != MG_EXIT_OK || (rc = check_sizes(s)) != MG_EXIT_OK)
         return rc;
     mg_policy_from_config(&s->cfg, 0.0, 0.0, &pc);
@@ -287,7 +287,7 @@ int mg_plan_check(mg_run *s)
         return mg_usage(ctx, b, err);
     if (s->cfg.sync_window_us > 0.0 && s->cfg.sync != MG_SYNC_WINDOW)
         return mg_usage(ctx, b, "--sync-window needs --sync window");
-    if (b->timing.time_mode == MG_TIME_CALL && s->cfg.iterations > 10000000)
+    if (b->timing.time_mode == MG_TIME_CALL && s->cfg.policy.iterations > 10000000)
         return mg_usage(ctx, b, "-i: at most 10000000 calls per size (every call is a sample)");
     if (b->params.check && b->params.check(ctx, err, sizeof err) != 0)
         return mg_usage(ctx, b, err);

@@ -31,17 +31,17 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
     mg_policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &w->pc);
     if (b->timing.min_block_iters > 1)
         w->pc.min_block_iters = b->timing.min_block_iters;
-    w->cap = w->pc.max_samples;
+    w->cap = (size_t)w->pc.max_samples;
     if (b->timing.time_mode == MG_TIME_CALL) {
         /* a sample is one call: blocks of 1, room for -i N samples and for
          * late (dropped) calls besides them */
         w->pc.min_sample_s = 0.0;
-        if (w->pc.iterations > 0 && (size_t)w->pc.iterations > w->pc.max_samples)
-            w->pc.max_samples = (size_t)w->pc.iterations;
-        w->cap = 2 * w->pc.max_samples + MG_CALL_BATCH;
+        if (w->pc.iterations > w->pc.max_samples)
+            w->pc.max_samples = w->pc.iterations;
+        w->cap = 2 * (size_t)w->pc.max_samples + MG_CALL_BATCH;
     }
     w->mine = malloc(w->cap * sizeof *w->mine);
-    w->root = malloc(w->pc.max_samples * sizeof *w->root);
+    w->root = malloc((size_t)w->pc.max_samples * sizeof *w->root);
     w->rank_med = root ? malloc((size_t)s->ctx.nranks * sizeof *w->rank_med) : NULL;
     w->figs =
         root ? malloc((size_t)s->ctx.nranks * (size_t)(b->report.nfigures + 1) * sizeof *w->figs)

@@ -130,9 +130,9 @@ static size_t buf_bytes(const mg_ctx *c, uint64_t max_size)
     int n = variants(c, v, MG_LIST_MAX);
     uint64_t need = 0, msgs = UINT64_MAX, s = stride(c, max_size);
     mg_policy_cfg_default(&pc);
-    if (c->cfg->iterations > 0) {
-        long warm = c->cfg->warmup >= 0 ? c->cfg->warmup : pc.warmup_max;
-        msgs = (uint64_t)(c->cfg->iterations + warm) * (uint64_t)window(c);
+    if (c->cfg->policy.iterations > 0) {
+        long warm = c->cfg->policy.warmup_iters >= 0 ? c->cfg->policy.warmup_iters : pc.warmup_max;
+        msgs = (uint64_t)(c->cfg->policy.iterations + warm) * (uint64_t)window(c);
     }
     for (int i = 0; i < n; ++i) {
         uint64_t r = regions_for(c, v[i], msgs);

@@ -124,7 +124,7 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
         snprintf(err, errlen, "-m does not apply: startup measures one initialisation");
         return -1;
     }
-    if (c->cfg->iterations != 1) {
+    if (c->cfg->policy.iterations != 1) {
         snprintf(err, errlen, "-i: startup measures one initialisation per launch (-i 1); for "
                               "more, run more launches (mpigauge run -K N)");
         return -1;

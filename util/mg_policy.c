@@ -61,7 +61,7 @@ void mg_policy_begin(mg_policy *p, const mg_policy_cfg *cfg, mg_clock clock)
     p->planned = 0;
     p->last_block_iters = 0;
     p->check_every = 1;
-    p->next_check = cfg->min_samples;
+    p->next_check = (size_t)cfg->min_samples;
 }
 
 long mg_policy_warmup_next(mg_policy *p)
@@ -115,9 +115,9 @@ void mg_policy_calibrate(mg_policy *p, double per_iter_s)
             b = n;
         p->block_iters = b;
         p->planned = (size_t)((n + b - 1) / b);
-        if (p->planned > p->cfg.max_samples) {
+        if (p->planned > (size_t)p->cfg.max_samples) {
             /* keep the count exact: grow the blocks instead */
-            p->planned = p->cfg.max_samples;
+            p->planned = (size_t)p->cfg.max_samples;
             b = (n + (long)p->planned - 1) / (long)p->planned;
             p->block_iters = b;
             p->planned = (size_t)((n + b - 1) / b);
@@ -136,6 +136,20 @@ void mg_policy_calibrate(mg_policy *p, double per_iter_s)
     p->t_begin_s = p->clock.now_s(p->clock.ctx);
 }
 
+mg_policy_schedule mg_policy_get_schedule(const mg_policy *p)
+{
+    mg_policy_schedule s = {p->block_iters, p->last_block_iters, p->planned, p->check_every};
+    return s;
+}
+
+void mg_policy_follow(mg_policy *p, const mg_policy_schedule *s)
+{
+    p->block_iters = s->block_iters;
+    p->last_block_iters = s->last_block_iters;
+    p->planned = s->planned;
+    p->check_every = s->check_every;
+}
+
 long mg_policy_block_iters(const mg_policy *p, size_t i)
 {
     if (p->cfg.iterations > 0) {
@@ -143,7 +157,7 @@ long mg_policy_block_iters(const mg_policy *p, size_t i)
             return 0;
         return i + 1 == p->planned ? p->last_block_iters : p->block_iters;
     }
-    return i < p->cfg.max_samples ? p->block_iters : 0;
+    return i < (size_t)p->cfg.max_samples ? p->block_iters : 0;
 }
 
 int mg_policy_is_checkpoint(mg_policy *p, size_t n)
@@ -167,9 +181,9 @@ mg_stop_reason mg_policy_check(const mg_policy *p, const double *samples, size_t
 
     if (p->cfg.iterations > 0)
         return n >= p->planned ? MG_STOP_FIXED : MG_STOP_NONE;
-    if (n >= p->cfg.max_samples)
+    if (n >= (size_t)p->cfg.max_samples)
         return MG_STOP_CAP;
-    if (p->cfg.precision_rule && n >= p->cfg.min_samples &&
+    if (p->cfg.precision_rule && n >= (size_t)p->cfg.min_samples &&
         mg_stats_compute(samples, n, &st) == 0 && mg_stats_rel_halfwidth(&st) <= p->cfg.precision)
         return MG_STOP_PRECISION;
     if (p->clock.now_s(p->clock.ctx) - p->t_begin_s >= p->cfg.budget_s)

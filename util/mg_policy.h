@@ -50,8 +50,8 @@ typedef struct {
     double budget_s;      /* per-size time budget for adaptive sampling */
     double warmup_s;      /* timed warm-up length */
     long warmup_max;      /* timed warm-up stops after this many iterations */
-    size_t min_samples;   /* adaptive: never stop on precision before this */
-    size_t max_samples;   /* hard cap on samples (both modes) */
+    long min_samples;     /* adaptive: never stop on precision before this */
+    long max_samples;     /* hard cap on samples (both modes) */
     double min_sample_s;  /* shortest allowed sample */
     long min_block_iters; /* fewest iterations in a sample (pipelined patterns) */
     int precision_rule;   /* adaptive: 1 (default) may stop on precision; 0: only
@@ -100,6 +100,17 @@ void mg_policy_warmup_record(mg_policy *p, long iters, double elapsed_s);
  * per_iter_s overrides the warm-up's estimate when > 0 (used when there was
  * no warm-up). Restarts the budget clock. */
 void mg_policy_calibrate(mg_policy *p, double per_iter_s);
+
+/* What the other ranks need of the policy that decides (rank 0's, after
+ * mg_policy_calibrate) to follow the same sample schedule: plain numbers,
+ * sent between ranks as they are (no clock, no pointer). */
+typedef struct {
+    long block_iters, last_block_iters;
+    size_t planned, check_every;
+} mg_policy_schedule;
+mg_policy_schedule mg_policy_get_schedule(const mg_policy *p);
+/* A policy begun with the same configuration follows that schedule. */
+void mg_policy_follow(mg_policy *p, const mg_policy_schedule *s);
 
 /* Iterations in sample number i (0-based); 0 means "no more samples" in
  * fixed mode or past max_samples. */

@@ -341,7 +341,7 @@ TEST(PolicyCalibrate, RestartsTheBudgetClock)
 namespace
 {
 
-mg_policy fixed_policy(FakeClock *fc, long n, long block, size_t max_samples)
+mg_policy fixed_policy(FakeClock *fc, long n, long block, long max_samples)
 {
     mg_policy_cfg cfg = defaults();
     cfg.iterations = n;
@@ -487,4 +487,23 @@ TEST(PolicyBlock, MinBlockItersNeverExceedsAFixedCount)
     EXPECT_EQ(p.planned, 1u);
     EXPECT_EQ(mg_policy_block_iters(&p, 0), 7);
     EXPECT_EQ(mg_policy_block_iters(&p, 1), 0);
+}
+
+TEST(PolicySchedule, AFollowerTakesTheSameSamplesAsTheDecider)
+{
+    // rank 0 calibrates; another rank, begun with the same configuration,
+    // follows the schedule it receives as plain numbers
+    FakeClock fc{0.0}, other{123.0};
+    mg_policy decider = fixed_policy(&fc, 100, 16, 10000);
+    mg_policy_cfg cfg = decider.cfg;
+    mg_policy follower;
+    mg_policy_begin(&follower, &cfg, clock_of(&other));
+    const mg_policy_schedule s = mg_policy_get_schedule(&decider);
+    EXPECT_EQ(s.block_iters, 16);
+    EXPECT_EQ(s.planned, 7u);
+    EXPECT_EQ(s.last_block_iters, 4);
+    mg_policy_follow(&follower, &s);
+    for (size_t i = 0; i < 8; ++i)
+        EXPECT_EQ(mg_policy_block_iters(&follower, i), mg_policy_block_iters(&decider, i)) << i;
+    EXPECT_EQ(mg_policy_block_iters(&follower, 7), 0);
 }
