@@ -23,7 +23,8 @@ int main(int argc, char **argv)
     MPI_Group_free(&g);
     int rc = MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0) printf("MPI_Init after MPI_Session_init: rc %d\n", rc);
+    if (rank == 0)
+        printf("MPI_Init after MPI_Session_init: rc %d\n", rc);
     MPI_Comm_free(&c);
     MPI_Session_finalize(&s);
     MPI_Finalize();

@@ -33,46 +33,74 @@ static const char *const overlap_extras[] = {
     "pure_us", "compute_us", "overlap_pct", "rank_min_us", "rank_max_us", "late", NULL};
 
 static const mg_opt opts[] = {
-    {0, "root", MG_OPT_STRING, offsetof(coll_params, root_spec), "R|rotate",
-     "rooted operations: the root rank, or rotate (call i has root i mod P, IMB's root shift; "
-     "default 0)",
-     0, 0, NULL, NULL, NULL},
-    {'T', "type", MG_OPT_CHOICE, offsetof(coll_params, type), "char|int|float|double|long",
-     "element type (default char; reductions float)", 0, 0, mg_elem_type_names, NULL, NULL},
-    {0, "op", MG_OPT_CHOICE, offsetof(coll_params, red), "sum|prod|max|min",
-     "reductions: the operation (default sum)", 0, 0, mg_red_op_names, NULL, NULL},
-    {0, "in-place", MG_OPT_FLAG, offsetof(coll_params, in_place), NULL,
-     "use MPI_IN_PLACE where the operation allows it", 0, 0, NULL, NULL, NULL},
-    {0, "off-cache", MG_OPT_FLAG, offsetof(coll_params, off_cache), NULL,
-     "rotate through buffers covering twice the last-level cache (IMB's -off_cache)", 0, 0, NULL,
-     NULL, NULL},
-    {0, "topo", MG_OPT_STRING, offsetof(coll_params, topo_spec), "cart[:DIMS]|graph:FILE",
-     "neighbourhood collectives: a periodic Cartesian grid, DIMS like 4x2 (product: the ranks; "
-     "default a 2-D grid from MPI_Dims_create), or the undirected graph in FILE (lines "
-     "\"R: NEIGHBOURS\", doc/collectives.md)",
-     0, 0, NULL, NULL, NULL},
-    {0, "matrix", MG_OPT_STRING, offsetof(coll_params, matrix_spec),
-     "FILE|uniform|hotspot[:H]|sparse[:D]",
-     "alltoallv: what rank i sends rank j, from a CSV file of bytes (one row per rank) or a "
-     "generator in multiples of the size (doc/collectives.md)",
-     0, 0, NULL, NULL, NULL},
-    {0, "ranks-sweep", MG_OPT_STRING, offsetof(coll_params, ranks_spec), "MIN:MAX[:STEP]|LIST",
-     "blocking collectives: run on ranks 0..n-1 for every count n (variant ranks=n): every "
-     "count from MIN to MAX (or every STEP-th), or the counts listed",
-     0, 0, NULL, NULL, NULL},
-    {'t', "tests", MG_OPT_LONG, offsetof(coll_params, tests), "N",
-     "non-blocking, persistent: N MPI_Test calls spread through the computation (default 0)", 0,
-     1000000, NULL, NULL, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.long_name = "root",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(coll_params, root_spec),
+     .arg_name = "R|rotate",
+     .help =
+         "rooted operations: the root rank, or rotate (call i has root i mod P, IMB's root shift; "
+         "default 0)"},
+    {.short_name = 'T',
+     .long_name = "type",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(coll_params, type),
+     .arg_name = "char|int|float|double|long",
+     .help = "element type (default char; reductions float)",
+     .choices = mg_elem_type_names},
+    {.long_name = "op",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(coll_params, red),
+     .arg_name = "sum|prod|max|min",
+     .help = "reductions: the operation",
+     .choices = mg_red_op_names,
+     .def = "sum"},
+    {.long_name = "in-place",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(coll_params, in_place),
+     .help = "use MPI_IN_PLACE where the operation allows it"},
+    {.long_name = "off-cache",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(coll_params, off_cache),
+     .help = "rotate through buffers covering twice the last-level cache (IMB's -off_cache)"},
+    {.long_name = "topo",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(coll_params, topo_spec),
+     .arg_name = "cart[:DIMS]|graph:FILE",
+     .help =
+         "neighbourhood collectives: a periodic Cartesian grid, DIMS like 4x2 (product: the ranks; "
+         "default a 2-D grid from MPI_Dims_create), or the undirected graph in FILE (lines "
+         "\"R: NEIGHBOURS\", doc/collectives.md)"},
+    {.long_name = "matrix",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(coll_params, matrix_spec),
+     .arg_name = "FILE|uniform|hotspot[:H]|sparse[:D]",
+     .help =
+         "alltoallv: what rank i sends rank j, from a CSV file of bytes (one row per rank) or a "
+         "generator in multiples of the size (doc/collectives.md)"},
+    {.long_name = "ranks-sweep",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(coll_params, ranks_spec),
+     .arg_name = "MIN:MAX[:STEP]|LIST",
+     .help = "blocking collectives: run on ranks 0..n-1 for every count n (variant ranks=n): every "
+             "count from MIN to MAX (or every STEP-th), or the counts listed"},
+    {.short_name = 't',
+     .long_name = "tests",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(coll_params, tests),
+     .arg_name = "N",
+     .help = "non-blocking, persistent: N MPI_Test calls spread through the computation",
+     .max = 1000000,
+     .def = "0"},
+    {.type = MG_OPT_END}};
 
 /* Every size of the sweep holds whole elements and int counts. */
 static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
 {
     const size_t es = mg_elem_size((mg_elem_type)p->type);
     /* what one rank sends or receives, in blocks (--matrix: its busiest rank's) */
-    const uint64_t per = p->matrix.m && p->matrix.scaled ? mg_matrix_busiest(&p->matrix)
+    const uint64_t per = p->matrix.m && p->matrix.scaled   ? mg_matrix_busiest(&p->matrix)
                          : (p->op->flags & MG_COLL_VECTOR) ? (uint64_t)c->nranks
-                                                            : 1;
+                                                           : 1;
     const mg_sweep *sw = c->sizes; /* the plan's parse of -m */
     int rc = 0;
     for (size_t i = 0; sw != NULL && i < sw->n && rc == 0; ++i) {
@@ -95,59 +123,70 @@ static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t 
     return rc;
 }
 
-static int check(const mg_ctx *c, char *err, size_t errlen)
+/* --root: the rank, or ROOT_ROTATE (rooted operations; elsewhere check
+ * refuses the option). */
+static int resolve_root(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
 {
-    coll_params *p = c->params;
-    const unsigned f = p->op->flags;
-    const char *name = p->op->name;
-    if (p->root_spec && !(f & MG_COLL_ROOTED)) {
-        snprintf(err, errlen, "--root: %s has no root", name);
+    char *end;
+    long r;
+    p->root = 0;
+    if (p->root_spec == NULL || !(p->op->flags & MG_COLL_ROOTED))
+        return 0;
+    if (strcmp(p->root_spec, "rotate") == 0) {
+        p->root = ROOT_ROTATE;
+        return 0;
+    }
+    r = strtol(p->root_spec, &end, 10);
+    if (end == p->root_spec || *end || r < 0 || r >= c->nranks) {
+        snprintf(err, errlen, "--root: '%s' is not 'rotate' or a rank from 0 to %d", p->root_spec,
+                 c->nranks - 1);
         return -1;
     }
-    p->root = 0;
-    if (p->root_spec && strcmp(p->root_spec, "rotate") == 0) {
-        p->root = ROOT_ROTATE;
-    } else if (p->root_spec) {
-        char *end;
-        long r = strtol(p->root_spec, &end, 10);
-        if (end == p->root_spec || *end || r < 0 || r >= c->nranks) {
-            snprintf(err, errlen, "--root: '%s' is not 'rotate' or a rank from 0 to %d",
-                     p->root_spec, c->nranks - 1);
-            return -1;
-        }
-        p->root = r;
+    p->root = r;
+    return 0;
+}
+
+/* The options made into what the kernel uses: the root, -T's default (it
+ * depends on the operation), the topology, the sweep's rank counts, the
+ * traffic matrix. */
+static int resolve(mg_ctx *c, char *err, size_t errlen)
+{
+    coll_params *p = c->params;
+    if (p->type < 0)
+        p->type = p->op->flags & MG_COLL_REDUCE ? MG_ELEM_FLOAT : MG_ELEM_CHAR;
+    if (resolve_root(c, p, err, errlen) != 0 || mg_coll_topo_resolve(c, p, err, errlen) != 0 ||
+        mg_coll_sweep_resolve(c, p, err, errlen) != 0)
+        return -1;
+    return mg_coll_matrix_resolve(c, p, err, errlen);
+}
+
+/* What the resolved options do not allow (reads them only). */
+static int check(const mg_ctx *c, char *err, size_t errlen)
+{
+    const coll_params *p = c->params;
+    const unsigned f = p->op->flags;
+    const char *name = p->op->name;
+    const char *bad = p->root_spec && !(f & MG_COLL_ROOTED)             ? "--root: %s has no root"
+                      : mg_ctx_given(c, "type") && (f & MG_COLL_NODATA) ? "-T: %s moves no data"
+                      : mg_ctx_given(c, "op") && !(f & MG_COLL_REDUCE)
+                          ? "--op: %s is not a reduction"
+                      : p->in_place && !(f & (MG_COLL_IN_ALL | MG_COLL_IN_ROOT))
+                          ? "--in-place: %s has no in-place form"
+                      : p->tests > 0 && p->form == MG_FORM_BLOCKING
+                          ? "-t: %s is blocking (the tests go into the computation of the "
+                            "non-blocking forms)"
+                          : NULL;
+    if (bad) {
+        snprintf(err, errlen, bad, name);
+        return -1;
     }
     if (p->root == ROOT_ROTATE && p->form == MG_FORM_PERSISTENT) {
         snprintf(err, errlen, "--root rotate: a persistent request has one root");
         return -1;
     }
-    if (p->type >= 0 && (f & MG_COLL_NODATA)) {
-        snprintf(err, errlen, "-T: %s moves no data", name);
+    if (mg_coll_topo_check(c, p, err, errlen) != 0 || mg_coll_sweep_check(c, p, err, errlen) != 0 ||
+        mg_coll_matrix_check(c, p, err, errlen) != 0)
         return -1;
-    }
-    if (p->red >= 0 && !(f & MG_COLL_REDUCE)) {
-        snprintf(err, errlen, "--op: %s is not a reduction", name);
-        return -1;
-    }
-    if (p->in_place && !(f & (MG_COLL_IN_ALL | MG_COLL_IN_ROOT))) {
-        snprintf(err, errlen, "--in-place: %s has no in-place form", name);
-        return -1;
-    }
-    if (p->tests > 0 && p->form == MG_FORM_BLOCKING) {
-        snprintf(err, errlen,
-                 "-t: %s is blocking (the tests go into the computation of the "
-                 "non-blocking forms)",
-                 name);
-        return -1;
-    }
-    if (mg_coll_topo_check(c, p, err, errlen) != 0 || mg_coll_sweep_check(c, p, err, errlen) != 0)
-        return -1;
-    if (p->type < 0)
-        p->type = f & MG_COLL_REDUCE ? MG_ELEM_FLOAT : MG_ELEM_CHAR;
-    if (mg_coll_matrix_check(c, p, err, errlen) != 0)
-        return -1;
-    if (p->red < 0)
-        p->red = MG_RED_SUM;
     return c->cfg->sizes_spec ? check_sizes(c, p, err, errlen) : 0;
 }
 
@@ -227,7 +266,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
     static const char *const forms[] = {"", " (non-blocking: start, wait)",
                                         " (persistent: MPI_Start, wait)"};
     char desc[320];
-    coll_params dflt = {.form = MG_FORM_BLOCKING, .type = -1, .red = -1, .ndims = 2};
+    coll_params dflt = {.form = MG_FORM_BLOCKING, .type = -1, .ndims = 2};
     mg_bench b = {
         .id.headline = "Latency (us)",
         .id.family = "collective",
@@ -241,6 +280,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
         .sizes.default_max_size = 1048576,
         .params.opts = opts,
         .params.params_size = sizeof(coll_params),
+        .params.resolve = resolve,
         .params.check = check,
         .params.choose = choose,
         .kernel.state_size = sizeof(coll_state),

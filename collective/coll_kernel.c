@@ -73,7 +73,7 @@ static void slot_bytes(const mg_ctx *c, uint64_t size, uint64_t *sb, uint64_t *r
     if ((f & MG_COLL_RECV_P) && (!(f & MG_COLL_P_ROOT) || may_root))
         *rb = p;
     if (prm(c)->in_place && (f & MG_COLL_IN_ALL) && *sb > *rb)
-        *rb = *sb; /* the input lives in the receive buffer */
+        *rb = *sb;             /* the input lives in the receive buffer */
     if (prm(c)->matrix_spec) { /* this rank's row and column of the matrix */
         *sb = *rb = 0;
         for (int j = 0; j < c->nranks; ++j) {
@@ -138,7 +138,9 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
     a->dt = mg_coll_datatype(p->type);
     a->op = f & MG_COLL_REDUCE ? mg_coll_reduction(p->red) : MPI_OP_NULL;
     a->root = mg_coll_root_of(c, call);
-    a->comm = f & MG_COLL_NEIGHBOR ? s->topo : mg_coll_sweeping(c) ? s->subs[c->variant_index] : c->comm;
+    a->comm = f & MG_COLL_NEIGHBOR  ? s->topo
+              : mg_coll_sweeping(c) ? s->subs[c->variant_index]
+                                    : c->comm;
     a->req = form == MG_FORM_PERSISTENT ? &s->preq[slot] : &s->req;
     if (f & MG_COLL_VECTOR) {
         a->count = (int)mg_coll_vcount(count, c->rank, 0);

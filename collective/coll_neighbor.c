@@ -85,8 +85,8 @@ static int parse_topo(const char *spec, int nranks, coll_params *p, char *err, s
     if (strncmp(spec, "graph:", 6) == 0 && spec[6] != '\0')
         return parse_graph(spec, nranks, p, err, errlen);
     if (strncmp(spec, "cart:", 5) != 0 || spec[5] == '\0') {
-        snprintf(err, errlen,
-                 "--topo: '%s' is not cart, cart:DIMS (like cart:4x2) or graph:FILE", spec);
+        snprintf(err, errlen, "--topo: '%s' is not cart, cart:DIMS (like cart:4x2) or graph:FILE",
+                 spec);
         return -1;
     }
     p->ndims = 0;
@@ -114,16 +114,25 @@ static int parse_topo(const char *spec, int nranks, coll_params *p, char *err, s
     return 0;
 }
 
-int mg_coll_topo_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
+int mg_coll_topo_resolve(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
 {
-    if (!(p->op->flags & MG_COLL_NEIGHBOR)) {
-        if (p->topo_spec) {
-            snprintf(err, errlen, "--topo: %s is not a neighbourhood collective", p->op->name);
-            return -1;
-        }
+    if (!(p->op->flags & MG_COLL_NEIGHBOR))
         return 0;
+    if (parse_topo(p->topo_spec, c->nranks, p, err, errlen) != 0)
+        return -1;
+    if (!p->is_graph)
+        MG_MPI_CHECK(MPI_Dims_create(c->nranks, p->ndims, p->dims));
+    return 0;
+}
+
+int mg_coll_topo_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
+{
+    (void)c;
+    if (!(p->op->flags & MG_COLL_NEIGHBOR) && p->topo_spec) {
+        snprintf(err, errlen, "--topo: %s is not a neighbourhood collective", p->op->name);
+        return -1;
     }
-    return parse_topo(p->topo_spec, c->nranks, p, err, errlen);
+    return 0;
 }
 
 void mg_coll_topo_setup(mg_ctx *c, uint64_t max_size)
@@ -146,12 +155,10 @@ void mg_coll_topo_setup(mg_ctx *c, uint64_t max_size)
     memcpy(dims, p->dims, sizeof dims);
     for (int d = 0; d < p->ndims; ++d)
         periods[d] = 1;
-    MG_MPI_CHECK(MPI_Dims_create(c->nranks, p->ndims, dims));
     MG_MPI_CHECK(MPI_Cart_create(c->comm, p->ndims, dims, periods, 0, &s->topo));
     MG_MPI_CHECK(MPI_Comm_set_errhandler(s->topo, MPI_ERRORS_RETURN));
     for (int d = 0; d < p->ndims; ++d)
         MG_MPI_CHECK(MPI_Cart_shift(s->topo, d, 1, &s->nbr[2 * d], &s->nbr[2 * d + 1]));
-    memcpy(((coll_params *)c->params)->dims, dims, sizeof dims);
 }
 
 void mg_coll_topo_teardown(mg_ctx *c)

@@ -75,9 +75,17 @@ static int parse(const char *spec, int nranks, coll_params *p, char *err, size_t
     }
 }
 
-int mg_coll_sweep_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
+int mg_coll_sweep_resolve(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
+{
+    if (p->ranks_spec == NULL || p->form != MG_FORM_BLOCKING || (p->op->flags & MG_COLL_NEIGHBOR))
+        return 0; /* check refuses the option here */
+    return parse(p->ranks_spec, c->nranks, p, err, errlen);
+}
+
+int mg_coll_sweep_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
 {
     long least;
+    (void)c;
     if (p->ranks_spec == NULL)
         return 0;
     if (p->form != MG_FORM_BLOCKING || (p->op->flags & MG_COLL_NEIGHBOR)) {
@@ -87,8 +95,6 @@ int mg_coll_sweep_check(const mg_ctx *c, coll_params *p, char *err, size_t errle
                  p->form == MG_FORM_NONBLOCKING ? "i" : "", p->op->name, p->op->name);
         return -1;
     }
-    if (parse(p->ranks_spec, c->nranks, p, err, errlen) != 0)
-        return -1;
     least = p->sweep[0];
     for (int k = 1; k < p->nsweep; ++k)
         least = p->sweep[k] < least ? p->sweep[k] : least;
@@ -148,9 +154,22 @@ void mg_coll_sweep_form(const mg_bench *b, mg_bench *form)
  * multiples of the sweep's size N; a file gives bytes, and the run then
  * has the one size 0, "the file's bytes" (-m does not apply). */
 
-int mg_coll_matrix_check(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
+int mg_coll_matrix_resolve(const mg_ctx *c, coll_params *p, char *err, size_t errlen)
 {
     char msg[400];
+    if (p->matrix_spec == NULL || strcmp(p->op->name, "alltoallv") != 0 || p->in_place ||
+        p->ranks_spec)
+        return 0; /* check refuses the option here */
+    if (mg_matrix_make(p->matrix_spec, c->nranks, &p->matrix, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "--matrix %s", msg);
+        mg_matrix_free(&p->matrix);
+        return -1;
+    }
+    return 0;
+}
+
+int mg_coll_matrix_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
+{
     const size_t es = mg_elem_size((mg_elem_type)p->type);
     if (p->matrix_spec == NULL)
         return 0;
@@ -161,12 +180,6 @@ int mg_coll_matrix_check(const mg_ctx *c, coll_params *p, char *err, size_t errl
     if (p->in_place || p->ranks_spec) {
         snprintf(err, errlen, "--matrix does not combine with %s",
                  p->in_place ? "--in-place" : "--ranks-sweep");
-        return -1;
-    }
-    if (p->matrix.m == NULL && mg_matrix_make(p->matrix_spec, c->nranks, &p->matrix, msg,
-                                              sizeof msg) != 0) {
-        snprintf(err, errlen, "--matrix %s", msg);
-        mg_matrix_free(&p->matrix);
         return -1;
     }
     if (!p->matrix.scaled && c->cfg->sizes_spec) {

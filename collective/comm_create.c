@@ -28,9 +28,9 @@
 #include <string.h>
 
 enum { DUP, SPLIT_NODE, SPLIT_PARITY, SPLIT_RANDOM, CART, CREATE_GROUP, FROM_GROUP, WIN, NCALLS };
-static const char *const call_names[] = {"dup",  "split_node",   "split_parity", "split_random",
-                                         "cart", "create_group", "from_group",   "win",
-                                         NULL};
+static const char *const call_names[] = {"dup",          "split_node", "split_parity",
+                                         "split_random", "cart",       "create_group",
+                                         "from_group",   "win",        NULL};
 enum { WIN_BYTES = 4096, TAG_GROUP = 77 };
 
 typedef struct {
@@ -43,7 +43,7 @@ typedef struct {
     unsigned long long ncalls; /* calls so far (the random colours' seed) */
     double free_s;             /* timed frees of this (size, variant) */
     long free_n;
-    char bad[160];             /* -c: what the last object got wrong, or "" */
+    char bad[160]; /* -c: what the last object got wrong, or "" */
 #if MG_HAVE_SESSIONS
     MPI_Session session;
     MPI_Group pset;
@@ -55,8 +55,8 @@ static cc_state *st(const mg_ctx *c) { return c->state; }
 
 static int variants(const mg_ctx *c, long *values, int max)
 {
-    static const long all[] = {DUP,          SPLIT_NODE, SPLIT_PARITY, SPLIT_RANDOM, CART,
-                               CREATE_GROUP, FROM_GROUP, WIN};
+    static const long all[] = {DUP,  SPLIT_NODE,   SPLIT_PARITY, SPLIT_RANDOM,
+                               CART, CREATE_GROUP, FROM_GROUP,   WIN};
     long some[NCALLS];
     int n = 0;
     for (int k = 0; k < NCALLS; ++k)
@@ -135,7 +135,8 @@ static void create(mg_ctx *c, MPI_Comm *comm, MPI_Win *win)
     switch ((int)c->variant) {
     case DUP: MG_MPI_CHECK(MPI_Comm_dup(c->comm, comm)); break;
     case SPLIT_NODE:
-        MG_MPI_CHECK(MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, comm));
+        MG_MPI_CHECK(
+            MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, c->rank, MPI_INFO_NULL, comm));
         break;
     case SPLIT_PARITY: MG_MPI_CHECK(MPI_Comm_split(c->comm, c->rank % 2, c->rank, comm)); break;
     case SPLIT_RANDOM:
@@ -143,7 +144,9 @@ static void create(mg_ctx *c, MPI_Comm *comm, MPI_Win *win)
         MG_MPI_CHECK(MPI_Comm_split(c->comm, colour, key, comm));
         break;
     case CART: MG_MPI_CHECK(MPI_Cart_create(c->comm, 2, s->dims, periods, 0, comm)); break;
-    case CREATE_GROUP: MG_MPI_CHECK(MPI_Comm_create_group(c->comm, s->world, TAG_GROUP, comm)); break;
+    case CREATE_GROUP:
+        MG_MPI_CHECK(MPI_Comm_create_group(c->comm, s->world, TAG_GROUP, comm));
+        break;
 #if MG_HAVE_SESSIONS
     case FROM_GROUP:
         MG_MPI_CHECK(MPI_Comm_create_from_group(s->pset, "org.mpigauge.comm_create", MPI_INFO_NULL,
@@ -273,11 +276,15 @@ static size_t buf_bytes(const mg_ctx *c, uint64_t max_size)
 }
 
 static const mg_opt opts[] = {
-    {0, "calls", MG_OPT_LIST, offsetof(cc_params, calls), "LIST",
-     "of dup,split_node,split_parity,split_random,cart,create_group,from_group,win (default "
-     "all; from_group with MPI-4 sessions)",
-     0, 0, call_names, NULL, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.long_name = "calls",
+     .type = MG_OPT_LIST,
+     .offset = offsetof(cc_params, calls),
+     .arg_name = "LIST",
+     .help =
+         "of dup,split_node,split_parity,split_random,cart,create_group,from_group,win (default "
+         "all; from_group with MPI-4 sessions)",
+     .choices = call_names},
+    {.type = MG_OPT_END}};
 
 static const mg_bench bench = {
     .id.name = "comm_create",

@@ -35,7 +35,8 @@ enum {
     MG_COLL_IN_ROOT = 1 << 11, /* ... on the root: send (reduce, gather) or receive (scatter) */
     MG_COLL_ONEBUF = 1 << 12,  /* bcast: one buffer (rbuf) on every rank */
     MG_COLL_WTYPES = 1 << 13,  /* w-variant (alltoallw): displacements in bytes, a type per rank */
-    MG_COLL_NEIGHBOR = 1 << 14 /* neighbourhood: the blocks are the topology's neighbours (--topo) */
+    MG_COLL_NEIGHBOR =
+        1 << 14 /* neighbourhood: the blocks are the topology's neighbours (--topo) */
 };
 
 /* One call, everything resolved (slot, root, in-place, counts). */

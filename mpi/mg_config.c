@@ -17,82 +17,186 @@ static const char *const sync_names[] = {"barrier", "window", NULL};
 
 /* Options of MG_TIME_CALL benchmarks (into mg_config). */
 static const mg_opt call_opts[] = {
-    {0, "sync", MG_OPT_CHOICE, offsetof(mg_config, sync), "barrier|window",
-     "synchronise the ranks before every call: a barrier, or a common start time on rank 0's "
-     "clock (late starts are dropped and counted)",
-     0, 0, sync_names, "barrier", NULL},
-    {0, "sync-window", MG_OPT_DOUBLE, offsetof(mg_config, sync_window_us), "US",
-     "--sync window: window length in us (default: 2 x the warm-up's call time + 2 round "
-     "trips, at least " MG_STR(MG_SYNC_WINDOW_MIN_US) "; doubled after a late start)",
-     1e-3, 1e6, NULL, NULL, "sync_window_us"},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.long_name = "sync",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(mg_config, sync),
+     .arg_name = "barrier|window",
+     .help =
+         "synchronise the ranks before every call: a barrier, or a common start time on rank 0's "
+         "clock (late starts are dropped and counted)",
+     .choices = sync_names,
+     .def = "barrier"},
+    {.long_name = "sync-window",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(mg_config, sync_window_us),
+     .arg_name = "US",
+     .help = "--sync window: window length in us (default: 2 x the warm-up's call time + 2 round "
+             "trips, at least " MG_STR(MG_SYNC_WINDOW_MIN_US) "; doubled after a late start)",
+     .min = 1e-3,
+     .max = 1e6,
+     .key = "sync_window_us"},
+    {.type = MG_OPT_END}};
 
 static const mg_opt common_opts[] = {
-    {'m', "message-size", MG_OPT_STRING, offsetof(mg_config, sizes_spec), "[MIN:]MAX|LIST",
-     "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)", 0, 0,
-     NULL, NULL, ""},
-    {'i', "iterations", MG_OPT_LONG, offsetof(mg_config, policy.iterations), "N",
-     "fixed number of timed iterations per size (default: adaptive)", 1, 1e12, NULL, NULL, NULL},
-    {'x', "warmup", MG_OPT_LONG, offsetof(mg_config, policy.warmup_iters), "N",
-     "warm-up iterations per size (default: timed, " MG_STR(MG_POLICY_WARMUP_MS) " ms or " MG_STR(
-         MG_POLICY_WARMUP_MAX) " iterations)",
-     0, 1e12, NULL, NULL, NULL},
-    {0, "precision", MG_OPT_PERCENT, offsetof(mg_config, policy.precision), "P%",
-     "adaptive: stop when the median's 95% CI half-width is within P%; off with --turns, where "
-     "each size runs its whole time budget",
-     1e-6, 0.5, NULL, MG_STR(MG_POLICY_PRECISION_PCT) "%", NULL},
-    {0, "time-budget", MG_OPT_DOUBLE, offsetof(mg_config, policy.budget_s), "SECONDS",
-     "adaptive: sampling time budget per size", 1e-3, 86400, NULL, MG_STR(MG_POLICY_BUDGET_S),
-     "time_budget_s"},
-    {0, "min-samples", MG_OPT_LONG, offsetof(mg_config, policy.min_samples), "N",
-     "adaptive: samples before the precision rule may stop", 1, 1e7, NULL,
-     MG_STR(MG_POLICY_MIN_SAMPLES), NULL},
-    {0, "max-samples", MG_OPT_LONG, offsetof(mg_config, policy.max_samples), "N",
-     "most samples per size (default " MG_STR(MG_POLICY_MAX_SAMPLES) "; " MG_STR(
+    {.short_name = 'm',
+     .long_name = "message-size",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, sizes_spec),
+     .arg_name = "[MIN:]MAX|LIST",
+     .help =
+         "message sizes: powers of two from MIN to MAX, or a list like 8,64,1K,1M (K/M/G binary)",
+     .key = ""},
+    {.short_name = 'i',
+     .long_name = "iterations",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(mg_config, policy.iterations),
+     .arg_name = "N",
+     .help = "fixed number of timed iterations per size (default: adaptive)",
+     .min = 1,
+     .max = 1e12},
+    {.short_name = 'x',
+     .long_name = "warmup",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(mg_config, policy.warmup_iters),
+     .arg_name = "N",
+     .help = "warm-up iterations per size (default: timed, " MG_STR(
+         MG_POLICY_WARMUP_MS) " ms or " MG_STR(MG_POLICY_WARMUP_MAX) " iterations)",
+     .max = 1e12},
+    {.long_name = "precision",
+     .type = MG_OPT_PERCENT,
+     .offset = offsetof(mg_config, policy.precision),
+     .arg_name = "P%",
+     .help =
+         "adaptive: stop when the median's 95% CI half-width is within P%; off with --turns, where "
+         "each size runs its whole time budget",
+     .min = 1e-6,
+     .max = 0.5,
+     .def = MG_STR(MG_POLICY_PRECISION_PCT) "%"},
+    {.long_name = "time-budget",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(mg_config, policy.budget_s),
+     .arg_name = "SECONDS",
+     .help = "adaptive: sampling time budget per size",
+     .min = 1e-3,
+     .max = 86400,
+     .def = MG_STR(MG_POLICY_BUDGET_S),
+     .key = "time_budget_s"},
+    {.long_name = "min-samples",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(mg_config, policy.min_samples),
+     .arg_name = "N",
+     .help = "adaptive: samples before the precision rule may stop",
+     .min = 1,
+     .max = 1e7,
+     .def = MG_STR(MG_POLICY_MIN_SAMPLES)},
+    {.long_name = "max-samples",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(mg_config, policy.max_samples),
+     .arg_name = "N",
+     .help = "most samples per size (default " MG_STR(MG_POLICY_MAX_SAMPLES) "; " MG_STR(
          MG_POLICY_MAX_SAMPLES_TURNS) " with --turns)",
-     1, 1e7, NULL, NULL, NULL},
-    {'c', "validate", MG_OPT_FLAG, offsetof(mg_config, validate), NULL,
-     "check delivered data for every size after timing (exit 1 on a mismatch)", 0, 0, NULL, NULL,
-     NULL},
-    {'M', "max-memory", MG_OPT_SIZE, offsetof(mg_config, max_memory), "SIZE",
-     "refuse sizes whose buffers exceed SIZE per rank, at most node memory (or the cgroup's "
-     "limit) / ranks (default: " MG_STR(MG_MEMORY_SHARE_NUM) "/" MG_STR(
-         MG_MEMORY_SHARE_DEN) " of that)",
-     1, 281474976710656.0, NULL, NULL, "max_memory_bytes"},
-    {0, "format", MG_OPT_CHOICE, offsetof(mg_config, format), "table|csv|json",
-     "what goes to standard output", 0, 0, format_names, "table", NULL},
-    {0, "columns", MG_OPT_CHOICE, offsetof(mg_config, columns), "default|osu|all",
-     "table columns: every statistic; OSU's (the size and the figure, with -c Pass/Fail); or "
-     "every statistic and P50",
-     0, 0, mg_columns_names, "default", NULL},
-    {'z', "percentiles", MG_OPT_STRING, offsetof(mg_config, percentiles), "LIST",
-     "the percentile columns (table, CSV) in place of P90 and P99, like 50,99,99.9; JSON keeps "
-     "p50, p90, p99 and adds them under percentiles",
-     0, 0, NULL, NULL, NULL},
-    {'o', "output", MG_OPT_STRING, offsetof(mg_config, output), "FILE",
-     "also write JSON Lines (run record, results) to FILE, complete or not at all", 0, 0, NULL,
-     NULL, ""},
-    {0, "sentinel", MG_OPT_FLAG, offsetof(mg_config, sentinel), NULL,
-     "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
-     "node's load (JSON records of type sentinel)",
-     0, 0, NULL, NULL, ""},
-    {0, "turns", MG_OPT_STRING, offsetof(mg_config, turns), "NAME:ROLE:COUNT",
-     "take turns at measuring with the other launches of group NAME running now on the same "
-     "nodes (mpigauge run sets it; doc/compare.md)",
-     0, 0, NULL, NULL, ""},
-    {0, "turn-slice", MG_OPT_DOUBLE, offsetof(mg_config, turn_slice_s), "SECONDS",
-     "--turns: measuring time before the turn is handed on", 1e-3, 60, NULL, "0.005", ""},
-    {0, "turn-timeout", MG_OPT_DOUBLE, offsetof(mg_config, turn_timeout_s), "SECONDS",
-     "--turns: a wait for the group this long gives the turns up", 0.1, 86400, NULL, "120", ""},
-    {'h', "help", MG_OPT_FLAG, offsetof(mg_config, help), NULL,
-     "show this help and exit (with --format json: one record per option)", 0, 0, NULL, NULL, ""},
-    {'v', "version", MG_OPT_FLAG, offsetof(mg_config, version), NULL, "show the version and exit",
-     0, 0, NULL, NULL, ""},
-    {0, "mpi-library", MG_OPT_FLAG, offsetof(mg_config, mpi_library), NULL,
-     "print the MPI library this program loads (MPI_Get_library_version, called before and "
-     "without MPI_Init) as one JSON line and exit; run it without a launcher",
-     0, 0, NULL, NULL, ""},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+     .min = 1,
+     .max = 1e7},
+    {.short_name = 'c',
+     .long_name = "validate",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, validate),
+     .help = "check delivered data for every size after timing (exit 1 on a mismatch)"},
+    {.short_name = 'M',
+     .long_name = "max-memory",
+     .type = MG_OPT_SIZE,
+     .offset = offsetof(mg_config, max_memory),
+     .arg_name = "SIZE",
+     .help =
+         "refuse sizes whose buffers exceed SIZE per rank, at most node memory (or the cgroup's "
+         "limit) / ranks (default: " MG_STR(MG_MEMORY_SHARE_NUM) "/" MG_STR(
+             MG_MEMORY_SHARE_DEN) " of that)",
+     .min = 1,
+     .max = 281474976710656.0,
+     .key = "max_memory_bytes"},
+    {.long_name = "format",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(mg_config, format),
+     .arg_name = "table|csv|json",
+     .help = "what goes to standard output",
+     .choices = format_names,
+     .def = "table"},
+    {.long_name = "columns",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(mg_config, columns),
+     .arg_name = "default|osu|all",
+     .help =
+         "table columns: every statistic; OSU's (the size and the figure, with -c Pass/Fail); or "
+         "every statistic and P50",
+     .choices = mg_columns_names,
+     .def = "default"},
+    {.short_name = 'z',
+     .long_name = "percentiles",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, percentiles),
+     .arg_name = "LIST",
+     .help =
+         "the percentile columns (table, CSV) in place of P90 and P99, like 50,99,99.9; JSON keeps "
+         "p50, p90, p99 and adds them under percentiles"},
+    {.short_name = 'o',
+     .long_name = "output",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, output),
+     .arg_name = "FILE",
+     .help = "also write JSON Lines (run record, results) to FILE, complete or not at all",
+     .key = ""},
+    {.long_name = "sentinel",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, sentinel),
+     .help =
+         "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
+         "node's load (JSON records of type sentinel)",
+     .key = ""},
+    {.long_name = "turns",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, turns),
+     .arg_name = "NAME:ROLE:COUNT",
+     .help =
+         "take turns at measuring with the other launches of group NAME running now on the same "
+         "nodes (mpigauge run sets it; doc/compare.md)",
+     .key = ""},
+    {.long_name = "turn-slice",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(mg_config, turn_slice_s),
+     .arg_name = "SECONDS",
+     .help = "--turns: measuring time before the turn is handed on",
+     .min = 1e-3,
+     .max = 60,
+     .def = "0.005",
+     .key = ""},
+    {.long_name = "turn-timeout",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(mg_config, turn_timeout_s),
+     .arg_name = "SECONDS",
+     .help = "--turns: a wait for the group this long gives the turns up",
+     .min = 0.1,
+     .max = 86400,
+     .def = "120",
+     .key = ""},
+    {.short_name = 'h',
+     .long_name = "help",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, help),
+     .help = "show this help and exit (with --format json: one record per option)",
+     .key = ""},
+    {.short_name = 'v',
+     .long_name = "version",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, version),
+     .help = "show the version and exit",
+     .key = ""},
+    {.long_name = "mpi-library",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, mpi_library),
+     .help = "print the MPI library this program loads (MPI_Get_library_version, called before and "
+             "without MPI_Init) as one JSON line and exit; run it without a launcher",
+     .key = ""},
+    {.type = MG_OPT_END}};
 
 void mg_config_default(mg_config *c)
 {
@@ -122,7 +226,6 @@ void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double t
     if (p->min_sample_s < 1e-6)
         p->min_sample_s = 1e-6;
 }
-
 
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
 {

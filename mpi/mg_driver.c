@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The generic driver: see mg_driver.h; its stages in mg_run.h. */
-#include "mg_run.h"
 #include "config.h"
 #include "mg_json.h"
+#include "mg_run.h"
 
 #include "mg_exit.h"
 #include "mg_sentinel.h"
@@ -39,10 +39,9 @@ int mg_variants_ref_first(long ref, const mg_list *given, const long *defaults, 
 int mg_variants_delays(const mg_list *given, int relative, long *values, int max)
 {
     static const long us[] = {MG_DELAYS_US}, pct[] = {MG_DELAYS_PCT};
-    return mg_variants_ref_first(0, given, relative ? pct : us,
-                                 relative ? (int)(sizeof pct / sizeof *pct)
-                                          : (int)(sizeof us / sizeof *us),
-                                 values, max);
+    return mg_variants_ref_first(
+        0, given, relative ? pct : us,
+        relative ? (int)(sizeof pct / sizeof *pct) : (int)(sizeof us / sizeof *us), values, max);
 }
 
 int mg_delays_check(const mg_list *given, int relative, char *err, size_t errlen)
@@ -53,7 +52,8 @@ int mg_delays_check(const mg_list *given, int relative, char *err, size_t errlen
             snprintf(err, errlen,
                      "--delays: %ld%s is above %ld%s (a size measures at least --min-samples "
                      "delays, which the time budget cannot cut short)",
-                     given->v[i], relative ? "%" : " us", most, relative ? "% of l_0" : " us (1 s)");
+                     given->v[i], relative ? "%" : " us", most,
+                     relative ? "% of l_0" : " us (1 s)");
             return -1;
         }
     }
@@ -236,9 +236,12 @@ static int print_library(const mg_bench *b)
     int len = 0, v = 0, sv = 0;
     mg_json j;
 
-    if (MPI_Get_library_version(lib, &len) != MPI_SUCCESS || MPI_Get_version(&v, &sv) != MPI_SUCCESS) {
-        fprintf(stderr, "mpigauge_%s: the MPI library does not answer MPI_Get_library_version "
-                        "before MPI_Init\n", b->id.name);
+    if (MPI_Get_library_version(lib, &len) != MPI_SUCCESS ||
+        MPI_Get_version(&v, &sv) != MPI_SUCCESS) {
+        fprintf(stderr,
+                "mpigauge_%s: the MPI library does not answer MPI_Get_library_version "
+                "before MPI_Init\n",
+                b->id.name);
         return MG_EXIT_INTERNAL;
     }
     mg_json_init(&j, stdout);
@@ -271,7 +274,8 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     if (s.b->layout.init)
         s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
     else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)
-        MG_MPI_CHECK(MPI_Init_thread(&argc, &argv, s.b->layout.thread_level, &s.ctx.thread_provided));
+        MG_MPI_CHECK(
+            MPI_Init_thread(&argc, &argv, s.b->layout.thread_level, &s.ctx.thread_provided));
     else
         MG_MPI_CHECK(MPI_Init(&argc, &argv));
     MG_MPI_CHECK(MPI_Query_thread(&s.ctx.thread_provided));

@@ -23,8 +23,8 @@
 #include "mg_stats.h"
 
 #include <stddef.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum {
     MG_METRIC_LATENCY,  /* microseconds per iteration x time_scale */
@@ -65,14 +65,14 @@ typedef struct {
      * rows write the measuring policy's own fields; the sweep completes it
      * with what the timer measured (mg_policy_from_config). */
     mg_policy_cfg policy;
-    int validate;        /* -c */
-    uint64_t max_memory; /* -M; 0: automatic */
-    int format;          /* mg_format */
-    int columns;         /* --columns: MG_COLUMNS_* (table, and CSV's validation) */
+    int validate;            /* -c */
+    uint64_t max_memory;     /* -M; 0: automatic */
+    int format;              /* mg_format */
+    int columns;             /* --columns: MG_COLUMNS_* (table, and CSV's validation) */
     const char *percentiles; /* -z LIST, or NULL */
-    const char *output;  /* -o */
+    const char *output;      /* -o */
     int help, version;
-    int mpi_library;     /* --mpi-library: print the loaded library, no MPI_Init */
+    int mpi_library;       /* --mpi-library: print the loaded library, no MPI_Init */
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us; /* --sync-window; 0: automatic */
     int sentinel;          /* --sentinel: probes and node state before and after */
@@ -125,9 +125,9 @@ struct mg_ctx {
     /* The sizes the sweep measures, parsed once from -m (or the defaults)
      * by the plan before params.check runs; NULL before. */
     const mg_sweep *sizes;
-    const mg_opt *opts;           /* its option rows, and which of them the command */
-    const unsigned char *given;   /* line gives (mg_ctx_given) */
-    MPI_Request *reqs;            /* bench->kernel.requests(ctx) requests for the kernel */
+    const mg_opt *opts;         /* its option rows, and which of them the command */
+    const unsigned char *given; /* line gives (mg_ctx_given) */
+    MPI_Request *reqs;          /* bench->kernel.requests(ctx) requests for the kernel */
     const mg_config *cfg;
     /* MG_TIME_CALL, rank 0, in extras: samples of this (size, variant) dropped
      * because a rank started after its window (--sync window), and the window
@@ -163,8 +163,17 @@ typedef struct mg_bench {
         const mg_opt *opts; /* the benchmark's options over params, or NULL */
         size_t params_size;
         const void *params_default;
-        /* Check the benchmark's options; 0 or -EINVAL with a message. Pure: it
-         * runs on every rank with the same inputs. */
+        /* Make the parsed options into what the kernel uses (a root rank, a
+         * topology, a traffic matrix read from its file, a default that
+         * depends on the form): the one hook that changes ctx->params. Runs
+         * on every rank with the same inputs, after the rank count is known
+         * and before check; 0, or -1 with a message when a value cannot be
+         * resolved (a malformed spec, a file that cannot be read). An option
+         * that does not apply is left as parsed, for check to refuse. */
+        int (*resolve)(mg_ctx *ctx, char *err, size_t errlen);
+        /* Check the (resolved) options and report what they do not allow; 0
+         * or -EINVAL with a message. Reads ctx->params only. Pure: it runs
+         * on every rank with the same inputs. */
         int (*check)(const mg_ctx *ctx, char *err, size_t errlen);
         /* Forms chosen by an option. When set, called on every rank right
          * after the options are parsed (before the rank, size and check
@@ -378,13 +387,20 @@ int mg_delays_check(const mg_list *given, int relative, char *err, size_t errlen
 /* The --delays and --relative rows over fields of struct T; WHAT begins
  * the help ("delays", "rma_progress: target computation"). */
 #define MG_OPT_DELAYS(T, delays, relative, what)                                                   \
-    {0, "delays", MG_OPT_LIST, offsetof(T, delays), "LIST",                                       \
-     what " in us (default " MG_STR(MG_DELAYS_US) "; at most 1 s), or in % of l_0 with "          \
-          "--relative (default " MG_STR(MG_DELAYS_PCT) "; at most 10000); 0 (the reference) "     \
-          "is always measured first",                                                             \
-     0, 1e9, NULL, NULL, NULL},                                                                   \
-        {0, "relative", MG_OPT_FLAG, offsetof(T, relative), NULL,                                 \
-         "delays are percentages of the measured latency l_0", 0, 0, NULL, NULL, NULL}
+    {.long_name = "delays",                                                                        \
+     .type = MG_OPT_LIST,                                                                          \
+     .offset = offsetof(T, delays),                                                                \
+     .arg_name = "LIST",                                                                           \
+     .help = what " in us (default " MG_STR(                                                       \
+         MG_DELAYS_US) "; at most 1 s), or in % of l_0 with "                                      \
+                       "--relative (default " MG_STR(                                              \
+                           MG_DELAYS_PCT) "; at most 10000); 0 (the reference) "                   \
+                                          "is always measured first",                              \
+     .max = 1e9},                                                                                  \
+    {                                                                                              \
+        .long_name = "relative", .type = MG_OPT_FLAG, .offset = offsetof(T, relative),             \
+        .help = "delays are percentages of the measured latency l_0"                               \
+    }
 
 /* Pairs formed by layout.pairs (partner_of[r] > r counts each once). */
 static inline int mg_ctx_npairs(const mg_ctx *c)

@@ -97,7 +97,7 @@ void mg_bytes_msg_free(mg_bytes_msg *m)
 #else
 #define MG_XFER_LARGE(fn, buf, bytes, ...)                                                         \
     do {                                                                                           \
-        MPI_Datatype mg_t_ = mg_mpi_bytes_type(bytes);                                                      \
+        MPI_Datatype mg_t_ = mg_mpi_bytes_type(bytes);                                             \
         MG_MPI_CHECK(fn((buf), 1, mg_t_, __VA_ARGS__));                                            \
         MG_MPI_CHECK(MPI_Type_free(&mg_t_));                                                       \
     } while (0)

@@ -12,30 +12,56 @@ const char *const mg_mr_mode_names[] = {"stripe", "bind", "library", NULL};
 const char *const mg_mr_steer_names[] = {"process", "hint", NULL};
 
 const mg_opt mg_rail_optdefs[] = {
-    {0, "rails", MG_OPT_LONG, offsetof(mg_rail_opts, rails), "K",
-     "multirail: use K rails (network devices); 1 = off", 1, MG_RAILS_MAX, NULL, "1", NULL},
-    {0, "rail-mode", MG_OPT_CHOICE, offsetof(mg_rail_opts, mode), "stripe|bind|library",
-     "cut large messages over the rails, keep whole messages on one rail per direction and "
-     "pair, or hand all devices to the library",
-     0, 0, mg_mr_mode_names, "stripe", NULL},
-    {0, "rail-steer", MG_OPT_CHOICE, offsetof(mg_rail_opts, steer), "process|hint",
-     "one device per process (K processes per node form a rail group), or K communicators "
-     "with info hints in one process",
-     0, 0, mg_mr_steer_names, "process", NULL},
-    {0, "rail-bind", MG_OPT_STRING, offsetof(mg_rail_opts, bind), "none|auto|DEV1,DEV2,..",
-     "set each process's devices before MPI_Init: from hwloc (auto), from the list (rail r = "
-     "entry r), or not at all (none: the launcher or mpigauge-rails did; default)",
-     0, 0, NULL, NULL, NULL},
-    {0, "stripe-threshold", MG_OPT_SIZE, offsetof(mg_rail_opts, threshold), "BYTES",
-     "stripe: messages up to BYTES are not cut", 0, 281474976710656.0, NULL, "8192", NULL},
-    {0, "rail-weights", MG_OPT_STRING, offsetof(mg_rail_opts, weights), "even|W1,W2,..|auto",
-     "stripe: share of each rail; auto measures each rail first (default even)", 0, 0, NULL, NULL,
-     NULL},
-    {0, "rail-hint", MG_OPT_STRING, offsetof(mg_rail_opts, hints), "KEY=VALUE[;..]",
-     "hint steering: info keys of rail communicator r (%d = r; default the MPICH key "
-     "multi_nic_pref_nic=%d)",
-     0, 0, NULL, NULL, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.long_name = "rails",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(mg_rail_opts, rails),
+     .arg_name = "K",
+     .help = "multirail: use K rails (network devices); 1 = off",
+     .min = 1,
+     .max = MG_RAILS_MAX,
+     .def = "1"},
+    {.long_name = "rail-mode",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(mg_rail_opts, mode),
+     .arg_name = "stripe|bind|library",
+     .help = "cut large messages over the rails, keep whole messages on one rail per direction and "
+             "pair, or hand all devices to the library",
+     .choices = mg_mr_mode_names,
+     .def = "stripe"},
+    {.long_name = "rail-steer",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(mg_rail_opts, steer),
+     .arg_name = "process|hint",
+     .help = "one device per process (K processes per node form a rail group), or K communicators "
+             "with info hints in one process",
+     .choices = mg_mr_steer_names,
+     .def = "process"},
+    {.long_name = "rail-bind",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_rail_opts, bind),
+     .arg_name = "none|auto|DEV1,DEV2,..",
+     .help =
+         "set each process's devices before MPI_Init: from hwloc (auto), from the list (rail r = "
+         "entry r), or not at all (none: the launcher or mpigauge-rails did; default)"},
+    {.long_name = "stripe-threshold",
+     .type = MG_OPT_SIZE,
+     .offset = offsetof(mg_rail_opts, threshold),
+     .arg_name = "BYTES",
+     .help = "stripe: messages up to BYTES are not cut",
+     .max = 281474976710656.0,
+     .def = "8192"},
+    {.long_name = "rail-weights",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_rail_opts, weights),
+     .arg_name = "even|W1,W2,..|auto",
+     .help = "stripe: share of each rail; auto measures each rail first (default even)"},
+    {.long_name = "rail-hint",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_rail_opts, hints),
+     .arg_name = "KEY=VALUE[;..]",
+     .help = "hint steering: info keys of rail communicator r (%d = r; default the MPICH key "
+             "multi_nic_pref_nic=%d)"},
+    {.type = MG_OPT_END}};
 
 void mg_rail_opts_default(mg_rail_opts *o)
 {

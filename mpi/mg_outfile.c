@@ -214,8 +214,9 @@ static int classify(const char *path, char *target, size_t len, mg_out_kind *kin
     *kind = mg_outname_kind(st.st_mode);
     if (*kind == MG_OUT_REFUSE) {
         snprintf(err, MG_ERRLEN, "output file '%s' is %s: not replaced", path,
-                 S_ISDIR(st.st_mode) ? "a folder" : "not a regular file, a character device or "
-                                                    "a pipe");
+                 S_ISDIR(st.st_mode) ? "a folder"
+                                     : "not a regular file, a character device or "
+                                       "a pipe");
         return -1;
     }
     return 0;

@@ -130,7 +130,8 @@ void mg_plan_parse(mg_run *s)
     s->plan_failed =
         mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err, sizeof s->plan_err) != 0;
     if (s->cfg.policy.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
-        s->cfg.policy.max_samples = s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
+        s->cfg.policy.max_samples =
+            s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
     if (!s->plan_failed && s->cfg.percentiles)
         s->plan_failed =
             mg_pctl_parse(s->cfg.percentiles, &s->pctl, s->plan_err, sizeof s->plan_err) != 0;
@@ -230,8 +231,8 @@ static int below_default_min(mg_run *s, const char *text)
              text, (unsigned long long)b->sizes.default_min_size,
              b->sizes.default_min_why ? " (" : "",
              b->sizes.default_min_why ? b->sizes.default_min_why : "",
-             b->sizes.default_min_why ? ")" : "", text, text,
-             (unsigned long long)b->sizes.min_size, text);
+             b->sizes.default_min_why ? ")" : "", text, text, (unsigned long long)b->sizes.min_size,
+             text);
     return mg_usage(&s->ctx, b, err);
 }
 
@@ -289,6 +290,8 @@ int mg_plan_check(mg_run *s)
         return mg_usage(ctx, b, "--sync-window needs --sync window");
     if (b->timing.time_mode == MG_TIME_CALL && s->cfg.policy.iterations > 10000000)
         return mg_usage(ctx, b, "-i: at most 10000000 calls per size (every call is a sample)");
+    if (b->params.resolve && b->params.resolve(ctx, err, sizeof err) != 0)
+        return mg_usage(ctx, b, err);
     if (b->params.check && b->params.check(ctx, err, sizeof err) != 0)
         return mg_usage(ctx, b, err);
     return MG_EXIT_OK;

@@ -31,15 +31,17 @@
 #define MG_ERRLEN 512
 #define MG_MAX_VARIANTS 1024
 #define MG_CALL_BATCH 64
-#define MG_MAX_BENCH_OPTS 64 /* rows of a benchmark's option table */ /* MG_TIME_CALL: calls per batch between decisions */
+/* MG_CALL_BATCH: MG_TIME_CALL's calls per batch between decisions;
+ * MG_MAX_BENCH_OPTS: rows of a benchmark's option table */
+#define MG_MAX_BENCH_OPTS 64
 
 /* The -o file (mg_outfile.c). */
 typedef struct {
     FILE *f;
-    char *tmp_path;         /* the temporary beside the target (NULL: written through) */
-    char target[PATH_MAX];  /* what gets replaced: FILE, or what its link points to */
-    int direct;             /* a character device or a pipe, written through */
-    int committed;          /* complete under its name */
+    char *tmp_path;        /* the temporary beside the target (NULL: written through) */
+    char target[PATH_MAX]; /* what gets replaced: FILE, or what its link points to */
+    int direct;            /* a character device or a pipe, written through */
+    int committed;         /* complete under its name */
 } mg_out_file;
 
 /* Rank 0: the finished rows a benchmark's summary reads (kept only when it

@@ -69,30 +69,34 @@ typedef struct {
     double test_interval_us; /* not an option: rma_progress's target never calls MPI */
 } rma_params;
 
-enum { ROLE_MAX = 2, RMA_INFO_MAX = 24, RMA_INFO_LEN = 64 }; /* phases of an iteration: ping and pong */
+enum {
+    ROLE_MAX = 2,
+    RMA_INFO_MAX = 24,
+    RMA_INFO_LEN = 64
+}; /* phases of an iteration: ping and pong */
 
 /* This rank's part in one phase of an iteration: whom it accesses (with the
  * slot it writes there or reads into here) and who accesses it. */
 typedef struct {
     int ntargets, norigins;
-    int *targets, *tslot; /* target rank; slot at the target (puts) or here (gets) */
-    int *origins, *oslot; /* origin rank; its slot in this rank's window */
+    int *targets, *tslot;     /* target rank; slot at the target (puts) or here (gets) */
+    int *origins, *oslot;     /* origin rank; its slot in this rank's window */
     MPI_Group tgroup, ogroup; /* pscw: start and post groups (MPI_GROUP_NULL: none) */
 } rma_role;
 
 typedef struct {
     MPI_Win win;
-    void *base;         /* this rank's window memory */
-    size_t win_bytes;   /* its size */
-    MPI_Aint *disp0;    /* per rank: displacement of that rank's window start */
-    int nphases;        /* 1, or 2 for ping-pong */
+    void *base;       /* this rank's window memory */
+    size_t win_bytes; /* its size */
+    MPI_Aint *disp0;  /* per rank: displacement of that rank's window start */
+    int nphases;      /* 1, or 2 for ping-pong */
     rma_role role[ROLE_MAX];
-    int model, flavor;  /* what the library reports (MPI_WIN_MODEL, MPI_WIN_CREATE_FLAVOR) */
+    int model, flavor; /* what the library reports (MPI_WIN_MODEL, MPI_WIN_CREATE_FLAVOR) */
     char info[RMA_INFO_MAX][RMA_INFO_LEN]; /* the window's info keys, "key=value" */
     int ninfo;
-    size_t slot_bytes;  /* bytes between slots: the largest size */
-    int count;          /* this size's elements, datatype and operation (begin_size: */
-    MPI_Datatype dt;    /* not looked up again inside the timed loop) */
+    size_t slot_bytes; /* bytes between slots: the largest size */
+    int count;         /* this size's elements, datatype and operation (begin_size: */
+    MPI_Datatype dt;   /* not looked up again inside the timed loop) */
     MPI_Op op;
     unsigned char cmp[16]; /* cas: the compare value */
     uint64_t sink;

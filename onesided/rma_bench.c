@@ -48,39 +48,68 @@ static const char *const pairing_names[] = {"block", "cyclic", "internode", NULL
 #define DEFAULT_OPS 64
 
 static const mg_opt opts[] = {
-    {'w', "window", MG_OPT_CHOICE, offsetof(rma_params, win), "create|allocate|dynamic|shared",
-     "window: MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic + attach, "
-     "MPI_Win_allocate_shared (ranks on one node)",
-     0, 0, mg_rma_win_names, "allocate", "window_flavor"},
-    {'s', "rma-sync", MG_OPT_CHOICE, offsetof(rma_params, sync),
-     "lock|lock_all|flush|flush_local|fence|pscw",
-     "RMA synchronisation (OSU's meanings; rma_progress: lock, lock_all, flush) (default flush)",
-     0, 0, mg_rma_sync_names, NULL, NULL},
-    {'W', "epoch-ops", MG_OPT_LONG, offsetof(rma_params, window), "N",
-     "bw, bibw, mr: operations per epoch and target (default " MG_STR(DEFAULT_OPS) ")", 1, 65536,
-     NULL, NULL, NULL},
-    {'T', "type", MG_OPT_CHOICE, offsetof(rma_params, type), "char|int|float|double|long",
-     "accumulates and atomics: element type (default int; cas: char, int or long)", 0, 0,
-     mg_elem_type_names, NULL, NULL},
-    {0, "op", MG_OPT_CHOICE, offsetof(rma_params, red), "sum|prod|max|min|replace|no_op",
-     "acc, get_acc, fop: the operation (no_op: get_acc, fop) (default sum)", 0, 0, red_names, NULL,
-     NULL},
-    {0, "pairing", MG_OPT_CHOICE, offsetof(rma_params, pairing), "block|cyclic|internode",
-     "put_mr, get_mr: pairs i with i+P/2, 2i with 2i+1, or across nodes (default block)", 0, 0,
-     pairing_names, NULL, NULL},
-    {0, "origins", MG_OPT_CHOICE, offsetof(rma_params, origins), "one|all",
-     "put_all, get_all: rank 0 alone or every rank accesses all others (default all)", 0, 0,
-     origin_names, NULL, NULL},
+    {.short_name = 'w',
+     .long_name = "window",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(rma_params, win),
+     .arg_name = "create|allocate|dynamic|shared",
+     .help = "window: MPI_Win_create, MPI_Win_allocate, MPI_Win_create_dynamic + attach, "
+             "MPI_Win_allocate_shared (ranks on one node)",
+     .choices = mg_rma_win_names,
+     .def = "allocate",
+     .key = "window_flavor"},
+    {.short_name = 's',
+     .long_name = "rma-sync",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(rma_params, sync),
+     .arg_name = "lock|lock_all|flush|flush_local|fence|pscw",
+     .help = "RMA synchronisation (OSU's meanings; rma_progress: lock, lock_all, flush)",
+     .choices = mg_rma_sync_names,
+     .def = "flush"},
+    {.short_name = 'W',
+     .long_name = "epoch-ops",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(rma_params, window),
+     .arg_name = "N",
+     .help = "bw, bibw, mr: operations per epoch and target",
+     .min = 1,
+     .max = 65536,
+     .def = MG_STR(DEFAULT_OPS)},
+    {.short_name = 'T',
+     .long_name = "type",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(rma_params, type),
+     .arg_name = "char|int|float|double|long",
+     .help = "accumulates and atomics: element type (cas: char, int or long)",
+     .choices = mg_elem_type_names,
+     .def = "int"},
+    {.long_name = "op",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(rma_params, red),
+     .arg_name = "sum|prod|max|min|replace|no_op",
+     .help = "acc, get_acc, fop: the operation (no_op: get_acc, fop)",
+     .choices = red_names,
+     .def = "sum"},
+    {.long_name = "pairing",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(rma_params, pairing),
+     .arg_name = "block|cyclic|internode",
+     .help = "put_mr, get_mr: pairs i with i+P/2, 2i with 2i+1, or across nodes",
+     .choices = pairing_names,
+     .def = "block"},
+    {.long_name = "origins",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(rma_params, origins),
+     .arg_name = "one|all",
+     .help = "put_all, get_all: rank 0 alone or every rank accesses all others",
+     .choices = origin_names,
+     .def = "all"},
     MG_OPT_DELAYS(rma_params, delays, relative, "rma_progress: target computation"),
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.type = MG_OPT_END}};
 
 static int is_atomic(int op) { return op == RMA_FOP || op == RMA_CAS; }
 static int is_data(int op) { return op == RMA_PUT || op == RMA_GET; }
 static int windowed(int pat) { return pat == PAT_BW || pat == PAT_BIBW || pat == PAT_MR; }
-
-/* The effective -s and -T of parsed (not yet checked) options. */
-static int eff_sync(const rma_params *p) { return p->sync >= 0 ? p->sync : SYNC_FLUSH; }
-static int eff_type(const rma_params *p) { return p->type >= 0 ? p->type : MG_ELEM_INT; }
 
 static int refuse(char *err, size_t len, const char *opt, const char *what, const char *prog)
 {
@@ -92,15 +121,15 @@ static int refuse(char *err, size_t len, const char *opt, const char *what, cons
 static int check_applies(const mg_ctx *c, const rma_params *p, char *err, size_t len)
 {
     const rma_prog *g = p->prog;
-    if (p->window && !windowed(g->pattern))
+    if (mg_ctx_given(c, "epoch-ops") && !windowed(g->pattern))
         return refuse(err, len, "-W", "put_bw, get_bw, put_bibw, put_mr, get_mr", g->name);
-    if (p->type >= 0 && is_data(g->op))
+    if (mg_ctx_given(c, "type") && is_data(g->op))
         return refuse(err, len, "-T", "the accumulates and atomics", g->name);
-    if (p->red >= 0 && (is_data(g->op) || g->op == RMA_CAS))
+    if (mg_ctx_given(c, "op") && (is_data(g->op) || g->op == RMA_CAS))
         return refuse(err, len, "--op", "acc_latency, get_acc_latency, fop_latency", g->name);
-    if (p->pairing >= 0 && g->pattern != PAT_MR)
+    if (mg_ctx_given(c, "pairing") && g->pattern != PAT_MR)
         return refuse(err, len, "--pairing", "put_mr, get_mr", g->name);
-    if (p->origins >= 0 && g->pattern != PAT_ALL)
+    if (mg_ctx_given(c, "origins") && g->pattern != PAT_ALL)
         return refuse(err, len, "--origins", "put_all, get_all", g->name);
     if ((p->delays.n || p->relative) && g->pattern != PAT_PROGRESS)
         return refuse(err, len, p->relative ? "--relative" : "--delays", "rma_progress", g->name);
@@ -114,21 +143,23 @@ static int check_applies(const mg_ctx *c, const rma_params *p, char *err, size_t
 static int check_modes(const mg_ctx *c, const rma_params *p, char *err, size_t len)
 {
     const rma_prog *g = p->prog;
-    if (!(g->modes & (1u << eff_sync(p)))) {
+    if (!(g->modes & (1u << p->sync))) {
         snprintf(err, len,
                  "-s %s: %s takes lock, lock_all or flush (the target must not be "
                  "asked to take part)",
-                 mg_rma_sync_names[eff_sync(p)], g->name);
+                 mg_rma_sync_names[p->sync], g->name);
         return -1;
     }
     if (p->win == WIN_SHARED && c->nnodes > 1) {
-        snprintf(err, len, "-w shared: the ranks run on %d nodes; a shared-memory window needs "
-                 "every rank on one node", c->nnodes);
+        snprintf(err, len,
+                 "-w shared: the ranks run on %d nodes; a shared-memory window needs "
+                 "every rank on one node",
+                 c->nnodes);
         return -1;
     }
-    if (g->op == RMA_CAS && (eff_type(p) == MG_ELEM_FLOAT || eff_type(p) == MG_ELEM_DOUBLE)) {
+    if (g->op == RMA_CAS && (p->type == MG_ELEM_FLOAT || p->type == MG_ELEM_DOUBLE)) {
         snprintf(err, len, "-T %s: MPI_Compare_and_swap takes integer types (char, int, long)",
-                 mg_elem_type_names[eff_type(p)]);
+                 mg_elem_type_names[p->type]);
         return -1;
     }
     if (p->red == RED_NO_OP && g->op == RMA_ACC) {
@@ -141,7 +172,7 @@ static int check_modes(const mg_ctx *c, const rma_params *p, char *err, size_t l
 /* Accumulates: whole elements and int counts at every size. */
 static int check_sizes(const mg_ctx *c, const rma_params *p, char *err, size_t len)
 {
-    const size_t es = mg_elem_size((mg_elem_type)eff_type(p));
+    const size_t es = mg_elem_size((mg_elem_type)p->type);
     const mg_sweep *sw = c->sizes; /* the plan's parse of -m */
     int rc = 0;
     if (is_data(p->prog->op) || is_atomic(p->prog->op) || !c->cfg->sizes_spec || sw == NULL)
@@ -152,7 +183,7 @@ static int check_sizes(const mg_ctx *c, const rma_params *p, char *err, size_t l
             snprintf(err, len,
                      "-m: %llu bytes is not a whole number of %s elements (%zu bytes) "
                      "of at most INT_MAX elements",
-                     (unsigned long long)size, mg_elem_type_names[eff_type(p)], es);
+                     (unsigned long long)size, mg_elem_type_names[p->type], es);
             rc = -1;
         }
     }
@@ -161,7 +192,7 @@ static int check_sizes(const mg_ctx *c, const rma_params *p, char *err, size_t l
 
 static int check(const mg_ctx *c, char *err, size_t len)
 {
-    rma_params *p = c->params;
+    const rma_params *p = c->params;
     int rc = check_applies(c, p, err, len);
     if (rc == 0)
         rc = check_modes(c, p, err, len);
@@ -169,21 +200,26 @@ static int check(const mg_ctx *c, char *err, size_t len)
         rc = check_sizes(c, p, err, len);
     if (rc == 0)
         rc = mg_delays_check(&p->delays, p->relative, err, len);
-    if (rc != 0)
-        return rc;
-    /* resolve the defaults of the options that apply (the others stay
-     * unset: null in the run record) */
-    p->sync = eff_sync(p);
-    if (!is_data(p->prog->op))
-        p->type = eff_type(p);
-    if (p->red < 0 && !is_data(p->prog->op) && p->prog->op != RMA_CAS)
-        p->red = MG_RED_SUM;
-    if (p->window == 0 && windowed(p->prog->pattern))
-        p->window = DEFAULT_OPS;
-    if (p->pairing < 0 && p->prog->pattern == PAT_MR)
-        p->pairing = MG_PAIR_BLOCK;
-    if (p->origins < 0 && p->prog->pattern == PAT_ALL)
-        p->origins = 1;
+    return rc;
+}
+
+/* The options this program does not use are unset (null in the run
+ * record); the others keep their value or their row's default. */
+static int resolve(mg_ctx *c, char *err, size_t len)
+{
+    rma_params *p = c->params;
+    const rma_prog *g = p->prog;
+    (void)err, (void)len;
+    if (is_data(g->op))
+        p->type = -1;
+    if (is_data(g->op) || g->op == RMA_CAS)
+        p->red = -1;
+    if (!windowed(g->pattern))
+        p->window = 0;
+    if (g->pattern != PAT_MR)
+        p->pairing = -1;
+    if (g->pattern != PAT_ALL)
+        p->origins = -1;
     return 0;
 }
 
@@ -262,8 +298,7 @@ static void pairs_of(const mg_ctx *c, int *partner_of)
 {
     const int pat = rprm(c)->prog->pattern;
     if (pat == PAT_MR) {
-        const int mode = rprm(c)->pairing >= 0 ? rprm(c)->pairing : MG_PAIR_BLOCK;
-        mg_pairing((mg_pairing_mode)mode, c->nranks, c->node_of, partner_of);
+        mg_pairing((mg_pairing_mode)rprm(c)->pairing, c->nranks, c->node_of, partner_of);
         return;
     }
     for (int r = 0; r < c->nranks; ++r)
@@ -279,10 +314,10 @@ static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
     const rma_params *p = c->params;
     mg_bench *chosen = &out->b;
     *chosen = *base;
-    if (p->prog->pattern == PAT_LAT && (eff_sync(p) == SYNC_FENCE || eff_sync(p) == SYNC_PSCW))
+    if (p->prog->pattern == PAT_LAT && (p->sync == SYNC_FENCE || p->sync == SYNC_PSCW))
         chosen->timing.time_scale = 0.5;
     if (is_atomic(p->prog->op)) {
-        const uint64_t es = mg_elem_size((mg_elem_type)eff_type(p));
+        const uint64_t es = mg_elem_size((mg_elem_type)p->type);
         chosen->sizes.min_size = chosen->sizes.default_min_size = es;
         chosen->sizes.default_max_size = es;
     }
@@ -358,13 +393,12 @@ int mg_rma_main(const char *name, int argc, char **argv)
     const rma_prog *g = find_prog(name);
 
     if (g == NULL) {
-        snprintf(desc, sizeof desc, "unknown RMA program '%s' (the names: mpigauge_rma --list-names)",
-                 name);
+        snprintf(desc, sizeof desc,
+                 "unknown RMA program '%s' (the names: mpigauge_rma --list-names)", name);
         return mg_main_refuse("rma", "usage", MG_EXIT_USAGE, desc, argc, argv);
     }
     memset(&dflt, 0, sizeof dflt);
     dflt.prog = g;
-    dflt.sync = dflt.type = dflt.red = dflt.pairing = dflt.origins = -1;
     snprintf(desc, sizeof desc,
              "%s; window flavour -w, synchronisation -s (fence, pscw latency: ping-pong / 2)",
              g->what);
@@ -375,6 +409,7 @@ int mg_rma_main(const char *name, int argc, char **argv)
     base.params.opts = opts;
     base.params.params_size = sizeof(rma_params);
     base.params.params_default = &dflt;
+    base.params.resolve = resolve;
     base.params.check = check;
     base.params.choose = choose;
     base.layout.min_ranks = 2;

@@ -64,12 +64,11 @@ static inline void issue(mg_ctx *c, uint64_t size, int t, int slot)
             MG_MPI_CHECK(MPI_Get(res, count, MPI_BYTE, t, at, count, MPI_BYTE, s->win));
         break;
     case RMA_ACC:
-        MG_MPI_CHECK(
-            MPI_Accumulate(c->sbuf, count, dt, t, at, count, dt, s->op, s->win));
+        MG_MPI_CHECK(MPI_Accumulate(c->sbuf, count, dt, t, at, count, dt, s->op, s->win));
         break;
     case RMA_GACC:
-        MG_MPI_CHECK(MPI_Get_accumulate(c->sbuf, count, dt, res, count, dt, t, at, count, dt,
-                                        s->op, s->win));
+        MG_MPI_CHECK(MPI_Get_accumulate(c->sbuf, count, dt, res, count, dt, t, at, count, dt, s->op,
+                                        s->win));
         break;
     case RMA_FOP: MG_MPI_CHECK(MPI_Fetch_and_op(c->sbuf, res, dt, t, at, s->op, s->win)); break;
     default: MG_MPI_CHECK(MPI_Compare_and_swap(c->sbuf, s->cmp, res, dt, t, at, s->win));

@@ -152,8 +152,7 @@ static int verify_values(mg_ctx *c, uint64_t size, int pass, char *err, size_t e
         if (check_value(c, s->base, i, want, size, pass, "window", err, errlen) != 0)
             return -1;
         if (fetch && target >= 0 &&
-            check_value(c, c->rbuf, i, input(c, target, i), size, pass, "result", err, errlen) !=
-                0)
+            check_value(c, c->rbuf, i, input(c, target, i), size, pass, "result", err, errlen) != 0)
             return -1;
     }
     return 0;

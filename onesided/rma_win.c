@@ -196,7 +196,8 @@ static void make_window(mg_ctx *c, size_t bytes)
     s->win_bytes = bytes;
     switch (flavour) {
     case WIN_ALLOCATE:
-        MG_MPI_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, c->comm, &s->base, &s->win));
+        MG_MPI_CHECK(
+            MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, c->comm, &s->base, &s->win));
         break;
     case WIN_SHARED:
         MG_MPI_CHECK(
@@ -305,8 +306,8 @@ static const char *flavor_name(int f)
 
 void mg_rma_describe(const mg_ctx *c, mg_kvlist *out)
 {
-    static const char *const calls[] = {"MPI_Put",         "MPI_Get",
-                                        "MPI_Accumulate",  "MPI_Get_accumulate",
+    static const char *const calls[] = {"MPI_Put",          "MPI_Get",
+                                        "MPI_Accumulate",   "MPI_Get_accumulate",
                                         "MPI_Fetch_and_op", "MPI_Compare_and_swap"};
     const rma_state *s = rstate(c);
     mg_kv_object(out, "window");
@@ -314,9 +315,10 @@ void mg_rma_describe(const mg_ctx *c, mg_kvlist *out)
     mg_kv_string(out, "flavor", mg_rma_win_names[rprm(c)->win]);
     mg_kv_string(out, "sync", mg_rma_sync_names[rprm(c)->sync]);
     mg_kv_string(out, "win_create_flavor", flavor_name(s->flavor));
-    mg_kv_string(out, "win_model", s->model == MPI_WIN_UNIFIED    ? "unified"
-                                    : s->model == MPI_WIN_SEPARATE ? "separate"
-                                                                   : "unknown");
+    mg_kv_string(out, "win_model",
+                 s->model == MPI_WIN_UNIFIED    ? "unified"
+                 : s->model == MPI_WIN_SEPARATE ? "separate"
+                                                : "unknown");
     mg_kv_number(out, "bytes_per_rank", (double)s->win_bytes);
     mg_kv_array(out, "info");
     for (int i = 0; i < s->ninfo; ++i)

@@ -106,8 +106,14 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 }
 
 static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL,
-                              {0, "max-steps", MG_OPT_LONG, offsetof(mg_ovl_params, max_steps), "M",
-                               "most computation steps of 10% of l_0", 1, 1000, NULL, "30", NULL},
+                              {.long_name = "max-steps",
+                               .type = MG_OPT_LONG,
+                               .offset = offsetof(mg_ovl_params, max_steps),
+                               .arg_name = "M",
+                               .help = "most computation steps of 10% of l_0",
+                               .min = 1,
+                               .max = 1000,
+                               .def = "30"},
                               MG_OPT_LAST_OVL};
 
 static const mg_bench bench = {

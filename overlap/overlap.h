@@ -18,14 +18,16 @@ typedef struct {
 
 #define MG_OPT_LAST_OVL                                                                            \
     {                                                                                              \
-        0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL                                 \
+        .type = MG_OPT_END                                                                         \
     }
 
 #define MG_OPT_TEST_INTERVAL                                                                       \
     {                                                                                              \
-        0, "test-interval", MG_OPT_DOUBLE, offsetof(mg_ovl_params, test_interval_us), "US",        \
+        .long_name = "test-interval", .type = MG_OPT_DOUBLE,                                       \
+        .offset = offsetof(mg_ovl_params, test_interval_us), .arg_name = "US",                     \
+        .help =                                                                                    \
             "call MPI_Test on the pending request every US microseconds of computation; 0: never", \
-            0, 1e9, NULL, "0", NULL                                                                \
+        .max = 1e9, .def = "0"                                                                     \
     }
 
 static inline const mg_ovl_params *mg_ovl(const mg_ctx *c) { return c->params; }

@@ -38,7 +38,6 @@ typedef struct {
     long timed, arrived;  /* rank 0: timed iterations; those whose data came in the delay */
 } prog_state;
 
-
 static double delay_s(const mg_ctx *c)
 {
     if (c->variant_index == 0)
@@ -115,10 +114,9 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
     return mg_delays_check(&mg_ovl(c)->delays, mg_ovl(c)->relative, err, errlen);
 }
 
-static const mg_opt opts[] = {
-    MG_OPT_TEST_INTERVAL,
-    MG_OPT_DELAYS(mg_ovl_params, delays, relative, "delays"),
-    MG_OPT_LAST_OVL};
+static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL,
+                              MG_OPT_DELAYS(mg_ovl_params, delays, relative, "delays"),
+                              MG_OPT_LAST_OVL};
 
 static const mg_bench bench = {
     .id.name = NAME,

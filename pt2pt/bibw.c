@@ -5,8 +5,8 @@
  * sends of N bytes to each other and wait for all 2W. Aggregate bandwidth =
  * 2 x W x N / time per iteration (rank 0's clock), in MB/s (10^6 bytes/s).
  */
-#include "mg_driver.h"
 #include "dtype.h"
+#include "mg_driver.h"
 #include "persistent.h"
 #include "pt2pt.h"
 
@@ -56,7 +56,8 @@ static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_DATATYPES, MG_OPT_LAST};
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_DATATYPES,
+                              MG_OPT_LAST};
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 
 static const mg_bench bench = {

@@ -6,8 +6,8 @@
  * a 4-byte acknowledgement. Bandwidth = W x N / time per iteration, in MB/s
  * (10^6 bytes/s). -b multiple gives every window slot its own buffer.
  */
-#include "mg_driver.h"
 #include "dtype.h"
+#include "mg_driver.h"
 #include "persistent.h"
 #include "pt2pt.h"
 
@@ -47,7 +47,8 @@ static void iterate_persistent(mg_ctx *c, uint64_t size, long iters)
     }
 }
 
-static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_DATATYPES, MG_OPT_LAST};
+static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PERSISTENT, MG_OPT_DATATYPES,
+                              MG_OPT_LAST};
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 
 static const mg_bench bench = {

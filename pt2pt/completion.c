@@ -36,13 +36,20 @@ typedef struct {
 } completion_state;
 
 static const mg_opt opts[] = {
-    {0, "methods", MG_OPT_LIST, offsetof(completion_params, methods), "LIST",
-     "of recv,wait,test,waitany,testsome (default all; recv is always measured first)", 0, 0,
-     methods, NULL, NULL},
-    {0, "pending", MG_OPT_LONG, offsetof(completion_params, pending), "K",
-     "waitany, testsome: never-completing receives in the set besides the real one", 0, MAX_PENDING,
-     NULL, "7", NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.long_name = "methods",
+     .type = MG_OPT_LIST,
+     .offset = offsetof(completion_params, methods),
+     .arg_name = "LIST",
+     .help = "of recv,wait,test,waitany,testsome (default all; recv is always measured first)",
+     .choices = methods},
+    {.long_name = "pending",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(completion_params, pending),
+     .arg_name = "K",
+     .help = "waitany, testsome: never-completing receives in the set besides the real one",
+     .max = MAX_PENDING,
+     .def = "7"},
+    {.type = MG_OPT_END}};
 
 static const completion_params *prm(const mg_ctx *c) { return c->params; }
 

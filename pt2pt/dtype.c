@@ -33,14 +33,10 @@ typedef struct {
 static MPI_Datatype elem_type(int elem)
 {
     switch (elem) {
-    case 1:
-        return MPI_INT;
-    case 2:
-        return MPI_FLOAT;
-    case 3:
-        return MPI_DOUBLE;
-    default:
-        return MPI_CHAR;
+    case 1: return MPI_INT;
+    case 2: return MPI_FLOAT;
+    case 3: return MPI_DOUBLE;
+    default: return MPI_CHAR;
     }
 }
 
@@ -77,7 +73,8 @@ static void build(dt_state *s, uint64_t n)
         if (nb == 0) {
             MG_MPI_CHECK(MPI_Type_contiguous((int)tail, s->elem, &s->dt));
         } else if (tail == 0) {
-            MG_MPI_CHECK(MPI_Type_vector((int)nb, (int)s->l.block, (int)s->l.stride, s->elem, &s->dt));
+            MG_MPI_CHECK(
+                MPI_Type_vector((int)nb, (int)s->l.block, (int)s->l.stride, s->elem, &s->dt));
         } else {
             int lens[2] = {1, 1};
             MPI_Aint disp[2] = {0, (MPI_Aint)(nb * (uint64_t)s->l.stride * s->e)};
@@ -112,8 +109,7 @@ static void build(dt_state *s, uint64_t n)
 static int message(const dt_state *s, const void *buf, size_t bytes, MPI_Datatype *dt)
 {
     const char *p = buf;
-    if (bytes == s->size &&
-        ((p >= s->lo[0] && p < s->hi[0]) || (p >= s->lo[1] && p < s->hi[1]))) {
+    if (bytes == s->size && ((p >= s->lo[0] && p < s->hi[0]) || (p >= s->lo[1] && p < s->hi[1]))) {
         *dt = s->dt;
         return s->count;
     }
@@ -217,8 +213,8 @@ static void dt_end_size(mg_ctx *c, uint64_t size)
  * sends to whom; the datatype form widens the buffers to the extent. */
 static size_t dt_buf_bytes(const mg_ctx *c, uint64_t max_size)
 {
-    size_t base = c->base->kernel.buf_bytes ? c->base->kernel.buf_bytes(c, max_size)
-                                            : (size_t)max_size;
+    size_t base =
+        c->base->kernel.buf_bytes ? c->base->kernel.buf_bytes(c, max_size) : (size_t)max_size;
     size_t ext = (size_t)extent(c, max_size);
     return ext > base ? ext : base;
 }
@@ -290,8 +286,8 @@ static int dt_verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errle
              "rank %d, size %llu, pass %d, datatype variant %ld: message from rank %d: %s byte "
              "at offset %llu is 0x%02x",
              c->rank, (unsigned long long)size, pass, c->variant, from,
-             w.bad == 1 ? "payload" : "gap (must stay untouched)",
-             (unsigned long long)w.bad_off, w.buf[w.bad_off]);
+             w.bad == 1 ? "payload" : "gap (must stay untouched)", (unsigned long long)w.bad_off,
+             w.buf[w.bad_off]);
     return -1;
 }
 
@@ -328,7 +324,8 @@ int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
         snprintf(label, nlabel, "vector:%ld:%ld/%s", l.block, l.stride,
                  mg_dt_elem_names[prm(c)->elem]);
     else
-        snprintf(label, nlabel, "%s/%s", mg_dt_layout_names[l.kind], mg_dt_elem_names[prm(c)->elem]);
+        snprintf(label, nlabel, "%s/%s", mg_dt_layout_names[l.kind],
+                 mg_dt_elem_names[prm(c)->elem]);
     *form = *b;
     form->sweep.variant_name = "datatype";
     form->sweep.variants = mg_persist_variants;

@@ -29,16 +29,21 @@ enum { MG_DT_VARIANT_BYTES = 0, MG_DT_VARIANT_TYPED = 1 };
 extern const char *const mg_dt_elem_names[];
 
 #define MG_OPT_DATATYPES                                                                           \
-    {'T', "type", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, elem), "char|int|float|double",        \
-     "also measure messages of this element type (variant datatype=bytes|LAYOUT, the bytes "      \
-     "the reference); -m stays the payload in bytes",                                             \
-     0, 0, mg_dt_elem_names, NULL, NULL},                                                         \
+    {.short_name = 'T',                                                                            \
+     .long_name = "type",                                                                          \
+     .type = MG_OPT_CHOICE,                                                                        \
+     .offset = offsetof(mg_pt2pt_params, elem),                                                    \
+     .arg_name = "char|int|float|double",                                                          \
+     .help =                                                                                       \
+         "also measure messages of this element type (variant datatype=bytes|LAYOUT, the bytes "   \
+         "the reference); -m stays the payload in bytes",                                          \
+     .choices = mg_dt_elem_names},                                                                 \
     {                                                                                              \
-        'D', "layout", MG_OPT_STRING, offsetof(mg_pt2pt_params, layout),                           \
-            "basic|contiguous|vector:B:S|indexed|resized",                                         \
-            "the typed variant's layout (with -T, default basic; alone, of char elements): "       \
-            "derived datatypes, so the cost of packing shows beside contiguous bytes",             \
-            0, 0, NULL, NULL, NULL                                                                 \
+        .short_name = 'D', .long_name = "layout", .type = MG_OPT_STRING,                           \
+        .offset = offsetof(mg_pt2pt_params, layout),                                               \
+        .arg_name = "basic|contiguous|vector:B:S|indexed|resized",                                 \
+        .help = "the typed variant's layout (with -T, default basic; alone, of char elements): "   \
+                "derived datatypes, so the cost of packing shows beside contiguous bytes"          \
     }
 
 /* A program's choose and check for -T/-D together with --persistent: 1 with

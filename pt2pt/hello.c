@@ -5,8 +5,8 @@
  * samples (warm). Rank r receives from r-1 and sends its own buffer on to
  * r+1; rank 0 starts and ends each round. Figure: the round in us; extras:
  * per hop, and the first round. */
-#include "startup.h"
 #include "pt2pt.h"
+#include "startup.h"
 
 #include <math.h>
 

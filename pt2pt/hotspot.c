@@ -95,12 +95,21 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
     return 0;
 }
 
-static const mg_opt opts[] = {
-    {0, "direction", MG_OPT_CHOICE, offsetof(hotspot_params, direction), "send|recv",
-     "the master sends to the slaves, or receives from them", 0, 0, directions, "send", NULL},
-    {0, "max-slaves", MG_OPT_LONG, offsetof(hotspot_params, max_slaves), "K",
-     "sweep k = 1..K slaves (default: all other ranks)", 1, 1 << 24, NULL, NULL, NULL},
-    MG_OPT_LAST};
+static const mg_opt opts[] = {{.long_name = "direction",
+                               .type = MG_OPT_CHOICE,
+                               .offset = offsetof(hotspot_params, direction),
+                               .arg_name = "send|recv",
+                               .help = "the master sends to the slaves, or receives from them",
+                               .choices = directions,
+                               .def = "send"},
+                              {.long_name = "max-slaves",
+                               .type = MG_OPT_LONG,
+                               .offset = offsetof(hotspot_params, max_slaves),
+                               .arg_name = "K",
+                               .help = "sweep k = 1..K slaves (default: all other ranks)",
+                               .min = 1,
+                               .max = 1 << 24},
+                              MG_OPT_LAST};
 
 static const mg_bench bench = {
     .id.name = "hotspot",

@@ -5,8 +5,8 @@
  * back with blocking calls. One-way latency = round-trip time / 2, in us:
  * the driver scales the time per iteration by time_scale = 0.5.
  */
-#include "mg_driver.h"
 #include "dtype.h"
+#include "mg_driver.h"
 #include "persistent.h"
 #include "pt2pt.h"
 

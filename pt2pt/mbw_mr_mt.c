@@ -6,8 +6,9 @@
  * of W non-blocking sends of N bytes to thread t of the other rank, which
  * acknowledges each window with 4 bytes. Every thread of every pair runs at
  * once; a rank's sample is the span from its first thread's start to its
- * last thread's end, the sample the slowest rank's. Reported: aggregate bandwidth = pairs x T x W x N / time
- * in MB/s; extra: the message rate (messages/s over all threads and pairs).
+ * last thread's end, the sample the slowest rank's. Reported: aggregate
+ * bandwidth = pairs x T x W x N / time in MB/s; extra: the message rate
+ * (messages/s over all threads and pairs).
  * Compared with mbw_mr at the same pairs x T, it shows what the library's
  * thread safety costs and whether threads reach the rate processes do.
  */
@@ -17,8 +18,8 @@
 
 enum { TAG_ACK_BASE = 1 << 14, ACK_BYTES = 4 };
 
-static void stream(mg_ctx *c, int member, MPI_Comm comm, int tag, char *sb, char *rb,
-                   uint64_t size, long iters)
+static void stream(mg_ctx *c, int member, MPI_Comm comm, int tag, char *sb, char *rb, uint64_t size,
+                   long iters)
 {
     const mg_mt_state *s = c->state;
     const int w = (int)mg_window(c), send = mg_initiator(c);

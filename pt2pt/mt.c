@@ -100,8 +100,7 @@ void mg_mt_isend(const mg_mt_state *s, const char *buf, int peer, int tag, MPI_C
     MG_MPI_CHECK(MPI_Isend(buf, s->msg.count, s->msg.dt, peer, tag, comm, r));
 }
 
-void mg_mt_irecv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm,
-                 MPI_Request *r)
+void mg_mt_irecv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm, MPI_Request *r)
 {
     MG_MPI_CHECK(MPI_Irecv(buf, s->msg.count, s->msg.dt, peer, tag, comm, r));
 }

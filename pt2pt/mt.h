@@ -35,7 +35,7 @@ struct mg_mt_state {
     MPI_Comm comm[MG_MT_MAX];
     int ncomm;
     mg_bytes_msg msg; /* the current size as a count and a datatype */
-    mg_ctx *c;       /* the current call's context, size, iterations, loop */
+    mg_ctx *c;        /* the current call's context, size, iterations, loop */
     uint64_t size;
     long iters;
     mg_mt_loop loop;
@@ -46,14 +46,20 @@ extern const char *const mg_mt_comm_modes[];
 
 /* -t over field `f` of struct T (threads per rank, at most MG_MT_MAX). */
 #define MG_OPT_THREAD_COUNT(T, f, what, dflt)                                                      \
-    {'t', "threads", MG_OPT_LONG, offsetof(T, f), "T", what, 1, MG_MT_MAX, NULL, dflt, NULL}
+    {                                                                                              \
+        .short_name = 't', .long_name = "threads", .type = MG_OPT_LONG, .offset = offsetof(T, f),  \
+        .arg_name = "T", .help = what, .min = 1, .max = MG_MT_MAX, .def = dflt                     \
+    }
 #define MG_OPT_THREADS                                                                             \
     MG_OPT_THREAD_COUNT(mg_mt_params, threads,                                                     \
                         "threads per rank; thread t talks to thread t of the peer", "2"),          \
-        {0, "thread-comm", MG_OPT_CHOICE, offsetof(mg_mt_params, comm_mode), "dup|shared",         \
-         "one communicator per thread pair (MPI_Comm_dup), or the one communicator with a "        \
-         "tag per thread",                                                                         \
-         0, 0, mg_mt_comm_modes, "dup", NULL}
+    {                                                                                              \
+        .long_name = "thread-comm", .type = MG_OPT_CHOICE,                                         \
+        .offset = offsetof(mg_mt_params, comm_mode), .arg_name = "dup|shared",                     \
+        .help = "one communicator per thread pair (MPI_Comm_dup), or the one communicator with a " \
+                "tag per thread",                                                                  \
+        .choices = mg_mt_comm_modes, .def = "dup"                                                  \
+    }
 
 static inline const mg_mt_params *mg_mt(const mg_ctx *c) { return (const mg_mt_params *)c->params; }
 static inline int mg_mt_threads(const mg_ctx *c) { return (int)mg_mt(c)->threads; }
@@ -80,8 +86,7 @@ void mg_mt_send(const mg_mt_state *s, const char *buf, int peer, int tag, MPI_Co
 void mg_mt_recv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm);
 void mg_mt_isend(const mg_mt_state *s, const char *buf, int peer, int tag, MPI_Comm comm,
                  MPI_Request *r);
-void mg_mt_irecv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm,
-                 MPI_Request *r);
+void mg_mt_irecv(const mg_mt_state *s, char *buf, int peer, int tag, MPI_Comm comm, MPI_Request *r);
 
 /* Run `loop` on every member for `iters` iterations; returns the seconds
  * from the first member's start to the last one's end. Ranks without a

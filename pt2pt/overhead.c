@@ -193,26 +193,44 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 }
 
 static const mg_opt opts[] = {
-    {0, "part", MG_OPT_CHOICE, offsetof(overhead_params, part), "latency|bandwidth",
-     "time inside the calls of a ping-pong, or CPU share free during a bandwidth test", 0, 0, parts,
-     DEFAULT_PART_NAME, NULL},
+    {.long_name = "part",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(overhead_params, part),
+     .arg_name = "latency|bandwidth",
+     .help = "time inside the calls of a ping-pong, or CPU share free during a bandwidth test",
+     .choices = parts,
+     .def = DEFAULT_PART_NAME},
     MG_OPT_WINDOW,
-    {0, "shares", MG_OPT_LIST, offsetof(overhead_params, shares), "LIST",
-     "bandwidth: computation as % of the reference iteration (default " MG_STR(DEFAULT_SHARES) ")",
-     0, 10000, NULL, NULL, NULL},
-    {0, "drop", MG_OPT_PERCENT, offsetof(overhead_params, drop), "P%",
-     "bandwidth: stop when the bandwidth falls by P%", 0.001, 0.9, NULL, "5%", NULL},
-    {0, "test-interval", MG_OPT_DOUBLE, offsetof(overhead_params, test_interval_us), "US",
-     "bandwidth: call MPI_Testall every US microseconds of computation; 0: never", 0, 1e9, NULL,
-     "0", NULL},
+    {.long_name = "shares",
+     .type = MG_OPT_LIST,
+     .offset = offsetof(overhead_params, shares),
+     .arg_name = "LIST",
+     .help = "bandwidth: computation as % of the reference iteration (default " MG_STR(
+         DEFAULT_SHARES) ")",
+     .max = 10000},
+    {.long_name = "drop",
+     .type = MG_OPT_PERCENT,
+     .offset = offsetof(overhead_params, drop),
+     .arg_name = "P%",
+     .help = "bandwidth: stop when the bandwidth falls by P%",
+     .min = 0.001,
+     .max = 0.9,
+     .def = "5%"},
+    {.long_name = "test-interval",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(overhead_params, test_interval_us),
+     .arg_name = "US",
+     .help = "bandwidth: call MPI_Testall every US microseconds of computation; 0: never",
+     .max = 1e9,
+     .def = "0"},
     MG_OPT_LAST};
 
 #define COMMON                                                                                     \
-    .id.name = NAME, .id.family = FAMILY, MG_PT2PT_PAIR_FIELDS, .params.opts = opts, .kernel.compute = 1,               \
-    .params.params_size = sizeof(overhead_params), .params.choose = choose,                        \
-    .params.check = check,                                                                         \
-    .sweep.variants = variants, .kernel.state_size = sizeof(overhead_state),                       \
-    .kernel.begin_size = begin_size, .report.nfigures = 2, .report.figures = figures
+    .id.name = NAME, .id.family = FAMILY, MG_PT2PT_PAIR_FIELDS, .params.opts = opts,               \
+    .kernel.compute = 1, .params.params_size = sizeof(overhead_params), .params.choose = choose,   \
+    .params.check = check, .sweep.variants = variants,                                             \
+    .kernel.state_size = sizeof(overhead_state), .kernel.begin_size = begin_size,                  \
+    .report.nfigures = 2, .report.figures = figures
 
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 static int check(const mg_ctx *c, char *err, size_t errlen);

@@ -5,7 +5,6 @@
 #include "config.h"
 #include "mg_pattern.h"
 
-
 static mg_part_state *pst(const mg_ctx *c) { return c->state; }
 
 void mg_part_setup(mg_ctx *c, uint64_t max_size)
@@ -107,10 +106,7 @@ void mg_part_init(mg_ctx *c, int k, int send, void *buf, int tag)
     (void)c, (void)k, (void)send, (void)buf, (void)tag;
 }
 void mg_part_ready(const mg_ctx *c, int member, MPI_Request r) { (void)c, (void)member, (void)r; }
-void mg_part_arrived(const mg_ctx *c, int member, MPI_Request r)
-{
-    (void)c, (void)member, (void)r;
-}
+void mg_part_arrived(const mg_ctx *c, int member, MPI_Request r) { (void)c, (void)member, (void)r; }
 void mg_part_relay(const mg_ctx *c, int member, MPI_Request recv, MPI_Request send)
 {
     (void)c, (void)member, (void)recv, (void)send;
@@ -168,7 +164,8 @@ static uint64_t part_seed(int rank, uint64_t size, int pass, int p)
 void mg_part_fill(mg_ctx *c, uint64_t size, int pass)
 {
     for (int p = 0; p < mg_part_count(c); ++p) {
-        mg_pattern_fill((char *)c->sbuf + (size_t)p * size, size, part_seed(c->rank, size, pass, p));
+        mg_pattern_fill((char *)c->sbuf + (size_t)p * size, size,
+                        part_seed(c->rank, size, pass, p));
         mg_pattern_poison((char *)c->rbuf + (size_t)p * size, size,
                           part_seed(c->peer, size, pass, p));
     }

@@ -34,9 +34,12 @@ static inline const mg_part_params *mg_part(const mg_ctx *c)
     MG_OPT_THREAD_COUNT(mg_part_params, threads,                                                   \
                         "threads per rank; thread t marks (and polls) partitions t, t+T, ...",     \
                         "1"),                                                                      \
-        {'p', "partitions", MG_OPT_LONG, offsetof(mg_part_params, partitions), "P",               \
-         "partitions per message; -m gives the bytes of one partition", 1, 65536, NULL, "8",       \
-         NULL}
+    {                                                                                              \
+        .short_name = 'p', .long_name = "partitions", .type = MG_OPT_LONG,                         \
+        .offset = offsetof(mg_part_params, partitions), .arg_name = "P",                           \
+        .help = "partitions per message; -m gives the bytes of one partition", .min = 1,           \
+        .max = 65536, .def = "8"                                                                   \
+    }
 
 /* A member's step inside the lockstep loop (between the two barriers). */
 typedef void (*mg_part_step)(mg_ctx *c, int member);
@@ -46,8 +49,8 @@ typedef void (*mg_part_edge)(mg_ctx *c);
 typedef struct {
     mg_tpool *pool;
     mg_bytes_msg part; /* one partition as a count and a datatype */
-    int nreq;        /* requests made for this size */
-    int receives;    /* this rank receives partitions (set by begin_size): validated */
+    int nreq;          /* requests made for this size */
+    int receives;      /* this rank receives partitions (set by begin_size): validated */
     mg_ctx *c;
     long iters;
     mg_part_step step;
@@ -96,13 +99,13 @@ const char *mg_part_unsupported(const mg_ctx *c);
 const char *mg_part_pingpong_unsupported(const mg_ctx *c);
 
 #define MG_PART_FIELDS                                                                             \
-    MG_PT2PT_PAIR_FIELDS, .layout.thread_level = MPI_THREAD_MULTIPLE,                              \
-                          .params.params_size = sizeof(mg_part_params), .timing.times_itself = 1,  \
-                          .kernel.state_size = sizeof(mg_part_state),                              \
-                          .kernel.setup = mg_part_setup, .kernel.teardown = mg_part_teardown,      \
-                          .kernel.buf_bytes = mg_part_buf_bytes, .kernel.plain_calls = 1,          \
-                          .valid.fill = mg_part_fill, .valid.verify = mg_part_verify,              \
-                          .report.describe = mg_part_describe, .sizes.min_size = 1,                \
-                          .sizes.default_min_size = 1, .sizes.default_max_size = 524288
+    MG_PT2PT_PAIR_FIELDS,                                                                          \
+        .layout.thread_level = MPI_THREAD_MULTIPLE, .params.params_size = sizeof(mg_part_params),  \
+        .timing.times_itself = 1, .kernel.state_size = sizeof(mg_part_state),                      \
+        .kernel.setup = mg_part_setup, .kernel.teardown = mg_part_teardown,                        \
+        .kernel.buf_bytes = mg_part_buf_bytes, .kernel.plain_calls = 1,                            \
+        .valid.fill = mg_part_fill, .valid.verify = mg_part_verify,                                \
+        .report.describe = mg_part_describe, .sizes.min_size = 1, .sizes.default_min_size = 1,     \
+        .sizes.default_max_size = 524288
 
 #endif

@@ -10,10 +10,10 @@
 #include <stddef.h>
 
 typedef struct {
-    long window;    /* -W (qbw: -Q) messages in flight */
-    int multiple;   /* -b: 0 one buffer, 1 one buffer per window slot */
-    int pairing;    /* --pairing: mg_pairing_mode */
-    int persistent; /* --persistent: also persistent requests (latency, bw, bibw) */
+    long window;        /* -W (qbw: -Q) messages in flight */
+    int multiple;       /* -b: 0 one buffer, 1 one buffer per window slot */
+    int pairing;        /* --pairing: mg_pairing_mode */
+    int persistent;     /* --persistent: also persistent requests (latency, bw, bibw) */
     int elem;           /* -T: element type (pt2pt/dtype.h) */
     const char *layout; /* -D: derived layout, or NULL */
 } mg_pt2pt_params;
@@ -23,31 +23,34 @@ static const char *const mg_pairing_modes[] = {"block", "cyclic", "internode", N
 
 #define MG_OPT_WINDOW                                                                              \
     {                                                                                              \
-        'W', "window", MG_OPT_LONG, offsetof(mg_pt2pt_params, window), "N",                        \
-            "messages posted back to back per iteration", 1, 65536, NULL, "64", NULL               \
+        .short_name = 'W', .long_name = "window", .type = MG_OPT_LONG,                             \
+        .offset = offsetof(mg_pt2pt_params, window), .arg_name = "N",                              \
+        .help = "messages posted back to back per iteration", .min = 1, .max = 65536, .def = "64"  \
     }
 #define MG_OPT_BUFFERS                                                                             \
     {                                                                                              \
-        'b', "buffers", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, multiple), "single|multiple",     \
-            "one buffer for all messages, or one per window slot", 0, 0, mg_buffer_modes,          \
-            "single", NULL                                                                         \
+        .short_name = 'b', .long_name = "buffers", .type = MG_OPT_CHOICE,                          \
+        .offset = offsetof(mg_pt2pt_params, multiple), .arg_name = "single|multiple",              \
+        .help = "one buffer for all messages, or one per window slot", .choices = mg_buffer_modes, \
+        .def = "single"                                                                            \
     }
 #define MG_OPT_PAIRING                                                                             \
     {                                                                                              \
-        0, "pairing", MG_OPT_CHOICE, offsetof(mg_pt2pt_params, pairing), "block|cyclic|internode", \
-            "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible", 0, 0,              \
-            mg_pairing_modes, "block", NULL                                                        \
+        .long_name = "pairing", .type = MG_OPT_CHOICE,                                             \
+        .offset = offsetof(mg_pt2pt_params, pairing), .arg_name = "block|cyclic|internode",        \
+        .help = "pairs: i with i+P/2, 2i with 2i+1, or across nodes when possible",                \
+        .choices = mg_pairing_modes, .def = "block"                                                \
     }
 #define MG_OPT_PERSISTENT                                                                          \
     {                                                                                              \
-        0, "persistent", MG_OPT_FLAG, offsetof(mg_pt2pt_params, persistent), NULL,                 \
-            "also measure persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start): the "     \
-            "variant calls=plain|persistent, the plain calls the reference",                      \
-            0, 0, NULL, NULL, NULL                                                                 \
+        .long_name = "persistent", .type = MG_OPT_FLAG,                                            \
+        .offset = offsetof(mg_pt2pt_params, persistent),                                           \
+        .help = "also measure persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start): the " \
+                "variant calls=plain|persistent, the plain calls the reference"                    \
     }
 #define MG_OPT_LAST                                                                                \
     {                                                                                              \
-        0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL                                 \
+        .type = MG_OPT_END                                                                         \
     }
 
 static inline const mg_pt2pt_params *mg_p2p(const mg_ctx *c)

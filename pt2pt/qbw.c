@@ -73,9 +73,15 @@ static double bytes_per_iter(const mg_ctx *c, uint64_t size)
     return (double)size * (double)(mg_window(c) / 2);
 }
 
-static const mg_opt opts[] = {{'Q', "queue", MG_OPT_LONG, offsetof(mg_pt2pt_params, window), "Q",
-                               "keep between Q/2 and Q messages outstanding (even)", 2, 65536, NULL,
-                               "100", NULL},
+static const mg_opt opts[] = {{.short_name = 'Q',
+                               .long_name = "queue",
+                               .type = MG_OPT_LONG,
+                               .offset = offsetof(mg_pt2pt_params, window),
+                               .arg_name = "Q",
+                               .help = "keep between Q/2 and Q messages outstanding (even)",
+                               .min = 2,
+                               .max = 65536,
+                               .def = "100"},
                               MG_OPT_BUFFERS,
                               MG_OPT_LAST};
 

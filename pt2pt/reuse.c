@@ -52,21 +52,43 @@ static const char *const patterns[] = {"fifo", "percent", NULL};
 static const char *const metrics[] = {"latency", "bw", NULL};
 
 static const mg_opt opts[] = {
-    {0, "pattern", MG_OPT_CHOICE, offsetof(reuse_params, pattern), "fifo|percent",
-     "N buffers in FIFO order, or a reuse percentage", 0, 0, patterns, "fifo", NULL},
-    {0, "metric", MG_OPT_CHOICE, offsetof(reuse_params, metric), "latency|bw",
-     "ping-pong latency or windowed bandwidth", 0, 0, metrics, "latency", NULL},
-    {0, "buffers", MG_OPT_LIST, offsetof(reuse_params, buffers), "MIN:MAX|LIST",
-     "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default " MG_STR(FIFO_DEFAULT) ")", 1,
-     65536, NULL, NULL, NULL},
-    {0, "reuse", MG_OPT_LIST, offsetof(reuse_params, reuse), "LIST",
-     "percent: reuse percentages 0..100 (default " MG_STR(PERCENT_DEFAULT) ")", 0, 100, NULL, NULL,
-     NULL},
-    {'W', "window", MG_OPT_LONG, offsetof(reuse_params, window), "N",
-     "bw: messages per window (default " MG_STR(WINDOW_FIFO) "; " MG_STR(
+    {.long_name = "pattern",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(reuse_params, pattern),
+     .arg_name = "fifo|percent",
+     .help = "N buffers in FIFO order, or a reuse percentage",
+     .choices = patterns,
+     .def = "fifo"},
+    {.long_name = "metric",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(reuse_params, metric),
+     .arg_name = "latency|bw",
+     .help = "ping-pong latency or windowed bandwidth",
+     .choices = metrics,
+     .def = "latency"},
+    {.long_name = "buffers",
+     .type = MG_OPT_LIST,
+     .offset = offsetof(reuse_params, buffers),
+     .arg_name = "MIN:MAX|LIST",
+     .help = "fifo: buffer counts, 1:32 (doubling) or 1,5,10,25 (default " MG_STR(FIFO_DEFAULT) ")",
+     .min = 1,
+     .max = 65536},
+    {.long_name = "reuse",
+     .type = MG_OPT_LIST,
+     .offset = offsetof(reuse_params, reuse),
+     .arg_name = "LIST",
+     .help = "percent: reuse percentages 0..100 (default " MG_STR(PERCENT_DEFAULT) ")",
+     .max = 100},
+    {.short_name = 'W',
+     .long_name = "window",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(reuse_params, window),
+     .arg_name = "N",
+     .help = "bw: messages per window (default " MG_STR(WINDOW_FIFO) "; " MG_STR(
          WINDOW_PERCENT) " with --pattern percent)",
-     1, 65536, NULL, NULL, NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+     .min = 1,
+     .max = 65536},
+    {.type = MG_OPT_END}};
 
 static const reuse_params *prm(const mg_ctx *c) { return c->params; }
 

@@ -62,10 +62,7 @@ static void session_init(startup_state *s)
  * MPI_INIT or MPI_INIT_THREAD more than once"), which MPI-4 allows and
  * Open MPI 5 and MPICH 5 do (bench/session_then_init.c): the driver needs
  * MPI_Init, so --init session exits 77 there. Asked before MPI_Init. */
-static int world_after_session_refused(void)
-{
-    return mg_mpi_library_is("Intel(R) MPI Library");
-}
+static int world_after_session_refused(void) { return mg_mpi_library_is("Intel(R) MPI Library"); }
 
 static void init(mg_ctx *c, int *argc, char ***argv, int required)
 {
@@ -125,8 +122,9 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
         return -1;
     }
     if (c->cfg->policy.iterations != 1) {
-        snprintf(err, errlen, "-i: startup measures one initialisation per launch (-i 1); for "
-                              "more, run more launches (mpigauge run -K N)");
+        snprintf(err, errlen,
+                 "-i: startup measures one initialisation per launch (-i 1); for "
+                 "more, run more launches (mpigauge run -K N)");
         return -1;
     }
     return 0;
@@ -180,11 +178,16 @@ static void describe(const mg_ctx *c, mg_kvlist *out)
 }
 
 static const mg_opt opts[] = {
-    {0, "init", MG_OPT_CHOICE, offsetof(mg_startup_params, init), "init|thread|session",
-     "what is timed: MPI_Init, MPI_Init_thread (MPI_THREAD_MULTIPLE), or MPI_Session_init with "
-     "a communicator from the mpi://WORLD process set (MPI-4)",
-     0, 0, init_names, "init", NULL},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.long_name = "init",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(mg_startup_params, init),
+     .arg_name = "init|thread|session",
+     .help =
+         "what is timed: MPI_Init, MPI_Init_thread (MPI_THREAD_MULTIPLE), or MPI_Session_init with "
+         "a communicator from the mpi://WORLD process set (MPI-4)",
+     .choices = init_names,
+     .def = "init"},
+    {.type = MG_OPT_END}};
 
 static const mg_bench bench = {
     .id.name = "startup",

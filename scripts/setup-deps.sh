@@ -65,6 +65,21 @@ if [ "$have" != "$want" ]; then
         { echo "setup-deps: could not install ReFrame $want into $root/_venv-reframe" >&2; exit 1; }
 fi
 
+# clang-format for the style check (tests/format.sh) and `make format`, in
+# its own virtual environment _venv-tools/, pinned in requirements-tools.txt;
+# made again when it is missing or holds another version.
+want=$(sed -n 's/^clang-format==//p' "$root/scripts/requirements-tools.txt")
+have=$("$root/_venv-tools/bin/clang-format" --version 2>/dev/null | sed -n 's/^clang-format version \([0-9.]*\).*/\1/p')
+if [ "$have" != "$want" ]; then
+    echo "setup-deps: installing clang-format $want into $root/_venv-tools"
+    rm -rf "$root/_venv-tools"
+    /usr/bin/python3 -m venv "$root/_venv-tools" &&
+        "$root/_venv-tools/bin/python3" -m pip install --quiet --disable-pip-version-check \
+            -r "$root/scripts/requirements-tools.txt" &&
+        "$root/_venv-tools/bin/clang-format" --version >/dev/null ||
+        { echo "setup-deps: could not install clang-format $want into $root/_venv-tools" >&2; exit 1; }
+fi
+
 # The newer MPI releases, for the tests and the release study only.
 if [ "${1:-}" = --releases ]; then
     "$root/scripts/setup-releases.sh"

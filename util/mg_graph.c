@@ -167,7 +167,8 @@ int mg_graph_parse(const char *text, int nranks, mg_graph *g, char *err, size_t 
     }
     for (int r = 0; rc == 0 && r < nranks; ++r)
         if (deg[r] < 0) {
-            snprintf(err, errlen, "rank %d has no line (every rank 0..%d needs one)", r, nranks - 1);
+            snprintf(err, errlen, "rank %d has no line (every rank 0..%d needs one)", r,
+                     nranks - 1);
             rc = -1;
         }
     if (rc == 0)

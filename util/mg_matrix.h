@@ -20,9 +20,9 @@ extern "C" {
 #endif
 
 typedef struct {
-    int n;         /* ranks */
-    int scaled;    /* 1: entries are multiples of N (a generator); 0: bytes (a file) */
-    uint64_t *m;   /* n x n, row-major */
+    int n;       /* ranks */
+    int scaled;  /* 1: entries are multiples of N (a generator); 0: bytes (a file) */
+    uint64_t *m; /* n x n, row-major */
 } mg_matrix;
 
 /* A generator name ("uniform", "hotspot:4", "sparse") or, failing that, a

@@ -49,8 +49,7 @@ int mg_cgroup_limit_file(const char *proc_cgroup, const char *root, char *out, s
         int n = (int)strcspn(v1, "\n");
         if (n == 1 && v1[0] == '/')
             n = 0;
-        return snprintf(out, len, "%s/memory%.*s/memory.limit_in_bytes", root, n, v1) <
-                       (int)len
+        return snprintf(out, len, "%s/memory%.*s/memory.limit_in_bytes", root, n, v1) < (int)len
                    ? 0
                    : -1;
     }

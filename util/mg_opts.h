@@ -63,9 +63,9 @@ typedef struct {
 } mg_opt;
 
 typedef struct {
-    const mg_opt *opts; /* terminated by an entry of type MG_OPT_END */
-    void *base;         /* the struct the offsets refer to */
-    const char *group;  /* what the table is ("common", "benchmark", ...), for
+    const mg_opt *opts;   /* terminated by an entry of type MG_OPT_END */
+    void *base;           /* the struct the offsets refer to */
+    const char *group;    /* what the table is ("common", "benchmark", ...), for
                          * the help's JSON form; NULL: not named */
     unsigned char *given; /* NULL, or one flag per row, set by mg_opts_parse for
                            * every row the command line gives */

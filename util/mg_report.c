@@ -53,10 +53,7 @@ int mg_pctl_parse(const char *text, mg_pctl *out, char *err, size_t errlen)
     }
 }
 
-void mg_pctl_name(double pct, char *buf, size_t len)
-{
-    snprintf(buf, len, "%.6g", pct);
-}
+void mg_pctl_name(double pct, char *buf, size_t len) { snprintf(buf, len, "%.6g", pct); }
 
 int mg_format_parse(const char *name)
 {
@@ -177,8 +174,9 @@ void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_resul
     }
     fputc('\n', f);
     if (s->n < MG_FEW_SAMPLES)
-        fprintf(f, "# ! size %llu%s%s: %zu sample%s, fewer than %d: the percentiles and the CI say "
-                   "little\n",
+        fprintf(f,
+                "# ! size %llu%s%s: %zu sample%s, fewer than %d: the percentiles and the CI say "
+                "little\n",
                 (unsigned long long)r->size_bytes, r->variant ? ", " : "",
                 r->variant ? r->variant : "", s->n, s->n == 1 ? "" : "s", MG_FEW_SAMPLES);
 }

@@ -74,7 +74,7 @@ typedef struct {
     const char *variant_name;       /* title of the variant column, or NULL */
     int columns;                    /* the table's columns: MG_COLUMNS_* (--columns) */
     int validated;                  /* -c: a Validation column (Pass/Fail), in CSV too */
-    const mg_pctl *pctl; /* -z: these percentile columns in place of P90, P99 (table) and
+    const mg_pctl *pctl;            /* -z: these percentile columns in place of P90, P99 (table) and
                           * p50, p90, p99 (CSV); NULL: those */
 } mg_table_meta;
 

@@ -82,7 +82,8 @@ mg_tpool *mg_tpool_create(int n)
         errno = EINVAL;
         return NULL;
     }
-    if ((p = calloc(1, sizeof *p)) == NULL || (p->tid = calloc((size_t)n, sizeof *p->tid)) == NULL ||
+    if ((p = calloc(1, sizeof *p)) == NULL ||
+        (p->tid = calloc((size_t)n, sizeof *p->tid)) == NULL ||
         (p->my_sense = calloc((size_t)n, sizeof *p->my_sense)) == NULL) {
         if (p)
             free(p->tid);

@@ -22,21 +22,53 @@ typedef struct {
 } fake_params;
 
 static const mg_opt fake_opts[] = {
-    {0, "cost-us", MG_OPT_DOUBLE, offsetof(fake_params, cost_us), "US", "fake time per iteration",
-     0, 1e6, NULL, "1", NULL},
-    {0, "per-byte-ns", MG_OPT_DOUBLE, offsetof(fake_params, per_byte_ns), "NS",
-     "fake time per byte", 0, 1e6, NULL, "1", NULL},
-    {0, "jitter", MG_OPT_DOUBLE, offsetof(fake_params, jitter), "FRACTION",
-     "relative variation of the kernel calls", 0, 0.9, NULL, "0", NULL},
-    {0, "ways", MG_OPT_LIST, offsetof(fake_params, ways), "LIST", "cost multipliers (variants)", 1,
-     64, NULL, "1,2", NULL},
-    {0, "corrupt", MG_OPT_FLAG, offsetof(fake_params, corrupt), NULL,
-     "deliver a wrong byte under -c", 0, 0, NULL, NULL, NULL},
-    {0, "fail-at", MG_OPT_SIZE, offsetof(fake_params, fail_at), "SIZE",
-     "fail (mg_ctx_fail) at this size", 0, 0, NULL, "0", NULL},
-    {0, "own-bytes", MG_OPT_SIZE, offsetof(fake_params, own_bytes), "SIZE",
-     "memory of the kernel's own (other_bytes, setup, describe)", 0, 0, NULL, "0", ""},
-    {0, NULL, MG_OPT_END, 0, NULL, NULL, 0, 0, NULL, NULL, NULL}};
+    {.long_name = "cost-us",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(fake_params, cost_us),
+     .arg_name = "US",
+     .help = "fake time per iteration",
+     .max = 1e6,
+     .def = "1"},
+    {.long_name = "per-byte-ns",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(fake_params, per_byte_ns),
+     .arg_name = "NS",
+     .help = "fake time per byte",
+     .max = 1e6,
+     .def = "1"},
+    {.long_name = "jitter",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(fake_params, jitter),
+     .arg_name = "FRACTION",
+     .help = "relative variation of the kernel calls",
+     .max = 0.9,
+     .def = "0"},
+    {.long_name = "ways",
+     .type = MG_OPT_LIST,
+     .offset = offsetof(fake_params, ways),
+     .arg_name = "LIST",
+     .help = "cost multipliers (variants)",
+     .min = 1,
+     .max = 64,
+     .def = "1,2"},
+    {.long_name = "corrupt",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(fake_params, corrupt),
+     .help = "deliver a wrong byte under -c"},
+    {.long_name = "fail-at",
+     .type = MG_OPT_SIZE,
+     .offset = offsetof(fake_params, fail_at),
+     .arg_name = "SIZE",
+     .help = "fail (mg_ctx_fail) at this size",
+     .def = "0"},
+    {.long_name = "own-bytes",
+     .type = MG_OPT_SIZE,
+     .offset = offsetof(fake_params, own_bytes),
+     .arg_name = "SIZE",
+     .help = "memory of the kernel's own (other_bytes, setup, describe)",
+     .def = "0",
+     .key = ""},
+    {.type = MG_OPT_END}};
 
 /* The fake clock, and what the kernel did (one run at a time). */
 typedef struct {
@@ -160,7 +192,7 @@ static void describe(const mg_ctx *c, mg_kvlist *out)
     .layout.max_ranks = 1, .sizes.default_min_size = 1, .sizes.default_max_size = 64,              \
     .sweep.variant_name = "ways", .sweep.variants = variants, .timing.metric = MG_METRIC_LATENCY,  \
     .timing.time_scale = 1.0, .kernel.iterate = iterate, .valid.recv_slots = recv_self,            \
-    .report.extra_names = extra_names, .report.extras = extras, .report.summary = summary,                \
+    .report.extra_names = extra_names, .report.extras = extras, .report.summary = summary,         \
     .kernel.other_bytes = own_bytes, .kernel.setup = setup, .kernel.teardown = teardown,           \
     .report.describe = describe
 

@@ -27,11 +27,11 @@ extern "C" {
 
 typedef struct {
     int exit_code;
-    char *out;         /* everything written to standard output */
-    char *err;         /* ... and to standard error */
-    double clock_s;    /* the fake clock at the end */
-    long kernel_calls; /* calls of the kernel's iterate */
-    long kernel_iters; /* iterations over all calls */
+    char *out;              /* everything written to standard output */
+    char *err;              /* ... and to standard error */
+    double clock_s;         /* the fake clock at the end */
+    long kernel_calls;      /* calls of the kernel's iterate */
+    long kernel_iters;      /* iterations over all calls */
     long setups, teardowns; /* calls of the kernel's setup and teardown */
 } mgt_result;
 

@@ -14,7 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace {
+namespace
+{
 
 std::string make_file(const char *tag)
 {

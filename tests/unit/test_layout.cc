@@ -8,7 +8,8 @@
 #include <utility>
 #include <vector>
 
-namespace {
+namespace
+{
 
 using Blocks = std::vector<std::pair<uint64_t, uint64_t>>;
 
@@ -75,9 +76,9 @@ TEST(Layout, ParserRefusesWhatIsNotALayout)
 {
     mg_dt_layout l;
     char err[200];
-    for (const char *bad : {"", "vector", "vector:", "vector:4", "vector:4:", "vector:0:4",
-                            "vector:5:4", "vector:4:8:1", "vector:x:8", "vector:4:2000000",
-                            "struct", "Basic"}) {
+    for (const char *bad :
+         {"", "vector", "vector:", "vector:4", "vector:4:", "vector:0:4", "vector:5:4",
+          "vector:4:8:1", "vector:x:8", "vector:4:2000000", "struct", "Basic"}) {
         err[0] = 0;
         EXPECT_EQ(mg_dt_parse(bad, &l, err, sizeof err), -1) << bad;
         EXPECT_NE(std::string(err).find("-D"), std::string::npos) << bad;

@@ -7,7 +7,8 @@
 
 #include <string>
 
-namespace {
+namespace
+{
 
 TEST(Matrix, UniformAndHotspot)
 {

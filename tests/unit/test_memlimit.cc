@@ -19,8 +19,7 @@ TEST(MemLimit, CgroupLimitText)
 TEST(MemLimit, CgroupLimitFileV2AndV1)
 {
     char out[256];
-    ASSERT_EQ(mg_cgroup_limit_file("0::/user.slice/job42\n", "/sys/fs/cgroup", out, sizeof out),
-              0);
+    ASSERT_EQ(mg_cgroup_limit_file("0::/user.slice/job42\n", "/sys/fs/cgroup", out, sizeof out), 0);
     EXPECT_EQ(std::string(out), "/sys/fs/cgroup/user.slice/job42/memory.max");
     ASSERT_EQ(mg_cgroup_limit_file("0::/\n", "/R", out, sizeof out), 0);
     EXPECT_EQ(std::string(out), "/R/memory.max");

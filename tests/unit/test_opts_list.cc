@@ -131,8 +131,8 @@ TEST(OptsList, RangeNearLongMaxStopsWithoutOverflow)
     EXPECT_EQ(values(r.o.big), (std::vector<long>{4611686018427387904L}));
     r = parse_list("--big", "1152921504606846976:9223372036854775807");
     ASSERT_EQ(r.rc, 0) << r.err;
-    EXPECT_EQ(values(r.o.big),
-              (std::vector<long>{1152921504606846976L, 2305843009213693952L, 4611686018427387904L}));
+    EXPECT_EQ(values(r.o.big), (std::vector<long>{1152921504606846976L, 2305843009213693952L,
+                                                  4611686018427387904L}));
     r = parse_list("--counts", "0:8");
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(values(r.o.counts), (std::vector<long>{0, 1, 2, 4, 8}));

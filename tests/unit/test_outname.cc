@@ -18,9 +18,9 @@ TEST(OutName, TemplateNamesFileHostAndProcess)
 
 TEST(OutName, OwnerIsTheProcessOfThisHostsTemporary)
 {
-    EXPECT_EQ(mg_outname_owner("out.jsonl.tmp.node1.cluster.4242.aB3xYz", "out.jsonl",
-                               "node1.cluster"),
-              4242);
+    EXPECT_EQ(
+        mg_outname_owner("out.jsonl.tmp.node1.cluster.4242.aB3xYz", "out.jsonl", "node1.cluster"),
+        4242);
     EXPECT_EQ(mg_outname_owner("out.jsonl.tmp.node1.4242.aB3xYz", "out.jsonl", "node1"), 4242);
     // another host, another file, a prefix of the host, no pid, letters in the pid
     EXPECT_EQ(mg_outname_owner("out.jsonl.tmp.node2.4242.aB3xYz", "out.jsonl", "node1"), -1);
@@ -49,9 +49,9 @@ TEST(OutName, LinkFollowableOnlyWhereTheKernelWouldFollowIt)
 {
     const mode_t shared = S_IFDIR | 01777, plain = S_IFDIR | 0755, group = S_IFDIR | 01775;
     // a sticky world-writable folder (/tmp): your own links and the folder owner's only
-    EXPECT_EQ(mg_outname_link_followable(65534, 0, shared, 0), 0);    // nobody's link, root follows
-    EXPECT_EQ(mg_outname_link_followable(0, 0, shared, 1000), 1);     // the folder owner's link
-    EXPECT_EQ(mg_outname_link_followable(1000, 0, shared, 1000), 1);  // one's own link
+    EXPECT_EQ(mg_outname_link_followable(65534, 0, shared, 0), 0);   // nobody's link, root follows
+    EXPECT_EQ(mg_outname_link_followable(0, 0, shared, 1000), 1);    // the folder owner's link
+    EXPECT_EQ(mg_outname_link_followable(1000, 0, shared, 1000), 1); // one's own link
     EXPECT_EQ(mg_outname_link_followable(1001, 1002, shared, 1000), 0);
     // not sticky, or not world-writable: any link
     EXPECT_EQ(mg_outname_link_followable(65534, 0, plain, 0), 1);

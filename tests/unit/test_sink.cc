@@ -81,9 +81,8 @@ mg_kvlist summary_kv()
 std::string render(mg_format fmt)
 {
     static const char *const extra_names[] = {"latency_us", "post_delay_work", nullptr};
-    const mg_table_meta meta = {"protocol", "protocol switch", "Time (us)",
-                                "0.1.0",    extra_names,       "phase",
-                                MG_COLUMNS_DEFAULT, 0};
+    const mg_table_meta meta = {"protocol",  "protocol switch", "Time (us)",        "0.1.0",
+                                extra_names, "phase",           MG_COLUMNS_DEFAULT, 0};
     const mg_kvlist kv = summary_kv();
     return capture([&](FILE *f) {
         mg_sink s;
@@ -224,8 +223,9 @@ TEST(SinkKv, MembersOfAnOpenObjectAndCommentLines)
         mg_kv_write_json(&j, &kv);
         mg_json_object_end(&j);
     });
-    EXPECT_EQ(json, "{\"type\":\"run\",\"window\":{\"win_model\":\"unified\",\"bytes_per_rank\":4096,"
-                    "\"info\":[\"no_locks=false\"]}}");
+    EXPECT_EQ(json,
+              "{\"type\":\"run\",\"window\":{\"win_model\":\"unified\",\"bytes_per_rank\":4096,"
+              "\"info\":[\"no_locks=false\"]}}");
     std::string lines = capture([&](FILE *f) { mg_kv_write_lines(f, &kv); });
     EXPECT_EQ(lines, "# window: win_model=unified bytes_per_rank=4096 info=no_locks=false\n");
 }

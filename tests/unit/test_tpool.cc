@@ -13,7 +13,8 @@ extern "C" {
 #include <pthread.h>
 }
 
-namespace {
+namespace
+{
 
 struct Tally {
     std::atomic<int> calls[8];
@@ -48,7 +49,7 @@ TEST(Tpool, EveryMemberOncePerRunOnItsOwnThread)
         EXPECT_EQ(t.calls[m].load(), 50) << "member " << m;
     for (int m = 4; m < 8; ++m)
         EXPECT_EQ(t.calls[m].load(), 0);
-    EXPECT_EQ(t.inside.load(), 0); // every run had ended when run returned
+    EXPECT_EQ(t.inside.load(), 0);      // every run had ended when run returned
     EXPECT_EQ(t.most_inside.load(), 4); // the members of a run ran at once
     EXPECT_TRUE(pthread_equal(t.who[0], pthread_self()));
     std::set<unsigned long> ids;

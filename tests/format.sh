@@ -1,0 +1,34 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The C and C++ sources in the project's style (.clang-format), checked with
+# the pinned clang-format (scripts/requirements-tools.txt; installed by
+# scripts/setup-deps.sh into _venv-tools/, or MG_CLANG_FORMAT). TAP; skipped
+# when no clang-format of that version is found. `make format` applies it.
+#   tests/format.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
+set -u
+src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
+src=${src:-$(dirname "$0")/..}
+cd "$src" || exit 99
+echo "1..1"
+want=$(sed -n 's/^clang-format==//p' scripts/requirements-tools.txt 2>/dev/null)
+cf=${MG_CLANG_FORMAT:-}
+for c in "$cf" _venv-tools/bin/clang-format clang-format-14 clang-format; do
+    [ -n "$c" ] || continue
+    v=$("$c" --version 2>/dev/null | sed -n 's/.*clang-format version \([0-9.]*\).*/\1/p')
+    if [ "$v" = "$want" ]; then cf=$c; break; fi
+    cf=
+done
+if [ -z "$cf" ]; then
+    echo "ok 1 - sources in the .clang-format style # SKIP no clang-format $want (scripts/setup-deps.sh)"
+    exit 0
+fi
+bad=$(find util mpi pt2pt collective onesided overlap tools bench tests/unit tests/fuzz \
+    \( -name '*.[ch]' -o -name '*.cc' \) -type f | sort | while read -r f; do
+    "$cf" --dry-run --Werror "$f" >/dev/null 2>&1 || echo "$f"
+done)
+if [ -z "$bad" ]; then
+    echo "ok 1 - sources in the .clang-format style (clang-format $want)"
+else
+    echo "not ok 1 - sources not in the .clang-format style (make format):"
+    echo "$bad" | sed 's/^/# /'
+fi
