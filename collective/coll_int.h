@@ -119,7 +119,11 @@ void mg_coll_matrix_describe(const mg_ctx *c, mg_kvlist *out);
  * sub-communicators made and freed, the form that sweeps. */
 int mg_coll_sweep_resolve(const mg_ctx *c, coll_params *p, char *err, size_t errlen);
 int mg_coll_sweep_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen);
-void mg_coll_sweep_form(const struct mg_bench *b, struct mg_bench *form);
+/* The forms, pure functions from form to form: the rank-count sweep, and
+ * alltoallv's traffic matrix (from_file: the file gives the bytes, the one
+ * size 0). */
+struct mg_bench mg_coll_sweep_form(struct mg_bench b);
+struct mg_bench mg_coll_matrix_form(struct mg_bench b, int from_file);
 /* The program's choose: 1 with b's form for --ranks-sweep or --matrix in
  * *form, or 0 (b itself). */
 int mg_coll_reshape(const mg_ctx *c, const struct mg_bench *b, struct mg_bench *form);

@@ -136,14 +136,14 @@ static void teardown(mg_ctx *c)
             MG_MPI_CHECK(MPI_Comm_free(&s->subs[k]));
 }
 
-void mg_coll_sweep_form(const mg_bench *b, mg_bench *form)
+mg_bench mg_coll_sweep_form(mg_bench b)
 {
-    *form = *b;
-    form->sweep.variant_name = "ranks";
-    form->sweep.variants = variants;
-    form->sweep.variant_labels = NULL;
-    form->kernel.setup = setup;
-    form->kernel.teardown = teardown;
+    b.sweep.variant_name = "ranks";
+    b.sweep.variants = variants;
+    b.sweep.variant_labels = NULL;
+    b.kernel.setup = setup;
+    b.kernel.teardown = teardown;
+    return b;
 }
 
 /* ------------------------------------------------------------------ */
@@ -224,19 +224,24 @@ static int is_generator(const char *spec)
            strncmp(spec, "sparse", 6) == 0;
 }
 
+mg_bench mg_coll_matrix_form(mg_bench b, int from_file)
+{
+    b.report.describe = mg_coll_matrix_describe;
+    b.kernel.teardown = matrix_teardown;
+    if (from_file)
+        b.sizes.min_size = b.sizes.default_min_size = b.sizes.default_max_size = 0;
+    return b;
+}
+
 int mg_coll_reshape(const mg_ctx *c, const mg_bench *b, mg_bench *form)
 {
     const coll_params *p = prm(c);
     if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec) {
-        mg_coll_sweep_form(b, form);
+        *form = mg_coll_sweep_form(*b);
         return 1;
     }
     if (p->matrix_spec == NULL)
         return 0;
-    *form = *b;
-    form->report.describe = mg_coll_matrix_describe;
-    form->kernel.teardown = matrix_teardown;
-    if (!is_generator(p->matrix_spec))
-        form->sizes.min_size = form->sizes.default_min_size = form->sizes.default_max_size = 0;
+    *form = mg_coll_matrix_form(*b, !is_generator(p->matrix_spec));
     return 1;
 }

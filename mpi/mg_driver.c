@@ -101,12 +101,10 @@ static int check_support(mg_run *s)
         snprintf(msg, sizeof msg, "needs %s; this MPI library provides %s",
                  mg_thread_level_name(s->b->layout.thread_level),
                  mg_thread_level_name(s->ctx.thread_provided));
-        mg_output_error(&s->ctx, s->b, "thread_level", MG_EXIT_SKIP, msg, "", -1, -1);
-        return MG_EXIT_SKIP;
+        return mg_run_error(s, "thread_level", MG_EXIT_SKIP, msg, "", -1, -1);
     }
     if (lacks != NULL) {
-        mg_output_error(&s->ctx, s->b, "unsupported", MG_EXIT_SKIP, lacks, "", -1, -1);
-        return MG_EXIT_SKIP;
+        return mg_run_error(s, "unsupported", MG_EXIT_SKIP, lacks, "", -1, -1);
     }
     return MG_EXIT_OK;
 }
@@ -133,6 +131,8 @@ void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
 {
     memset(s, 0, sizeof *s);
     s->b = b;
+    s->io.out = stdout;
+    s->io.err = stderr;
     s->ctx.base = b;
     s->argc = argc;
     s->argv = argv;
@@ -176,8 +176,8 @@ void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
 
 void mg_run_release(mg_run *s)
 {
-    mg_multirail_free(s->mr, s->ctx.sbuf);
-    mg_multirail_free(s->mr, s->ctx.rbuf);
+    mg_xfer_release(&s->ctx.xfer, s->ctx.sbuf);
+    mg_xfer_release(&s->ctx.xfer, s->ctx.rbuf);
     mg_multirail_destroy(s->mr);
     free(s->ctx.reqs);
     free(s->ctx.state);
@@ -187,6 +187,7 @@ void mg_run_release(mg_run *s)
     mg_prov_free(&s->prov);
     free(s->rows.row);
     free(s->rows.label);
+    free(s->info_variants);
     free(s->ctx.params);
 }
 
@@ -199,30 +200,24 @@ static int open_turns(mg_run *s)
                                  err, sizeof err);
     if (s->ctx.turns != NULL)
         return MG_EXIT_OK;
-    mg_output_error(&s->ctx, s->b, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);
-    return MG_EXIT_INTERNAL;
+    return mg_run_error(s, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);
 }
 
 int mg_main_refuse(const char *name, const char *code, int exit_code, const char *msg, int argc,
                    char **argv)
 {
-    mg_bench b;
-    mg_config cfg;
-    mg_ctx ctx;
+    const mg_streams io = {stdout, stderr};
+    const mg_error_info e = {
+        .benchmark = name, .code = code, .message = msg, .exit_code = exit_code, .ranks_min = -1};
+    const int format = mg_json_requested(argc, argv) ? MG_FORMAT_JSON : MG_FORMAT_TABLE;
+    int rank = 0;
 
-    memset(&b, 0, sizeof b);
-    memset(&ctx, 0, sizeof ctx);
-    b.id.name = name;
-    mg_config_default(&cfg);
-    if (mg_json_requested(argc, argv))
-        cfg.format = MG_FORMAT_JSON;
-    ctx.cfg = &cfg;
     MG_MPI_CHECK(MPI_Init(&argc, &argv));
-    MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &ctx.rank));
-    if (exit_code == MG_EXIT_SKIP && ctx.rank == 0)
+    MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    if (exit_code == MG_EXIT_SKIP && rank == 0)
         fprintf(stderr, "mpigauge_%s: %s\n", name, msg);
-    else if (exit_code != MG_EXIT_SKIP)
-        mg_output_error(&ctx, &b, code, exit_code, msg, "", -1, -1);
+    else if (exit_code != MG_EXIT_SKIP && rank == 0)
+        mg_error_write(&io, format, &e, "");
     MG_MPI_CHECK(MPI_Finalize());
     return exit_code;
 }
@@ -287,7 +282,6 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     s.ctx.clock.now_s = mg_wtime;
     s.ctx.clock_offset = mg_mpi_clock_offset;
     s.node_of = mg_topology(&s.ctx);
-    s.ctx.rails = s.mr;
     mg_xfer_init(&s.ctx.xfer, s.ctx.comm);
 
     if (s.has_turns)
@@ -298,7 +292,7 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     if (rc != MG_EXIT_OK && s.ctx.rank == 0 && !s.rail_helper)
         mg_out_note_stale(&s.out, s.cfg.output ? s.cfg.output : mg_output_requested(argc, argv));
     if (!s.rail_helper)
-        mg_multirail_finish(s.mr, rc);
+        mg_xfer_finish(&s.ctx.xfer, rc);
     mg_run_release(&s);
     mg_out_guard_stop();
     fflush(stdout);

@@ -115,13 +115,12 @@ struct mg_ctx {
     mg_compute_calib compute; /* bench->kernel.compute: this rank's calibrated busy loop */
     double compute_err_max;   /* rank 0: the largest calibration error over ranks */
     void *state;              /* bench->kernel.state_size bytes of kernel scratch, zeroed */
-    mg_xfer xfer;
-    const struct mg_rails *rails; /* the session's rails (NULL without --rails) */
-    struct mg_turns *turns;       /* --turns: the group this launch takes turns in, or NULL */
-    void *sbuf, *rbuf;            /* page-aligned, max size each (times the bench's count) */
-    size_t buf_bytes;             /* size of each of sbuf and rbuf */
-    void *params;                 /* the benchmark's own option struct */
-    const struct mg_bench *base;  /* the program's own descriptor (before params.choose) */
+    mg_xfer xfer;             /* the session's transport (plain, or the rails of --rails) */
+    struct mg_turns *turns;   /* --turns: the group this launch takes turns in, or NULL */
+    void *sbuf, *rbuf;        /* page-aligned, max size each (times the bench's count) */
+    size_t buf_bytes;         /* size of each of sbuf and rbuf */
+    void *params;             /* the benchmark's own option struct */
+    const struct mg_bench *base; /* the program's own descriptor (before params.choose) */
     /* The sizes the sweep measures, parsed once from -m (or the defaults)
      * by the plan before params.check runs; NULL before. */
     const mg_sweep *sizes;

@@ -260,7 +260,7 @@ static void run_iters(const mg_bench *b, mg_ctx *ctx, uint64_t size, long iters)
  * stale buffer cannot pass). Every send slot holds the sender's pattern;
  * every receive slot is poisoned with the complement of what it must get.
  * Returns 1 if every rank saw correct data. */
-int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
+int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size, FILE *err)
 {
     int ok = 1, from[MG_MAX_SLOTS];
     const uint64_t stride = b->valid.slot_stride ? b->valid.slot_stride(ctx, size) : size;
@@ -272,7 +272,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
         run_iters(b, ctx, size, 1);
         ctx->validating = 0;
         if (b->valid.verify(ctx, size, (int)v, msg, sizeof msg) != 0) {
-            fprintf(stderr, "mpigauge_%s: validation failed: %s\n", b->id.name, msg);
+            fprintf(err, "mpigauge_%s: validation failed: %s\n", b->id.name, msg);
             ok = 0;
         }
     }
@@ -293,7 +293,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size)
             uint64_t seed = mg_pattern_seed(from[i], size, v);
             const unsigned char *slot = rb + (size_t)i * stride;
             if (mg_pattern_check(slot, size, seed, &bad) != 0) {
-                fprintf(stderr,
+                fprintf(err,
                         "mpigauge_%s: validation failed: rank %d, size %llu, pass %llu, "
                         "message from rank %d (slot %d): first bad byte at offset %zu "
                         "(expected 0x%02x, got 0x%02x)\n",

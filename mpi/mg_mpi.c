@@ -47,12 +47,61 @@ int mg_mpi_library_is(const char *prefix)
            strncmp(lib, prefix, strlen(prefix)) == 0;
 }
 
+static void *plain_alloc(void *impl, size_t bytes)
+{
+    (void)impl;
+    return mg_buf_alloc(bytes);
+}
+
+static void plain_release(void *impl, void *p)
+{
+    (void)impl;
+    mg_buf_free(p);
+}
+
+const mg_xfer_ops mg_xfer_plain_ops = {.alloc = plain_alloc, .release = plain_release};
+
 void mg_xfer_init(mg_xfer *x, MPI_Comm comm)
 {
     x->comm = comm;
     x->fast_max = (size_t)INT_MAX;
-    x->ops = NULL;
+    x->ops = &mg_xfer_plain_ops;
     x->impl = NULL;
+}
+
+/* A transfer layer not initialised (a zeroed context) is the plain one. */
+static const mg_xfer_ops *ops_of(const mg_xfer *x) { return x->ops ? x->ops : &mg_xfer_plain_ops; }
+
+void *mg_xfer_alloc(const mg_xfer *x, size_t bytes) { return ops_of(x)->alloc(x->impl, bytes); }
+
+void mg_xfer_release(const mg_xfer *x, void *p)
+{
+    if (p)
+        ops_of(x)->release(x->impl, p);
+}
+
+void mg_xfer_prepare(const mg_xfer *x, const mg_xfer_peers *peers)
+{
+    if (ops_of(x)->prepare)
+        ops_of(x)->prepare(x->impl, peers);
+}
+
+void mg_xfer_finish(const mg_xfer *x, int rc)
+{
+    if (ops_of(x)->finish)
+        ops_of(x)->finish(x->impl, rc);
+}
+
+void mg_xfer_describe_json(const mg_xfer *x, struct mg_json *j)
+{
+    if (ops_of(x)->describe_json)
+        ops_of(x)->describe_json(x->impl, j);
+}
+
+void mg_xfer_describe_comment(const mg_xfer *x, FILE *f)
+{
+    if (ops_of(x)->describe_comment)
+        ops_of(x)->describe_comment(x->impl, f);
 }
 
 MPI_Datatype mg_mpi_bytes_type(size_t bytes)
@@ -125,13 +174,13 @@ static void ops_blocking(const mg_xfer *x, int send, const void *buf, size_t byt
         x->ops->blocking(x->impl, send, buf, bytes, peer, tag);
         return;
     }
-    x->ops->post(x->impl, send, buf, bytes, peer, tag, &r);
-    x->ops->complete(x->impl, 1, &r);
+    ops_of(x)->post(x->impl, send, buf, bytes, peer, tag, &r);
+    ops_of(x)->complete(x->impl, 1, &r);
 }
 
 void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
-    if (x->ops)
+    if (ops_of(x)->post)
         ops_blocking(x, 1, buf, bytes, peer, tag);
     else if (bytes <= (size_t)INT_MAX)
         MG_MPI_CHECK(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm));
@@ -141,7 +190,7 @@ void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int pee
 
 void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
 {
-    if (x->ops)
+    if (ops_of(x)->post)
         ops_blocking(x, 0, buf, bytes, peer, tag);
     else if (bytes <= (size_t)INT_MAX)
         MG_MPI_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, MPI_STATUS_IGNORE));
@@ -152,8 +201,8 @@ void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int
 void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    if (x->ops)
-        x->ops->post(x->impl, 1, buf, bytes, peer, tag, req);
+    if (ops_of(x)->post)
+        ops_of(x)->post(x->impl, 1, buf, bytes, peer, tag, req);
     else
         mg_xfer_post_comm(1, x->comm, (void *)buf, bytes, peer, tag, req);
 }
@@ -161,8 +210,8 @@ void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int pe
 void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    if (x->ops)
-        x->ops->post(x->impl, 0, buf, bytes, peer, tag, req);
+    if (ops_of(x)->post)
+        ops_of(x)->post(x->impl, 0, buf, bytes, peer, tag, req);
     else
         mg_xfer_post_comm(0, x->comm, buf, bytes, peer, tag, req);
 }
@@ -191,8 +240,8 @@ void mg_xfer_ssend_large(const mg_xfer *x, const void *buf, size_t bytes, int pe
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 void mg_xfer_waitall(const mg_xfer *x, int n, MPI_Request *reqs)
 {
-    if (x->ops)
-        x->ops->complete(x->impl, n, reqs);
+    if (ops_of(x)->post)
+        ops_of(x)->complete(x->impl, n, reqs);
     else
         MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
 }

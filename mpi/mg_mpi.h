@@ -22,6 +22,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define MG_MPI_CHECK(call)                                                                         \
     do {                                                                                           \
@@ -53,10 +54,38 @@ void mg_mpi_die(const char *file, int line, const char *msg);
  * defect is refused by name, e.g. "Open MPI v5.0." or "Intel(R) MPI". */
 int mg_mpi_library_is(const char *prefix);
 
-/* A transport for the slow path: post one message of any count (*req is
- * its first part), and complete requests together with every part the
- * transport keeps outstanding. */
+/* What a transport prepares once the buffers exist (benchmark ranks,
+ * collective over comm): the pairs, and the buffers a probe may use. */
+typedef struct {
+    MPI_Comm comm;
+    const int *partner_of; /* every rank's partner (-1: none), or NULL */
+    int rank;
+    void *sbuf, *rbuf;
+    size_t buf_bytes;
+} mg_xfer_peers;
+
+struct mg_json;
+
+/* The session's transport: where the benchmark's buffers live, what it
+ * prepares and finishes, what the run record says of it, and the slow path
+ * of messages above the fast path's limit. Two implementations: the plain
+ * one (mg_xfer_plain_ops: page-aligned buffers, large-count MPI calls,
+ * nothing to prepare, finish or describe) and the rails (mg_multirail.h). */
 typedef struct mg_xfer_ops {
+    /* Buffers of the sweep (NULL when out of memory), freed by release. */
+    void *(*alloc)(void *impl, size_t bytes);
+    void (*release)(void *impl, void *p);
+    /* After the buffers, before the sweep (NULL: nothing to prepare). */
+    void (*prepare)(void *impl, const mg_xfer_peers *peers);
+    /* At the end of the run with its exit code (NULL: nothing to finish). */
+    void (*finish)(void *impl, int rc);
+    /* Rank 0: members of the run record, and "# " lines above a table (NULL:
+     * nothing to say). */
+    void (*describe_json)(const void *impl, struct mg_json *j);
+    void (*describe_comment)(const void *impl, FILE *f);
+    /* The slow path (NULL: plain and large-count calls): post one message of
+     * any count (*req is its first part), and complete requests together
+     * with every part the transport keeps outstanding. */
     void (*post)(void *impl, int send, const void *buf, size_t bytes, int peer, int tag,
                  MPI_Request *req);
     void (*complete)(void *impl, int n, MPI_Request *reqs);
@@ -64,16 +93,27 @@ typedef struct mg_xfer_ops {
     void (*blocking)(void *impl, int send, const void *buf, size_t bytes, int peer, int tag);
 } mg_xfer_ops;
 
+extern const mg_xfer_ops mg_xfer_plain_ops;
+
 /* The communicator and peer-independent state of the transfer layer. */
 typedef struct {
     MPI_Comm comm;
     size_t fast_max;        /* messages above this take the out-of-line path: INT_MAX,
                              * or the stripe threshold (0 for bound rails) with rails */
-    const mg_xfer_ops *ops; /* that path's transport; NULL: plain and large-count calls */
+    const mg_xfer_ops *ops; /* the transport (mg_xfer_plain_ops after mg_xfer_init) */
     void *impl;             /* the transport's state (owned by the session) */
 } mg_xfer;
 
+/* The plain transport over comm. */
 void mg_xfer_init(mg_xfer *x, MPI_Comm comm);
+
+/* The transport's calls (each a no-op where its ops have none). */
+void *mg_xfer_alloc(const mg_xfer *x, size_t bytes);
+void mg_xfer_release(const mg_xfer *x, void *p);
+void mg_xfer_prepare(const mg_xfer *x, const mg_xfer_peers *peers);
+void mg_xfer_finish(const mg_xfer *x, int rc);
+void mg_xfer_describe_json(const mg_xfer *x, struct mg_json *j);
+void mg_xfer_describe_comment(const mg_xfer *x, FILE *f);
 
 /* Post a send (send = 1) or receive of any count on comm (no rails). */
 void mg_xfer_post_comm(int send, MPI_Comm comm, void *buf, size_t bytes, int peer, int tag,

@@ -87,6 +87,26 @@ struct mg_rails {
     int nmap;
 };
 
+/* The transport's parts (mg_mr_xfer.c installs them as mg_xfer_ops). */
+/* Benchmark ranks, after the buffers exist: learn the pairs (bound rails),
+ * run the --rail-weights auto probe. Collective over comm. */
+void mg_multirail_pairs(mg_rails *R, MPI_Comm comm, const int *partner_of, int rank, void *sbuf,
+                        void *rbuf, size_t buf_bytes);
+
+/* Buffers: in the group's shared-memory window when there are rail helpers,
+ * else mg_buf_alloc. */
+void *mg_multirail_alloc(mg_rails *R, size_t bytes);
+void mg_multirail_free(mg_rails *R, void *p);
+
+/* Benchmark rank at the end: stop the helpers (they exit with rc), free the
+ * windows and communicators. Collective over the rail group. */
+void mg_multirail_finish(mg_rails *R, int rc);
+
+/* Benchmark rank 0: the rail map and settings, in the run record ("rails")
+ * and as "# " lines above the table. Nothing without --rails. */
+void mg_multirail_write_json(const mg_rails *R, mg_json *j);
+void mg_multirail_write_comment(const mg_rails *R, FILE *f);
+
 /* mg_mr_steer.c */
 void mg_mr_gather_map(mg_rails *R);
 void mg_mr_hint_comms(mg_rails *R);

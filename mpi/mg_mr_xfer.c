@@ -139,14 +139,39 @@ static void rails_complete(void *impl, int n, MPI_Request *reqs)
     R->pending = 0;
 }
 
-static const mg_xfer_ops rails_ops = {.post = rails_post, .complete = rails_complete};
+/* ---- the rails as the session's transport (mg_mpi.h's mg_xfer_ops) ---- */
+
+static void *rails_alloc(void *impl, size_t bytes) { return mg_multirail_alloc(impl, bytes); }
+static void rails_release(void *impl, void *p) { mg_multirail_free(impl, p); }
+static void rails_finish(void *impl, int rc) { mg_multirail_finish(impl, rc); }
+
+static void rails_prepare(void *impl, const mg_xfer_peers *w)
+{
+    mg_multirail_pairs(impl, w->comm, w->partner_of, w->rank, w->sbuf, w->rbuf, w->buf_bytes);
+}
+
+static void rails_json(const void *impl, struct mg_json *j) { mg_multirail_write_json(impl, j); }
+static void rails_comment(const void *impl, FILE *f) { mg_multirail_write_comment(impl, f); }
+
+#define RAILS_COMMON                                                                               \
+    .alloc = rails_alloc, .release = rails_release, .prepare = rails_prepare,                      \
+    .finish = rails_finish, .describe_json = rails_json, .describe_comment = rails_comment
+
+/* Messages through the rails (stripes, bound rails), or the plain calls
+ * with the rails' buffers and reports (--rail-mode library, hint steering
+ * without a transfer of its own). */
+static const mg_xfer_ops rails_ops = {RAILS_COMMON, .post = rails_post, .complete = rails_complete};
+static const mg_xfer_ops rails_passive_ops = {RAILS_COMMON};
 
 void mg_multirail_attach(mg_rails *R, mg_xfer *x)
 {
-    if (R == NULL || !R->active)
+    if (R == NULL)
+        return;
+    x->impl = R;
+    x->ops = &rails_passive_ops;
+    if (!R->active)
         return;
     x->ops = &rails_ops;
-    x->impl = R;
     x->fast_max = R->mode == MG_RAIL_BIND ? 0 : (size_t)R->threshold;
 }
 

@@ -71,30 +71,16 @@ int mg_multirail_serve(mg_rails *R);
 /* Processes per rail group (K), or 1 without rail groups. */
 int mg_multirail_groups(const mg_rails *R);
 
-/* When multirail changes the transfer layer (stripes or bound rails):
- * install the rails' transfer ops into x (its slow path; mg_mpi.h). */
+/* The rails become the session's transport (mg_mpi.h's mg_xfer_ops): its
+ * buffers (in the group's shared-memory window when there are rail
+ * helpers), the pairs and the --rail-weights auto probe (prepare), the
+ * helpers stopped and the windows freed (finish), the run record's "rails"
+ * and the "# " lines above a table (describe), and, when multirail changes
+ * the transfer layer (stripes or bound rails), the slow path. Nothing with
+ * R NULL. */
 void mg_multirail_attach(mg_rails *R, mg_xfer *x);
 
-/* Benchmark ranks, after the buffers exist: learn the pairs (bound rails),
- * run the --rail-weights auto probe. Collective over comm. */
-void mg_multirail_pairs(mg_rails *R, MPI_Comm comm, const int *partner_of, int rank, void *sbuf,
-                        void *rbuf, size_t buf_bytes);
-
-/* Buffers: in the group's shared-memory window when there are rail helpers,
- * else mg_buf_alloc. */
-void *mg_multirail_alloc(mg_rails *R, size_t bytes);
-void mg_multirail_free(mg_rails *R, void *p);
-
-/* Benchmark rank at the end: stop the helpers (they exit with rc), free the
- * windows and communicators. Collective over the rail group. */
-void mg_multirail_finish(mg_rails *R, int rc);
-
-/* Free the object (after finish). */
+/* Free the object (after the transport's finish). */
 void mg_multirail_destroy(mg_rails *R);
-
-/* Benchmark rank 0: the rail map and settings, in the run record ("rails")
- * and as "# " lines above the table. Nothing without --rails. */
-void mg_multirail_write_json(const mg_rails *R, mg_json *j);
-void mg_multirail_write_comment(const mg_rails *R, FILE *f);
 
 #endif

@@ -120,7 +120,7 @@ static int process_gone(long pid)
 
 /* Remove the temporaries of FILE that runs on this host left when they
  * were killed (their process is gone); say how many. */
-static void remove_stale(const char *path, const char *host)
+static void remove_stale(const char *path, const char *host, FILE *log)
 {
     char dir[PATH_MAX], base[NAME_MAX + 1];
     const char *slash = strrchr(path, '/');
@@ -143,7 +143,7 @@ static void remove_stale(const char *path, const char *host)
     }
     closedir(d);
     if (removed)
-        fprintf(stderr, "mpigauge: removed %d temporary file%s of '%s' left by a killed run\n",
+        fprintf(log, "mpigauge: removed %d temporary file%s of '%s' left by a killed run\n",
                 removed, removed == 1 ? "" : "s", path);
 }
 
@@ -244,7 +244,7 @@ static int open_temporary(mg_out_file *o, const char *target, char *err)
     size_t n = strlen(target) + sizeof host + 40;
     int fd;
     host_name(host, sizeof host);
-    remove_stale(target, host);
+    remove_stale(target, host, o->log ? o->log : stderr);
     if ((o->tmp_path = malloc(n)) == NULL)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
     if (mg_outname_template(target, host, (long)getpid(), o->tmp_path, n) != 0 ||
@@ -309,7 +309,9 @@ int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
 {
     int ok = 1;
     const int fd = ctx->rank == 0 ? own_descriptor(path) : -1;
+    FILE *log = o->log;
     memset(o, 0, sizeof *o);
+    o->log = log;
     if (fd >= 0) {
         ok = open_descriptor(o, fd, path, err) == 0;
     } else if (ctx->rank == 0) {
@@ -335,7 +337,8 @@ int mg_out_commit(mg_out_file *o, const char *path)
     if (rc == 0 && !o->direct && rename(o->tmp_path, o->target) != 0)
         rc = -1;
     if (rc != 0)
-        fprintf(stderr, "mpigauge: cannot complete output file '%s': %s\n", path, strerror(errno));
+        fprintf(o->log ? o->log : stderr, "mpigauge: cannot complete output file '%s': %s\n", path,
+                strerror(errno));
     if (!o->direct)
         forget_active(); /* after a rename: nothing there any more */
     o->committed = rc == 0;
@@ -364,7 +367,7 @@ void mg_out_note_stale(const mg_out_file *o, const char *path)
     struct stat st;
     if (path == NULL || o->committed || o->direct || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return;
-    fprintf(stderr,
+    fprintf(o->log ? o->log : stderr,
             "mpigauge: note: output file '%s' was not written; the file there is from an "
             "earlier run\n",
             path);

@@ -83,48 +83,90 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
     return 0;
 }
 
-void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int exit_code,
-                     const char *msg, const char *hint, int need_min, int need_max)
+void mg_error_write(const mg_streams *io, int format, const mg_error_info *e, const char *hint)
 {
-    mg_json j;
-    if (ctx->rank != 0)
-        return;
-    fprintf(stderr, "mpigauge_%s: error: %s%s\n", b->id.name, msg, hint);
-    fflush(stderr);
-    if (!ctx->cfg || ctx->cfg->format != MG_FORMAT_JSON)
-        return;
-    mg_json_init(&j, stdout);
-    mg_json_object_begin(&j, NULL);
-    mg_json_string(&j, "type", "error");
-    mg_json_string(&j, "code", code);
-    mg_json_string(&j, "benchmark", b->id.name);
-    mg_json_int(&j, "exit_code", exit_code);
-    mg_json_string(&j, "message", msg);
-    if (need_min >= 0) {
-        mg_json_int(&j, "ranks_min", need_min);
-        mg_json_int(&j, "ranks_max", need_max);
-        mg_json_int(&j, "ranks_got", ctx->nranks);
-    }
-    mg_json_object_end(&j);
-    fputc('\n', stdout);
-    fflush(stdout);
+    mg_sink sink;
+    fprintf(io->err, "mpigauge_%s: error: %s%s\n", e->benchmark, e->message, hint);
+    fflush(io->err);
+    mg_sink_init(&sink, (mg_format)format, io->out);
+    sink.ops->error(&sink, e);
+}
+
+int mg_run_error(const mg_run *s, const char *code, int exit_code, const char *msg,
+                 const char *hint, int need_min, int need_max)
+{
+    const mg_error_info e = {.benchmark = s->b->id.name,
+                             .code = code,
+                             .message = msg,
+                             .exit_code = exit_code,
+                             .ranks_min = need_min,
+                             .ranks_max = need_max,
+                             .ranks_got = s->ctx.nranks};
+    if (s->ctx.rank == 0)
+        mg_error_write(&s->io, s->cfg.format, &e, hint);
+    return exit_code;
 }
 
 /* The sinks' run record: JSON, or the provenance comment above a table. */
 static void write_record(FILE *f, const void *arg, int as_comment)
 {
     const mg_run *s = arg;
-    if (as_comment) {
-        mg_prov_write_comment(f, &s->prov);
-        if (s->b->report.describe) {
-            mg_kvlist kv;
-            mg_kv_init(&kv);
-            s->b->report.describe(&s->ctx, &kv);
-            mg_kv_write_lines(f, &kv);
-        }
-    } else
-        mg_prov_write(f, &s->prov, s->b, &s->cfg, &s->ctx, &s->sweep, s->variants, s->nvariants,
-                      s->argc, s->argv);
+    if (as_comment)
+        mg_prov_write_comment(f, &s->prov, &s->info);
+    else
+        mg_prov_write(f, &s->prov, &s->info);
+}
+
+/* Rank 0: the run record's data, from the run (plain: mg_prov.h). */
+static void build_info(mg_run *s)
+{
+    const mg_bench *b = s->b;
+    const mg_ctx *ctx = &s->ctx;
+    mg_run_info *ri = &s->info;
+    static const char *const modes[] = {
+        [MG_TIME_ROOT] = "root", [MG_TIME_MAX] = "max", [MG_TIME_CALL] = "call"};
+
+    memset(ri, 0, sizeof *ri);
+    ri->benchmark = b->id.name;
+    ri->description = b->id.description;
+    ri->family = b->id.family;
+    ri->node_of = ctx->node_of;
+    ri->partner_of = ctx->partner_of;
+    ri->links = b->layout.links;
+    if (b->kernel.compute) {
+        ri->compute = &ctx->compute;
+        ri->compute_err_max = ctx->compute_err_max;
+    }
+    if (b->report.describe) {
+        mg_kv_init(&s->info_kernel);
+        b->report.describe(ctx, &s->info_kernel);
+        ri->kernel = &s->info_kernel;
+    }
+    ri->transport = &ctx->xfer;
+    ri->sizes = s->sweep.sizes_bytes;
+    ri->nsizes = s->sweep.n;
+    if (b->sweep.variant_name) {
+        s->info_variants = calloc((size_t)s->nvariants + 1, sizeof *s->info_variants);
+        if (s->info_variants == NULL)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+        for (int i = 0; i < s->nvariants; ++i)
+            mg_bench_variant_label(b, s->variants[i], s->info_variants[i],
+                                   sizeof s->info_variants[i]);
+        ri->variant_name = b->sweep.variant_name;
+        ri->variants = s->info_variants;
+        ri->nvariants = s->nvariants;
+    }
+    ri->common = s->info_tables;
+    ri->ncommon = mg_config_tables(b, &s->cfg, s->info_tables);
+    if (b->params.opts) {
+        s->info_tables[ri->ncommon] =
+            (mg_opt_table){b->params.opts, ctx->params, "benchmark", NULL};
+        ri->bench_options = &s->info_tables[ri->ncommon];
+    }
+    ri->precision_rule = mg_config_precision_rule(&s->cfg);
+    ri->time_mode = modes[b->timing.time_mode];
+    ri->argc = s->argc;
+    ri->argv = s->argv;
 }
 
 /* Rank 0: the sinks (standard output in the chosen format, and the -o
@@ -144,8 +186,9 @@ void mg_output_begin(mg_run *s)
 
     if (s->ctx.rank != 0)
         return;
+    build_info(s);
     s->nsinks = 0;
-    mg_sink_init(&s->sink[s->nsinks++], (mg_format)s->cfg.format, stdout);
+    mg_sink_init(&s->sink[s->nsinks++], (mg_format)s->cfg.format, s->io.out);
     if (s->out.f)
         mg_sink_init(&s->sink[s->nsinks++], MG_FORMAT_JSON, s->out.f);
     for (int k = 0; k < s->nsinks; ++k)
@@ -171,14 +214,13 @@ void mg_output_summary(mg_run *s)
  * in JSON mode, as a record on standard output ({"type":"error"}, with the
  * rank counts when `code` is "ranks"; doc/output.md) so that a runner never
  * reads prose. need_min < 0: no counts. */
-int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
-                   int need_min, int need_max)
+int mg_run_usage_error(const mg_run *s, const char *code, const char *msg, int need_min,
+                       int need_max)
 {
-    mg_output_error(ctx, b, code, MG_EXIT_USAGE, msg, " (see --help)", need_min, need_max);
-    return MG_EXIT_USAGE;
+    return mg_run_error(s, code, MG_EXIT_USAGE, msg, " (see --help)", need_min, need_max);
 }
 
-int mg_usage(const mg_ctx *ctx, const mg_bench *b, const char *msg)
+int mg_run_usage(const mg_run *s, const char *msg)
 {
-    return mg_usage_error(ctx, b, "usage", msg, -1, -1);
+    return mg_run_usage_error(s, "usage", msg, -1, -1);
 }

@@ -11,19 +11,21 @@
 #include <stdio.h>
 #include <string.h>
 
-static void print_help(const mg_bench *b, const mg_opt_table *tables, size_t nt)
+static void print_help(FILE *f, const mg_bench *b, const mg_opt_table *tables, size_t nt)
 {
     char lo[32], hi[32];
 
     mg_size_format(b->sizes.default_min_size, lo, sizeof lo);
     mg_size_format(b->sizes.default_max_size, hi, sizeof hi);
-    printf("Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\n"
-           "Options:\n",
-           b->layout.min_ranks, b->id.name, b->id.description, lo, hi);
-    mg_opts_help(stdout, tables, nt);
-    printf("\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
-           "%d not applicable here, %d MPI or internal error.\n",
-           MG_EXIT_OK, MG_EXIT_FAIL, MG_EXIT_USAGE, MG_EXIT_SKIP, MG_EXIT_INTERNAL);
+    fprintf(f,
+            "Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\n"
+            "Options:\n",
+            b->layout.min_ranks, b->id.name, b->id.description, lo, hi);
+    mg_opts_help(f, tables, nt);
+    fprintf(f,
+            "\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
+            "%d not applicable here, %d MPI or internal error.\n",
+            MG_EXIT_OK, MG_EXIT_FAIL, MG_EXIT_USAGE, MG_EXIT_SKIP, MG_EXIT_INTERNAL);
 }
 
 /* JSON mode is known before the options are parsed, so that an error in
@@ -144,11 +146,14 @@ void mg_plan_parse(mg_run *s)
         s->form.b = *b;
         if (b->params.choose(&s->ctx, b, &s->form)) {
             const mg_bench *form = &s->form.b;
-            if (form->params.opts != b->params.opts ||
+            /* the identity (name, family) and the options are the
+             * program's: a form changes what is measured, not what it is */
+            if (strcmp(form->id.name, b->id.name) != 0 || form->id.family != b->id.family ||
+                form->params.opts != b->params.opts ||
                 form->params.params_size != b->params.params_size ||
                 form->kernel.rails != b->kernel.rails) {
                 snprintf(s->plan_err, sizeof s->plan_err,
-                         "internal: choose returned a form with other options");
+                         "internal: choose returned a form of another identity or options");
                 s->plan_failed = 2;
                 return;
             }
@@ -173,7 +178,7 @@ int mg_plan_report(mg_run *s, int *done)
     if (s->plan_failed == 2)
         mg_mpi_die(__FILE__, __LINE__, s->plan_err);
     if (s->plan_failed)
-        return mg_usage(ctx, b, s->plan_err);
+        return mg_run_usage(s, s->plan_err);
     if (s->cfg.help && s->cfg.sizes_spec) {
         /* -m bad -h: the options given with --help are still checked */
         int rc = check_sizes(s);
@@ -184,11 +189,11 @@ int mg_plan_report(mg_run *s, int *done)
         mg_opt_table tables[4];
         size_t nt = plan_tables(s, tables);
         if (ctx->rank == 0 && s->cfg.help && s->cfg.format == MG_FORMAT_JSON)
-            mg_opts_json_help(stdout, b->id.name, tables, nt);
+            mg_opts_json_help(s->io.out, b->id.name, tables, nt);
         else if (ctx->rank == 0 && s->cfg.help)
-            print_help(b, tables, nt);
+            print_help(s->io.out, b, tables, nt);
         else if (ctx->rank == 0)
-            printf("mpigauge_%s %s\n", b->id.name, MG_VERSION_STRING);
+            fprintf(s->io.out, "mpigauge_%s %s\n", b->id.name, MG_VERSION_STRING);
         *done = 1;
     }
     return MG_EXIT_OK;
@@ -213,7 +218,7 @@ static int check_ranks(mg_run *s)
     else
         snprintf(err, sizeof err, "needs %d to %d ranks, got %d%s", b->layout.min_ranks,
                  b->layout.max_ranks, n, rails);
-    return mg_usage_error(&s->ctx, b, "ranks", err, b->layout.min_ranks, b->layout.max_ranks);
+    return mg_run_usage_error(s, "ranks", err, b->layout.min_ranks, b->layout.max_ranks);
 }
 
 /* -m MAX below the default sweep's start: what the start is and why. */
@@ -233,7 +238,7 @@ static int below_default_min(mg_run *s, const char *text)
              b->sizes.default_min_why ? b->sizes.default_min_why : "",
              b->sizes.default_min_why ? ")" : "", text, text, (unsigned long long)b->sizes.min_size,
              text);
-    return mg_usage(&s->ctx, b, err);
+    return mg_run_usage(s, err);
 }
 
 static int check_sizes(mg_run *s)
@@ -248,7 +253,7 @@ static int check_sizes(mg_run *s)
          * line) is ignored, and said once, rather than measuring the same
          * call at every size */
         if (s->ctx.rank == 0)
-            fprintf(stderr, "mpigauge_%s: -m %s ignored: %s has no message size\n", b->id.name,
+            fprintf(s->io.err, "mpigauge_%s: -m %s ignored: %s has no message size\n", b->id.name,
                     text, b->id.name);
         s->cfg.sizes_spec = text = NULL;
     }
@@ -263,7 +268,7 @@ static int check_sizes(mg_run *s)
     if (mg_sweep_parse(text, b->sizes.min_size, b->sizes.default_min_size,
                        b->sizes.default_max_size, &s->sweep, msg, sizeof msg) != 0) {
         snprintf(err, sizeof err, "-m: %s", msg);
-        return mg_usage(&s->ctx, b, err);
+        return mg_run_usage(s, err);
     }
     s->ctx.sizes = &s->sweep;
     return MG_EXIT_OK;
@@ -285,14 +290,14 @@ int mg_plan_check(mg_run *s)
         return rc;
     mg_policy_from_config(&s->cfg, 0.0, 0.0, &pc);
     if (mg_policy_cfg_check(&pc, err, sizeof err) != 0)
-        return mg_usage(ctx, b, err);
+        return mg_run_usage(s, err);
     if (s->cfg.sync_window_us > 0.0 && s->cfg.sync != MG_SYNC_WINDOW)
-        return mg_usage(ctx, b, "--sync-window needs --sync window");
+        return mg_run_usage(s, "--sync-window needs --sync window");
     if (b->timing.time_mode == MG_TIME_CALL && s->cfg.policy.iterations > 10000000)
-        return mg_usage(ctx, b, "-i: at most 10000000 calls per size (every call is a sample)");
+        return mg_run_usage(s, "-i: at most 10000000 calls per size (every call is a sample)");
     if (b->params.resolve && b->params.resolve(ctx, err, sizeof err) != 0)
-        return mg_usage(ctx, b, err);
+        return mg_run_usage(s, err);
     if (b->params.check && b->params.check(ctx, err, sizeof err) != 0)
-        return mg_usage(ctx, b, err);
+        return mg_run_usage(s, err);
     return MG_EXIT_OK;
 }

@@ -5,7 +5,6 @@
 #include "config.h"
 #include "mg_binding.h"
 #include "mg_json.h"
-#include "mg_multirail.h"
 #include "mg_opts_json.h"
 #include "mg_report.h"
 #include "mg_secret.h"
@@ -66,7 +65,6 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     struct tm tm;
 
     memset(p, 0, sizeof *p);
-    p->rails = ctx->rails;
     p->nranks = ctx->nranks;
     p->nnodes = ctx->nnodes;
     MG_MPI_CHECK(MPI_Get_processor_name(host, &len));
@@ -175,24 +173,22 @@ static void first_line(const char *s, char *out, size_t len)
 }
 
 /* The other end of rank r's link, or -1 (each link listed once). */
-static int link_of(const mg_ctx *ctx, int links, int r)
+static int link_of(const mg_run_info *ri, int nranks, int r)
 {
     int q;
-    switch (links) {
-    case MG_LINKS_RING:
-        q = (r + 1) % ctx->nranks;
-        return ctx->nranks < 2 || (ctx->nranks == 2 && r == 1) ? -1 : q;
+    switch (ri->partner_of ? MG_LINKS_PAIRS : ri->links) {
+    case MG_LINKS_RING: q = (r + 1) % nranks; return nranks < 2 || (nranks == 2 && r == 1) ? -1 : q;
     case MG_LINKS_STAR: return r > 0 ? 0 : -1;
-    default: q = ctx->partner_of[r]; return q > r ? q : -1;
+    default: q = ri->partner_of[r]; return q > r ? q : -1;
     }
 }
 
 /* Where each pair (or link) runs: same node or not, and both bindings. */
-static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int links)
+static void write_pairs(mg_json *j, const mg_prov *p, const mg_run_info *ri)
 {
     mg_json_array_begin(j, "pairs");
     for (int r = 0; r < p->nranks; ++r) {
-        int q = link_of(ctx, links, r);
+        int q = link_of(ri, p->nranks, r);
         if (q < 0)
             continue;
         mg_json_object_begin(j, NULL);
@@ -200,7 +196,7 @@ static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int lin
         mg_json_int(j, NULL, r);
         mg_json_int(j, NULL, q);
         mg_json_array_end(j);
-        mg_json_bool(j, "same_node", ctx->node_of[r] == ctx->node_of[q]);
+        mg_json_bool(j, "same_node", ri->node_of[r] == ri->node_of[q]);
         mg_json_array_begin(j, "hosts");
         mg_json_string(j, NULL, p->hosts[r]);
         mg_json_string(j, NULL, p->hosts[q]);
@@ -215,7 +211,7 @@ static void write_pairs(mg_json *j, const mg_prov *p, const mg_ctx *ctx, int lin
 }
 
 /* Where the ranks ran: hosts, bindings, nodes, pairs, the computation. */
-static void write_placement(mg_json *j, const mg_prov *p, const mg_bench *bench, const mg_ctx *ctx)
+static void write_placement(mg_json *j, const mg_prov *p, const mg_run_info *ri)
 {
     mg_json_int(j, "nranks", p->nranks);
     mg_json_int(j, "nnodes", p->nnodes);
@@ -229,59 +225,43 @@ static void write_placement(mg_json *j, const mg_prov *p, const mg_bench *bench,
     mg_json_array_end(j);
     mg_json_array_begin(j, "node_of_rank");
     for (int i = 0; i < p->nranks; ++i)
-        mg_json_int(j, NULL, ctx->node_of[i]);
+        mg_json_int(j, NULL, ri->node_of[i]);
     mg_json_array_end(j);
-    if (ctx->partner_of || bench->layout.links)
-        write_pairs(j, p, ctx, bench->layout.links);
-    if (bench->kernel.compute) {
+    if (ri->partner_of || ri->links)
+        write_pairs(j, p, ri);
+    if (ri->compute) {
         mg_json_object_begin(j, "compute");
         mg_json_string(j, "loop", "mg_compute_spin (dependent xorshift/multiply chain)");
-        mg_json_number(j, "units_per_s", ctx->compute.units_per_s);
-        mg_json_number(j, "calibration_run_s", ctx->compute.run_s);
-        mg_json_number(j, "calibration_error_max", ctx->compute_err_max);
+        mg_json_number(j, "units_per_s", ri->compute->units_per_s);
+        mg_json_number(j, "calibration_run_s", ri->compute->run_s);
+        mg_json_number(j, "calibration_error_max", ri->compute_err_max);
         mg_json_object_end(j);
     }
 }
 
 /* The "options" object: the sweep, the policy, the benchmark's own. */
-static void write_options(mg_json *j, const mg_bench *bench, const mg_config *cfg,
-                          const mg_ctx *ctx, const mg_sweep *sweep, const long *variants,
-                          int nvariants)
+static void write_options(mg_json *j, const mg_run_info *ri)
 {
     mg_json_object_begin(j, "options");
     mg_json_array_begin(j, "sizes_bytes");
-    for (size_t i = 0; i < sweep->n; ++i)
-        mg_json_uint(j, NULL, (unsigned long long)sweep->sizes_bytes[i]);
+    for (size_t i = 0; i < ri->nsizes; ++i)
+        mg_json_uint(j, NULL, (unsigned long long)ri->sizes[i]);
     mg_json_array_end(j);
-    if (bench->sweep.variant_name) {
+    if (ri->variant_name) {
         mg_json_array_begin(j, "variants");
-        for (int i = 0; i < nvariants; ++i) {
-            char label[96];
-            mg_bench_variant_label(bench, variants[i], label, sizeof label);
-            mg_json_string(j, NULL, label);
-        }
+        for (int i = 0; i < ri->nvariants; ++i)
+            mg_json_string(j, NULL, ri->variants[i]);
         mg_json_array_end(j);
     }
-    {
-        mg_opt_table tables[2];
-        size_t nt = mg_config_tables(bench, (mg_config *)cfg, tables);
-        mg_opts_json_members(j, tables, nt);
-    }
-    mg_json_bool(j, "precision_rule", mg_config_precision_rule(cfg));
-    mg_json_string(j, "time_mode",
-                   bench->timing.time_mode == MG_TIME_CALL  ? "call"
-                   : bench->timing.time_mode == MG_TIME_MAX ? "max"
-                                                            : "root");
-    if (bench->params.opts) {
-        mg_opt_table t = {bench->params.opts, ctx->params, "benchmark", NULL};
-        mg_opts_json(j, "benchmark", &t, 1);
-    }
+    mg_opts_json_members(j, ri->common, ri->ncommon);
+    mg_json_bool(j, "precision_rule", ri->precision_rule);
+    mg_json_string(j, "time_mode", ri->time_mode);
+    if (ri->bench_options)
+        mg_opts_json(j, "benchmark", ri->bench_options, 1);
     mg_json_object_end(j);
 }
 
-void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
-                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants, int nvariants,
-                   int argc, char **argv)
+void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
 {
     char lib[256], ver[16];
     mg_json j;
@@ -292,36 +272,33 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_co
     mg_json_object_begin(&j, NULL);
     mg_json_string(&j, "type", "run");
     mg_json_int(&j, "schema", 1);
-    mg_json_string(&j, "benchmark", bench->id.name);
-    mg_json_string(&j, "description", bench->id.description);
-    mg_json_string(&j, "family", bench->id.family ? bench->id.family : "pt2pt");
+    mg_json_string(&j, "benchmark", ri->benchmark);
+    mg_json_string(&j, "description", ri->description);
+    mg_json_string(&j, "family", ri->family ? ri->family : "pt2pt");
     mg_json_string(&j, "mpigauge_version", p->version);
     mg_json_string(&j, "mpi_library", lib);
     mg_json_string(&j, "mpi_library_version", p->library);
     mg_json_string(&j, "mpi_version", ver);
-    write_placement(&j, p, bench, ctx);
-    mg_multirail_write_json(p->rails, &j);
+    write_placement(&j, p, ri);
+    if (ri->transport)
+        mg_xfer_describe_json(ri->transport, &j);
     mg_json_string(&j, "timer", "MPI_Wtime");
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);
     mg_json_string(&j, "date_utc", p->date_utc);
     mg_json_array_begin(&j, "command_line");
-    for (int i = 0; i < argc; ++i)
-        mg_json_string(&j, NULL, argv[i]);
+    for (int i = 0; i < ri->argc; ++i)
+        mg_json_string(&j, NULL, ri->argv[i]);
     mg_json_array_end(&j);
     write_env(&j, p);
-    if (bench->report.describe) {
-        mg_kvlist kv;
-        mg_kv_init(&kv);
-        bench->report.describe(ctx, &kv);
-        mg_kv_write_json(&j, &kv);
-    }
-    write_options(&j, bench, cfg, ctx, sweep, variants, nvariants);
+    if (ri->kernel)
+        mg_kv_write_json(&j, ri->kernel);
+    write_options(&j, ri);
     mg_json_object_end(&j);
     fputc('\n', f);
 }
 
-void mg_prov_write_comment(FILE *f, const mg_prov *p)
+void mg_prov_write_comment(FILE *f, const mg_prov *p, const mg_run_info *ri)
 {
     char lib[256];
     first_line(p->library, lib, sizeof lib);
@@ -329,5 +306,8 @@ void mg_prov_write_comment(FILE *f, const mg_prov *p)
             "# MPI: %s (MPI %d.%d), %d rank%s on %d node%s, timer MPI_Wtime (overhead %.0f ns)\n",
             lib, p->mpi_version, p->mpi_subversion, p->nranks, p->nranks == 1 ? "" : "s", p->nnodes,
             p->nnodes == 1 ? "" : "s", p->timer_overhead_s * 1e9);
-    mg_multirail_write_comment(p->rails, f);
+    if (ri->transport)
+        mg_xfer_describe_comment(ri->transport, f);
+    if (ri->kernel)
+        mg_kv_write_lines(f, ri->kernel);
 }

@@ -24,8 +24,34 @@ typedef struct {
     char version[64]; /* mpigauge's version */
     char **env;       /* the recorded "NAME=VALUE" variables, sorted */
     size_t nenv;
-    const struct mg_rails *rails; /* the session's rails, for the map (NULL: none) */
 } mg_prov;
+
+/* The rest of what the run record says, as plain data the output stage
+ * builds from the run (mg_output_begin): the record is written from an
+ * mg_prov and an mg_run_info alone, so a test can write it from made-up
+ * ones. */
+typedef struct {
+    const char *benchmark, *description, *family;
+    const int *node_of;              /* every rank's node index */
+    const int *partner_of;           /* every rank's partner (layout.pairs), or NULL */
+    int links;                       /* MG_LINKS_*: the links the record shows without pairs */
+    const mg_compute_calib *compute; /* the calibrated busy loop, or NULL */
+    double compute_err_max;
+    const mg_kvlist *kernel;  /* the kernel's own objects (report.describe), or NULL */
+    const mg_xfer *transport; /* describes itself (the rails), or NULL */
+    const uint64_t *sizes;
+    size_t nsizes;
+    const char *variant_name;   /* NULL: no second sweep dimension */
+    const char (*variants)[96]; /* the variants' labels, in sweep order */
+    int nvariants;
+    const mg_opt_table *common; /* the common option tables, as parsed */
+    size_t ncommon;
+    const mg_opt_table *bench_options; /* the benchmark's own, or NULL */
+    int precision_rule;
+    const char *time_mode; /* "root", "max", "call" */
+    int argc;
+    char **argv;
+} mg_run_info;
 
 /* Collective over ctx->comm: gathers hosts and bindings to rank 0. */
 void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
@@ -37,12 +63,10 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
 void mg_prov_collect_env(mg_prov *p, char **envp);
 
 /* Rank 0: write the run record (one line). */
-void mg_prov_write(FILE *f, const mg_prov *p, const mg_bench *bench, const mg_config *cfg,
-                   const mg_ctx *ctx, const mg_sweep *sweep, const long *variants, int nvariants,
-                   int argc, char **argv);
+void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri);
 
 /* Rank 0: "# ..." comment lines for the human table. */
-void mg_prov_write_comment(FILE *f, const mg_prov *p);
+void mg_prov_write_comment(FILE *f, const mg_prov *p, const mg_run_info *ri);
 
 void mg_prov_free(mg_prov *p);
 

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal to the driver (mg_main): the state of one run and its stages.
  *
- *   plan     mg_plan.c     every option table parsed, usage decided (no MPI
- *                          traffic but the agreement on errors)
- *   session  mg_session.c  communicator, topology, rails, pairs, variants,
- *                          buffers, requests, calibration, provenance
+ *   config   mg_config.c   the common option rows and the policy (a leaf)
+ *   plan     mg_plan.c     every option table parsed, the benchmark's
+ *                          options resolved (params.resolve) then checked,
+ *                          usage decided (no MPI traffic but the agreement
+ *                          on errors)
+ *   session  mg_session.c  communicator, topology, the transport (ctx->xfer:
+ *                          plain or the rails), pairs, variants, buffers,
+ *                          requests, calibration, provenance
  *   measure  mg_measure.c  one (size, variant): warm-up, timed samples,
  *                          validation, per-rank figures
  *   output   mg_output.c   the only stage that writes, through the sinks
  *                          (util/mg_sink.c: table, CSV, JSON Lines; the -o
  *                          file is a second JSON Lines sink, complete or
- *                          absent): run record, header, rows, and the
- *                          benchmark's summary of the finished rows
+ *                          absent): run record (from the plain mg_prov and
+ *                          mg_run_info), header, rows, the benchmark's
+ *                          summary of the finished rows, and errors; to the
+ *                          run's streams (mg_run.io)
  *   sweep    mg_sweep.c    sizes x variants, each row to the sinks
  *   driver   mg_driver.c   mg_main: the stages in order
  */
@@ -38,6 +44,7 @@
 /* The -o file (mg_outfile.c). */
 typedef struct {
     FILE *f;
+    FILE *log;             /* where its notes go (NULL: standard error) */
     char *tmp_path;        /* the temporary beside the target (NULL: written through) */
     char target[PATH_MAX]; /* what gets replaced: FILE, or what its link points to */
     int direct;            /* a character device or a pipe, written through */
@@ -52,8 +59,15 @@ typedef struct {
     size_t n, cap;
 } mg_rows;
 
+/* Where a run writes: its results (standard output) and its messages
+ * (standard error); mg_run_plan sets the process's, a test its own. */
+typedef struct {
+    FILE *out, *err;
+} mg_streams;
+
 typedef struct {
     const mg_bench *b;
+    mg_streams io;
     mg_form form; /* b after params.choose chose a form */
     mg_ctx ctx;
     mg_config cfg;
@@ -66,6 +80,11 @@ typedef struct {
     mg_sink sink[2]; /* rank 0: standard output in the chosen format, the -o file */
     int nsinks;
     mg_rows rows;
+    /* rank 0: what the run record says, built by mg_output_begin */
+    mg_run_info info;
+    mg_opt_table info_tables[3]; /* the common tables, then the benchmark's */
+    char (*info_variants)[96];
+    mg_kvlist info_kernel;
     mg_rail_opts rails;
     mg_rails *mr;        /* the session's rails (NULL: the benchmark takes no rails) */
     int rail_helper;     /* this process serves a rail group (mg_multirail_serve) */
@@ -109,9 +128,12 @@ void mg_plan_parse(mg_run *s);
 int mg_plan_report(mg_run *s, int *done);
 /* The checks that need the rank count (after the rails' groups are known). */
 int mg_plan_check(mg_run *s);
-int mg_usage(const mg_ctx *ctx, const mg_bench *b, const char *msg);
-int mg_usage_error(const mg_ctx *ctx, const mg_bench *b, const char *code, const char *msg,
-                   int need_min, int need_max);
+/* Rank 0: a usage error (exit 2) through the run's streams and its sink of
+ * standard output; every rank returns MG_EXIT_USAGE. With need_min >= 0 the
+ * rank counts go with it (code "ranks"). */
+int mg_run_usage(const mg_run *s, const char *msg);
+int mg_run_usage_error(const mg_run *s, const char *code, const char *msg, int need_min,
+                       int need_max);
 
 /* session */
 int *mg_topology(mg_ctx *ctx);
@@ -126,7 +148,9 @@ int mg_session_resources(mg_run *s);
 mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
                           double *mine, size_t cap, double *root, size_t *n_out, size_t *nmine_out,
                           unsigned long long *iters_out);
-int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size);
+/* Every rank: 1 when the delivered data were right; a rank that saw wrong
+ * data says where on err. */
+int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size, FILE *err);
 void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n);
 void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all);
 void mg_gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, double *all);
@@ -143,11 +167,14 @@ void mg_output_begin(mg_run *s);
  * statistics. */
 int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned long long iters,
                   mg_stop_reason why, int ok, const double *rank_median_s, mg_stats *st_out);
-/* Rank 0: an error on standard error ("mpigauge_NAME: error: MSG HINT") and,
- * in JSON mode, as {"type":"error","code":CODE,"exit_code":...,"message":...},
- * with the rank counts when need_min >= 0 (doc/output.md). */
-void mg_output_error(const mg_ctx *ctx, const mg_bench *b, const char *code, int exit_code,
-                     const char *msg, const char *hint, int need_min, int need_max);
+/* Rank 0: an error that ends the run on the run's standard error
+ * ("mpigauge_NAME: error: MSG HINT") and through the sink of its standard
+ * output (in JSON mode {"type":"error","code":CODE,"exit_code":...}, with the
+ * rank counts when need_min >= 0; doc/output.md). Returns exit_code. */
+int mg_run_error(const mg_run *s, const char *code, int exit_code, const char *msg,
+                 const char *hint, int need_min, int need_max);
+/* The same for a program without a run (mg_main_refuse). */
+void mg_error_write(const mg_streams *io, int format, const mg_error_info *e, const char *hint);
 /* Rank 0: drop the -o file's temporary (an incomplete sweep is not kept). */
 void mg_out_discard(mg_out_file *o);
 /* Rank 0, after a run that did not complete its -o file: say that an

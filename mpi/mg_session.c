@@ -51,7 +51,7 @@ int mg_session_rails(mg_run *s, int *served, int *rc)
         return 0;
     if (mg_multirail_setup(s->mr, &s->rails, s->b->layout.max_ranks, ctx->comm, &bc,
                            &s->rail_helper, err, sizeof err) != 0) {
-        *rc = mg_usage(ctx, s->b, err);
+        *rc = mg_run_usage(s, err);
         return -1;
     }
     if (s->rail_helper) {
@@ -92,7 +92,7 @@ int mg_session_layout(mg_run *s)
     if (b->sweep.variants) {
         s->nvariants = b->sweep.variants(ctx, s->variants, MG_MAX_VARIANTS);
         if (s->nvariants < 1)
-            return mg_usage(ctx, b, "nothing to measure: the benchmark's variant list is empty");
+            return mg_run_usage(s, "nothing to measure: the benchmark's variant list is empty");
     }
     return MG_EXIT_OK;
 }
@@ -116,7 +116,7 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
         /* a guard above what the node has lets the OOM killer end the run
          * without a word: say so, and record the guard used */
         if (ctx->rank == 0)
-            fprintf(stderr,
+            fprintf(s->io.err,
                     "mpigauge_%s: note: -M %llu is more than this node can give each of its %d "
                     "rank%s (%llu bytes of %llu: physical memory or the cgroup's limit); the "
                     "guard is %llu\n",
@@ -133,7 +133,7 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
              "messages of %llu bytes need %llu bytes of buffers per rank, above the "
              "memory limit of %llu bytes (-M)",
              (unsigned long long)max_size, (unsigned long long)need, (unsigned long long)limit);
-    return mg_usage(ctx, s->b, err);
+    return mg_run_usage(s, err);
 }
 
 static void alloc_requests(const mg_bench *b, mg_ctx *ctx)
@@ -162,21 +162,28 @@ int mg_session_resources(mg_run *s)
     rbytes = b->kernel.rbuf_bytes ? b->kernel.rbuf_bytes(ctx, max_size) : ctx->buf_bytes;
     if ((rc = check_memory(s, max_size, rbytes)) != MG_EXIT_OK)
         return rc;
+    s->out.log = s->io.err;
     if (s->cfg.output && !mg_out_open(&s->out, s->cfg.output, ctx, err))
-        return mg_usage(ctx, b, err);
-    ctx->sbuf = mg_multirail_alloc(s->mr, ctx->buf_bytes);
-    ctx->rbuf = mg_multirail_alloc(s->mr, rbytes);
+        return mg_run_usage(s, err);
+    ctx->sbuf = mg_xfer_alloc(&ctx->xfer, ctx->buf_bytes);
+    ctx->rbuf = mg_xfer_alloc(&ctx->xfer, rbytes);
     if (!mg_group_all_true(&ctx->group, ctx->sbuf != NULL && ctx->rbuf != NULL)) {
         snprintf(err, sizeof err, "cannot allocate 2 x %zu bytes of buffers", ctx->buf_bytes);
-        return mg_usage(ctx, b, err);
+        return mg_run_usage(s, err);
     }
     alloc_requests(b, ctx);
     if (b->kernel.compute)
         mg_calibrate_compute(ctx);
     if (b->kernel.setup)
         b->kernel.setup(ctx, max_size);
-    if (b->kernel.rails)
-        mg_multirail_pairs(s->mr, ctx->comm, ctx->partner_of, ctx->rank, ctx->sbuf, ctx->rbuf,
-                           ctx->buf_bytes);
+    {
+        const mg_xfer_peers peers = {.comm = ctx->comm,
+                                     .partner_of = ctx->partner_of,
+                                     .rank = ctx->rank,
+                                     .sbuf = ctx->sbuf,
+                                     .rbuf = ctx->rbuf,
+                                     .buf_bytes = ctx->buf_bytes};
+        mg_xfer_prepare(&ctx->xfer, &peers);
+    }
     return MG_EXIT_OK;
 }

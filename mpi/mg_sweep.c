@@ -86,7 +86,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
     if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);
-    *ok = s->cfg.validate ? mg_validate(b, ctx, size) : 1;
+    *ok = s->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->group, ctx->fail, sizeof ctx->fail) != 0)
         return -1;
     if (ctx->rank == 0) {
@@ -135,7 +135,7 @@ static int sweep(mg_run *s)
             if (next < 0) {
                 char msg[sizeof ctx->fail + 64];
                 snprintf(msg, sizeof msg, "size %llu: %s", (unsigned long long)size, ctx->fail);
-                mg_output_error(ctx, s->b, "measurement", MG_EXIT_FAIL, msg, "", -1, -1);
+                mg_run_error(s, "measurement", MG_EXIT_FAIL, msg, "", -1, -1);
                 s->aborted = 1;
                 rc = MG_EXIT_FAIL;
             }
@@ -154,7 +154,8 @@ static int sweep(mg_run *s)
     mg_output_summary(s);
     sweep_free(&w);
     if (ctx->rank == 0 && rc != MG_EXIT_OK)
-        fprintf(stderr, "mpigauge_%s: validation failed (see the messages above)\n", s->b->id.name);
+        fprintf(s->io.err, "mpigauge_%s: validation failed (see the messages above)\n",
+                s->b->id.name);
     return rc;
 }
 

@@ -302,22 +302,38 @@ static int wants_types(const mg_ctx *c)
     return mg_ctx_given(c, "type") || mg_ctx_given(c, "layout");
 }
 
+mg_bench mg_dt_form(mg_bench b, const char *const *labels, size_t elem_bytes)
+{
+    b.sweep.variant_name = "datatype";
+    b.sweep.variants = mg_persist_variants;
+    b.sweep.variant_labels = labels;
+    b.kernel.begin_size = dt_begin_size;
+    b.kernel.end_size = dt_end_size;
+    b.kernel.state_size = sizeof(dt_state);
+    b.kernel.buf_bytes = dt_buf_bytes;
+    b.kernel.plain_calls = 1;
+    b.valid.fill = dt_fill;
+    b.valid.verify = dt_verify;
+    b.report.extra_names = extra_names;
+    b.report.extras = mg_persist_extras;
+    if (b.sizes.default_min_size < elem_bytes)
+        b.sizes.default_min_size = elem_bytes;
+    return b;
+}
+
 int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
                   void (*iterate_persistent)(mg_ctx *, uint64_t, long),
                   void (*begin_persistent)(mg_ctx *, uint64_t))
 {
     char *label = out->text;
     const size_t nlabel = sizeof out->text;
-    mg_bench *form = &out->b;
     mg_dt_layout l;
-    size_t e;
     if (!wants_types(c) || prm(c)->persistent)
-        return mg_persist_choose(c, b, form, iterate_persistent, begin_persistent);
+        return mg_persist_choose(c, b, &out->b, iterate_persistent, begin_persistent);
     out->labels[0] = "bytes";
     out->labels[1] = label;
     out->labels[2] = NULL;
     layout_of(c, &l);
-    e = elem_size[prm(c)->elem];
     if (l.kind == MG_DT_BASIC)
         snprintf(label, nlabel, "%s", mg_dt_elem_names[prm(c)->elem]);
     else if (l.kind == MG_DT_VECTOR)
@@ -326,21 +342,7 @@ int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
     else
         snprintf(label, nlabel, "%s/%s", mg_dt_layout_names[l.kind],
                  mg_dt_elem_names[prm(c)->elem]);
-    *form = *b;
-    form->sweep.variant_name = "datatype";
-    form->sweep.variants = mg_persist_variants;
-    form->sweep.variant_labels = out->labels;
-    form->kernel.begin_size = dt_begin_size;
-    form->kernel.end_size = dt_end_size;
-    form->kernel.state_size = sizeof(dt_state);
-    form->kernel.buf_bytes = dt_buf_bytes;
-    form->kernel.plain_calls = 1;
-    form->valid.fill = dt_fill;
-    form->valid.verify = dt_verify;
-    form->report.extra_names = extra_names;
-    form->report.extras = mg_persist_extras;
-    if (form->sizes.default_min_size < e)
-        form->sizes.default_min_size = e;
+    out->b = mg_dt_form(*b, out->labels, elem_size[prm(c)->elem]);
     return 1;
 }
 

@@ -46,6 +46,10 @@ extern const char *const mg_dt_elem_names[];
                 "derived datatypes, so the cost of packing shows beside contiguous bytes"          \
     }
 
+/* The datatype form of b, a pure function from form to form: the datatype
+ * variant (labels: "bytes", the reference, then the typed layout's), the
+ * typed kernel's hooks and validation, sizes of at least one element. */
+mg_bench mg_dt_form(mg_bench b, const char *const *labels, size_t elem_bytes);
 /* A program's choose and check for -T/-D together with --persistent: 1 with
  * the datatype form or the persistent form in *out, or 0 (b). */
 int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,

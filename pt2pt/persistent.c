@@ -65,22 +65,28 @@ void mg_persist_end_size(mg_ctx *c, uint64_t size)
         mg_persist_free(c, size);
 }
 
+mg_bench mg_persist_form(mg_bench b, void (*iterate)(mg_ctx *, uint64_t, long),
+                         void (*begin_size)(mg_ctx *, uint64_t))
+{
+    b.sweep.variant_name = "calls";
+    b.sweep.variants = mg_persist_variants;
+    b.sweep.variant_labels = mg_persist_labels;
+    b.kernel.iterate = iterate;
+    b.kernel.begin_size = begin_size;
+    b.kernel.end_size = mg_persist_end_size;
+    b.kernel.state_size = sizeof(persist_state);
+    b.kernel.plain_calls = 1;
+    b.report.extra_names = mg_persist_extra_names;
+    b.report.extras = mg_persist_extras;
+    return b;
+}
+
 int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
                       void (*iterate)(mg_ctx *, uint64_t, long),
                       void (*begin_size)(mg_ctx *, uint64_t))
 {
     if (!mg_p2p(c)->persistent)
         return 0;
-    *form = *b;
-    form->sweep.variant_name = "calls";
-    form->sweep.variants = mg_persist_variants;
-    form->sweep.variant_labels = mg_persist_labels;
-    form->kernel.iterate = iterate;
-    form->kernel.begin_size = begin_size;
-    form->kernel.end_size = mg_persist_end_size;
-    form->kernel.state_size = sizeof(persist_state);
-    form->kernel.plain_calls = 1;
-    form->report.extra_names = mg_persist_extra_names;
-    form->report.extras = mg_persist_extras;
+    *form = mg_persist_form(*b, iterate, begin_size);
     return 1;
 }

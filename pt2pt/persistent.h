@@ -31,9 +31,13 @@ extern const char *const mg_persist_extra_names[];
  * every persistent form). */
 void mg_persist_end_size(mg_ctx *c, uint64_t size);
 
-/* A program's choose: 0 (b itself), or with --persistent 1 and its
- * persistent form built into *form (the calls variant, begin_size making
- * the requests, mg_persist_end_size, iterate, the ratio extra). */
+/* The persistent form of b, a pure function from form to form: the calls
+ * variant (plain, the reference, and persistent), begin_size making the
+ * requests, mg_persist_end_size, iterate, the ratio extra. */
+mg_bench mg_persist_form(mg_bench b, void (*iterate)(mg_ctx *, uint64_t, long),
+                         void (*begin_size)(mg_ctx *, uint64_t));
+/* A program's choose: 0 (b itself), or with --persistent 1 and
+ * mg_persist_form(b) in *form. */
 int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
                       void (*iterate)(mg_ctx *, uint64_t, long),
                       void (*begin_size)(mg_ctx *, uint64_t));

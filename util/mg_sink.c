@@ -231,9 +231,43 @@ static void json_record(mg_sink *s, mg_record_fn fn, const void *arg)
     fflush(s->f);
 }
 
-static const mg_sink_ops table_ops = {table_begin, table_row, table_summary, no_record};
-static const mg_sink_ops csv_ops = {csv_begin, csv_row, csv_summary, no_record};
-static const mg_sink_ops json_ops = {json_begin, json_row, json_summary, json_record};
+static void no_error(mg_sink *s, const mg_error_info *e) { (void)s, (void)e; }
+
+static void json_error(mg_sink *s, const mg_error_info *e)
+{
+    mg_json j;
+    mg_json_init(&j, s->f);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "error");
+    mg_json_string(&j, "code", e->code);
+    mg_json_string(&j, "benchmark", e->benchmark);
+    mg_json_int(&j, "exit_code", e->exit_code);
+    mg_json_string(&j, "message", e->message);
+    if (e->ranks_min >= 0) {
+        mg_json_int(&j, "ranks_min", e->ranks_min);
+        mg_json_int(&j, "ranks_max", e->ranks_max);
+        mg_json_int(&j, "ranks_got", e->ranks_got);
+    }
+    mg_json_object_end(&j);
+    fputc('\n', s->f);
+    fflush(s->f);
+}
+
+static const mg_sink_ops table_ops = {.begin = table_begin,
+                                      .row = table_row,
+                                      .summary = table_summary,
+                                      .record = no_record,
+                                      .error = no_error};
+static const mg_sink_ops csv_ops = {.begin = csv_begin,
+                                    .row = csv_row,
+                                    .summary = csv_summary,
+                                    .record = no_record,
+                                    .error = no_error};
+static const mg_sink_ops json_ops = {.begin = json_begin,
+                                     .row = json_row,
+                                     .summary = json_summary,
+                                     .record = json_record,
+                                     .error = json_error};
 
 void mg_sink_init(mg_sink *s, mg_format fmt, FILE *f)
 {

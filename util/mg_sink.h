@@ -77,6 +77,15 @@ void mg_kv_write_lines(FILE *f, const mg_kvlist *l);
  * provenance lines above a table. */
 typedef void (*mg_record_fn)(FILE *f, const void *arg, int as_comment);
 
+/* An error that ends a run (doc/output.md): its code ("usage", "ranks",
+ * "measurement", ...), the exit code, the message, and with ranks_min >= 0
+ * the rank counts the program takes and got. */
+typedef struct {
+    const char *benchmark, *code, *message;
+    int exit_code;
+    int ranks_min, ranks_max, ranks_got;
+} mg_error_info;
+
 typedef struct mg_sink mg_sink;
 typedef struct {
     void (*begin)(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg);
@@ -85,6 +94,9 @@ typedef struct {
     /* Another whole record (a sentinel): JSON writes it with fn, the table
      * and CSV leave it out. */
     void (*record)(mg_sink *s, mg_record_fn fn, const void *arg);
+    /* An error ending the run: JSON writes an {"type":"error"} record; the
+     * table and CSV write nothing (the message goes to standard error). */
+    void (*error)(mg_sink *s, const mg_error_info *e);
 } mg_sink_ops;
 
 struct mg_sink {

@@ -229,3 +229,24 @@ TEST(SinkKv, MembersOfAnOpenObjectAndCommentLines)
     std::string lines = capture([&](FILE *f) { mg_kv_write_lines(f, &kv); });
     EXPECT_EQ(lines, "# window: win_model=unified bytes_per_rank=4096 info=no_locks=false\n");
 }
+
+TEST(SinkError, JsonWritesTheErrorRecordTheTableAndCsvNothing)
+{
+    const mg_error_info usage = {"latency", "usage", "-m: bad \"size\"", 2, -1, -1, -1};
+    const mg_error_info ranks = {"bw", "ranks", "needs 2 ranks", 2, 2, 2, 3};
+    auto with = [](mg_format fmt, const mg_error_info *e) {
+        return capture([&](FILE *f) {
+            mg_sink s;
+            mg_sink_init(&s, fmt, f);
+            s.ops->error(&s, e);
+        });
+    };
+    EXPECT_EQ(with(MG_FORMAT_JSON, &usage),
+              "{\"type\":\"error\",\"code\":\"usage\",\"benchmark\":\"latency\",\"exit_code\":2,"
+              "\"message\":\"-m: bad \\\"size\\\"\"}\n");
+    EXPECT_EQ(with(MG_FORMAT_JSON, &ranks),
+              "{\"type\":\"error\",\"code\":\"ranks\",\"benchmark\":\"bw\",\"exit_code\":2,"
+              "\"message\":\"needs 2 ranks\",\"ranks_min\":2,\"ranks_max\":2,\"ranks_got\":3}\n");
+    EXPECT_EQ(with(MG_FORMAT_TABLE, &usage), "");
+    EXPECT_EQ(with(MG_FORMAT_CSV, &usage), "");
+}
