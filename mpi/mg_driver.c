@@ -157,8 +157,8 @@ void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
             exit(MG_EXIT_INTERNAL);
         }
     }
-    s->ctx.opts = b->params.opts;
-    s->ctx.given = s->given;
+    s->ctx.drv.opts = b->params.opts;
+    s->ctx.drv.given = s->given;
     mg_plan_parse(s);
     /* the kernel state of the chosen form, zeroed, from here on: a program
      * that initialises MPI itself (layout.init) keeps there what it made or
@@ -196,9 +196,9 @@ void mg_run_release(mg_run *s)
 static int open_turns(mg_run *s)
 {
     char err[MG_ERRLEN] = "";
-    s->ctx.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s, s->cfg.turn_timeout_s,
-                                 err, sizeof err);
-    if (s->ctx.turns != NULL)
+    s->ctx.drv.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s,
+                                     s->cfg.turn_timeout_s, err, sizeof err);
+    if (s->ctx.drv.turns != NULL)
         return MG_EXIT_OK;
     return mg_run_error(s, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);
 }
@@ -278,9 +278,9 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     s.ctx.comm = MPI_COMM_WORLD;
     MG_MPI_CHECK(MPI_Comm_rank(s.ctx.comm, &s.ctx.rank));
     MG_MPI_CHECK(MPI_Comm_size(s.ctx.comm, &s.ctx.nranks));
-    mg_group_mpi(&s.ctx.group, &s.ctx.comm);
-    s.ctx.clock.now_s = mg_wtime;
-    s.ctx.clock_offset = mg_mpi_clock_offset;
+    mg_group_mpi(&s.ctx.drv.group, &s.ctx.comm);
+    s.ctx.drv.clock.now_s = mg_wtime;
+    s.ctx.drv.clock_offset = mg_mpi_clock_offset;
     s.node_of = mg_topology(&s.ctx);
     mg_xfer_init(&s.ctx.xfer, s.ctx.comm);
 
@@ -288,7 +288,7 @@ int mg_main(const mg_bench *b, int argc, char **argv)
         rc = open_turns(&s);
     if (rc == MG_EXIT_OK)
         rc = run(&s);
-    mg_turns_close(s.ctx.turns);
+    mg_turns_close(s.ctx.drv.turns);
     if (rc != MG_EXIT_OK && s.ctx.rank == 0 && !s.rail_helper)
         mg_out_note_stale(&s.out, s.cfg.output ? s.cfg.output : mg_output_requested(argc, argv));
     if (!s.rail_helper)

@@ -85,18 +85,33 @@ typedef struct mg_ctx mg_ctx;
 struct mg_bench;
 struct mg_form;
 
-/* What a kernel sees. */
-struct mg_ctx {
-    MPI_Comm comm;
-    int rank, nranks;
-    /* How the driver's measuring stages reach the other ranks and read the
-     * time: the four calls over comm (mg_group_mpi) and MPI_Wtime, or a
-     * one-rank fake and a fake clock in the unit tests. */
+/* The driver's own part of the context: how its measuring stages reach the
+ * other ranks and read the time, and what it keeps for the run. Benchmark
+ * code does not touch it (tests/code_rules.sh): it asks through
+ * mg_ctx_given and mg_ctx_fail. */
+typedef struct {
+    /* The four calls over comm (mg_group_mpi) and MPI_Wtime, or a one-rank
+     * fake and a fake clock in the unit tests. */
     mg_group group;
     mg_clock clock;
     /* --sync window: this rank's clock minus rank 0's, and (rank 0) the
      * largest round trip of the estimate (collective). */
     double (*clock_offset)(const mg_ctx *ctx, double *rtt_max_s);
+    double compute_err_max;     /* rank 0: the largest calibration error over ranks */
+    struct mg_turns *turns;     /* --turns: the group this launch takes turns in, or NULL */
+    const mg_opt *opts;         /* the benchmark's option rows, and which of them the */
+    const unsigned char *given; /* command line gives (mg_ctx_given) */
+    /* A condition the user's settings cause, met by a kernel or the driver
+     * on any rank (mg_ctx_fail): after this (size, variant) every rank stops
+     * the sweep with exit 1, and rank 0 says the lowest failing rank's
+     * message. Empty: nothing failed. */
+    char fail[256];
+} mg_ctx_driver;
+
+/* What a kernel sees (and, in drv, the driver's own part). */
+struct mg_ctx {
+    MPI_Comm comm;
+    int rank, nranks;
     int nnodes, local_rank, local_ranks;
     int thread_provided;        /* the thread level MPI provides (MPI_Query_thread) */
     const int *node_of;         /* node index (0..nnodes-1) of every rank */
@@ -113,10 +128,8 @@ struct mg_ctx {
     double sample_s;          /* bench->timing.times_itself: the kernel adds the timed part of each
                         * iteration here; zeroed by the driver before each sample */
     mg_compute_calib compute; /* bench->kernel.compute: this rank's calibrated busy loop */
-    double compute_err_max;   /* rank 0: the largest calibration error over ranks */
     void *state;              /* bench->kernel.state_size bytes of kernel scratch, zeroed */
     mg_xfer xfer;             /* the session's transport (plain, or the rails of --rails) */
-    struct mg_turns *turns;   /* --turns: the group this launch takes turns in, or NULL */
     void *sbuf, *rbuf;        /* page-aligned, max size each (times the bench's count) */
     size_t buf_bytes;         /* size of each of sbuf and rbuf */
     void *params;             /* the benchmark's own option struct */
@@ -124,20 +137,14 @@ struct mg_ctx {
     /* The sizes the sweep measures, parsed once from -m (or the defaults)
      * by the plan before params.check runs; NULL before. */
     const mg_sweep *sizes;
-    const mg_opt *opts;         /* its option rows, and which of them the command */
-    const unsigned char *given; /* line gives (mg_ctx_given) */
-    MPI_Request *reqs;          /* bench->kernel.requests(ctx) requests for the kernel */
+    MPI_Request *reqs; /* bench->kernel.requests(ctx) requests for the kernel */
     const mg_config *cfg;
     /* MG_TIME_CALL, rank 0, in extras: samples of this (size, variant) dropped
      * because a rank started after its window (--sync window), and the window
      * length in seconds at the end (0 with --sync barrier). */
     unsigned long long late;
     double window_s;
-    /* A condition the user's settings cause, met by a kernel or the driver
-     * on any rank (mg_ctx_fail): after this (size, variant) every rank stops
-     * the sweep with exit 1, and rank 0 says the lowest failing rank's
-     * message. Empty: nothing failed. */
-    char fail[256];
+    mg_ctx_driver drv;
 };
 
 /* A benchmark's descriptor, grouped by the phase that reads each part:

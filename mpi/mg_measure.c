@@ -8,8 +8,8 @@
  * (outside the timed blocks). Raw samples are kept until the statistics are
  * computed on rank 0. Validation runs after the timed region.
  *
- * The other ranks are reached only through ctx->group's four calls and time
- * only through ctx->clock (mg_now), so this stage runs in one process with a
+ * The other ranks are reached only through ctx->drv.group's four calls and time
+ * only through ctx->drv.clock (mg_now), so this stage runs in one process with a
  * one-rank group and a fake clock (tests/unit/test_driver.cc).
  */
 #include "mg_run.h"
@@ -29,17 +29,17 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
     mg_policy pol;
     mg_policy_schedule sched;
 
-    mg_turns_point(ctx->turns);
-    mg_group_barrier(&ctx->group);
+    mg_turns_point(ctx->drv.turns);
+    mg_group_barrier(&ctx->drv.group);
     if (b->kernel.begin_size)
         b->kernel.begin_size(ctx, size);
-    mg_policy_begin(&pol, pc, ctx->clock);
+    mg_policy_begin(&pol, pc, ctx->drv.clock);
     for (;;) {
         long chunk = 0;
         double t0;
         if (ctx->rank == 0)
             chunk = mg_policy_warmup_next(&pol);
-        mg_group_bcast(&ctx->group, &chunk, sizeof chunk);
+        mg_group_bcast(&ctx->drv.group, &chunk, sizeof chunk);
         if (chunk == 0)
             break;
         t0 = mg_now(ctx);
@@ -50,7 +50,7 @@ static void warm_up(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_poli
     if (ctx->rank == 0)
         mg_policy_calibrate(&pol, 0.0);
     sched = mg_policy_get_schedule(&pol);
-    mg_group_bcast(&ctx->group, &sched, sizeof sched);
+    mg_group_bcast(&ctx->drv.group, &sched, sizeof sched);
     mg_policy_follow(&pol, &sched);
     *out = pol;
 }
@@ -107,7 +107,7 @@ static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_
             t1 = mg_now(ctx) - offset_s;
             batch[j] = late ? INFINITY : t1 - start;
         } else {
-            mg_group_barrier(&ctx->group);
+            mg_group_barrier(&ctx->drv.group);
             t0 = mg_now(ctx);
             b->kernel.iterate(ctx, size, 1);
             t1 = mg_now(ctx);
@@ -151,7 +151,7 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
 
     ctx->late = 0;
     if (window)
-        offset_s = ctx->clock_offset(ctx, &rtt_s);
+        offset_s = ctx->drv.clock_offset(ctx, &rtt_s);
     if (window && ctx->cfg->sync_window_us > 0.0)
         plan.window_s = ctx->cfg->sync_window_us * 1e-6;
     else if (window)
@@ -160,12 +160,12 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     for (;;) {
         if (ctx->rank == 0)
             plan_batch(ctx, pc, pol, root, n, m, cap, rtt_s, &plan);
-        mg_group_bcast(&ctx->group, &plan, sizeof plan);
+        mg_group_bcast(&ctx->drv.group, &plan, sizeof plan);
         if (plan.stop != MG_STOP_NONE)
             break;
         run_batch(b, ctx, size, &plan, window, offset_s, batch, mine + m);
         m += (size_t)plan.k;
-        mg_group_reduce_max(&ctx->group, batch, red, (size_t)plan.k);
+        mg_group_reduce_max(&ctx->drv.group, batch, red, (size_t)plan.k);
         if (ctx->rank == 0)
             n = keep_batch(ctx, red, plan.k, root, n, &plan);
     }
@@ -217,13 +217,13 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         n = i + 1;
         if (mg_policy_is_checkpoint(&pol, n)) {
             if (is_max)
-                mg_group_reduce_max(&ctx->group, mine, root, n);
+                mg_group_reduce_max(&ctx->drv.group, mine, root, n);
             if (ctx->rank == 0)
                 stop = (int)mg_policy_check(&pol, use, n);
-            mg_group_bcast(&ctx->group, &stop, sizeof stop);
+            mg_group_bcast(&ctx->drv.group, &stop, sizeof stop);
             if (stop != MG_STOP_NONE)
                 break;
-            if (mg_turns_point(ctx->turns)) {
+            if (mg_turns_point(ctx->drv.turns)) {
                 /* back from another launch's turn: caches are cold */
                 ctx->timed = 0;
                 b->kernel.iterate(ctx, size, bi);
@@ -235,7 +235,7 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
     if (b->kernel.end_size)
         b->kernel.end_size(ctx, size);
     if (is_max)
-        mg_group_reduce_max(&ctx->group, mine, root, n);
+        mg_group_reduce_max(&ctx->drv.group, mine, root, n);
     else if (ctx->rank == 0)
         memcpy(root, mine, n * sizeof *mine);
     *n_out = n;
@@ -267,7 +267,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size, FILE *err)
     for (uint64_t v = 0; v < 2 && b->valid.verify; ++v) {
         char msg[MG_ERRLEN];
         b->valid.fill(ctx, size, (int)v);
-        mg_group_barrier(&ctx->group);
+        mg_group_barrier(&ctx->drv.group);
         ctx->validating = 1;
         run_iters(b, ctx, size, 1);
         ctx->validating = 0;
@@ -284,7 +284,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size, FILE *err)
             mg_pattern_fill(sb + (size_t)i * stride, size, mg_pattern_seed(ctx->rank, size, v));
         for (int i = 0; i < nrecv; ++i)
             mg_pattern_poison(rb + (size_t)i * stride, size, mg_pattern_seed(from[i], size, v));
-        mg_group_barrier(&ctx->group);
+        mg_group_barrier(&ctx->drv.group);
         ctx->validating = 1;
         run_iters(b, ctx, size, 1);
         ctx->validating = 0;
@@ -304,7 +304,7 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size, FILE *err)
             }
         }
     }
-    return mg_group_all_true(&ctx->group, ok);
+    return mg_group_all_true(&ctx->drv.group, ok);
 }
 
 void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n)
@@ -326,7 +326,7 @@ void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all)
     double mine[MG_MAX_EXTRA + 1] = {0};
     int n = b->report.nfigures < MG_MAX_EXTRA ? b->report.nfigures : MG_MAX_EXTRA;
     b->report.figures(ctx, mine);
-    mg_group_gather(&ctx->group, mine, (size_t)n, all);
+    mg_group_gather(&ctx->drv.group, mine, (size_t)n, all);
 }
 
 uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_s,
@@ -350,9 +350,9 @@ uint64_t mg_ctx_compute(const mg_ctx *ctx, double seconds, double test_interval_
  * the largest calibration error. */
 void mg_calibrate_compute(mg_ctx *ctx)
 {
-    if (mg_compute_calibrate(&ctx->compute, ctx->clock, mg_compute_spin, 0.01, 5) != 0)
+    if (mg_compute_calibrate(&ctx->compute, ctx->drv.clock, mg_compute_spin, 0.01, 5) != 0)
         mg_mpi_die(__FILE__, __LINE__, "cannot calibrate the computation: the clock stands still");
-    mg_group_reduce_max(&ctx->group, &ctx->compute.rel_error, &ctx->compute_err_max, 1);
+    mg_group_reduce_max(&ctx->drv.group, &ctx->compute.rel_error, &ctx->drv.compute_err_max, 1);
 }
 
 /* Every rank's median seconds per iteration, gathered to rank 0 (for the
@@ -363,11 +363,11 @@ void mg_gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, dou
     double med = 0.0;
     if (n > 0 && mg_stats_compute(mine, n, &st) == 0)
         med = st.median;
-    mg_group_gather(&ctx->group, &med, 1, all);
+    mg_group_gather(&ctx->drv.group, &med, 1, all);
 }
 
 void mg_ctx_fail(mg_ctx *ctx, const char *msg)
 {
-    if (ctx->fail[0] == '\0')
-        snprintf(ctx->fail, sizeof ctx->fail, "%s", msg);
+    if (ctx->drv.fail[0] == '\0')
+        snprintf(ctx->drv.fail, sizeof ctx->drv.fail, "%s", msg);
 }

@@ -320,7 +320,7 @@ int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
              (kind == MG_OUT_THROUGH ? open_through(o, o->target, err)
                                      : open_temporary(o, o->target, err)) == 0;
     }
-    mg_group_bcast(&ctx->group, &ok, sizeof ok);
+    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
     return ok;
 }
 

@@ -135,7 +135,7 @@ static void build_info(mg_run *s)
     ri->links = b->layout.links;
     if (b->kernel.compute) {
         ri->compute = &ctx->compute;
-        ri->compute_err_max = ctx->compute_err_max;
+        ri->compute_err_max = ctx->drv.compute_err_max;
     }
     if (b->report.describe) {
         mg_kv_init(&s->info_kernel);

@@ -110,11 +110,11 @@ static size_t plan_tables(mg_run *s, mg_opt_table *tables)
 
 int mg_ctx_given(const mg_ctx *c, const char *long_name)
 {
-    if (c->opts == NULL || c->given == NULL)
+    if (c->drv.opts == NULL || c->drv.given == NULL)
         return 0;
-    for (const mg_opt *o = c->opts; o->type != MG_OPT_END; ++o)
+    for (const mg_opt *o = c->drv.opts; o->type != MG_OPT_END; ++o)
         if (o->long_name && strcmp(o->long_name, long_name) == 0)
-            return c->given[o - c->opts];
+            return c->drv.given[o - c->drv.opts];
     return 0;
 }
 

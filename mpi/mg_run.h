@@ -94,7 +94,7 @@ typedef struct {
     int argc;
     char **argv;
     int plan_failed; /* 1: a usage error in plan_err; 2: an internal error */
-    int aborted;     /* the sweep ended on an agreed failure (ctx.fail) */
+    int aborted;     /* the sweep ended on an agreed failure (ctx.drv.fail) */
     char plan_err[MG_ERRLEN];
     unsigned char given[MG_MAX_BENCH_OPTS]; /* the benchmark's rows the command line gives */
 } mg_run;
@@ -103,7 +103,8 @@ typedef struct {
  * next to a timed block), or the fake clock of a one-process test. */
 static inline double mg_now(const mg_ctx *ctx)
 {
-    return ctx->clock.now_s == mg_wtime ? MPI_Wtime() : ctx->clock.now_s(ctx->clock.ctx);
+    return ctx->drv.clock.now_s == mg_wtime ? MPI_Wtime()
+                                            : ctx->drv.clock.now_s(ctx->drv.clock.ctx);
 }
 
 /* --sync window's clock offsets over ctx->comm (mg_group_mpi.c). */
@@ -193,7 +194,7 @@ void mg_output_summary(mg_run *s);
 /* After the session's MPI set-up (topology, rails, layout, provenance):
  * buffers and the -o file (mg_session_resources), the sweep through the
  * sinks, the -o file made complete. Reaches the other ranks only through
- * ctx->group and reads time only through ctx->clock (--sentinel and --turns
+ * ctx->drv.group and reads time only through ctx->drv.clock (--sentinel and --turns
  * aside, which need MPI): it runs in one process with mg_group_solo and a
  * fake clock. Returns the exit code. */
 int mg_run_sweep(mg_run *s);

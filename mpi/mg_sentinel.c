@@ -187,9 +187,9 @@ void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *sink, int n
                             ctx->comm));
     if (ctx->rank == 0) {
         mg_turns_stats ts;
-        const mg_turns_stats *turns = ctx->turns ? &ts : NULL;
+        const mg_turns_stats *turns = ctx->drv.turns ? &ts : NULL;
         sentinel_rec rec = {phase, peer, lat_us, rmin, rmax, all, ctx->nranks, turns};
-        mg_turns_get(ctx->turns, &ts);
+        mg_turns_get(ctx->drv.turns, &ts);
         for (int k = 0; k < nsinks; ++k)
             sink[k].ops->record(&sink[k], write_record, &rec);
         free(all);

@@ -64,7 +64,7 @@ int mg_session_rails(mg_run *s, int *served, int *rc)
         ctx->comm = bc;
         MG_MPI_CHECK(MPI_Comm_rank(bc, &ctx->rank));
         MG_MPI_CHECK(MPI_Comm_size(bc, &ctx->nranks));
-        mg_group_mpi(&ctx->group, &ctx->comm);
+        mg_group_mpi(&ctx->drv.group, &ctx->comm);
         free(s->node_of);
         s->node_of = mg_topology(ctx);
         mg_xfer_init(&ctx->xfer, bc);
@@ -126,9 +126,9 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
         s->cfg.max_memory = limit;
     }
 
-    if (mg_group_all_true(&ctx->group, need <= limit))
+    if (mg_group_all_true(&ctx->drv.group, need <= limit))
         return MG_EXIT_OK;
-    need = (uint64_t)mg_group_max(&ctx->group, (double)need);
+    need = (uint64_t)mg_group_max(&ctx->drv.group, (double)need);
     snprintf(err, sizeof err,
              "messages of %llu bytes need %llu bytes of buffers per rank, above the "
              "memory limit of %llu bytes (-M)",
@@ -167,7 +167,7 @@ int mg_session_resources(mg_run *s)
         return mg_run_usage(s, err);
     ctx->sbuf = mg_xfer_alloc(&ctx->xfer, ctx->buf_bytes);
     ctx->rbuf = mg_xfer_alloc(&ctx->xfer, rbytes);
-    if (!mg_group_all_true(&ctx->group, ctx->sbuf != NULL && ctx->rbuf != NULL)) {
+    if (!mg_group_all_true(&ctx->drv.group, ctx->sbuf != NULL && ctx->rbuf != NULL)) {
         snprintf(err, sizeof err, "cannot allocate 2 x %zu bytes of buffers", ctx->buf_bytes);
         return mg_run_usage(s, err);
     }

@@ -2,7 +2,7 @@
 /* The sweep (mg_run.h): sizes x variants, each (size, variant) measured,
  * validated and handed to the sinks as one row; before it the buffers and
  * the -o file, after it the summary and the -o file made complete. Reaches
- * the other ranks only through ctx->group, but for the optional --sentinel
+ * the other ranks only through ctx->drv.group, but for the optional --sentinel
  * probes and --turns hand-overs, which talk MPI themselves. */
 #include "mg_run.h"
 
@@ -62,13 +62,13 @@ static void sweep_free(sweep_bufs *w)
 typedef struct {
     double ref_s; /* the reference variant's raw median (v = 0) */
     int stop;     /* the benchmark's search ends the variants of this size */
-    int failed;   /* no valid statistics: the sweep ends (ctx->fail on rank 0) */
+    int failed;   /* no valid statistics: the sweep ends (ctx->drv.fail on rank 0) */
 } row_outcome;
 
 /* One (size, variant): measured, validated, reported by rank 0. Rank 0's
  * statistics of the reference variant (v = 0) go to *ref and its raw median
  * to ctx->ref_s. Returns 1 when the benchmark's search stops the remaining
- * variants of this size, -1 when the sweep must end (ctx->fail says why on
+ * variants of this size, -1 when the sweep must end (ctx->drv.fail says why on
  * rank 0), else 0; *ok = 0 on a validation failure. */
 static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stats *ref, int *ok)
 {
@@ -87,7 +87,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);
     *ok = s->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
-    if (mg_group_agree_message(&ctx->group, ctx->fail, sizeof ctx->fail) != 0)
+    if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
         return -1;
     if (ctx->rank == 0) {
         mg_stats st, raw;
@@ -104,7 +104,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         out.stop = !out.failed && b->sweep.variant_stop && v + 1 < s->nvariants &&
                    b->sweep.variant_stop(ctx, &st);
     }
-    mg_group_bcast(&ctx->group, &out, sizeof out);
+    mg_group_bcast(&ctx->drv.group, &out, sizeof out);
     if (v == 0)
         ctx->ref_s = out.ref_s;
     return out.failed ? -1 : out.stop;
@@ -120,7 +120,7 @@ static int sweep(mg_run *s)
 
     sweep_alloc(s, &w);
     mg_output_begin(s);
-    mg_turns_begin(ctx->turns);
+    mg_turns_begin(ctx->drv.turns);
     if (s->cfg.sentinel)
         mg_sentinel_take(ctx, "before", s->sink, s->nsinks);
     for (size_t k = 0; k < s->sweep.n; ++k) {
@@ -133,8 +133,8 @@ static int sweep(mg_run *s)
             if (!ok)
                 rc = MG_EXIT_FAIL;
             if (next < 0) {
-                char msg[sizeof ctx->fail + 64];
-                snprintf(msg, sizeof msg, "size %llu: %s", (unsigned long long)size, ctx->fail);
+                char msg[sizeof ctx->drv.fail + 64];
+                snprintf(msg, sizeof msg, "size %llu: %s", (unsigned long long)size, ctx->drv.fail);
                 mg_run_error(s, "measurement", MG_EXIT_FAIL, msg, "", -1, -1);
                 s->aborted = 1;
                 rc = MG_EXIT_FAIL;

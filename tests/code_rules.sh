@@ -10,14 +10,16 @@
 #   (bench/module_graph.py on the build's mpi/*.o; skipped without them);
 #   the front-end's modules import each other without a circle
 #   (bench/module_graph.py --python frontend/mpigauge), and every one of
-#   them is installed (listed in frontend/local.mk).
+#   them is installed (listed in frontend/local.mk);
+#   benchmark code sees only the kernel's view of mg_ctx (not its drv part,
+#   the driver's own: group, clock, turns, option rows, the failure text).
 #   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
 # Environment: MG_BUILDDIR (the build tree, for the object files).
 set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..5"
+echo "1..6"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
@@ -65,4 +67,11 @@ if [ -z "$missing" ]; then
 else
     echo "not ok 5 - front-end modules not in frontend/local.mk (not installed)"
     echo "$missing" | sed 's/^/# /'
+fi
+drv=$(grep -n 'drv\.' pt2pt/*.[ch] collective/*.[ch] onesided/*.[ch] overlap/*.[ch] 2>/dev/null)
+if [ -z "$drv" ]; then
+    echo "ok 6 - benchmark code uses the kernel's view of mg_ctx only"
+else
+    echo "not ok 6 - benchmark code reaches into the driver's part of mg_ctx (ctx->drv)"
+    echo "$drv" | sed 's/^/# /'
 fi

@@ -96,7 +96,7 @@ static double next_u(fake_world *w)
 
 static void iterate(mg_ctx *c, uint64_t size, long iters)
 {
-    fake_world *w = c->clock.ctx;
+    fake_world *w = c->drv.clock.ctx;
     const fake_params *p = prm(c);
     double per = (p->cost_us + p->per_byte_ns * (double)size / 1000.0) * 1e-6;
     w->t += (double)iters * per * (double)c->variant * (1.0 + p->jitter * next_u(w));
@@ -164,20 +164,20 @@ static size_t own_bytes(const mg_ctx *c, uint64_t max_size)
 
 static void setup(mg_ctx *c, uint64_t max_size)
 {
-    fake_world *w = c->clock.ctx;
+    fake_world *w = c->drv.clock.ctx;
     (void)max_size;
     w->setups++;
 }
 
 static void teardown(mg_ctx *c)
 {
-    fake_world *w = c->clock.ctx;
+    fake_world *w = c->drv.clock.ctx;
     w->teardowns++;
 }
 
 static void describe(const mg_ctx *c, mg_kvlist *out)
 {
-    const fake_world *w = c->clock.ctx;
+    const fake_world *w = c->drv.clock.ctx;
     if (prm(c)->own_bytes == 0)
         return;
     mg_kv_object(out, "fake_own");
@@ -240,10 +240,10 @@ static int run_stages(mg_run *s, fake_world *w)
     s->ctx.rank = 0;
     s->ctx.nranks = s->ctx.nnodes = s->ctx.local_ranks = 1;
     s->ctx.node_of = &node0;
-    mg_group_solo(&s->ctx.group);
-    s->ctx.clock.now_s = fake_now;
-    s->ctx.clock.ctx = w;
-    s->ctx.clock_offset = no_offset;
+    mg_group_solo(&s->ctx.drv.group);
+    s->ctx.drv.clock.now_s = fake_now;
+    s->ctx.drv.clock.ctx = w;
+    s->ctx.drv.clock_offset = no_offset;
     if ((rc = mg_plan_report(s, &done)) != MG_EXIT_OK || done)
         return rc;
     if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
