@@ -68,3 +68,15 @@ def detect_mpi(program):
         flavour = "openmpi"
     _flavour_cache[program] = flavour
     return flavour
+
+
+def list_names(program):
+    """The benchmark names a program installed under many names answers to
+    (PROGRAM --list-names, which needs no MPI launch), or None."""
+    try:
+        out = subprocess.run([program, "--list-names"], capture_output=True, text=True,
+                             timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    names = out.stdout.split()
+    return names if out.returncode == 0 and names else None

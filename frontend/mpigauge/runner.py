@@ -76,6 +76,28 @@ def _mpi_of(prog, c, a, launcher, n):
     return flavour, head, rec
 
 
+def expand_each(entries, configs, a):
+    """The suite with each "each FAMILY" line replaced by one line per name
+    its program lists, in the order of the first configuration that has the
+    program (names only another configuration's build has follow)."""
+    out = []
+    for e in entries:
+        if e.each is None:
+            out.append(e)
+            continue
+        names = []
+        for c in configs:
+            prog = pg.find_program(e.name, pg.program_dirs([c.bindir] if c.bindir else a.bindir))
+            for n in (pg.list_names(prog) if prog else None) or []:
+                if n not in names:
+                    names.append(n)
+        if not names:
+            raise UsageError(f"{e.source}: each {e.each}: no mpigauge_{e.name} that lists its "
+                             "names (--bindir)")
+        out += [e.named(n) for n in names]
+    return out
+
+
 def plan(entries, configs, a, launcher, extra):
     """Items per (line index, config index), and the missing ones."""
     items, missing = {}, []
@@ -308,6 +330,7 @@ def cmd_run(a):
     _check_args(a)
     suite_path, entries = load_suite(a.suite)
     configs = configs_of(a)
+    entries = expand_each(entries, configs, a)
     if a.until_decided and configs[0].label is None:
         raise UsageError("--until-decided needs two or more configurations")
     extra = list(a.args or [])

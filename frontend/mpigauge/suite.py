@@ -7,14 +7,22 @@ import shlex
 from .common import PATHS, UsageError
 
 SUITE_NAMES = ("quick", "pt2pt", "collectives", "onesided", "overlap", "full")
+# "each FAMILY ARGS": one line per name the family's program answers to
+# (PROGRAM --list-names), so that a new operation needs no suite line
+EACH = {"collective": "coll", "onesided": "rma"}
 
 class SuiteEntry:
-    def __init__(self, name, args, ranks=None, timeout=None, source=""):
+    def __init__(self, name, args, ranks=None, timeout=None, source="", each=None):
         self.name = name          # benchmark name without mpigauge_
         self.args = args          # list of program arguments
         self.ranks = ranks        # fixed rank count or None (use -n)
         self.timeout = timeout    # seconds or None (use --timeout)
         self.source = source      # "file:line"
+        self.each = each          # "each FAMILY": the family, name its program (EACH)
+
+    def named(self, name):
+        """This line for one of its family's names."""
+        return SuiteEntry(name, list(self.args), self.ranks, self.timeout, self.source)
 
     def __repr__(self):
         return (f"SuiteEntry({self.name!r}, {self.args!r}, ranks={self.ranks!r}, "
@@ -64,7 +72,10 @@ def parse_suite(text, source="<suite>", include=None, _stack=()):
     name with or without "mpigauge_". Optional KEY=VALUE words before NAME:
     ranks=N (this line always runs on N ranks), timeout=SECONDS. "include
     SUITE" inserts another suite (a name or a file). '#' starts a comment;
-    words are split like a POSIX shell (quotes work)."""
+    words are split like a POSIX shell (quotes work). "each FAMILY [ARGS...]"
+    (FAMILY collective or onesided) stands for one line per name the family's
+    program lists (mpigauge_coll --list-names), expanded when the programs
+    are found (runner)."""
     entries = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         where = f"{source}:{lineno}"
@@ -99,6 +110,13 @@ def parse_suite(text, source="<suite>", include=None, _stack=()):
                 raise UsageError(f"{where}: unknown key {key!r} (known: ranks=N, timeout=SECONDS)")
         if not words:
             raise UsageError(f"{where}: no benchmark name after the keys")
+        if words[0] == "each":
+            if len(words) < 2 or words[1] not in EACH:
+                raise UsageError(f"{where}: 'each' takes a family: "
+                                 + ", ".join(sorted(EACH)))
+            entries.append(SuiteEntry(EACH[words[1]], words[2:], ranks, timeout, where,
+                                      each=words[1]))
+            continue
         name = words[0]
         if name.startswith("mpigauge_"):
             name = name[len("mpigauge_"):]

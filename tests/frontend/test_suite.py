@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Suite files: parsing, includes, error messages, the built-in suites."""
 import os
+import types
 import tempfile
 import unittest
 
@@ -70,10 +71,31 @@ class TestLoad(unittest.TestCase):
         self.assertEqual(names, ["latency", "bw", "bibw"])
         full = [e.name for e in mg.load_suite("full")[1]]
         self.assertEqual(full[:3], ["latency", "bw", "bibw"])
-        self.assertIn("allreduce", full)
         self.assertIn("fop_latency", full)
+        each = [e for e in mg.load_suite("collectives")[1] if e.each]
+        self.assertEqual([(e.each, e.name, e.args) for e in each],
+                         [("collective", "coll", ["-m", "8:64K", "--time-budget", "0.05"])])
         rma = mg.load_suite("onesided")[1]
         self.assertEqual(len([e for e in rma if e.name == "put_latency"]), 4)
+
+    def test_each_is_every_name_the_program_lists(self):
+        # a new operation in the program's table needs no suite line
+        prog = self.write("mpigauge_coll", "#!/bin/sh\n[ \"$1\" = --list-names ] && "
+                          "printf 'barrier\\nallreduce\\nnewop\\n'\n")
+        os.chmod(prog, 0o755)
+        entries = mg.parse_suite("ranks=3 each collective -m 8\nbw\n", "s.txt")
+        a = types.SimpleNamespace(bindir=[self.d])
+        got = mg.expand_each(entries, [mg.Config(None)], a)
+        self.assertEqual([(e.name, e.args, e.ranks, e.source) for e in got],
+                         [("barrier", ["-m", "8"], 3, "s.txt:1"),
+                          ("allreduce", ["-m", "8"], 3, "s.txt:1"),
+                          ("newop", ["-m", "8"], 3, "s.txt:1"), ("bw", [], None, "s.txt:2")])
+        with self.assertRaises(mg.UsageError) as cm:
+            mg.expand_each(mg.parse_suite("each onesided\n", "t.txt"), [mg.Config(None)], a)
+        self.assertIn("t.txt:1: each onesided: no mpigauge_rma", str(cm.exception))
+        with self.assertRaises(mg.UsageError) as cm:
+            mg.parse_suite("each pt2pt\n", "u.txt")
+        self.assertIn("'each' takes a family: collective, onesided", str(cm.exception))
 
     def test_include_relative_and_cycle(self):
         self.write("a.txt", "latency\ninclude b.txt\n")
