@@ -77,7 +77,7 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
         b->report.extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
     }
     for (int k = 0; k < s->nsinks; ++k)
-        s->sink[k].ops->row(&s->sink[k], &r);
+        s->sink[k]->ops->row(s->sink[k], &r);
     if (b->report.summary)
         keep_row(&s->rows, &r);
     return 0;
@@ -104,6 +104,8 @@ int mg_run_error(const mg_run *s, const char *code, int exit_code, const char *m
                              .ranks_got = s->ctx.nranks};
     if (s->ctx.rank == 0)
         mg_error_write(&s->io, s->cfg.format, &e, hint);
+    if (s->ctx.rank == 0 && s->inject)
+        s->inject->ops->error(s->inject, &e);
     return exit_code;
 }
 
@@ -188,11 +190,16 @@ void mg_output_begin(mg_run *s)
         return;
     build_info(s);
     s->nsinks = 0;
-    mg_sink_init(&s->sink[s->nsinks++], (mg_format)s->cfg.format, s->io.out);
-    if (s->out.f)
-        mg_sink_init(&s->sink[s->nsinks++], MG_FORMAT_JSON, s->out.f);
+    mg_sink_init(&s->own[0], (mg_format)s->cfg.format, s->io.out);
+    s->sink[s->nsinks++] = &s->own[0];
+    if (s->out.f) {
+        mg_sink_init(&s->own[1], MG_FORMAT_JSON, s->out.f);
+        s->sink[s->nsinks++] = &s->own[1];
+    }
+    if (s->inject)
+        s->sink[s->nsinks++] = s->inject;
     for (int k = 0; k < s->nsinks; ++k)
-        s->sink[k].ops->begin(&s->sink[k], &meta, write_record, s);
+        s->sink[k]->ops->begin(s->sink[k], &meta, write_record, s);
 }
 
 /* Rank 0, after the sweep: the benchmark's conclusions over all sizes. */
@@ -207,7 +214,7 @@ void mg_output_summary(mg_run *s)
     if (!mg_kv_complete(&kv))
         mg_mpi_die(__FILE__, __LINE__, "a benchmark's summary is not a complete key-value list");
     for (int k = 0; k < s->nsinks; ++k)
-        s->sink[k].ops->summary(&s->sink[k], b->id.name, &kv);
+        s->sink[k]->ops->summary(s->sink[k], b->id.name, &kv);
 }
 
 /* All ranks reach the same verdict; rank 0 says why, on standard error and,

@@ -77,7 +77,9 @@ typedef struct {
     int *node_of, *partner_of;
     mg_prov prov;
     mg_out_file out;
-    mg_sink sink[2]; /* rank 0: standard output in the chosen format, the -o file */
+    mg_sink own[2];   /* rank 0: standard output in the chosen format, the -o file */
+    mg_sink *inject;  /* a sink the caller adds (a test's; NULL: none), fed like them */
+    mg_sink *sink[3]; /* rank 0: the run's sinks (own ones, then the injected one) */
     int nsinks;
     mg_rows rows;
     /* rank 0: what the run record says, built by mg_output_begin */

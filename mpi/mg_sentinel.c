@@ -167,7 +167,7 @@ static void write_record(FILE *f, const void *arg, int as_comment)
     fputc('\n', f);
 }
 
-void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *sink, int nsinks)
+void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *const *sink, int nsinks)
 {
     node_report mine, *all = NULL;
     double rate, rmin = NAN, rmax = NAN, lat_us;
@@ -191,7 +191,7 @@ void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *sink, int n
         sentinel_rec rec = {phase, peer, lat_us, rmin, rmax, all, ctx->nranks, turns};
         mg_turns_get(ctx->drv.turns, &ts);
         for (int k = 0; k < nsinks; ++k)
-            sink[k].ops->record(&sink[k], write_record, &rec);
+            sink[k]->ops->record(sink[k], write_record, &rec);
         free(all);
     }
 }

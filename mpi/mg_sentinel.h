@@ -22,6 +22,6 @@
 #include "mg_sink.h"
 
 /* sink[0..nsinks): where rank 0 hands the record. */
-void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *sink, int nsinks);
+void mg_sentinel_take(const mg_ctx *ctx, const char *phase, mg_sink *const *sink, int nsinks);
 
 #endif

@@ -309,18 +309,23 @@ static void pairs_of(const mg_ctx *c, int *partner_of)
 
 /* The form the options choose: fence and pscw latency is a ping-pong
  * (halved); an atomic moves one element of -T (its size). */
-static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
+/* The form for -s and -T, a pure function from form to form: a fence or
+ * PSCW latency is a ping-pong (half the round trip); an atomic moves one
+ * element of -T. */
+static mg_bench rma_form(mg_bench b, const rma_params *p)
 {
-    const rma_params *p = c->params;
-    mg_bench *chosen = &out->b;
-    *chosen = *base;
     if (p->prog->pattern == PAT_LAT && (p->sync == SYNC_FENCE || p->sync == SYNC_PSCW))
-        chosen->timing.time_scale = 0.5;
+        b.timing.time_scale = 0.5;
     if (is_atomic(p->prog->op)) {
         const uint64_t es = mg_elem_size((mg_elem_type)p->type);
-        chosen->sizes.min_size = chosen->sizes.default_min_size = es;
-        chosen->sizes.default_max_size = es;
+        b.sizes.min_size = b.sizes.default_min_size = b.sizes.default_max_size = es;
     }
+    return b;
+}
+
+static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
+{
+    out->b = rma_form(*base, c->params);
     return 1;
 }
 

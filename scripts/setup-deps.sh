@@ -49,36 +49,36 @@ if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
         { echo "setup-deps: could not install matplotlib into $root/_venv" >&2; exit 1; }
 fi
 
-# ReFrame (the checks of contrib/reframe/ and their test, tests/reframe/) in
-# its own virtual environment _venv-reframe/, the version pinned in
-# requirements-reframe.txt with its dependencies; made again when it is
-# missing or holds another version.
-want=$(sed -n 's/^reframe-hpc==//p' "$root/scripts/requirements-reframe.txt")
-have=$("$root/_venv-reframe/bin/reframe" --version 2>/dev/null || true)
-if [ "$have" != "$want" ]; then
-    echo "setup-deps: installing ReFrame $want into $root/_venv-reframe"
-    rm -rf "$root/_venv-reframe"
-    /usr/bin/python3 -m venv "$root/_venv-reframe" &&
-        "$root/_venv-reframe/bin/python3" -m pip install --quiet --disable-pip-version-check \
-            -r "$root/scripts/requirements-reframe.txt" &&
-        [ "$("$root/_venv-reframe/bin/reframe" --version)" = "$want" ] ||
-        { echo "setup-deps: could not install ReFrame $want into $root/_venv-reframe" >&2; exit 1; }
-fi
+# A tool in its own virtual environment _venv-NAME/ with the versions pinned
+# in requirements-NAME.txt; made again when it is missing or reports another
+# version. venv_tool NAME WHAT WANT HAVE: HAVE is what the installed tool
+# reports (empty when there is none), WANT the pinned version.
+venv_tool() {
+    [ "$4" = "$3" ] && return 0
+    echo "setup-deps: installing $2 $3 into $root/_venv-$1"
+    rm -rf "$root/_venv-$1"
+    /usr/bin/python3 -m venv "$root/_venv-$1" &&
+        "$root/_venv-$1/bin/python3" -m pip install --quiet --disable-pip-version-check \
+            -r "$root/scripts/requirements-$1.txt" ||
+        { echo "setup-deps: could not install $2 $3 into $root/_venv-$1" >&2; exit 1; }
+}
 
-# clang-format for the style check (tests/format.sh) and `make format`, in
-# its own virtual environment _venv-tools/, pinned in requirements-tools.txt;
-# made again when it is missing or holds another version.
+# ReFrame (the checks of contrib/reframe/ and their test, tests/reframe/),
+# with its dependencies.
+want=$(sed -n 's/^reframe-hpc==//p' "$root/scripts/requirements-reframe.txt")
+venv_tool reframe ReFrame "$want" "$("$root/_venv-reframe/bin/reframe" --version 2>/dev/null || true)"
+[ "$("$root/_venv-reframe/bin/reframe" --version)" = "$want" ] ||
+    { echo "setup-deps: _venv-reframe does not run ReFrame $want" >&2; exit 1; }
+
+# clang-format for the style check (tests/format.sh) and `make format`.
+cf_version() {
+    "$root/_venv-tools/bin/clang-format" --version 2>/dev/null |
+        sed -n 's/^clang-format version \([0-9.]*\).*/\1/p'
+}
 want=$(sed -n 's/^clang-format==//p' "$root/scripts/requirements-tools.txt")
-have=$("$root/_venv-tools/bin/clang-format" --version 2>/dev/null | sed -n 's/^clang-format version \([0-9.]*\).*/\1/p')
-if [ "$have" != "$want" ]; then
-    echo "setup-deps: installing clang-format $want into $root/_venv-tools"
-    rm -rf "$root/_venv-tools"
-    /usr/bin/python3 -m venv "$root/_venv-tools" &&
-        "$root/_venv-tools/bin/python3" -m pip install --quiet --disable-pip-version-check \
-            -r "$root/scripts/requirements-tools.txt" &&
-        "$root/_venv-tools/bin/clang-format" --version >/dev/null ||
-        { echo "setup-deps: could not install clang-format $want into $root/_venv-tools" >&2; exit 1; }
-fi
+venv_tool tools clang-format "$want" "$(cf_version)"
+[ "$(cf_version)" = "$want" ] ||
+    { echo "setup-deps: _venv-tools does not run clang-format $want" >&2; exit 1; }
 
 # The newer MPI releases, for the tests and the release study only.
 if [ "${1:-}" = --releases ]; then

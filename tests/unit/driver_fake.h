@@ -33,6 +33,13 @@ typedef struct {
     long kernel_calls;      /* calls of the kernel's iterate */
     long kernel_iters;      /* iterations over all calls */
     long setups, teardowns; /* calls of the kernel's setup and teardown */
+    /* What the sink the test injects (mg_run.inject) was given, as data. */
+    int begins, summaries, errors;
+    int nrows;
+    unsigned long long row_size[64];
+    char row_variant[64][32], row_stop[64][16];
+    double row_median[64];
+    char error_code[32];
 } mgt_result;
 
 /* Run "mpigauge_fake ARGS..." or "mpigauge_fake_call ARGS..." (argv[0]

@@ -293,6 +293,35 @@ TEST(DriverPlan, UsageErrorSaysWhatAndExitsTwoBeforeMeasuring)
     EXPECT_EQ(r.calls, 0);
 }
 
+TEST(DriverSink, AnInjectedSinkGetsTheRowsAndTheErrorAsData)
+{
+    const char *argv[] = {"mpigauge_fake", "-m",  "1:4",  "-i", "40", "-x", "4",
+                          "--ways",        "1,2", nullptr};
+    mgt_result r;
+    ASSERT_EQ(mgt_run(9, argv, &r), 0);
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.begins, 1);
+    EXPECT_EQ(r.summaries, 1);
+    EXPECT_EQ(r.errors, 0);
+    ASSERT_EQ(r.nrows, 6);
+    const unsigned long long sizes[] = {1, 1, 2, 2, 4, 4};
+    for (int i = 0; i < 6; ++i) {
+        EXPECT_EQ(r.row_size[i], sizes[i]) << i;
+        EXPECT_STREQ(r.row_variant[i], i % 2 ? "ways=2" : "ways=1") << i;
+        EXPECT_STREQ(r.row_stop[i], "fixed") << i;
+        EXPECT_GT(r.row_median[i], 0.0) << i;
+    }
+    mgt_result_free(&r);
+
+    const char *bad[] = {"mpigauge_fake", "--ways", "0", nullptr};
+    ASSERT_EQ(mgt_run(3, bad, &r), 0);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.nrows, 0);
+    EXPECT_EQ(r.errors, 1);
+    EXPECT_STREQ(r.error_code, "usage");
+    mgt_result_free(&r);
+}
+
 TEST(DriverPlan, HelpShowsTheBenchmarksDefaultsFromItsRows)
 {
     Outcome r = run({"--help"});
