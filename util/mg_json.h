@@ -20,7 +20,7 @@ extern "C" {
 
 #define MG_JSON_MAX_DEPTH 16
 
-typedef struct {
+typedef struct mg_json {
     FILE *f;
     int depth;
     int count[MG_JSON_MAX_DEPTH]; /* values written at each depth */
