@@ -27,6 +27,9 @@
 #   -m L   which MPIs (default "openmpi mpich")
 #   -b R   compare with the mpigauge build under R instead of bare_pt2pt
 #   -k     keep the raw CSV of every launch (the path is printed)
+# The bare loops run with the library in the state mpigauge's session leaves
+# it (a node communicator made and freed); MG_BARE_PLAIN=1 in the
+# environment compares with the loops of a program that never made one.
 # Environment:
 #   MG_OPENMPI_BINDIR, MG_MPICH_BINDIR: directories holding mpigauge_latency and
 #       mpigauge_bw (default $root/_build/openmpi/pt2pt and $root/_build/mpich/pt2pt)
