@@ -133,6 +133,7 @@ void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
     s->b = b;
     s->io.out = stdout;
     s->io.err = stderr;
+    mg_xfer_init(&s->ctx.xfer, MPI_COMM_WORLD); /* the plain transport until the session's */
     s->ctx.base = b;
     s->argc = argc;
     s->argv = argv;
@@ -282,7 +283,6 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     s.ctx.drv.clock.now_s = mg_wtime;
     s.ctx.drv.clock_offset = mg_mpi_clock_offset;
     s.node_of = mg_topology(&s.ctx);
-    mg_xfer_init(&s.ctx.xfer, s.ctx.comm);
 
     if (s.has_turns)
         rc = open_turns(&s);

@@ -69,39 +69,36 @@ void mg_xfer_init(mg_xfer *x, MPI_Comm comm)
     x->impl = NULL;
 }
 
-/* A transfer layer not initialised (a zeroed context) is the plain one. */
-static const mg_xfer_ops *ops_of(const mg_xfer *x) { return x->ops ? x->ops : &mg_xfer_plain_ops; }
-
-void *mg_xfer_alloc(const mg_xfer *x, size_t bytes) { return ops_of(x)->alloc(x->impl, bytes); }
+void *mg_xfer_alloc(const mg_xfer *x, size_t bytes) { return x->ops->alloc(x->impl, bytes); }
 
 void mg_xfer_release(const mg_xfer *x, void *p)
 {
     if (p)
-        ops_of(x)->release(x->impl, p);
+        x->ops->release(x->impl, p);
 }
 
 void mg_xfer_prepare(const mg_xfer *x, const mg_xfer_peers *peers)
 {
-    if (ops_of(x)->prepare)
-        ops_of(x)->prepare(x->impl, peers);
+    if (x->ops->prepare)
+        x->ops->prepare(x->impl, peers);
 }
 
 void mg_xfer_finish(const mg_xfer *x, int rc)
 {
-    if (ops_of(x)->finish)
-        ops_of(x)->finish(x->impl, rc);
+    if (x->ops->finish)
+        x->ops->finish(x->impl, rc);
 }
 
 void mg_xfer_describe_json(const mg_xfer *x, struct mg_json *j)
 {
-    if (ops_of(x)->describe_json)
-        ops_of(x)->describe_json(x->impl, j);
+    if (x->ops->describe_json)
+        x->ops->describe_json(x->impl, j);
 }
 
 void mg_xfer_describe_comment(const mg_xfer *x, FILE *f)
 {
-    if (ops_of(x)->describe_comment)
-        ops_of(x)->describe_comment(x->impl, f);
+    if (x->ops->describe_comment)
+        x->ops->describe_comment(x->impl, f);
 }
 
 MPI_Datatype mg_mpi_bytes_type(size_t bytes)
@@ -174,13 +171,13 @@ static void ops_blocking(const mg_xfer *x, int send, const void *buf, size_t byt
         x->ops->blocking(x->impl, send, buf, bytes, peer, tag);
         return;
     }
-    ops_of(x)->post(x->impl, send, buf, bytes, peer, tag, &r);
-    ops_of(x)->complete(x->impl, 1, &r);
+    x->ops->post(x->impl, send, buf, bytes, peer, tag, &r);
+    x->ops->complete(x->impl, 1, &r);
 }
 
 void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag)
 {
-    if (ops_of(x)->post)
+    if (x->ops->post)
         ops_blocking(x, 1, buf, bytes, peer, tag);
     else if (bytes <= (size_t)INT_MAX)
         MG_MPI_CHECK(MPI_Send(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm));
@@ -190,7 +187,7 @@ void mg_xfer_send_large(const mg_xfer *x, const void *buf, size_t bytes, int pee
 
 void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag)
 {
-    if (ops_of(x)->post)
+    if (x->ops->post)
         ops_blocking(x, 0, buf, bytes, peer, tag);
     else if (bytes <= (size_t)INT_MAX)
         MG_MPI_CHECK(MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, tag, x->comm, MPI_STATUS_IGNORE));
@@ -201,8 +198,8 @@ void mg_xfer_recv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int
 void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    if (ops_of(x)->post)
-        ops_of(x)->post(x->impl, 1, buf, bytes, peer, tag, req);
+    if (x->ops->post)
+        x->ops->post(x->impl, 1, buf, bytes, peer, tag, req);
     else
         mg_xfer_post_comm(1, x->comm, (void *)buf, bytes, peer, tag, req);
 }
@@ -210,8 +207,8 @@ void mg_xfer_isend_large(const mg_xfer *x, const void *buf, size_t bytes, int pe
 void mg_xfer_irecv_large(const mg_xfer *x, void *buf, size_t bytes, int peer, int tag,
                          MPI_Request *req)
 {
-    if (ops_of(x)->post)
-        ops_of(x)->post(x->impl, 0, buf, bytes, peer, tag, req);
+    if (x->ops->post)
+        x->ops->post(x->impl, 0, buf, bytes, peer, tag, req);
     else
         mg_xfer_post_comm(0, x->comm, buf, bytes, peer, tag, req);
 }
@@ -240,8 +237,8 @@ void mg_xfer_ssend_large(const mg_xfer *x, const void *buf, size_t bytes, int pe
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 void mg_xfer_waitall(const mg_xfer *x, int n, MPI_Request *reqs)
 {
-    if (ops_of(x)->post)
-        ops_of(x)->complete(x->impl, n, reqs);
+    if (x->ops->post)
+        x->ops->complete(x->impl, n, reqs);
     else
         MG_MPI_CHECK(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
 }

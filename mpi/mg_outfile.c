@@ -120,6 +120,9 @@ static int process_gone(long pid)
 
 /* Remove the temporaries of FILE that runs on this host left when they
  * were killed (their process is gone); say how many. */
+/* Where the file's notes go: the run's standard error (o->log) or the process's. */
+static FILE *log_of(const mg_out_file *o) { return o->log ? o->log : stderr; }
+
 static void remove_stale(const char *path, const char *host, FILE *log)
 {
     char dir[PATH_MAX], base[NAME_MAX + 1];
@@ -244,7 +247,7 @@ static int open_temporary(mg_out_file *o, const char *target, char *err)
     size_t n = strlen(target) + sizeof host + 40;
     int fd;
     host_name(host, sizeof host);
-    remove_stale(target, host, o->log ? o->log : stderr);
+    remove_stale(target, host, log_of(o));
     if ((o->tmp_path = malloc(n)) == NULL)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
     if (mg_outname_template(target, host, (long)getpid(), o->tmp_path, n) != 0 ||
@@ -337,7 +340,7 @@ int mg_out_commit(mg_out_file *o, const char *path)
     if (rc == 0 && !o->direct && rename(o->tmp_path, o->target) != 0)
         rc = -1;
     if (rc != 0)
-        fprintf(o->log ? o->log : stderr, "mpigauge: cannot complete output file '%s': %s\n", path,
+        fprintf(log_of(o), "mpigauge: cannot complete output file '%s': %s\n", path,
                 strerror(errno));
     if (!o->direct)
         forget_active(); /* after a rename: nothing there any more */
@@ -367,7 +370,7 @@ void mg_out_note_stale(const mg_out_file *o, const char *path)
     struct stat st;
     if (path == NULL || o->committed || o->direct || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return;
-    fprintf(o->log ? o->log : stderr,
+    fprintf(log_of(o),
             "mpigauge: note: output file '%s' was not written; the file there is from an "
             "earlier run\n",
             path);

@@ -153,9 +153,10 @@ def build(hist, threshold, alpha, title, by="tag"):
         name = f"{group}, size {size_label(size)}"
         last = pts[-1]
         bad = (last.get("verdict") or "") == "slower" and last["tag"] == tags[-1]
+        fam = family_of(families, bench)
         if bad:
-            regressions.append((family_of(families, bench), name, pts[-2]["tag"], last))
-        pages[family_of(families, bench)].append((bench, name, pts, unit, bad, group, size))
+            regressions.append((fam, name, pts[-2]["tag"], last))
+        pages[fam].append((bench, name, pts, unit, bad, group, size))
     site = {"index.html": index_page(hist, title, tags, regressions, series)}
     for f, t in FAMILIES:
         site[f"{f}.html"] = family_page(t, pages[f], links, tags)
