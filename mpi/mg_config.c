@@ -200,7 +200,7 @@ static const mg_opt common_opts[] = {
 
 void mg_config_default(mg_config *c)
 {
-    /* the options with a default in their row get it in mg_plan_parse;
+    /* the options with a default in their row get it in mg_plan_make;
      * max_samples stays 0 until the plan knows whether --turns was given */
     memset(c, 0, sizeof *c);
     mg_policy_cfg_default(&c->policy);

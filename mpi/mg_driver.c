@@ -127,52 +127,35 @@ static int run(mg_run *s)
     return mg_run_sweep(s);
 }
 
-void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv)
+void mg_run_init(mg_run *s, const mg_plan *p)
 {
+    const mg_bench *b = p->b;
+    const size_t psize = p->base->params.params_size;
+
     memset(s, 0, sizeof *s);
+    s->plan = p;
     s->b = b;
     s->io.out = stdout;
     s->io.err = stderr;
+    s->rec_cfg = p->cfg;
     mg_xfer_init(&s->ctx.xfer, MPI_COMM_WORLD); /* the plain transport until the session's */
-    s->ctx.base = b;
-    s->argc = argc;
-    s->argv = argv;
+    s->ctx.base = p->base;
     s->ctx.peer = -1;
-    s->ctx.cfg = &s->cfg;
-    mg_config_default(&s->cfg);
-    mg_rail_opts_default(&s->rails);
-    s->ctx.params = calloc(1, b->params.params_size ? b->params.params_size : 1);
-    if (s->ctx.params == NULL) {
+    s->ctx.cfg = &p->cfg;
+    s->ctx.sizes = p->failed || p->help ? NULL : &p->sweep;
+    s->ctx.drv.opts = p->base->params.opts;
+    s->ctx.drv.given = p->given;
+    /* the run's copy of the options (params.resolve changes it), and the
+     * kernel state of the chosen form, zeroed: a program that initialises
+     * MPI itself (layout.init) keeps there what it made or measured */
+    if ((s->ctx.params = calloc(1, psize ? psize : 1)) == NULL ||
+        (b->kernel.state_size && (s->ctx.state = calloc(1, b->kernel.state_size)) == NULL) ||
+        (b->kernel.rails && !p->failed && p->help == NULL &&
+         (s->mr = mg_multirail_pre_init(&p->rails)) == NULL)) {
         fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
         exit(MG_EXIT_INTERNAL);
     }
-    if (b->params.params_default)
-        memcpy(s->ctx.params, b->params.params_default, b->params.params_size);
-    if (b->params.opts) {
-        size_t rows = 0;
-        while (b->params.opts[rows].type != MG_OPT_END)
-            ++rows;
-        if (rows > MG_MAX_BENCH_OPTS) {
-            fprintf(stderr, "mpigauge_%s: internal: more than %d option rows\n", b->id.name,
-                    MG_MAX_BENCH_OPTS);
-            exit(MG_EXIT_INTERNAL);
-        }
-    }
-    s->ctx.drv.opts = b->params.opts;
-    s->ctx.drv.given = s->given;
-    mg_plan_parse(s);
-    /* the kernel state of the chosen form, zeroed, from here on: a program
-     * that initialises MPI itself (layout.init) keeps there what it made or
-     * measured */
-    if (s->b->kernel.state_size && (s->ctx.state = calloc(1, s->b->kernel.state_size)) == NULL) {
-        fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
-        exit(MG_EXIT_INTERNAL);
-    }
-    if (s->b->kernel.rails && !s->plan_failed && !s->cfg.help && !s->cfg.version &&
-        (s->mr = mg_multirail_pre_init(&s->rails)) == NULL) {
-        fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
-        exit(MG_EXIT_INTERNAL);
-    }
+    memcpy(s->ctx.params, p->params, psize);
 }
 
 void mg_run_release(mg_run *s)
@@ -184,7 +167,6 @@ void mg_run_release(mg_run *s)
     free(s->ctx.state);
     free(s->node_of);
     free(s->partner_of);
-    mg_sweep_free(&s->sweep);
     mg_prov_free(&s->prov);
     free(s->rows.row);
     free(s->rows.label);
@@ -197,8 +179,9 @@ void mg_run_release(mg_run *s)
 static int open_turns(mg_run *s)
 {
     char err[MG_ERRLEN] = "";
-    s->ctx.drv.turns = mg_turns_open(&s->turns, s->ctx.comm, s->cfg.turn_slice_s,
-                                     s->cfg.turn_timeout_s, err, sizeof err);
+    const mg_plan *p = s->plan;
+    s->ctx.drv.turns = mg_turns_open(&p->turns, s->ctx.comm, p->cfg.turn_slice_s,
+                                     p->cfg.turn_timeout_s, err, sizeof err);
     if (s->ctx.drv.turns != NULL)
         return MG_EXIT_OK;
     return mg_run_error(s, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);
@@ -256,17 +239,19 @@ static int print_library(const mg_bench *b)
 
 int mg_main(const mg_bench *b, int argc, char **argv)
 {
+    mg_plan plan;
     mg_run s;
     int rc = MG_EXIT_OK;
 
-    mg_run_plan(&s, b, argc, argv);
-    if (s.cfg.mpi_library && !s.plan_failed) {
-        rc = print_library(s.b);
-        mg_run_release(&s);
+    mg_plan_make(&plan, b, argc, argv);
+    if (plan.cfg.mpi_library && !plan.failed) {
+        rc = print_library(plan.b);
+        mg_plan_free(&plan);
         return rc;
     }
-    if (!s.plan_failed && !s.rail_helper)
-        mg_out_guard_start(s.cfg.output);
+    mg_run_init(&s, &plan);
+    if (!plan.failed)
+        mg_out_guard_start(plan.cfg.output);
     if (s.b->layout.init)
         s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
     else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)
@@ -284,16 +269,18 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     s.ctx.drv.clock_offset = mg_mpi_clock_offset;
     s.node_of = mg_topology(&s.ctx);
 
-    if (s.has_turns)
+    if (plan.has_turns)
         rc = open_turns(&s);
     if (rc == MG_EXIT_OK)
         rc = run(&s);
     mg_turns_close(s.ctx.drv.turns);
     if (rc != MG_EXIT_OK && s.ctx.rank == 0 && !s.rail_helper)
-        mg_out_note_stale(&s.out, s.cfg.output ? s.cfg.output : mg_output_requested(argc, argv));
+        mg_out_note_stale(&s.out,
+                          plan.cfg.output ? plan.cfg.output : mg_output_requested(argc, argv));
     if (!s.rail_helper)
         mg_xfer_finish(&s.ctx.xfer, rc);
     mg_run_release(&s);
+    mg_plan_free(&plan);
     mg_out_guard_stop();
     fflush(stdout);
     MG_MPI_CHECK(MPI_Finalize());

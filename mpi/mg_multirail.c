@@ -65,7 +65,7 @@ const mg_opt mg_rail_optdefs[] = {
 
 void mg_rail_opts_default(mg_rail_opts *o)
 {
-    /* the options with a default in their row get it in mg_plan_parse */
+    /* the options with a default in their row get it in mg_plan_make */
     memset(o, 0, sizeof *o);
 }
 

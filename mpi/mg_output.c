@@ -60,12 +60,12 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
         r.variant = label;
         r.variant_value = s->ctx.variant;
     }
-    if (s->cfg.validate)
+    if (s->plan->cfg.validate)
         r.validation = ok ? "passed" : "failed";
     mg_to_metric(b, &s->ctx, size, samples, n);
-    if (s->pctl.n > 0)
-        r.pctl = &s->pctl;
-    if (mg_stats_compute_pct(samples, n, s->pctl.p, s->pctl.n, r.pctl_v, &r.stats) != 0)
+    if (s->plan->pctl.n > 0)
+        r.pctl = &s->plan->pctl;
+    if (mg_stats_compute_pct(samples, n, s->plan->pctl.p, s->plan->pctl.n, r.pctl_v, &r.stats) != 0)
         return -1;
     *st_out = r.stats;
     if (b->report.extras) {
@@ -103,7 +103,7 @@ int mg_run_error(const mg_run *s, const char *code, int exit_code, const char *m
                              .ranks_max = need_max,
                              .ranks_got = s->ctx.nranks};
     if (s->ctx.rank == 0)
-        mg_error_write(&s->io, s->cfg.format, &e, hint);
+        mg_error_write(&s->io, s->plan->cfg.format, &e, hint);
     if (s->ctx.rank == 0 && s->inject)
         s->inject->ops->error(s->inject, &e);
     return exit_code;
@@ -145,8 +145,8 @@ static void build_info(mg_run *s)
         ri->kernel = &s->info_kernel;
     }
     ri->transport = &ctx->xfer;
-    ri->sizes = s->sweep.sizes_bytes;
-    ri->nsizes = s->sweep.n;
+    ri->sizes = s->plan->sweep.sizes_bytes;
+    ri->nsizes = s->plan->sweep.n;
     if (b->sweep.variant_name) {
         s->info_variants = calloc((size_t)s->nvariants + 1, sizeof *s->info_variants);
         if (s->info_variants == NULL)
@@ -159,16 +159,16 @@ static void build_info(mg_run *s)
         ri->nvariants = s->nvariants;
     }
     ri->common = s->info_tables;
-    ri->ncommon = mg_config_tables(b, &s->cfg, s->info_tables);
+    ri->ncommon = mg_config_tables(b, &s->rec_cfg, s->info_tables);
     if (b->params.opts) {
         s->info_tables[ri->ncommon] =
             (mg_opt_table){b->params.opts, ctx->params, "benchmark", NULL};
         ri->bench_options = &s->info_tables[ri->ncommon];
     }
-    ri->precision_rule = mg_config_precision_rule(&s->cfg);
+    ri->precision_rule = mg_config_precision_rule(&s->plan->cfg);
     ri->time_mode = modes[b->timing.time_mode];
-    ri->argc = s->argc;
-    ri->argv = s->argv;
+    ri->argc = s->plan->argc;
+    ri->argv = s->plan->argv;
 }
 
 /* Rank 0: the sinks (standard output in the chosen format, and the -o
@@ -182,15 +182,15 @@ void mg_output_begin(mg_run *s)
                           .version = s->prov.version,
                           .extra_names = b->report.extras ? b->report.extra_names : NULL,
                           .variant_name = b->sweep.variant_name,
-                          .columns = s->cfg.columns,
-                          .validated = s->cfg.validate,
-                          .pctl = s->pctl.n > 0 ? &s->pctl : NULL};
+                          .columns = s->plan->cfg.columns,
+                          .validated = s->plan->cfg.validate,
+                          .pctl = s->plan->pctl.n > 0 ? &s->plan->pctl : NULL};
 
     if (s->ctx.rank != 0)
         return;
     build_info(s);
     s->nsinks = 0;
-    mg_sink_init(&s->own[0], (mg_format)s->cfg.format, s->io.out);
+    mg_sink_init(&s->own[0], (mg_format)s->plan->cfg.format, s->io.out);
     s->sink[s->nsinks++] = &s->own[0];
     if (s->out.f) {
         mg_sink_init(&s->own[1], MG_FORMAT_JSON, s->out.f);

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void print_help(FILE *f, const mg_bench *b, const mg_opt_table *tables, size_t nt)
@@ -76,35 +77,35 @@ const char *mg_output_requested(int argc, char **argv)
 /* --turns: parsed even when the rest of the plan failed (the group must learn
  * that this launch is done); a bad spec fails the plan only if nothing else
  * did. */
-static void plan_turns(mg_run *s)
+static void plan_turns(mg_plan *p)
 {
     char err[MG_ERRLEN];
-    mg_turns_spec *t = &s->turns;
-    if (s->cfg.turns == NULL && s->plan_failed)
+    if (p->cfg.turns == NULL && p->failed)
         /* a launch whose options fail to parse must still join its group,
          * to tell it that it is done */
-        s->cfg.turns = option_value(s->argc, s->argv, 0, "turns");
-    if (s->cfg.turns == NULL)
+        p->cfg.turns = option_value(p->argc, p->argv, 0, "turns");
+    if (p->cfg.turns == NULL)
         return;
-    s->has_turns = mg_turns_parse(s->cfg.turns, t, err, sizeof err) == 0;
-    if (!s->has_turns && !s->plan_failed) {
-        snprintf(s->plan_err, sizeof s->plan_err, "%s", err);
-        s->plan_failed = 1;
+    p->has_turns = mg_turns_parse(p->cfg.turns, &p->turns, err, sizeof err) == 0;
+    if (!p->has_turns && !p->failed) {
+        snprintf(p->err, sizeof p->err, "%s", err);
+        p->failed = 1;
     }
-    if (s->has_turns && !s->plan_failed && s->b->kernel.rails && s->rails.rails > 1) {
-        snprintf(s->plan_err, sizeof s->plan_err, "--turns cannot be combined with --rails");
-        s->plan_failed = 1;
+    if (p->has_turns && !p->failed && p->base->kernel.rails && p->rails.rails > 1) {
+        snprintf(p->err, sizeof p->err, "--turns cannot be combined with --rails");
+        p->failed = 1;
     }
 }
 
 /* The option tables of this benchmark: common, per-call sync, its own, rails. */
-static size_t plan_tables(mg_run *s, mg_opt_table *tables)
+static size_t plan_tables(mg_plan *p, mg_opt_table *tables)
 {
-    size_t nt = mg_config_tables(s->b, &s->cfg, tables);
-    if (s->b->params.opts)
-        tables[nt++] = (mg_opt_table){s->b->params.opts, s->ctx.params, "benchmark", s->given};
-    if (s->b->kernel.rails)
-        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &s->rails, "rails", NULL};
+    const mg_bench *b = p->base;
+    size_t nt = mg_config_tables(b, &p->cfg, tables);
+    if (b->params.opts)
+        tables[nt++] = (mg_opt_table){b->params.opts, p->params, "benchmark", p->given};
+    if (b->kernel.rails)
+        tables[nt++] = (mg_opt_table){mg_rail_optdefs, &p->rails, "rails", NULL};
     return nt;
 }
 
@@ -118,82 +119,217 @@ int mg_ctx_given(const mg_ctx *c, const char *long_name)
     return 0;
 }
 
-void mg_plan_parse(mg_run *s)
+static void plan_fail(mg_plan *p, int how, const char *msg)
 {
-    mg_opt_table tables[4];
-    size_t nt = plan_tables(s, tables);
+    snprintf(p->err, sizeof p->err, "%s", msg);
+    p->failed = how;
+}
 
-    if (mg_opts_defaults(tables, nt, s->plan_err, sizeof s->plan_err) != 0) {
-        s->plan_failed = 2;
+/* The form params.choose picks from the parsed options (what choose sees of
+ * the context: the options, the common ones, and which were given). */
+static void plan_form(mg_plan *p)
+{
+    const mg_bench *b = p->base;
+    mg_ctx c;
+
+    memset(&c, 0, sizeof c);
+    c.params = p->params;
+    c.cfg = &p->cfg;
+    c.base = b;
+    c.peer = -1;
+    c.drv.opts = b->params.opts;
+    c.drv.given = p->given;
+    memset(&p->form, 0, sizeof p->form);
+    p->form.b = *b;
+    if (!b->params.choose(&c, b, &p->form))
+        return;
+    const mg_bench *form = &p->form.b;
+    /* the identity (name, family) and the options are the program's: a form
+     * changes what is measured, not what it is */
+    if (strcmp(form->id.name, b->id.name) != 0 || form->id.family != b->id.family ||
+        form->params.opts != b->params.opts || form->params.params_size != b->params.params_size ||
+        form->kernel.rails != b->kernel.rails) {
+        plan_fail(p, 2, "internal: choose returned a form of another identity or options");
         return;
     }
-    if (mg_json_requested(s->argc, s->argv)) /* an error in the options is a record too */
-        s->cfg.format = MG_FORMAT_JSON;
-    s->plan_failed =
-        mg_opts_parse(tables, nt, s->argc, s->argv, s->plan_err, sizeof s->plan_err) != 0;
-    if (s->cfg.policy.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
-        s->cfg.policy.max_samples =
-            s->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
-    if (!s->plan_failed && s->cfg.percentiles)
-        s->plan_failed =
-            mg_pctl_parse(s->cfg.percentiles, &s->pctl, s->plan_err, sizeof s->plan_err) != 0;
-    plan_turns(s);
-    if (s->plan_failed || s->cfg.help || s->cfg.version || !s->b->params.choose)
+    p->b = form;
+}
+
+/* -m MAX below the default sweep's start: what the start is and why. */
+static void below_default_min(mg_plan *p, const char *text)
+{
+    const mg_bench *b = p->b;
+    char msg[64];
+    uint64_t v;
+    if (strpbrk(text, ":,") || mg_size_parse(text, &v, msg, sizeof msg) != 0 ||
+        v >= b->sizes.default_min_size || v < b->sizes.min_size)
         return;
-    {
-        const mg_bench *b = s->b;
-        memset(&s->form, 0, sizeof s->form);
-        s->form.b = *b;
-        if (b->params.choose(&s->ctx, b, &s->form)) {
-            const mg_bench *form = &s->form.b;
-            /* the identity (name, family) and the options are the
-             * program's: a form changes what is measured, not what it is */
-            if (strcmp(form->id.name, b->id.name) != 0 || form->id.family != b->id.family ||
-                form->params.opts != b->params.opts ||
-                form->params.params_size != b->params.params_size ||
-                form->kernel.rails != b->kernel.rails) {
-                snprintf(s->plan_err, sizeof s->plan_err,
-                         "internal: choose returned a form of another identity or options");
-                s->plan_failed = 2;
-                return;
-            }
-            s->b = form;
-        }
-        if (s->b->kernel.plain_calls && s->rails.rails > 1) {
-            snprintf(s->plan_err, sizeof s->plan_err,
-                     "--rails applies to the plain calls only (not with --persistent)");
-            s->plan_failed = 1;
-        }
+    snprintf(p->err, sizeof p->err,
+             "-m %s: one size is the largest of a sweep from this program's smallest, %llu "
+             "bytes%s%s%s; for sizes up to %s give -m MIN:%s (like -m %llu:%s), or list them",
+             text, (unsigned long long)b->sizes.default_min_size,
+             b->sizes.default_min_why ? " (" : "",
+             b->sizes.default_min_why ? b->sizes.default_min_why : "",
+             b->sizes.default_min_why ? ")" : "", text, text, (unsigned long long)b->sizes.min_size,
+             text);
+    p->failed = 1;
+}
+
+/* The sizes (-m, or the form's default sweep) into p->sweep. */
+static void plan_sizes(mg_plan *p)
+{
+    const mg_bench *b = p->b;
+    char spec[64], msg[MG_ERRLEN - 32];
+    const char *text = p->cfg.sizes_spec;
+
+    if (text != NULL && b->sizes.none) {
+        /* barrier: no message size; -m (as a suite's "-- -m ..." gives every
+         * line) is ignored, and said once, rather than measuring the same
+         * call at every size */
+        snprintf(p->note, sizeof p->note, "-m %s ignored: %s has no message size", text,
+                 b->id.name);
+        p->cfg.sizes_spec = text = NULL;
+    }
+    if (text != NULL && (below_default_min(p, text), p->failed))
+        return;
+    if (text == NULL) {
+        snprintf(spec, sizeof spec, "%llu:%llu", (unsigned long long)b->sizes.default_min_size,
+                 (unsigned long long)b->sizes.default_max_size);
+        text = spec;
+    }
+    if (mg_sweep_parse(text, b->sizes.min_size, b->sizes.default_min_size,
+                       b->sizes.default_max_size, &p->sweep, msg, sizeof msg) != 0) {
+        snprintf(p->err, sizeof p->err, "-m: %s", msg);
+        p->failed = 1;
     }
 }
 
-static int check_sizes(mg_run *s);
-
-int mg_plan_report(mg_run *s, int *done)
+/* The form's timing defaults, then what the common options do not allow. */
+static void plan_policy(mg_plan *p)
 {
-    const mg_bench *b = s->b;
-    mg_ctx *ctx = &s->ctx;
+    const mg_bench *b = p->b;
+    mg_policy_cfg pc;
+    char err[MG_ERRLEN];
+
+    if (p->cfg.policy.iterations == 0)
+        p->cfg.policy.iterations = b->timing.default_iterations;
+    if (p->cfg.policy.warmup_iters < 0 && b->timing.default_warmup > 0)
+        p->cfg.policy.warmup_iters = b->timing.default_warmup;
+    mg_policy_from_config(&p->cfg, 0.0, 0.0, &pc);
+    if (mg_policy_cfg_check(&pc, err, sizeof err) != 0)
+        plan_fail(p, 1, err);
+    else if (p->cfg.sync_window_us > 0.0 && p->cfg.sync != MG_SYNC_WINDOW)
+        plan_fail(p, 1, "--sync-window needs --sync window");
+    else if (b->timing.time_mode == MG_TIME_CALL && p->cfg.policy.iterations > 10000000)
+        plan_fail(p, 1, "-i: at most 10000000 calls per size (every call is a sample)");
+    else if (b->kernel.plain_calls && p->rails.rails > 1)
+        plan_fail(p, 1, "--rails applies to the plain calls only (not with --persistent)");
+}
+
+/* --help / --version: the text rank 0 writes (the options given with --help
+ * are still checked: -m bad -h is a usage error). */
+static void plan_help(mg_plan *p)
+{
+    mg_opt_table tables[4];
+    size_t nt = plan_tables(p, tables), len = 0;
+    FILE *f = open_memstream(&p->help, &len);
+
+    if (f == NULL) {
+        plan_fail(p, 2, "out of memory");
+        return;
+    }
+    if (p->cfg.help && p->cfg.format == MG_FORMAT_JSON)
+        mg_opts_json_help(f, p->b->id.name, tables, nt);
+    else if (p->cfg.help)
+        print_help(f, p->b, tables, nt);
+    else
+        fprintf(f, "mpigauge_%s %s\n", p->b->id.name, MG_VERSION_STRING);
+    if (fclose(f) != 0)
+        plan_fail(p, 2, "out of memory");
+}
+
+static void plan_alloc(mg_plan *p)
+{
+    const mg_bench *b = p->base;
+    size_t rows = 0;
+    p->params = calloc(1, b->params.params_size ? b->params.params_size : 1);
+    if (p->params == NULL) {
+        fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
+        exit(MG_EXIT_INTERNAL);
+    }
+    if (b->params.params_default)
+        memcpy(p->params, b->params.params_default, b->params.params_size);
+    while (b->params.opts && b->params.opts[rows].type != MG_OPT_END)
+        ++rows;
+    if (rows > MG_MAX_BENCH_OPTS) {
+        fprintf(stderr, "mpigauge_%s: internal: more than %d option rows\n", b->id.name,
+                MG_MAX_BENCH_OPTS);
+        exit(MG_EXIT_INTERNAL);
+    }
+}
+
+void mg_plan_make(mg_plan *p, const mg_bench *b, int argc, char **argv)
+{
+    mg_opt_table tables[4];
+    size_t nt;
+
+    memset(p, 0, sizeof *p);
+    p->base = p->b = b;
+    p->argc = argc;
+    p->argv = argv;
+    mg_config_default(&p->cfg);
+    mg_rail_opts_default(&p->rails);
+    plan_alloc(p);
+    nt = plan_tables(p, tables);
+    if (mg_opts_defaults(tables, nt, p->err, sizeof p->err) != 0) {
+        p->failed = 2;
+        return;
+    }
+    if (mg_json_requested(argc, argv)) /* an error in the options is a record too */
+        p->cfg.format = MG_FORMAT_JSON;
+    p->failed = mg_opts_parse(tables, nt, argc, argv, p->err, sizeof p->err) != 0;
+    if (p->cfg.policy.max_samples == 0) /* turns: a size runs its whole budget, 10 us samples */
+        p->cfg.policy.max_samples =
+            p->cfg.turns ? MG_POLICY_MAX_SAMPLES_TURNS : MG_POLICY_MAX_SAMPLES;
+    if (!p->failed && p->cfg.percentiles)
+        p->failed = mg_pctl_parse(p->cfg.percentiles, &p->pctl, p->err, sizeof p->err) != 0;
+    plan_turns(p);
+    if (!p->failed && b->params.choose)
+        plan_form(p);
+    if (!p->failed && (p->cfg.help || p->cfg.version)) {
+        if (p->cfg.help && p->cfg.sizes_spec)
+            plan_sizes(p);
+        if (!p->failed)
+            plan_help(p);
+        return;
+    }
+    if (!p->failed)
+        plan_sizes(p);
+    if (!p->failed)
+        plan_policy(p);
+}
+
+void mg_plan_free(mg_plan *p)
+{
+    mg_sweep_free(&p->sweep);
+    free(p->params);
+    free(p->help);
+}
+
+int mg_plan_report(const mg_run *s, int *done)
+{
+    const mg_plan *p = s->plan;
 
     *done = 0;
-    if (s->plan_failed == 2)
-        mg_mpi_die(__FILE__, __LINE__, s->plan_err);
-    if (s->plan_failed)
-        return mg_run_usage(s, s->plan_err);
-    if (s->cfg.help && s->cfg.sizes_spec) {
-        /* -m bad -h: the options given with --help are still checked */
-        int rc = check_sizes(s);
-        if (rc != MG_EXIT_OK)
-            return rc;
-    }
-    if (s->cfg.help || s->cfg.version) {
-        mg_opt_table tables[4];
-        size_t nt = plan_tables(s, tables);
-        if (ctx->rank == 0 && s->cfg.help && s->cfg.format == MG_FORMAT_JSON)
-            mg_opts_json_help(s->io.out, b->id.name, tables, nt);
-        else if (ctx->rank == 0 && s->cfg.help)
-            print_help(s->io.out, b, tables, nt);
-        else if (ctx->rank == 0)
-            fprintf(s->io.out, "mpigauge_%s %s\n", b->id.name, MG_VERSION_STRING);
+    if (p->failed == 2)
+        mg_mpi_die(__FILE__, __LINE__, p->err);
+    if (p->note[0] && s->ctx.rank == 0)
+        fprintf(s->io.err, "mpigauge_%s: %s\n", p->b->id.name, p->note);
+    if (p->failed)
+        return mg_run_usage(s, p->err);
+    if (p->help != NULL) {
+        if (s->ctx.rank == 0)
+            fputs(p->help, s->io.out);
         *done = 1;
     }
     return MG_EXIT_OK;
@@ -221,80 +357,15 @@ static int check_ranks(mg_run *s)
     return mg_run_usage_error(s, "ranks", err, b->layout.min_ranks, b->layout.max_ranks);
 }
 
-/* -m MAX below the default sweep's start: what the start is and why. */
-static int below_default_min(mg_run *s, const char *text)
-{
-    const mg_bench *b = s->b;
-    char err[MG_ERRLEN], msg[64];
-    uint64_t v;
-    if (strpbrk(text, ":,") || mg_size_parse(text, &v, msg, sizeof msg) != 0 ||
-        v >= b->sizes.default_min_size || v < b->sizes.min_size)
-        return MG_EXIT_OK;
-    snprintf(err, sizeof err,
-             "-m %s: one size is the largest of a sweep from this program's smallest, %llu "
-             "bytes%s%s%s; for sizes up to %s give -m MIN:%s (like -m %llu:%s), or list them",
-             text, (unsigned long long)b->sizes.default_min_size,
-             b->sizes.default_min_why ? " (" : "",
-             b->sizes.default_min_why ? b->sizes.default_min_why : "",
-             b->sizes.default_min_why ? ")" : "", text, text, (unsigned long long)b->sizes.min_size,
-             text);
-    return mg_run_usage(s, err);
-}
-
-static int check_sizes(mg_run *s)
-{
-    const mg_bench *b = s->b;
-    char spec[64], msg[MG_ERRLEN - 32], err[MG_ERRLEN];
-    const char *text = s->cfg.sizes_spec;
-    int rc;
-
-    if (text != NULL && b->sizes.none) {
-        /* barrier: no message size; -m (as a suite's "-- -m ..." gives every
-         * line) is ignored, and said once, rather than measuring the same
-         * call at every size */
-        if (s->ctx.rank == 0)
-            fprintf(s->io.err, "mpigauge_%s: -m %s ignored: %s has no message size\n", b->id.name,
-                    text, b->id.name);
-        s->cfg.sizes_spec = text = NULL;
-    }
-    if (text != NULL && (rc = below_default_min(s, text)) != MG_EXIT_OK)
-        return rc;
-
-    if (text == NULL) {
-        snprintf(spec, sizeof spec, "%llu:%llu", (unsigned long long)b->sizes.default_min_size,
-                 (unsigned long long)b->sizes.default_max_size);
-        text = spec;
-    }
-    if (mg_sweep_parse(text, b->sizes.min_size, b->sizes.default_min_size,
-                       b->sizes.default_max_size, &s->sweep, msg, sizeof msg) != 0) {
-        snprintf(err, sizeof err, "-m: %s", msg);
-        return mg_run_usage(s, err);
-    }
-    s->ctx.sizes = &s->sweep;
-    return MG_EXIT_OK;
-}
-
 int mg_plan_check(mg_run *s)
 {
     const mg_bench *b = s->b;
     mg_ctx *ctx = &s->ctx;
     char err[MG_ERRLEN];
-    mg_policy_cfg pc;
     int rc;
 
-    if (s->cfg.policy.iterations == 0)
-        s->cfg.policy.iterations = b->timing.default_iterations;
-    if (s->cfg.policy.warmup_iters < 0 && b->timing.default_warmup > 0)
-        s->cfg.policy.warmup_iters = b->timing.default_warmup;
-    if ((rc = check_ranks(s)) != MG_EXIT_OK || (rc = check_sizes(s)) != MG_EXIT_OK)
+    if ((rc = check_ranks(s)) != MG_EXIT_OK)
         return rc;
-    mg_policy_from_config(&s->cfg, 0.0, 0.0, &pc);
-    if (mg_policy_cfg_check(&pc, err, sizeof err) != 0)
-        return mg_run_usage(s, err);
-    if (s->cfg.sync_window_us > 0.0 && s->cfg.sync != MG_SYNC_WINDOW)
-        return mg_run_usage(s, "--sync-window needs --sync window");
-    if (b->timing.time_mode == MG_TIME_CALL && s->cfg.policy.iterations > 10000000)
-        return mg_run_usage(s, "-i: at most 10000000 calls per size (every call is a sample)");
     if (b->params.resolve && b->params.resolve(ctx, err, sizeof err) != 0)
         return mg_run_usage(s, err);
     if (b->params.check && b->params.check(ctx, err, sizeof err) != 0)

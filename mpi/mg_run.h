@@ -2,10 +2,11 @@
 /* Internal to the driver (mg_main): the state of one run and its stages.
  *
  *   config   mg_config.c   the common option rows and the policy (a leaf)
- *   plan     mg_plan.c     every option table parsed, the benchmark's
- *                          options resolved (params.resolve) then checked,
- *                          usage decided (no MPI traffic but the agreement
- *                          on errors)
+ *   plan     mg_plan.c     before MPI_Init: every option table parsed, the
+ *                          form chosen, sizes parsed, usage decided (a const
+ *                          mg_plan); after it, with the rank count: the
+ *                          benchmark's options resolved (params.resolve)
+ *                          then checked
  *   session  mg_session.c  communicator, topology, the transport (ctx->xfer:
  *                          plain or the rails), pairs, variants, buffers,
  *                          requests, calibration, provenance
@@ -60,18 +61,45 @@ typedef struct {
 } mg_rows;
 
 /* Where a run writes: its results (standard output) and its messages
- * (standard error); mg_run_plan sets the process's, a test its own. */
+ * (standard error); mg_run_init sets the process's, a test its own. */
 typedef struct {
     FILE *out, *err;
 } mg_streams;
 
+/* What the plan decides, before MPI_Init and without MPI: every option
+ * table parsed, the form chosen, its defaults filled, the sizes parsed, the
+ * usage checked as far as it does not depend on the rank count, and the
+ * help text. mg_plan_make is its only writer; mg_main owns it and every
+ * later stage reads it through mg_run.plan (const). */
 typedef struct {
-    const mg_bench *b;
-    mg_streams io;
-    mg_form form; /* b after params.choose chose a form */
-    mg_ctx ctx;
+    const mg_bench *base; /* the program's descriptor */
+    const mg_bench *b;    /* the form to run: base, or &form.b */
+    mg_form form;
     mg_config cfg;
-    mg_sweep sweep;
+    void *params; /* the benchmark's options as parsed (base->params.params_size bytes) */
+    unsigned char given[MG_MAX_BENCH_OPTS]; /* the benchmark's rows the command line gives */
+    mg_sweep sweep;                         /* -m, or the form's default sweep */
+    mg_rail_opts rails;
+    mg_turns_spec turns; /* --turns, parsed (has_turns) */
+    int has_turns;
+    mg_pctl pctl; /* -z, parsed (pctl.n > 0) */
+    int argc;
+    char **argv;
+    int failed; /* 1: a usage error in err; 2: an internal error */
+    char err[MG_ERRLEN];
+    char note[MG_ERRLEN]; /* rank 0 says it on standard error ("" none) */
+    char *help;           /* --help / --version: the text rank 0 writes, or NULL */
+} mg_plan;
+
+/* One run of the plan: the session's and the sweep's state. */
+typedef struct {
+    const mg_plan *plan;
+    const mg_bench *b; /* plan->b */
+    mg_streams io;
+    mg_ctx ctx; /* ctx.params: the run's copy of plan->params, which resolve changes */
+    /* the configuration the run record shows: the plan's, with the -M guard
+     * the session used */
+    mg_config rec_cfg;
     long variants[MG_MAX_VARIANTS];
     int nvariants;
     int *node_of, *partner_of;
@@ -87,18 +115,9 @@ typedef struct {
     mg_opt_table info_tables[3]; /* the common tables, then the benchmark's */
     char (*info_variants)[96];
     mg_kvlist info_kernel;
-    mg_rail_opts rails;
-    mg_rails *mr;        /* the session's rails (NULL: the benchmark takes no rails) */
-    int rail_helper;     /* this process serves a rail group (mg_multirail_serve) */
-    mg_turns_spec turns; /* --turns, parsed (has_turns) */
-    int has_turns;
-    mg_pctl pctl; /* -z, parsed (pctl.n > 0) */
-    int argc;
-    char **argv;
-    int plan_failed; /* 1: a usage error in plan_err; 2: an internal error */
+    mg_rails *mr;    /* the session's rails (NULL: the benchmark takes no rails) */
+    int rail_helper; /* this process serves a rail group (mg_multirail_serve) */
     int aborted;     /* the sweep ended on an agreed failure (ctx.drv.fail) */
-    char plan_err[MG_ERRLEN];
-    unsigned char given[MG_MAX_BENCH_OPTS]; /* the benchmark's rows the command line gives */
 } mg_run;
 
 /* The measuring stages' clock: MPI_Wtime called directly (no indirect call
@@ -112,10 +131,15 @@ static inline double mg_now(const mg_ctx *ctx)
 /* --sync window's clock offsets over ctx->comm (mg_group_mpi.c). */
 double mg_mpi_clock_offset(const mg_ctx *ctx, double *rtt_max_s);
 
-/* Before MPI_Init: the benchmark's parameters at their defaults, every
- * option parsed (the plan), the rails steered from it (mg_driver.c). */
-void mg_run_plan(mg_run *s, const mg_bench *b, int argc, char **argv);
-/* Free what the plan and the session allocated. */
+/* Before MPI_Init, without MPI: the plan of program b for argv (an error
+ * is kept in p->failed and p->err for mg_plan_report). Exits on memory
+ * exhaustion. */
+void mg_plan_make(mg_plan *p, const mg_bench *b, int argc, char **argv);
+void mg_plan_free(mg_plan *p);
+/* A run of plan p: the context's parameters copied, the kernel state of the
+ * chosen form, the rails prepared (before MPI_Init). */
+void mg_run_init(mg_run *s, const mg_plan *p);
+/* Free what the session allocated. */
 void mg_run_release(mg_run *s);
 
 /* plan */
@@ -123,13 +147,12 @@ void mg_config_default(mg_config *c);
 int mg_json_requested(int argc, char **argv);
 void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
                            mg_policy_cfg *p);
-/* Before MPI_Init: parse every option table (common, benchmark, rails) and
- * choose the benchmark's form; an error is kept for mg_plan_report. */
-void mg_plan_parse(mg_run *s);
-/* After MPI_Init: the parse's usage error (rank 0 says it), or --help /
+/* After MPI_Init: the plan's usage error (rank 0 says it), or --help /
  * --version (*done = 1). */
-int mg_plan_report(mg_run *s, int *done);
-/* The checks that need the rank count (after the rails' groups are known). */
+int mg_plan_report(const mg_run *s, int *done);
+/* The checks that need the rank count (after the rails' groups are known):
+ * the ranks, then the benchmark's resolve (on the run's copy of its
+ * options, ctx.params) and check. */
 int mg_plan_check(mg_run *s);
 /* Rank 0: a usage error (exit 2) through the run's streams and its sink of
  * standard output; every rank returns MG_EXIT_USAGE. With need_min >= 0 the

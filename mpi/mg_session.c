@@ -49,7 +49,7 @@ int mg_session_rails(mg_run *s, int *served, int *rc)
     *served = 0;
     if (!s->b->kernel.rails)
         return 0;
-    if (mg_multirail_setup(s->mr, &s->rails, s->b->layout.max_ranks, ctx->comm, &bc,
+    if (mg_multirail_setup(s->mr, &s->plan->rails, s->b->layout.max_ranks, ctx->comm, &bc,
                            &s->rail_helper, err, sizeof err) != 0) {
         *rc = mg_run_usage(s, err);
         return -1;
@@ -108,8 +108,8 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
                     (b->kernel.other_bytes ? (uint64_t)b->kernel.other_bytes(ctx, max_size) : 0);
     const uint64_t node = mg_node_memory();
     int clamped = 0;
-    uint64_t limit = mg_memory_guard(s->cfg.max_memory, node, ctx->local_ranks, MG_MEMORY_SHARE_NUM,
-                                     MG_MEMORY_SHARE_DEN, &clamped);
+    uint64_t limit = mg_memory_guard(s->plan->cfg.max_memory, node, ctx->local_ranks,
+                                     MG_MEMORY_SHARE_NUM, MG_MEMORY_SHARE_DEN, &clamped);
     char err[MG_ERRLEN];
 
     if (clamped) {
@@ -120,10 +120,10 @@ static int check_memory(mg_run *s, uint64_t max_size, size_t rbytes)
                     "mpigauge_%s: note: -M %llu is more than this node can give each of its %d "
                     "rank%s (%llu bytes of %llu: physical memory or the cgroup's limit); the "
                     "guard is %llu\n",
-                    s->b->id.name, (unsigned long long)s->cfg.max_memory, ctx->local_ranks,
+                    s->b->id.name, (unsigned long long)s->plan->cfg.max_memory, ctx->local_ranks,
                     ctx->local_ranks == 1 ? "" : "s", (unsigned long long)limit,
                     (unsigned long long)node, (unsigned long long)limit);
-        s->cfg.max_memory = limit;
+        s->rec_cfg.max_memory = limit;
     }
 
     if (mg_group_all_true(&ctx->drv.group, need <= limit))
@@ -153,7 +153,7 @@ int mg_session_resources(mg_run *s)
 {
     const mg_bench *b = s->b;
     mg_ctx *ctx = &s->ctx;
-    uint64_t max_size = mg_sweep_max(&s->sweep);
+    uint64_t max_size = mg_sweep_max(&s->plan->sweep);
     size_t rbytes;
     char err[MG_ERRLEN];
     int rc;
@@ -163,7 +163,7 @@ int mg_session_resources(mg_run *s)
     if ((rc = check_memory(s, max_size, rbytes)) != MG_EXIT_OK)
         return rc;
     s->out.log = s->io.err;
-    if (s->cfg.output && !mg_out_open(&s->out, s->cfg.output, ctx, err))
+    if (s->plan->cfg.output && !mg_out_open(&s->out, s->plan->cfg.output, ctx, err))
         return mg_run_usage(s, err);
     ctx->sbuf = mg_xfer_alloc(&ctx->xfer, ctx->buf_bytes);
     ctx->rbuf = mg_xfer_alloc(&ctx->xfer, rbytes);

@@ -28,7 +28,8 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
     const mg_bench *b = s->b;
     const int root = s->ctx.rank == 0;
 
-    mg_policy_from_config(&s->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s, &w->pc);
+    mg_policy_from_config(&s->plan->cfg, s->prov.timer_overhead_s, s->prov.timer_resolution_s,
+                          &w->pc);
     if (b->timing.min_block_iters > 1)
         w->pc.min_block_iters = b->timing.min_block_iters;
     w->cap = (size_t)w->pc.max_samples;
@@ -86,7 +87,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
     if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);
-    *ok = s->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
+    *ok = s->plan->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
         return -1;
     if (ctx->rank == 0) {
@@ -121,10 +122,10 @@ static int sweep(mg_run *s)
     sweep_alloc(s, &w);
     mg_output_begin(s);
     mg_turns_begin(ctx->drv.turns);
-    if (s->cfg.sentinel)
+    if (s->plan->cfg.sentinel)
         mg_sentinel_take(ctx, "before", s->sink, s->nsinks);
-    for (size_t k = 0; k < s->sweep.n; ++k) {
-        uint64_t size = s->sweep.sizes_bytes[k];
+    for (size_t k = 0; k < s->plan->sweep.n; ++k) {
+        uint64_t size = s->plan->sweep.sizes_bytes[k];
         mg_stats ref;
         ctx->ref_s = NAN;
         ctx->ref = NULL;
@@ -149,7 +150,7 @@ static int sweep(mg_run *s)
         sweep_free(&w);
         return rc;
     }
-    if (s->cfg.sentinel)
+    if (s->plan->cfg.sentinel)
         mg_sentinel_take(ctx, "after", s->sink, s->nsinks);
     mg_output_summary(s);
     sweep_free(&w);
@@ -172,7 +173,8 @@ int mg_run_sweep(mg_run *s)
         s->b->kernel.teardown(&s->ctx);
     if (s->ctx.rank == 0 && s->aborted)
         mg_out_discard(&s->out);
-    else if (s->ctx.rank == 0 && s->cfg.output && mg_out_commit(&s->out, s->cfg.output) != 0)
+    else if (s->ctx.rank == 0 && s->plan->cfg.output &&
+             mg_out_commit(&s->out, s->plan->cfg.output) != 0)
         rc = MG_EXIT_FAIL;
     return rc;
 }

@@ -201,6 +201,39 @@ static const mg_bench block_form = {FAKE_FIELDS, .id.name = "fake",
 static const mg_bench call_form = {FAKE_FIELDS, .id.name = "fake_call",
                                    .timing.time_mode = MG_TIME_CALL};
 
+/* A form that is not the program's: choose renames it (the plan refuses). */
+static int rogue_choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
+{
+    (void)c, (void)base;
+    out->b.id.name = "fake_other";
+    return 1;
+}
+
+static const mg_bench rogue_form = {FAKE_FIELDS, .id.name = "fake_rogue",
+                                    .timing.time_mode = MG_TIME_ROOT,
+                                    .params.choose = rogue_choose};
+
+static const mg_bench *fake_named(const char *argv0)
+{
+    if (strcmp(argv0, "mpigauge_fake_call") == 0)
+        return &call_form;
+    return strcmp(argv0, "mpigauge_fake_rogue") == 0 ? &rogue_form : &block_form;
+}
+
+int mgt_plan(int argc, const char *const *argv, char *err, size_t errlen)
+{
+    mg_plan *p = malloc(sizeof *p);
+    int failed;
+    if (p == NULL)
+        return -1;
+    mg_plan_make(p, fake_named(argv[0]), argc, (char **)argv);
+    failed = p->failed;
+    snprintf(err, errlen, "%s", p->err);
+    mg_plan_free(p);
+    free(p);
+    return failed;
+}
+
 static double no_offset(const mg_ctx *ctx, double *rtt_max_s)
 {
     (void)ctx;
@@ -326,25 +359,41 @@ int mgt_run(int argc, const char *const *argv, mgt_result *r)
 {
     fake_world w = {1000.0, 12345, 0, 0, 0, 0};
     mg_run *s = malloc(sizeof *s);
+    mg_plan *plan = malloc(sizeof *plan), *before = malloc(sizeof *before);
     FILE *out = tmpfile(), *err = tmpfile();
 
     memset(r, 0, sizeof *r);
-    if (s == NULL || out == NULL || err == NULL) {
+    if (s == NULL || plan == NULL || before == NULL || out == NULL || err == NULL) {
         free(s);
+        free(plan);
+        free(before);
         if (out)
             fclose(out);
         if (err)
             fclose(err);
         return -1;
     }
-    mg_run_plan(s, strcmp(argv[0], "mpigauge_fake_call") == 0 ? &call_form : &block_form, argc,
-                (char **)argv);
+    mg_plan_make(plan, fake_named(argv[0]), argc, (char **)argv);
+    *before = *plan;
+    const size_t psize = plan->base->params.params_size;
+    void *params_before = malloc(psize ? psize : 1);
+    if (params_before == NULL)
+        abort();
+    memcpy(params_before, plan->params, psize);
+    mg_run_init(s, plan);
     data_sink sink = {.base = {.ops = &data_ops}, .r = r};
     s->io.out = out;
     s->io.err = err;
     s->inject = &sink.base;
     r->exit_code = run_stages(s, &w);
     mg_run_release(s);
+    /* the run reads its plan only: the same bytes (options included) after it */
+    r->plan_unchanged =
+        memcmp(before, plan, sizeof *plan) == 0 && memcmp(params_before, plan->params, psize) == 0;
+    free(params_before);
+    mg_plan_free(plan);
+    free(plan);
+    free(before);
     r->err = slurp(err);
     r->out = slurp(out);
     fclose(err);

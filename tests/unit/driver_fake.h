@@ -40,13 +40,18 @@ typedef struct {
     char row_variant[64][32], row_stop[64][16];
     double row_median[64];
     char error_code[32];
+    int plan_unchanged; /* the plan (and its options) the same bytes after the run */
 } mgt_result;
 
 /* Run "mpigauge_fake ARGS..." or "mpigauge_fake_call ARGS..." (argv[0]
- * included) in this process. Standard
- * output and error are captured (file descriptors 1 and 2). Returns 0, or -1
- * when the capture could not be set up. */
+ * included) in this process. What the run writes goes to two temporary
+ * files given to it as its streams, read back into out and err. Returns 0,
+ * or -1 when they could not be set up. */
 int mgt_run(int argc, const char *const *argv, mgt_result *r);
+/* Only the plan (mg_plan_make) of ARGS: its failed (0, 1 usage, 2
+ * internal) and its message in err. "mpigauge_fake_rogue" is a program
+ * whose choose returns a form of another name. */
+int mgt_plan(int argc, const char *const *argv, char *err, size_t errlen);
 void mgt_result_free(mgt_result *r);
 
 #ifdef __cplusplus

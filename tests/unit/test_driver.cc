@@ -300,6 +300,7 @@ TEST(DriverSink, AnInjectedSinkGetsTheRowsAndTheErrorAsData)
     mgt_result r;
     ASSERT_EQ(mgt_run(9, argv, &r), 0);
     EXPECT_EQ(r.exit_code, 0);
+    EXPECT_TRUE(r.plan_unchanged);
     EXPECT_EQ(r.begins, 1);
     EXPECT_EQ(r.summaries, 1);
     EXPECT_EQ(r.errors, 0);
@@ -319,6 +320,31 @@ TEST(DriverSink, AnInjectedSinkGetsTheRowsAndTheErrorAsData)
     EXPECT_EQ(r.nrows, 0);
     EXPECT_EQ(r.errors, 1);
     EXPECT_STREQ(r.error_code, "usage");
+    mgt_result_free(&r);
+}
+
+// The plan is made before MPI_Init, once: its errors are kept for rank 0 to
+// say, a form of another identity is refused as an internal error, and the
+// run that reads it leaves it as it was (the -M guard the session clamps
+// goes to the run record's copy of the configuration).
+TEST(DriverPlan, MadeOnceRefusesAFormOfAnotherIdentityAndStaysUnchanged)
+{
+    char err[512];
+    const char *rogue[] = {"mpigauge_fake_rogue", "-m", "8", nullptr};
+    EXPECT_EQ(mgt_plan(3, rogue, err, sizeof err), 2);
+    EXPECT_NE(std::string(err).find("another identity"), std::string::npos) << err;
+    const char *fine[] = {"mpigauge_fake", "-m", "8", nullptr};
+    EXPECT_EQ(mgt_plan(3, fine, err, sizeof err), 0) << err;
+    const char *tiny[] = {"mpigauge_fake", "-m", "abc", nullptr};
+    EXPECT_EQ(mgt_plan(3, tiny, err, sizeof err), 1);
+    EXPECT_NE(std::string(err).find("-m: "), std::string::npos) << err;
+
+    const char *argv[] = {"mpigauge_fake", "-m", "1:8", "-i", "10",   "--ways", "1",
+                          "--own-bytes",   "1K", "-M",  "1G", nullptr};
+    mgt_result r;
+    ASSERT_EQ(mgt_run(11, argv, &r), 0);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.plan_unchanged);
     mgt_result_free(&r);
 }
 
