@@ -152,6 +152,11 @@ static const mg_opt common_opts[] = {
          "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
          "node's load (JSON records of type sentinel)",
      .key = ""},
+    {.long_name = "no-cvars",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, no_cvars),
+     .help = "do not read the MPI library's control variables (MPI_T cvars) for the run record",
+     .key = ""},
     {.long_name = "turns",
      .type = MG_OPT_STRING,
      .offset = offsetof(mg_config, turns),

@@ -76,6 +76,7 @@ typedef struct {
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us; /* --sync-window; 0: automatic */
     int sentinel;          /* --sentinel: probes and node state before and after */
+    int no_cvars;          /* --no-cvars: the library's control variables are not read */
     const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
     double turn_slice_s;   /* --turn-slice */
     double turn_timeout_s; /* --turn-timeout */

@@ -115,8 +115,10 @@ static void write_record(FILE *f, const void *arg, int as_comment)
     const mg_run *s = arg;
     if (as_comment)
         mg_prov_write_comment(f, &s->prov, &s->info);
-    else
+    else {
         mg_prov_write(f, &s->prov, &s->info);
+        mg_prov_write_cvars(f, &s->prov);
+    }
 }
 
 /* Rank 0: the run record's data, from the run (plain: mg_prov.h). */

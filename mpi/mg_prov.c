@@ -80,6 +80,8 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     mg_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
     p->bindings = gather_strings(bind, ctx->comm);
+    if (ctx->rank == 0 && !ctx->cfg->no_cvars)
+        mg_cvars_read(&p->cvars, ctx->comm);
 }
 
 void mg_prov_free(mg_prov *p)
@@ -92,6 +94,7 @@ void mg_prov_free(mg_prov *p)
         free(p->bindings[0]);
         free(p->bindings);
     }
+    mg_cvars_free(&p->cvars);
     for (size_t i = 0; i < p->nenv; ++i)
         free(p->env[i]);
     free(p->env);
@@ -261,6 +264,65 @@ static void write_options(mg_json *j, const mg_run_info *ri)
     mg_json_object_end(j);
 }
 
+/* What the run record says of the control variables: how many were read
+ * and their set's digest (the set itself is the cvars record), or why none
+ * were. */
+static void write_cvars_summary(mg_json *j, const mg_cvars *c)
+{
+    char hex[17];
+    mg_json_object_begin(j, "cvars");
+    if (c->state == MG_CVARS_READ) {
+        mg_cvars_digest_hex(c, hex);
+        mg_json_string(j, "state", "read");
+        mg_json_string(j, "digest", hex);
+        mg_json_uint(j, "read", c->n);
+        mg_json_uint(j, "total", c->total);
+        mg_json_uint(j, "unreadable", c->unreadable);
+        mg_json_uint(j, "other_binding", c->other_bind);
+        mg_json_uint(j, "per_launch", c->per_launch);
+    } else if (c->state == MG_CVARS_ABSENT) {
+        mg_json_string(j, "state", "absent");
+        mg_json_string(j, "why", c->why);
+    } else
+        mg_json_string(j, "state", "off");
+    mg_json_object_end(j);
+}
+
+void mg_prov_write_cvars(FILE *f, const mg_prov *p)
+{
+    static const char *const fields[] = {"name", "value", "type", "scope", "binding"};
+    const mg_cvars *c = &p->cvars;
+    char hex[17], lib[256];
+    mg_json j;
+
+    if (c->state != MG_CVARS_READ || c->n == 0)
+        return;
+    first_line(p->library, lib, sizeof lib);
+    mg_cvars_digest_hex(c, hex);
+    mg_json_init(&j, f);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "cvars");
+    mg_json_string(&j, "digest", hex);
+    mg_json_string(&j, "mpi_library", lib);
+    mg_json_array_begin(&j, "fields");
+    for (size_t k = 0; k < sizeof fields / sizeof fields[0]; ++k)
+        mg_json_string(&j, NULL, fields[k]);
+    mg_json_array_end(&j);
+    mg_json_array_begin(&j, "cvars");
+    for (size_t i = 0; i < c->n; ++i) {
+        mg_json_array_begin(&j, NULL);
+        mg_json_string(&j, NULL, c->v[i].name);
+        mg_json_string(&j, NULL, c->v[i].value);
+        mg_json_string(&j, NULL, c->v[i].type);
+        mg_json_string(&j, NULL, c->v[i].scope);
+        mg_json_string(&j, NULL, c->v[i].bind);
+        mg_json_array_end(&j);
+    }
+    mg_json_array_end(&j);
+    mg_json_object_end(&j);
+    fputc('\n', f);
+}
+
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
 {
     char lib[256], ver[16];
@@ -291,6 +353,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
         mg_json_string(&j, NULL, ri->argv[i]);
     mg_json_array_end(&j);
     write_env(&j, p);
+    write_cvars_summary(&j, &p->cvars);
     if (ri->kernel)
         mg_kv_write_json(&j, ri->kernel);
     write_options(&j, ri);

@@ -8,6 +8,7 @@
 #define MG_PROV_H
 
 #include "mg_driver.h"
+#include "mg_mpit.h"
 
 #include <stdio.h>
 
@@ -24,6 +25,7 @@ typedef struct {
     char version[64]; /* mpigauge's version */
     char **env;       /* the recorded "NAME=VALUE" variables, sorted */
     size_t nenv;
+    mg_cvars cvars; /* rank 0: the library's control variables (MPI_T) */
 } mg_prov;
 
 /* The rest of what the run record says, as plain data the output stage
@@ -64,6 +66,9 @@ void mg_prov_collect_env(mg_prov *p, char **envp);
 
 /* Rank 0: write the run record (one line). */
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri);
+/* The {"type":"cvars",...} record of the control variables read (nothing
+ * when none were): after the run record, which names its digest. */
+void mg_prov_write_cvars(FILE *f, const mg_prov *p);
 
 /* Rank 0: "# ..." comment lines for the human table. */
 void mg_prov_write_comment(FILE *f, const mg_prov *p, const mg_run_info *ri);

@@ -53,6 +53,11 @@ def check_run(run, results, where):
         need(f in run, f"{where}: run record lacks {f}")
     need(len(run["hosts"]) == run["nranks"] == len(run["bindings"]),
          f"{where}: hosts/bindings do not match nranks")
+    cv = run.get("cvars")
+    need(isinstance(cv, dict) and cv.get("state") in ("read", "absent", "off"),
+         f"{where}: cvars {cv!r}")
+    need(cv["state"] != "read" or not cv["read"] or run.get("_cvars_seen"),
+         f"{where}: {cv.get('read')} cvars read but no cvars record after the run record")
     need(results, f"{where}: no result records after the run record")
     for i, r in enumerate(results, 1):
         for f in RESULT_FIELDS:
@@ -110,6 +115,10 @@ def check_jsonl(text, where):
         elif rec.get("type") == "sentinel":
             need(groups, f"{where}: line {i}: a sentinel before any run record")
             check_sentinel(rec, groups[-1], f"{where}: line {i}")
+        elif rec.get("type") == "cvars":
+            need(groups and not groups[-1][1], f"{where}: line {i}: cvars not right after a run")
+            check_cvars(rec, groups[-1][0], f"{where}: line {i}")
+            groups[-1][0]["_cvars_seen"] = True
         elif rec.get("type") == "summary":
             need(groups and groups[-1][1], f"{where}: line {i}: a summary before any result")
             need(rec.get("benchmark") == groups[-1][0].get("benchmark"),
@@ -119,6 +128,32 @@ def check_jsonl(text, where):
     for k, (run, results) in enumerate(groups, 1):
         check_run(run, results, f"{where} run {k}")
     return groups
+
+
+def fnv1a64(text):
+    h = 14695981039346656037
+    for b in text.encode():
+        h = ((h ^ b) * 1099511628211) % (1 << 64)
+    return "%016x" % h
+
+
+def check_cvars(rec, run, where):
+    """The library's control variables: the set the run record names by its
+    digest, in name order, each [name, value, type, scope, binding]."""
+    summary = run.get("cvars") or {}
+    need(summary.get("state") == "read", f"{where}: cvars record for a run that read none")
+    need(rec.get("digest") == summary.get("digest"), f"{where}: digest is not the run's")
+    need(rec.get("fields") == ["name", "value", "type", "scope", "binding"],
+         f"{where}: fields {rec.get('fields')}")
+    rows = rec.get("cvars")
+    need(isinstance(rows, list) and len(rows) == summary.get("read"),
+         f"{where}: {len(rows or [])} cvars, the run says {summary.get('read')}")
+    need(all(isinstance(r, list) and len(r) == 5 and all(isinstance(x, str) for x in r)
+             for r in rows), f"{where}: a cvar is not 5 strings")
+    names = [r[0] for r in rows]
+    need(names == sorted(names), f"{where}: cvars not in name order")
+    text = "".join(f"{r[0]}={r[1]}\n" for r in rows)
+    need(fnv1a64(text) == rec["digest"], f"{where}: digest {rec['digest']} is not the set's")
 
 
 def check_sentinel(rec, group, where):

@@ -130,7 +130,8 @@ def schedule(nrounds, nlines, nconfigs, rng, first_round=1):
     return out
 
 
-RESULT_TYPES = ("session", "session_end", "launch", "run", "result", "sentinel", "error")
+RESULT_TYPES = ("session", "session_end", "launch", "run", "result", "sentinel", "error",
+                "cvars")
 
 
 def _record_line(line):
@@ -149,20 +150,32 @@ class Writer:
     file (its first line a record) and keeps every valid record: a last
     line without its newline that is a whole record gets the newline; one
     that is not (an earlier run killed in a write) is cut off and counted in
-    `torn`, whatever its length."""
+    `torn`, whatever its length. A library's control variables (a cvars
+    record) are written once per distinct set (its digest), by the first
+    launch that read them; the run records name the digest."""
 
     def __init__(self, path, append):
         self.path = path
         self.f = open(path, "a+b" if append else "wb")
         self.records = []
         self.torn = 0
+        self.cvar_sets = set()
         if append:
             try:
                 self._check_append()
+                self._known_cvar_sets()
             except BaseException:
                 self.f.close()
                 raise
         self.f.seek(0, os.SEEK_END)
+
+    def _known_cvar_sets(self):
+        self.f.seek(0)
+        for line in self.f:
+            if b'"type":"cvars"' in line:
+                rec = _record_line(line)
+                if rec is not None and isinstance(rec.get("digest"), str):
+                    self.cvar_sets.add(rec["digest"])
 
     def _last_line_start(self, end):
         """Offset of the first byte of the file's last line (no final newline)."""
@@ -207,6 +220,8 @@ class Writer:
         self.f.truncate(start)
 
     def write(self, recs):
+        recs = [r for r in recs if r.get("type") != "cvars" or r.get("digest") not in
+                self.cvar_sets]
         data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()
         with ln.BlockSignals():
             start = self.f.tell()
@@ -222,6 +237,7 @@ class Writer:
                 raise OutputError(f"cannot write {self.path}: {e.strerror}; the file holds every "
                                   "launch before this one") from None
         self.records += recs
+        self.cvar_sets.update(r.get("digest") for r in recs if r.get("type") == "cvars")
 
     def close(self):
         try:

@@ -262,6 +262,21 @@ static void fake_prov(mg_prov *p)
     snprintf(p->date_utc, sizeof p->date_utc, "2026-01-01T00:00:00Z");
     snprintf(p->version, sizeof p->version, "0.0-test");
     mg_prov_collect_env(p, (char **)env);
+    /* two control variables, as MPI_T would give them (mg_prov_free frees them) */
+    static const mg_cvar cv[] = {
+        {"btl_sm_eager_limit", "4096", "int", "readonly", "none"},
+        {"coll_tuned_use_dynamic_rules", "false", "bool", "readonly", "none"}};
+    p->cvars.state = MG_CVARS_READ;
+    p->cvars.v = calloc(2, sizeof *p->cvars.v);
+    for (size_t i = 0; p->cvars.v && i < 2; ++i) {
+        p->cvars.v[i] = cv[i];
+        p->cvars.v[i].name = strdup(cv[i].name);
+        p->cvars.v[i].value = strdup(cv[i].value);
+        p->cvars.n++;
+    }
+    p->cvars.total = 3;
+    p->cvars.unreadable = 1;
+    p->cvars.digest = mg_cvars_digest(p->cvars.v, p->cvars.n);
 }
 
 /* The stages of mg_main after MPI_Init, on one rank without MPI. */

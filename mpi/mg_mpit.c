@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The library's control variables through MPI_T (mg_mpit.h). */
+#include "mg_mpit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_MAX_LEN 256
+#define VALUE_MAX_LEN 1024
+
+static const char *type_name(MPI_Datatype t, MPI_T_enum e)
+{
+    if (e != MPI_T_ENUM_NULL)
+        return "enum";
+    if (t == MPI_INT)
+        return "int";
+    if (t == MPI_UNSIGNED)
+        return "unsigned";
+    if (t == MPI_UNSIGNED_LONG)
+        return "unsigned_long";
+    if (t == MPI_UNSIGNED_LONG_LONG)
+        return "unsigned_long_long";
+    if (t == MPI_COUNT)
+        return "count";
+    if (t == MPI_CHAR)
+        return "char";
+    if (t == MPI_DOUBLE)
+        return "double";
+    if (t == MPI_C_BOOL)
+        return "bool";
+    return "other";
+}
+
+static const char *scope_name(int s)
+{
+    switch (s) {
+    case MPI_T_SCOPE_CONSTANT: return "constant";
+    case MPI_T_SCOPE_READONLY: return "readonly";
+    case MPI_T_SCOPE_LOCAL: return "local";
+    case MPI_T_SCOPE_GROUP: return "group";
+    case MPI_T_SCOPE_GROUP_EQ: return "group_eq";
+    case MPI_T_SCOPE_ALL: return "all";
+    case MPI_T_SCOPE_ALL_EQ: return "all_eq";
+    default: return "other";
+    }
+}
+
+/* One element of a value as text (the enumeration's item name when it has
+ * one for the value). */
+static void element_text(const void *buf, int i, MPI_Datatype t, MPI_T_enum e, char *out,
+                         size_t len)
+{
+    if (t == MPI_INT || e != MPI_T_ENUM_NULL) {
+        int v = ((const int *)buf)[i], nitems = 0, item = 0, nlen;
+        char ename[NAME_MAX_LEN], iname[NAME_MAX_LEN];
+        nlen = sizeof ename;
+        if (e != MPI_T_ENUM_NULL && MPI_T_enum_get_info(e, &nitems, ename, &nlen) == MPI_SUCCESS)
+            for (int k = 0; k < nitems; ++k) {
+                nlen = sizeof iname;
+                if (MPI_T_enum_get_item(e, k, &item, iname, &nlen) == MPI_SUCCESS && item == v) {
+                    snprintf(out, len, "%s", iname);
+                    return;
+                }
+            }
+        snprintf(out, len, "%d", v);
+    } else if (t == MPI_UNSIGNED)
+        snprintf(out, len, "%u", ((const unsigned *)buf)[i]);
+    else if (t == MPI_UNSIGNED_LONG)
+        snprintf(out, len, "%lu", ((const unsigned long *)buf)[i]);
+    else if (t == MPI_UNSIGNED_LONG_LONG)
+        snprintf(out, len, "%llu", ((const unsigned long long *)buf)[i]);
+    else if (t == MPI_COUNT)
+        snprintf(out, len, "%lld", (long long)((const MPI_Count *)buf)[i]);
+    else if (t == MPI_DOUBLE)
+        snprintf(out, len, "%.17g", ((const double *)buf)[i]);
+    else if (t == MPI_C_BOOL)
+        snprintf(out, len, "%s", ((const _Bool *)buf)[i] ? "true" : "false");
+    else
+        snprintf(out, len, "?");
+}
+
+static size_t type_bytes(MPI_Datatype t)
+{
+    if (t == MPI_CHAR)
+        return 1;
+    if (t == MPI_INT)
+        return sizeof(int);
+    if (t == MPI_UNSIGNED)
+        return sizeof(unsigned);
+    if (t == MPI_UNSIGNED_LONG)
+        return sizeof(unsigned long);
+    if (t == MPI_UNSIGNED_LONG_LONG)
+        return sizeof(unsigned long long);
+    if (t == MPI_COUNT)
+        return sizeof(MPI_Count);
+    if (t == MPI_DOUBLE)
+        return sizeof(double);
+    if (t == MPI_C_BOOL)
+        return sizeof(_Bool);
+    return 0;
+}
+
+/* Read cvar i (bound to obj, or NULL) as text into out; 0, or -1 when it
+ * cannot be read. */
+static int read_value(int i, void *obj, MPI_Datatype t, MPI_T_enum e, char *out, size_t len)
+{
+    MPI_T_cvar_handle h;
+    int count = 0, rc = -1;
+    size_t bytes = type_bytes(t);
+    void *buf;
+
+    if (bytes == 0 || MPI_T_cvar_handle_alloc(i, obj, &h, &count) != MPI_SUCCESS)
+        return -1;
+    if (count >= 0 && (buf = calloc((size_t)count + 1, bytes)) != NULL) {
+        if (MPI_T_cvar_read(h, buf) == MPI_SUCCESS) {
+            rc = 0;
+            if (t == MPI_CHAR) {
+                ((char *)buf)[count] = '\0';
+                snprintf(out, len, "%s", (const char *)buf);
+            } else {
+                size_t at = 0;
+                out[0] = '\0';
+                for (int k = 0; k < count && at + 1 < len; ++k) {
+                    char one[NAME_MAX_LEN];
+                    element_text(buf, k, t, e, one, sizeof one);
+                    at += (size_t)snprintf(out + at, len - at, "%s%s", k ? "," : "", one);
+                }
+            }
+        }
+        free(buf);
+    }
+    MPI_T_cvar_handle_free(&h);
+    return rc;
+}
+
+/* Variables whose value is new at every launch (a job's id, a daemon's
+ * address, a session directory: Open MPI's ess_base_jobid, orte_hnp_uri,
+ * orte_jobfam_session_dir): left out of the set, which would otherwise
+ * differ between any two launches. */
+static int per_launch(const char *name)
+{
+    static const char *const marks[] = {"jobid", "_uri", "session_dir", "jobfam", "_nspace"};
+    for (size_t k = 0; k < sizeof marks / sizeof marks[0]; ++k)
+        if (strstr(name, marks[k]) != NULL)
+            return 1;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const mg_cvar *)a)->name, ((const mg_cvar *)b)->name);
+}
+
+uint64_t mg_cvars_digest(const mg_cvar *v, size_t n)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (size_t i = 0; i < n; ++i) {
+        const char *parts[4] = {v[i].name, "=", v[i].value, "\n"};
+        for (int p = 0; p < 4; ++p)
+            for (const unsigned char *s = (const unsigned char *)parts[p]; *s; ++s) {
+                h ^= *s;
+                h *= 1099511628211ULL;
+            }
+    }
+    return h;
+}
+
+void mg_cvars_digest_hex(const mg_cvars *c, char out[17])
+{
+    snprintf(out, 17, "%016llx", (unsigned long long)c->digest);
+}
+
+/* Cvar i into c->v[c->n] when it can be read. */
+static void read_one(mg_cvars *c, int i, MPI_Comm *comm)
+{
+    char name[NAME_MAX_LEN], desc[8], value[VALUE_MAX_LEN];
+    int nlen = sizeof name, dlen = sizeof desc, verbosity, bind, scope;
+    MPI_Datatype t;
+    MPI_T_enum e;
+    void *obj = NULL;
+
+    if (MPI_T_cvar_get_info(i, name, &nlen, &verbosity, &t, &e, desc, &dlen, &bind, &scope) !=
+        MPI_SUCCESS) {
+        c->unreadable++;
+        return;
+    }
+    if (per_launch(name)) {
+        c->per_launch++;
+        return;
+    }
+    if (bind == MPI_T_BIND_MPI_COMM)
+        obj = comm;
+    else if (bind != MPI_T_BIND_NO_OBJECT) {
+        c->other_bind++;
+        return;
+    }
+    if (read_value(i, obj, t, e, value, sizeof value) != 0) {
+        c->unreadable++;
+        return;
+    }
+    mg_cvar *v = &c->v[c->n];
+    if ((v->name = strdup(name)) == NULL || (v->value = strdup(value)) == NULL) {
+        free(v->name);
+        c->unreadable++;
+        return;
+    }
+    v->type = type_name(t, e);
+    v->scope = scope_name(scope);
+    v->bind = obj ? "comm" : "none";
+    c->n++;
+}
+
+void mg_cvars_read(mg_cvars *c, MPI_Comm comm)
+{
+    int provided = 0, num = 0;
+
+    memset(c, 0, sizeof *c);
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+        c->state = MG_CVARS_ABSENT;
+        snprintf(c->why, sizeof c->why, "MPI_T_init_thread failed");
+        return;
+    }
+    if (MPI_T_cvar_get_num(&num) != MPI_SUCCESS || num < 0) {
+        c->state = MG_CVARS_ABSENT;
+        snprintf(c->why, sizeof c->why, "MPI_T_cvar_get_num failed");
+    } else if (num > 0 && (c->v = calloc((size_t)num, sizeof *c->v)) == NULL) {
+        c->state = MG_CVARS_ABSENT;
+        snprintf(c->why, sizeof c->why, "out of memory for %d cvars", num);
+    } else {
+        c->state = MG_CVARS_READ;
+        c->total = (size_t)num;
+        for (int i = 0; i < num; ++i)
+            read_one(c, i, &comm);
+        if (c->n > 1)
+            qsort(c->v, c->n, sizeof *c->v, by_name);
+        c->digest = mg_cvars_digest(c->v, c->n);
+    }
+    MPI_T_finalize();
+}
+
+void mg_cvars_free(mg_cvars *c)
+{
+    for (size_t i = 0; i < c->n; ++i) {
+        free(c->v[i].name);
+        free(c->v[i].value);
+    }
+    free(c->v);
+    c->v = NULL;
+    c->n = 0;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The MPI library's own variables through the MPI tool information
+ * interface (MPI_T): its control variables (cvars), read once per run as
+ * rank 0 sees them, for the run record (doc/output.md, "cvars").
+ *
+ * Every cvar without an object binding is read, and those bound to a
+ * communicator are read on the run's communicator; cvars of other bindings
+ * (windows, files, ...) are counted, not read, and so are those whose value
+ * is new at every launch (a job id, a daemon's address). A value is kept as text: an
+ * integer in decimal, a double with 17 significant digits, a string as it
+ * is, an enumeration by its item's name, an array as its elements joined by
+ * commas. The set is identified by a 64-bit FNV-1a digest over its names
+ * and values in name order, so that a file of many launches keeps each
+ * distinct set once.
+ */
+#ifndef MG_MPIT_H
+#define MG_MPIT_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    char *name;
+    char *value;
+    const char *type;  /* "int", "unsigned", "unsigned_long", "unsigned_long_long",
+                        * "count", "char", "double", "bool", "enum", "other" */
+    const char *scope; /* "constant", "readonly", "local", "group", "group_eq", "all",
+                        * "all_eq", "other" */
+    const char *bind;  /* "none", "comm" */
+} mg_cvar;
+
+typedef enum {
+    MG_CVARS_OFF = 0,     /* not read (--cvars off) */
+    MG_CVARS_READ = 1,    /* read: n of them */
+    MG_CVARS_ABSENT = -1, /* MPI_T not available here (why) */
+} mg_cvars_state;
+
+typedef struct {
+    mg_cvars_state state;
+    char why[160];
+    mg_cvar *v; /* sorted by name */
+    size_t n;
+    size_t total;      /* cvars the library reports */
+    size_t unreadable; /* whose handle or read failed */
+    size_t other_bind; /* bound to objects other than a communicator: not read */
+    size_t per_launch; /* new at every launch (a job id, an address): not kept */
+    uint64_t digest;   /* FNV-1a 64 over "name=value\n" in name order */
+} mg_cvars;
+
+/* Read the library's control variables (any rank; MPI_T is initialised and
+ * finalised around it). comm: the communicator comm-bound cvars are read
+ * on. Never fails: a library without MPI_T is MG_CVARS_ABSENT with why. */
+void mg_cvars_read(mg_cvars *c, MPI_Comm comm);
+void mg_cvars_free(mg_cvars *c);
+/* The digest as 16 hexadecimal digits. */
+void mg_cvars_digest_hex(const mg_cvars *c, char out[17]);
+/* FNV-1a 64 of the sorted set (exposed for the unit test). */
+uint64_t mg_cvars_digest(const mg_cvar *v, size_t n);
+
+#endif
