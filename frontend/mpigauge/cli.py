@@ -4,7 +4,8 @@ import argparse
 import sqlite3
 import sys
 
-from . import best, compare_cli, dashboard, history_cli, plot, report, run_cli, selftest
+from . import (best, compare_cli, cvars, dashboard, history_cli, plot, report, run_cli,
+               selftest)
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE, OutputError, UsageError, version
 from .launch import Interrupted
 from .options import add_verdict_options
@@ -19,6 +20,7 @@ DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare, plot and 
   mpigauge selftest  the instrument's own false-alarm and detection rates here
   mpigauge history   keep results per release in a database; check a run against the last
   mpigauge dashboard a static site of the history: trends, regimes, regressions
+  mpigauge cvars     the MPI library's control variables (MPI_T) of results, and their changes
 """
 
 
@@ -28,7 +30,7 @@ def build_parser():
     p.add_argument("--version", action="version", version=f"mpigauge {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, each adding its own parser
-    for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard):
+    for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p

@@ -383,6 +383,14 @@ def provenance_warnings(base, new):
     return [f"{m} ({', '.join(bs)})" for m, bs in grouped.items()]
 
 
+def explanations(base, new):
+    """What may explain a verdict between two sides, first what the
+    library was set to (its MPI_T control variables), then how the runs
+    were made (provenance_warnings)."""
+    from .cvars import differences
+    return differences(base, new) + provenance_warnings(base, new)
+
+
 def parse_threshold(s):
     t = s.strip()
     try:

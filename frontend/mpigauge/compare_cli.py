@@ -15,7 +15,7 @@ def _sequential_alpha(sets, alpha):
 
 
 def cmd_compare(a):
-    from .compare import compare_sets, parse_threshold, provenance_warnings
+    from .compare import compare_sets, explanations, parse_threshold
     from .render import (html_page, render_html_comparisons, render_json, render_markdown,
                          render_text)
     from .results import load_inputs
@@ -36,7 +36,7 @@ def cmd_compare(a):
     for new in sets[1:]:
         rows, ob, on = compare_sets(base, new, threshold, alpha, a.error_control,
                                     covariate=a.covariate)
-        warns = provenance_warnings(base, new)
+        warns = explanations(base, new)
         if looks:
             warns.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
                          f"= {a.alpha:g} / {looks}")

@@ -8,7 +8,8 @@ The database: launches (one row per program launch: tag, the file it came
 from, its session, configuration label and round, library, version, hosts,
 date, and its records as they were in the file), results (one row per
 benchmark, variant and size of a launch: the figures the trend needs) and
-sessions (the runner's session records). A launch is known by the SHA-256
+sessions (the runner's session records), cvars (the library's control
+variables, one record per distinct set, by digest). A launch is known by the SHA-256
 of its run and result records, so adding the same launches twice is
 refused. The file is marked as mpigauge's (application_id) and anything
 else, a damaged file or another program's database, is refused with a
@@ -42,7 +43,13 @@ CREATE TABLE results (
 CREATE INDEX results_series ON results (benchmark, size_bytes);
 CREATE INDEX results_launch ON results (launch);
 CREATE INDEX launches_tag ON launches (tag);
+CREATE TABLE cvars (digest TEXT PRIMARY KEY, record TEXT NOT NULL);
 """
+
+
+# added with the control variables: a history made before gets it at its next add
+CVARS_TABLE = ("CREATE TABLE IF NOT EXISTS cvars (digest TEXT PRIMARY KEY, "
+               "record TEXT NOT NULL)")
 
 
 def default_db():
@@ -215,7 +222,21 @@ class History:
                     if row[1]:
                         ends.append(self._json(row[1]))
             out.extend(self._json(recs, list))
-        return out + ends
+        return self._cvar_sets(out) + out + ends
+
+    def _cvar_sets(self, records):
+        """The cvars records (one per set) the run records among records name."""
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                               "name = 'cvars'").fetchone():
+            return []       # a history from before the control variables
+        want = sorted({r["cvars"].get("digest") for r in records if r.get("type") == "run"
+                       and isinstance(r.get("cvars"), dict) and r["cvars"].get("digest")})
+        out = []
+        for d in want:
+            row = self.db.execute("SELECT record FROM cvars WHERE digest = ?", (d,)).fetchone()
+            if row:
+                out.append(self._json(row[0]))
+        return out
 
     def configs(self, tag):
         return [c for (c,) in self.db.execute(
@@ -231,9 +252,10 @@ class History:
 
     # ---- adding --------------------------------------------------------------------
 
-    def add(self, launches, sessions, ends, tag, source):
+    def add(self, launches, sessions, ends, tag, source, cvar_sets=()):
         """Add the launches of one file under tag, all or nothing. launches:
-        [(Launch, [its records])]. Returns the number added; refuses launches
+        [(Launch, [its records])]; cvar_sets: the file's cvars records (kept
+        once per digest). Returns the number added; refuses launches
         already in the history."""
         rows = [(_fingerprint(recs), la, recs) for la, recs in launches]
         prints = [r[0] for r in rows]
@@ -250,6 +272,10 @@ class History:
             if not self.has_tag(tag):
                 seq = self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM tags").fetchone()[0]
                 self.db.execute("INSERT INTO tags VALUES (?, ?, ?)", (tag, seq, added))
+            self.db.execute(CVARS_TABLE)
+            for c in cvar_sets:
+                self.db.execute("INSERT OR IGNORE INTO cvars VALUES (?, ?)",
+                                (c["digest"], _dump(c)))
             for s in sessions:
                 end = ends.get(s["session_id"])
                 self.db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?, ?)",

@@ -76,7 +76,8 @@ def _add(hist, a):
     if bad:
         warn(f"{a.file}: {len(bad)} results not added to the history, e.g. launch "
              f"{bad[0][0]}: {bad[0][1]}")
-    n = hist.add(launches, sessions, ends, tag, a.file)
+    n = hist.add(launches, sessions, ends, tag, a.file,
+                 [r for r in recs if r.get("type") == "cvars"])
     configs = sorted({la.config for la, _ in launches if la.config is not None})
     more = f", configurations {', '.join(configs)}" if configs else ""
     skipped = f" ({empty} launches without results not added)" if empty else ""
@@ -190,7 +191,7 @@ def _side(hist, spec, against=None):
 
 
 def _check(hist, a):
-    from .compare import compare_sets, parse_threshold, provenance_warnings
+    from .compare import compare_sets, explanations, parse_threshold
     from .render import render_json, render_markdown, render_text
     threshold = parse_threshold(a.threshold)
     if not 0 < a.alpha < 1:
@@ -208,7 +209,7 @@ def _check(hist, a):
     new.label = new.label or os.path.basename(a.new)
     rows, ob, on = compare_sets(base, new, threshold, a.alpha, a.error_control,
                                 covariate=a.covariate)
-    warns = provenance_warnings(base, new)
+    warns = explanations(base, new)
     if not rows:
         raise UsageError(f"nothing in common between {base.label} and {new.label} (same "
                          "benchmark, variant, ranks, options, size and unit)")

@@ -11,6 +11,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from .common import UsageError
+from .cvars import table as cvar_table
 from .schema import problem
 
 
@@ -89,6 +90,7 @@ class ResultSet:
         self.sessions = []
         self.warnings = []
         self.looks = 0           # planned looks of a --until-decided run
+        self.cvar_tables = {}    # digest -> {name: value}: the cvars records of its file
 
     def key(self, la, res):
         run = la.run
@@ -192,6 +194,10 @@ def build_set(records, path, label=None, keymode="options", config=None, all_con
                 rs.warnings.append(f"{path}:{rec.get('_line')}: result before any run record, ignored")
         elif t == "sentinel" and current is not None:
             current.sentinels[rec.get("phase")] = rec
+        elif t == "cvars":
+            tab = cvar_table(rec)
+            if tab is not None:
+                rs.cvar_tables[rec["digest"]] = tab
     return rs
 
 

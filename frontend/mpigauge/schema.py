@@ -35,14 +35,15 @@ FIELDS = {
     "run": {"benchmark": STR, "nranks": INT, "nnodes": INT, "hosts": LIST, "bindings": LIST,
             "options": DICT, "launch_id": STR, "config": STR, "round": INT, "env": DICT,
             "command_line": LIST, "mpi_library": STR, "mpi_library_version": STR,
-            "date_utc": STR, "mpigauge_version": STR, "family": STR},
+            "date_utc": STR, "mpigauge_version": STR, "family": STR, "cvars": DICT},
+    "cvars": {"digest": STR, "mpi_library": STR, "fields": LIST, "cvars": LIST},
     "result": {"benchmark": STR, "size_bytes": INT, "unit": STR, "median": NUM, "variant": STR,
                "validation": STR, "ci95_low": NUM, "ci95_high": NUM, "p99": NUM,
                "launch_id": STR},
     "sentinel": {"phase": STR, "probe_latency_us": NUM, "compute_rate_min": NUM, "nodes": LIST,
                  "launch_id": STR},
 }
-REQUIRED = {"run": ("benchmark",), "result": ("size_bytes", "unit", "median"),
+REQUIRED = {"run": ("benchmark",), "cvars": ("digest", "cvars"), "result": ("size_bytes", "unit", "median"),
             "sentinel": ("phase",)}
 NODE_FIELDS = {"host": STR, "load1": NUM, "ctxt": INT, "steal_jiffies": INT}
 

@@ -1,0 +1,154 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The MPI library's control variables (MPI_T cvars) each side of a
+comparison ran with, and what differs between two sides: the first of the
+explanations `compare`, `report` and `history check` give for a verdict
+(doc/compare.md). A run record names its set by digest ("cvars":
+{"digest": ...}); the set itself is a cvars record, kept once per digest in
+a results file (doc/output.md)."""
+from collections import Counter
+
+SHOWN = 12          # differing variables named in a comparison's notes
+SAME_LIBRARY = 0.5  # shared names / the smaller set: below it, two libraries' sets
+
+
+def table(rec):
+    """{name: value} of a cvars record, or None when it is malformed."""
+    rows = rec.get("cvars")
+    if not isinstance(rows, list):
+        return None
+    out = {}
+    for r in rows:
+        if isinstance(r, list) and len(r) >= 2 and isinstance(r[0], str):
+            out[r[0]] = r[1] if isinstance(r[1], str) else str(r[1])
+    return out
+
+
+def digest_of(run):
+    c = run.get("cvars")
+    return c.get("digest") if isinstance(c, dict) and c.get("state") == "read" else None
+
+
+def side_sets(rs):
+    """Counter digest -> launches of the side that ran with it (launches
+    whose run record names no set are left out)."""
+    return Counter(d for d in (digest_of(la.run) for la in rs.launches) if d is not None)
+
+
+def diff(a, b):
+    """(changed [(name, a, b)], only in a {name: value}, only in b) of two
+    tables."""
+    changed = [(k, a[k], b[k]) for k in sorted(a.keys() & b.keys()) if a[k] != b[k]]
+    only_a = {k: a[k] for k in sorted(a.keys() - b.keys())}
+    only_b = {k: b[k] for k in sorted(b.keys() - a.keys())}
+    return changed, only_a, only_b
+
+
+# variables that differ between any two releases and explain no figure: a
+# component's version, the paths a build was installed and configured with
+BOOKKEEPING = ("_major_version", "_minor_version", "_release_version", "component_path",
+               "param_file", "configure_params", "_version")
+
+
+def bookkeeping(name):
+    return any(name.endswith(m) if m.startswith("_") else m in name for m in BOOKKEEPING)
+
+
+def _value(v):
+    return repr(v) if v == "" or v.strip() != v or " " in v else v
+
+
+def _lines(changed, only_a, only_b, la, lb, shown):
+    """One line per variable; with a limit (shown) the bookkeeping ones are
+    counted in one line, not named."""
+    skip = 0
+    if shown is not None:
+        n = len(changed) + len(only_a) + len(only_b)
+        changed = [c for c in changed if not bookkeeping(c[0])]
+        only_a = {k: v for k, v in only_a.items() if not bookkeeping(k)}
+        only_b = {k: v for k, v in only_b.items() if not bookkeeping(k)}
+        skip = n - len(changed) - len(only_a) - len(only_b)
+    out = [f"{k} {_value(x)} -> {_value(y)}" for k, x, y in changed]
+    out += [f"{k} {_value(v)} only in {la}" for k, v in only_a.items()]
+    out += [f"{k} {_value(v)} only in {lb}" for k, v in only_b.items()]
+    if skip:
+        out.append(f"{skip} component versions and installation paths differ too")
+    if shown is not None and len(out) > shown:
+        rest = len(out) - shown
+        out = out[:shown] + [f"... and {rest} more (mpigauge cvars lists them all)"]
+    return out
+
+
+def differences(base, new, shown=SHOWN):
+    """Lines saying how the library settings of two sides differ, or [].
+    A side that ran with more than one set is said first; two libraries'
+    sets (few names in common) are summarised, with the shared names whose
+    values differ."""
+    tabs = {**base.cvar_tables, **new.cvar_tables}
+    sb, sn = side_sets(base), side_sets(new)
+    out = []
+    for rs, s in ((base, sb), (new, sn)):
+        if len(s) > 1:
+            (d1, _), (d2, _) = s.most_common(2)
+            if d1 in tabs and d2 in tabs:
+                ch, o1, o2 = diff(tabs[d1], tabs[d2])
+                out.append(f"{rs.label}: launches ran with {len(s)} different sets of control "
+                           "variables (MPI_T): " + "; ".join(
+                               _lines(ch, o1, o2, d1, d2, 4)))
+    if not sb or not sn:
+        return out
+    db, dn = sb.most_common(1)[0][0], sn.most_common(1)[0][0]
+    if db == dn:
+        return out
+    if db not in tabs or dn not in tabs:
+        return out + [f"control variables (MPI_T) differ (digest {db} vs {dn}; the sets "
+                      "themselves are not in the files)"]
+    a, b = tabs[db], tabs[dn]
+    ch, oa, ob = diff(a, b)
+    shared = len(a.keys() & b.keys())
+    head = f"cvar ({base.label} -> {new.label}): "
+    if shared < SAME_LIBRARY * min(len(a), len(b)):
+        return out + [f"control variables (MPI_T): two libraries' sets ({len(a)} in "
+                      f"{base.label}, {len(b)} in {new.label}, {shared} names in common, "
+                      f"{len(ch)} of them with other values)"] + \
+            [head + x for x in _lines(ch, {}, {}, base.label, new.label, shown)]
+    return out + [head + x for x in _lines(ch, oa, ob, base.label, new.label, shown)]
+
+
+def cmd_cvars(a):
+    """One side: the sets of control variables its launches ran with. Two
+    or more: every variable that differs from the first side's set."""
+    import sys
+
+    from .common import EXIT_OK
+    from .results import load_inputs
+    sets = load_inputs(a.files)
+    out = []
+    if len(sets) == 1 or a.list:
+        for rs in sets:
+            counts = side_sets(rs)
+            if not counts:
+                out.append(f"{rs.label}: no control variables recorded (runs with --no-cvars, "
+                           "a library without MPI_T, or an mpigauge before 0.9)")
+            for d, n in counts.most_common():
+                tab = rs.cvar_tables.get(d)
+                size = f"{len(tab)} variables" if tab is not None else "the set is not in the file"
+                out.append(f"{rs.label}: set {d}: {size}, {n} launch{'es' if n != 1 else ''}")
+                if a.list and tab is not None:
+                    out += [f"  {k} = {_value(v)}" for k, v in tab.items()]
+    for new in ([] if a.list else sets[1:]):
+        lines = differences(sets[0], new, shown=None)
+        out += lines or [f"{sets[0].label} -> {new.label}: the same control variables"]
+    sys.stdout.write("\n".join(out) + "\n")
+    return EXIT_OK
+
+
+def add_parser(sub):
+    c = sub.add_parser("cvars", help="the MPI library's control variables (MPI_T) of results, "
+                       "and what differs between them",
+                       description="With one side: the sets of control variables (MPI_T "
+                       "cvars) its launches ran with. With more: every variable whose value "
+                       "differs from the first side's, and those only one side has. Sides as "
+                       "for compare: FILE LABEL LABEL... or FILE FILE....")
+    c.add_argument("files", nargs="+", metavar="FILE|LABEL", help="BASE [NEW...]")
+    c.add_argument("--list", action="store_true", help="list every variable of each set")
+    c.set_defaults(func=cmd_cvars)
