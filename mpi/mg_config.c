@@ -5,6 +5,8 @@
  * that the plan, the output and the provenance can all read it. */
 #include "mg_run.h"
 
+static const char *const mg_pvars_choices[] = {"none", "list", NULL};
+
 #include "config.h"
 #include "mg_exit.h"
 
@@ -151,6 +153,14 @@ static const mg_opt common_opts[] = {
      .help =
          "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
          "node's load (JSON records of type sentinel)",
+     .key = ""},
+    {.long_name = "pvars",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(mg_config, pvars_list),
+     .choices = mg_pvars_choices,
+     .arg_name = "list",
+     .help = "list: print the performance variables (MPI_T pvars) this MPI library offers, one "
+             "per line (JSON records with --format json), and measure nothing",
      .key = ""},
     {.long_name = "no-cvars",
      .type = MG_OPT_FLAG,

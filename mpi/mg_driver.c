@@ -109,6 +109,17 @@ static int check_support(mg_run *s)
     return MG_EXIT_OK;
 }
 
+/* --pvars list: rank 0 prints what the library offers (after MPI_Init,
+ * when its components have registered theirs). */
+static int list_pvars(const mg_run *s)
+{
+    FILE *f = s->ctx.rank == 0 ? s->io.out : NULL;
+    if (mg_pvars_list(f, s->plan->cfg.format == MG_FORMAT_JSON) != 0)
+        return mg_run_error(s, "mpi_t", MG_EXIT_SKIP, "MPI_T is not available in this library", "",
+                            -1, -1);
+    return f == NULL || fflush(f) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
+}
+
 /* Everything after MPI_Init and before MPI_Finalize: plan, session, and
  * the stages that run in one process too (mg_run_sweep). */
 static int run(mg_run *s)
@@ -119,6 +130,8 @@ static int run(mg_run *s)
         return rc;
     if ((rc = check_support(s)) != MG_EXIT_OK)
         return rc;
+    if (s->plan->cfg.pvars_list)
+        return list_pvars(s);
     if (mg_session_rails(s, &served, &rc) != 0)
         return rc;
     if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)

@@ -19,6 +19,7 @@
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct {
     char *name;
@@ -55,6 +56,11 @@ void mg_cvars_read(mg_cvars *c, MPI_Comm comm);
 void mg_cvars_free(mg_cvars *c);
 /* The digest as 16 hexadecimal digits. */
 void mg_cvars_digest_hex(const mg_cvars *c, char out[17]);
+/* --pvars list: every performance variable the library offers (name,
+ * class, datatype, binding, whether it is continuous, description), one
+ * per line after a header, or one {"type":"pvar",...} record per line.
+ * 0, or -1 when MPI_T cannot be used (f NULL: only that is asked). */
+int mg_pvars_list(FILE *f, int json);
 /* FNV-1a 64 of the sorted set (exposed for the unit test). */
 uint64_t mg_cvars_digest(const mg_cvar *v, size_t n);
 
