@@ -385,10 +385,11 @@ def provenance_warnings(base, new):
 
 def explanations(base, new):
     """What may explain a verdict between two sides, first what the
-    library was set to (its MPI_T control variables), then how the runs
-    were made (provenance_warnings)."""
-    from .cvars import differences
-    return differences(base, new) + provenance_warnings(base, new)
+    library was set to (its MPI_T control variables, then the settings in
+    the environment), then how the runs were made (provenance_warnings)."""
+    from .cvars import differences, env_differences
+    return differences(base, new) + env_differences(base, new) + \
+        provenance_warnings(base, new)
 
 
 def parse_threshold(s):

@@ -78,6 +78,31 @@ def _lines(changed, only_a, only_b, la, lb, shown):
     return out
 
 
+# environment variables that set a library (not those of the job: SLURM_, PMIX_)
+SETTING_PREFIXES = ("OMPI_MCA_", "MPIR_CVAR_", "UCX_", "FI_", "I_MPI_", "MV2_", "PSM2_")
+
+
+def _settings(rs):
+    """The library settings in the environment of most of a side's launches."""
+    envs = Counter(tuple(sorted((k, str(v)) for k, v in (la.run.get("env") or {}).items()
+                                if k.startswith(SETTING_PREFIXES)))
+                   for la in rs.launches if isinstance(la.run.get("env"), dict))
+    return dict(envs.most_common(1)[0][0]) if envs else None
+
+
+def env_differences(base, new):
+    """Lines naming the library settings of the environment that differ
+    (MPICH reads a string cvar set there, MPIR_CVAR_CH4_NETMOD, back as its
+    default through MPI_T: the environment says what was asked)."""
+    a, b = _settings(base), _settings(new)
+    if a is None or b is None:
+        return []
+    head = f"environment ({base.label} -> {new.label}): "
+    return [head + f"{k} {_value(a[k]) if k in a else 'unset'} -> "
+            f"{_value(b[k]) if k in b else 'unset'}"
+            for k in sorted(a.keys() | b.keys()) if a.get(k) != b.get(k)]
+
+
 def differences(base, new, shown=SHOWN):
     """Lines saying how the library settings of two sides differ, or [].
     A side that ran with more than one set is said first; two libraries'

@@ -90,6 +90,15 @@ class Differences(unittest.TestCase):
         self.assertTrue(ex[0].startswith("cvar (v1 -> v2): btl_sm_eager_limit"), ex)
         self.assertTrue(any("rank count differs" in x for x in ex), ex)
 
+    def test_library_settings_in_the_environment_follow_the_cvars(self):
+        base, new = self.sides(OLD, OLD)
+        for la in base.launches:
+            la.run["env"] = {"SLURM_JOB_ID": "1", "UCX_TLS": "sm"}
+        for la in new.launches:
+            la.run["env"] = {"SLURM_JOB_ID": "2", "MPIR_CVAR_CH4_NETMOD": "ofi", "UCX_TLS": "sm"}
+        self.assertEqual(mg.compare.explanations(base, new),
+                         ["environment (v1 -> v2): MPIR_CVAR_CH4_NETMOD unset -> ofi"])
+
     def test_two_libraries_sets_are_summarised(self):
         mpich = {"MPIR_CVAR_CH4_NETMOD": "ucx", "MPIR_CVAR_ENABLE_GPU": "0"}
         base, new = self.sides(OLD, mpich, lib_b="MPICH Version: 4.0.2")
