@@ -154,6 +154,12 @@ static const mg_opt common_opts[] = {
          "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
          "node's load (JSON records of type sentinel)",
      .key = ""},
+    {.long_name = "per-rank",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, per_rank),
+     .help = "JSON: every rank's median per iteration (us) in each result (rank_median_us); "
+             "benchmarks of more than a pair name their slowest and fastest rank without it",
+     .key = ""},
     {.long_name = "pvars",
      .type = MG_OPT_CHOICE,
      .offset = offsetof(mg_config, pvars_list),

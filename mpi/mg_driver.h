@@ -78,6 +78,7 @@ typedef struct {
     int sentinel;          /* --sentinel: probes and node state before and after */
     int no_cvars;          /* --no-cvars: the library's control variables are not read */
     int pvars_list;        /* --pvars list: print the library's pvars, measure nothing */
+    int per_rank;          /* --per-rank: every rank's median in each JSON result */
     const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
     double turn_slice_s;   /* --turn-slice */
     double turn_timeout_s; /* --turn-timeout */

@@ -40,6 +40,28 @@ static void keep_row(mg_rows *t, const mg_result *r)
     t->n++;
 }
 
+/* The slowest and fastest rank of a row, and with --per-rank every rank's
+ * median (in us, an array the caller frees). */
+static double *name_ranks(const mg_run *s, const double *median_s, mg_result *r)
+{
+    double *us = NULL;
+    const int n = s->ctx.nranks;
+    r->ranks_timed = mg_rank_extremes(median_s, n, &r->slowest_rank, &r->fastest_rank);
+    if (r->ranks_timed > 0) {
+        r->slowest_rank_us = median_s[r->slowest_rank] * 1e6;
+        r->fastest_rank_us = median_s[r->fastest_rank] * 1e6;
+        r->slowest_host = s->prov.hosts ? s->prov.hosts[r->slowest_rank] : NULL;
+        r->fastest_host = s->prov.hosts ? s->prov.hosts[r->fastest_rank] : NULL;
+    }
+    if (s->plan->cfg.per_rank && (us = malloc((size_t)n * sizeof *us)) != NULL) {
+        for (int i = 0; i < n; ++i)
+            us[i] = median_s[i] * 1e6;
+        r->rank_median_us = us;
+        r->nranks = n;
+    }
+    return us;
+}
+
 /* Rank 0: statistics, extras and the output of one (size, variant); the
  * statistics go to *st_out. */
 int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned long long iters,
@@ -76,8 +98,11 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
         }
         b->report.extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
     }
+    double *rank_us = rank_median_s && mg_names_ranks(b) ? name_ranks(s, rank_median_s, &r) : NULL;
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k]->ops->row(s->sink[k], &r);
+    free(rank_us);
+    r.rank_median_us = NULL;
     if (b->report.summary)
         keep_row(&s->rows, &r);
     return 0;

@@ -180,6 +180,9 @@ int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size, FILE *err);
 void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x, size_t n);
 void mg_gather_figures(const mg_bench *b, const mg_ctx *ctx, double *all);
 void mg_gather_rank_medians(const mg_ctx *ctx, const double *mine, size_t n, double *all);
+/* Whether the rows of b name their slowest and fastest rank: a benchmark
+ * that can span more than a pair (its ranks each time their own loop). */
+static inline int mg_names_ranks(const mg_bench *b) { return b->layout.max_ranks > 2; }
 void mg_calibrate_compute(mg_ctx *ctx);
 
 /* output */

@@ -83,7 +83,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     ctx->variant = s->variants[v];
     ctx->variant_index = v;
     why = mg_measure(b, ctx, size, &w->pc, w->mine, w->cap, w->root, &n, &nmine, &iters);
-    if (b->report.extras)
+    if (b->report.extras || mg_names_ranks(b))
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
     if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);

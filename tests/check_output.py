@@ -75,6 +75,17 @@ def check_run(run, results, where):
                  f"{where}: result {i}: percentiles {r['percentiles']!r}")
         if "validation" in r:
             need(r["validation"] == "passed", f"{where}: result {i}: validation {r['validation']}")
+        if "slowest_rank" in r:  # benchmarks of more than a pair name their slowest rank
+            s, f = r["slowest_rank"], r["fastest_rank"]
+            need(0 <= s < run["nranks"] and 0 <= f < run["nranks"]
+                 and r["slowest_host"] == run["hosts"][s] and r["fastest_host"] == run["hosts"][f]
+                 and r["slowest_rank_us"] >= r["fastest_rank_us"] > 0,
+                 f"{where}: result {i}: slowest/fastest rank {s} {f}")
+        if "rank_median_us" in r:  # --per-rank
+            m = r["rank_median_us"]
+            need(len(m) == run["nranks"] and max(m) == r["slowest_rank_us"]
+                 and min(x for x in m if x > 0) == r["fastest_rank_us"],
+                 f"{where}: result {i}: rank_median_us {m}")
     # sizes in sweep order; per size the variants in list order (a search may
     # stop early, so a prefix of the list, never empty)
     variants = run["options"].get("variants", [None])

@@ -287,6 +287,41 @@ static void csv_fields(FILE *f, const mg_result *r)
     }
 }
 
+int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest)
+{
+    int k = 0;
+    *slowest = *fastest = -1;
+    for (int i = 0; i < n; ++i) {
+        if (!(median[i] > 0.0) || !isfinite(median[i]))
+            continue;
+        if (k == 0 || median[i] > median[*slowest])
+            *slowest = i;
+        if (k == 0 || median[i] < median[*fastest])
+            *fastest = i;
+        k++;
+    }
+    return k;
+}
+
+/* The slowest and fastest rank of a row, and every rank's median. */
+static void json_ranks(mg_json *j, const mg_result *r)
+{
+    if (r->ranks_timed > 0) {
+        mg_json_int(j, "slowest_rank", r->slowest_rank);
+        mg_json_string(j, "slowest_host", r->slowest_host);
+        mg_json_number(j, "slowest_rank_us", r->slowest_rank_us);
+        mg_json_int(j, "fastest_rank", r->fastest_rank);
+        mg_json_string(j, "fastest_host", r->fastest_host);
+        mg_json_number(j, "fastest_rank_us", r->fastest_rank_us);
+    }
+    if (r->rank_median_us) {
+        mg_json_array_begin(j, "rank_median_us");
+        for (int i = 0; i < r->nranks; ++i)
+            mg_json_number(j, NULL, r->rank_median_us[i]);
+        mg_json_array_end(j);
+    }
+}
+
 void mg_report_json_result(FILE *f, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
@@ -332,6 +367,7 @@ void mg_report_json_result(FILE *f, const mg_result *r)
             mg_json_number(&j, r->extra_names[i], r->extra[i]);
         mg_json_object_end(&j);
     }
+    json_ranks(&j, r);
     mg_json_object_end(&j);
     fputc('\n', f);
 }

@@ -63,7 +63,22 @@ typedef struct {
     double extra[MG_MAX_EXTRA];
     const mg_pctl *pctl;        /* -z: the chosen percentiles, or NULL (P90, P99) */
     double pctl_v[MG_MAX_PCTL]; /* their values, in unit */
+    /* Benchmarks that can span more than a pair: the ranks whose own timed
+     * loop took longest and shortest (median per iteration, us) and their
+     * hosts; ranks_timed 0: not named. */
+    int ranks_timed;
+    int slowest_rank, fastest_rank;
+    const char *slowest_host, *fastest_host;
+    double slowest_rank_us, fastest_rank_us;
+    const double *rank_median_us; /* --per-rank: every rank's, nranks of them; NULL: not kept */
+    int nranks;
 } mg_result;
+
+/* The slowest and fastest of n ranks' medians (ranks with no positive,
+ * finite median, such as idle ones, left out): the number of ranks with
+ * one, and their indices in *slowest and *fastest (the lowest rank on a
+ * tie; -1 when none). */
+int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest);
 
 typedef struct {
     const char *benchmark;

@@ -410,3 +410,18 @@ TEST(ReportPercentiles, JsonKeepsTheThreeAndAddsTheChosen)
               std::string::npos)
         << line;
 }
+
+// The slowest and fastest rank of a row: idle ranks (0) and non-finite
+// medians left out, the lowest rank on a tie.
+TEST(ReportRanks, ExtremesSkipIdleRanksAndTakeTheLowestOnATie)
+{
+    const double med[] = {2e-6, 0.0, 5e-6, 1e-6, 5e-6, NAN, 1e-6};
+    int slow = 9, fast = 9;
+    EXPECT_EQ(mg_rank_extremes(med, 7, &slow, &fast), 5);
+    EXPECT_EQ(slow, 2);
+    EXPECT_EQ(fast, 3);
+    const double idle[] = {0.0, -1.0, INFINITY};
+    EXPECT_EQ(mg_rank_extremes(idle, 3, &slow, &fast), 0);
+    EXPECT_EQ(slow, -1);
+    EXPECT_EQ(fast, -1);
+}
