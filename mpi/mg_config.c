@@ -154,6 +154,13 @@ static const mg_opt common_opts[] = {
          "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
          "node's load (JSON records of type sentinel)",
      .key = ""},
+    {.long_name = "samples",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, samples),
+     .arg_name = "FILE",
+     .help = "write every timed sample (its start on rank 0's clock, time per iteration, "
+             "iterations) to FILE as JSON Lines, complete or not at all (doc/output.md)",
+     .key = ""},
     {.long_name = "per-rank",
      .type = MG_OPT_FLAG,
      .offset = offsetof(mg_config, per_rank),

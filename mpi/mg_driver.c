@@ -184,6 +184,9 @@ void mg_run_release(mg_run *s)
     free(s->rows.row);
     free(s->rows.label);
     free(s->info_variants);
+    if (s->samples_mem)
+        fclose(s->samples_mem);
+    free(s->samples_text);
     free(s->ctx.params);
 }
 

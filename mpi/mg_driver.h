@@ -79,6 +79,7 @@ typedef struct {
     int no_cvars;          /* --no-cvars: the library's control variables are not read */
     int pvars_list;        /* --pvars list: print the library's pvars, measure nothing */
     int per_rank;          /* --per-rank: every rank's median in each JSON result */
+    const char *samples;   /* --samples FILE: every timed sample, or NULL */
     const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
     double turn_slice_s;   /* --turn-slice */
     double turn_timeout_s; /* --turn-timeout */

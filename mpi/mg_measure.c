@@ -90,9 +90,10 @@ static void plan_batch(const mg_ctx *ctx, const mg_policy_cfg *pc, mg_policy *po
 }
 
 /* The calls of one batch: batch[j] is the sample of call j as this rank
- * saw it (INFINITY: it started late), mine[j] its own call time. */
+ * saw it (INFINITY: it started late), mine[j] its own call time, start[j]
+ * when the call began (its window's start). */
 static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_plan *plan,
-                      int window, double offset_s, double *batch, double *mine)
+                      int window, double offset_s, double *batch, double *mine, double *start)
 {
     for (long j = 0; j < plan->k; ++j) {
         double t0, t1;
@@ -106,6 +107,7 @@ static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_
             b->kernel.iterate(ctx, size, 1);
             t1 = mg_now(ctx) - offset_s;
             batch[j] = late ? INFINITY : t1 - start;
+            t0 = start;
         } else {
             mg_group_barrier(&ctx->drv.group);
             t0 = mg_now(ctx);
@@ -114,16 +116,21 @@ static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_
             batch[j] = t1 - t0;
         }
         mine[j] = t1 - t0;
+        start[j] = t0;
     }
 }
 
 /* Rank 0: keep the valid samples of a reduced batch; a late start means the
  * window was too short for this size (doubled). */
-static size_t keep_batch(mg_ctx *ctx, const double *red, long k, double *root, size_t n,
-                         call_plan *plan)
+static size_t keep_batch(mg_ctx *ctx, const double *red, const double *start, long k, double *root,
+                         size_t n, call_plan *plan, mg_sample_log *log)
 {
     unsigned long long late = 0;
     for (long j = 0; j < k; ++j) {
+        if (isfinite(red[j]) && log) {
+            log->start[n] = start[j];
+            log->iters[n] = 1;
+        }
         if (isfinite(red[j]))
             root[n++] = red[j];
         else
@@ -140,12 +147,14 @@ static size_t keep_batch(mg_ctx *ctx, const double *red, long k, double *root, s
  * the maximum over ranks of each call, in root. */
 static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t size,
                                     const mg_policy_cfg *pc, mg_policy *pol, double *mine,
-                                    size_t cap, double *root, size_t *n_out, size_t *nmine_out)
+                                    size_t cap, double *root, size_t *n_out, size_t *nmine_out,
+                                    mg_sample_log *log)
 {
     const int window = ctx->cfg->sync == MG_SYNC_WINDOW;
     const double est_s =
         pol->warm_last_chunk > 0 ? pol->warm_last_s / (double)pol->warm_last_chunk : 0.0;
-    double offset_s = 0.0, rtt_s = 0.0, batch[MG_CALL_BATCH], red[MG_CALL_BATCH];
+    double offset_s = 0.0, rtt_s = 0.0, batch[MG_CALL_BATCH], red[MG_CALL_BATCH],
+           start[MG_CALL_BATCH];
     call_plan plan = {0.0, 0.0, 0, MG_STOP_NONE};
     size_t n = 0, m = 0;
 
@@ -163,11 +172,11 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
         mg_group_bcast(&ctx->drv.group, &plan, sizeof plan);
         if (plan.stop != MG_STOP_NONE)
             break;
-        run_batch(b, ctx, size, &plan, window, offset_s, batch, mine + m);
+        run_batch(b, ctx, size, &plan, window, offset_s, batch, mine + m, start);
         m += (size_t)plan.k;
         mg_group_reduce_max(&ctx->drv.group, batch, red, (size_t)plan.k);
         if (ctx->rank == 0)
-            n = keep_batch(ctx, red, plan.k, root, n, &plan);
+            n = keep_batch(ctx, red, start, plan.k, root, n, &plan, log);
     }
     ctx->timed = 0;
     ctx->window_s = plan.window_s;
@@ -185,7 +194,7 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
  * root, every rank with its own in mine (*nmine_out of them). */
 mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
                           double *mine, size_t cap, double *root, size_t *n_out, size_t *nmine_out,
-                          unsigned long long *iters_out)
+                          unsigned long long *iters_out, mg_sample_log *log)
 {
     mg_policy pol;
     unsigned long long iters = 0;
@@ -196,7 +205,7 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
     warm_up(b, ctx, size, pc, &pol);
     if (b->timing.time_mode == MG_TIME_CALL) {
         mg_stop_reason why =
-            measure_calls(b, ctx, size, pc, &pol, mine, cap, root, n_out, nmine_out);
+            measure_calls(b, ctx, size, pc, &pol, mine, cap, root, n_out, nmine_out, log);
         *iters_out = *n_out;
         return why;
     }
@@ -213,6 +222,10 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         b->kernel.iterate(ctx, size, bi);
         t1 = mg_now(ctx);
         mine[i] = (b->timing.times_itself ? ctx->sample_s : t1 - t0) / (double)bi;
+        if (log) {
+            log->start[i] = t0;
+            log->iters[i] = bi;
+        }
         iters += (unsigned long long)bi;
         n = i + 1;
         if (mg_policy_is_checkpoint(&pol, n)) {

@@ -327,6 +327,28 @@ int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
     return ok;
 }
 
+int mg_out_check(const char *path, const mg_ctx *ctx, char *err)
+{
+    int ok = 1;
+    if (ctx->rank == 0 && own_descriptor(path) < 0) {
+        char target[PATH_MAX], dir[PATH_MAX];
+        mg_out_kind kind;
+        ok = classify(path, target, sizeof target, &kind, err) == 0;
+        if (ok && kind != MG_OUT_THROUGH) {
+            const char *slash = strrchr(target, '/');
+            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - target) + 1 : 1,
+                     slash ? target : ".");
+            if (access(dir, W_OK | X_OK) != 0) {
+                snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", path,
+                         strerror(errno));
+                ok = 0;
+            }
+        }
+    }
+    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
+    return ok;
+}
+
 /* Rank 0: make the file appear complete under its name, or not at all. */
 int mg_out_commit(mg_out_file *o, const char *path)
 {

@@ -258,3 +258,88 @@ int mg_run_usage(const mg_run *s, const char *msg)
 {
     return mg_run_usage_error(s, "usage", msg, -1, -1);
 }
+
+void mg_samples_begin(mg_run *s)
+{
+    char lib[256];
+    mg_json j;
+    if (s->ctx.rank != 0 || !s->plan->cfg.samples)
+        return;
+    if ((s->samples_mem = open_memstream(&s->samples_text, &s->samples_len)) == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for --samples");
+    s->t_zero = mg_now(&s->ctx);
+    snprintf(lib, sizeof lib, "%.*s", (int)strcspn(s->prov.library, "\n"), s->prov.library);
+    mg_json_init(&j, s->samples_mem);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "samples");
+    mg_json_string(&j, "benchmark", s->b->id.name);
+    mg_json_string(&j, "mpi_library", lib);
+    mg_json_int(&j, "nranks", s->ctx.nranks);
+    mg_json_string(&j, "time_mode", s->info.time_mode);
+    mg_json_string(&j, "date_utc", s->prov.date_utc);
+    mg_json_array_begin(&j, "fields");
+    mg_json_string(&j, NULL, "start_s");
+    mg_json_string(&j, NULL, "per_iteration_s");
+    mg_json_string(&j, NULL, "iterations");
+    mg_json_array_end(&j);
+    mg_json_object_end(&j);
+    fputc('\n', s->samples_mem);
+}
+
+void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t n,
+                      const mg_sample_log *log)
+{
+    char label[96];
+    mg_json j;
+    if (s->samples_mem == NULL)
+        return;
+    mg_json_init(&j, s->samples_mem);
+    mg_json_object_begin(&j, NULL);
+    mg_json_string(&j, "type", "sample_series");
+    mg_json_uint(&j, "size_bytes", (unsigned long long)size);
+    if (s->b->sweep.variant_name) {
+        mg_bench_variant_label(s->b, s->ctx.variant, label, sizeof label);
+        mg_json_string(&j, "variant", label);
+    }
+    mg_json_array_begin(&j, "start_s");
+    for (size_t i = 0; i < n; ++i)
+        mg_json_number(&j, NULL, log->start[i] - s->t_zero);
+    mg_json_array_end(&j);
+    mg_json_array_begin(&j, "per_iteration_s");
+    for (size_t i = 0; i < n; ++i)
+        mg_json_number(&j, NULL, per_iter_s[i]);
+    mg_json_array_end(&j);
+    mg_json_array_begin(&j, "iterations");
+    for (size_t i = 0; i < n; ++i)
+        mg_json_int(&j, NULL, log->iters[i]);
+    mg_json_array_end(&j);
+    mg_json_object_end(&j);
+    fputc('\n', s->samples_mem);
+}
+
+int mg_samples_finish(mg_run *s)
+{
+    const char *path = s->plan->cfg.samples;
+    char err[MG_ERRLEN];
+    mg_out_file o;
+    int rc = 0;
+
+    if (s->samples_mem != NULL && fclose(s->samples_mem) != 0)
+        rc = -1;
+    s->samples_mem = NULL;
+    memset(&o, 0, sizeof o);
+    o.log = s->io.err;
+    if (!mg_out_open(&o, path, &s->ctx, err)) {
+        if (s->ctx.rank == 0)
+            fprintf(s->io.err, "mpigauge_%s: error: %s\n", s->b->id.name, err);
+        return -1;
+    }
+    if (s->ctx.rank == 0 &&
+        (rc != 0 || fwrite(s->samples_text, 1, s->samples_len, o.f) != s->samples_len)) {
+        mg_out_discard(&o);
+        rc = -1;
+    } else if (s->ctx.rank == 0)
+        rc = mg_out_commit(&o, path);
+    mg_group_bcast(&s->ctx.drv.group, &rc, sizeof rc);
+    return rc;
+}

@@ -105,6 +105,12 @@ typedef struct {
     int *node_of, *partner_of;
     mg_prov prov;
     mg_out_file out;
+    /* rank 0, --samples: every timed sample, kept in memory (samples_mem)
+     * and written to the file at the end */
+    FILE *samples_mem;
+    char *samples_text;
+    size_t samples_len;
+    double t_zero;    /* rank 0: its clock when the sweep began (the samples' zero) */
     mg_sink own[2];   /* rank 0: standard output in the chosen format, the -o file */
     mg_sink *inject;  /* a sink the caller adds (a test's; NULL: none), fed like them */
     mg_sink *sink[3]; /* rank 0: the run's sinks (own ones, then the injected one) */
@@ -170,10 +176,18 @@ int mg_session_layout(mg_run *s);
 /* Memory guard, -o file, buffers, requests, calibration, rail pairs. */
 int mg_session_resources(mg_run *s);
 
-/* measure: one (size, variant); rank 0 ends with the samples in root. */
+/* Rank 0 with --samples: where each sample of root began (rank 0's clock)
+ * and its iterations, index by index. */
+typedef struct {
+    double *start;
+    long *iters;
+} mg_sample_log;
+
+/* measure: one (size, variant); rank 0 ends with the samples in root (and,
+ * with log, their starts and iterations). */
 mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
                           double *mine, size_t cap, double *root, size_t *n_out, size_t *nmine_out,
-                          unsigned long long *iters_out);
+                          unsigned long long *iters_out, mg_sample_log *log);
 /* Every rank: 1 when the delivered data were right; a rank that saw wrong
  * data says where on err. */
 int mg_validate(const mg_bench *b, mg_ctx *ctx, uint64_t size, FILE *err);
@@ -191,6 +205,9 @@ void mg_calibrate_compute(mg_ctx *ctx);
  * replaced. */
 int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err);
 int mg_out_commit(mg_out_file *o, const char *path);
+/* What mg_out_open would refuse, checked without creating anything (rank 0;
+ * every rank learns the outcome): 1, or 0 with the reason in err. */
+int mg_out_check(const char *path, const mg_ctx *ctx, char *err);
 void mg_output_begin(mg_run *s);
 /* Rank 0: one row; -1 (nothing written) when the samples give no valid
  * statistics. */
@@ -218,6 +235,15 @@ void mg_out_guard_stop(void);
  * before it), or NULL. */
 const char *mg_output_requested(int argc, char **argv);
 void mg_output_summary(mg_run *s);
+/* Rank 0, --samples: the file's header record, then one record per (size,
+ * variant) with its n samples (seconds per iteration, before conversion to
+ * the benchmark's unit). */
+void mg_samples_begin(mg_run *s);
+void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t n,
+                      const mg_sample_log *log);
+/* Every rank, after a complete sweep: the samples to FILE, complete or not
+ * at all; 0, or -1 when it could not be written (rank 0 says why). */
+int mg_samples_finish(mg_run *s);
 
 /* After the session's MPI set-up (topology, rails, layout, provenance):
  * buffers and the -o file (mg_session_resources), the sweep through the

@@ -165,6 +165,13 @@ int mg_session_resources(mg_run *s)
     s->out.log = s->io.err;
     if (s->plan->cfg.output && !mg_out_open(&s->out, s->plan->cfg.output, ctx, err))
         return mg_run_usage(s, err);
+    /* --samples FILE is written at the end (one temporary at a time), but
+     * a path that cannot be written is refused now, before measuring */
+    if (s->plan->cfg.samples && !mg_out_check(s->plan->cfg.samples, ctx, err)) {
+        if (ctx->rank == 0)
+            mg_out_discard(&s->out);
+        return mg_run_usage(s, err);
+    }
     ctx->sbuf = mg_xfer_alloc(&ctx->xfer, ctx->buf_bytes);
     ctx->rbuf = mg_xfer_alloc(&ctx->xfer, rbytes);
     if (!mg_group_all_true(&ctx->drv.group, ctx->sbuf != NULL && ctx->rbuf != NULL)) {

@@ -21,6 +21,7 @@ typedef struct {
     mg_policy_cfg pc;
     size_t cap;
     double *mine, *root, *rank_med, *figs;
+    mg_sample_log log; /* rank 0, --samples */
 } sweep_bufs;
 
 static void sweep_alloc(const mg_run *s, sweep_bufs *w)
@@ -47,13 +48,22 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
     w->figs =
         root ? malloc((size_t)s->ctx.nranks * (size_t)(b->report.nfigures + 1) * sizeof *w->figs)
              : NULL;
-    if (!w->mine || !w->root || (root && (!w->rank_med || !w->figs)))
+    w->log.start = NULL;
+    w->log.iters = NULL;
+    if (root && s->plan->cfg.samples) {
+        w->log.start = malloc(w->cap * sizeof *w->log.start);
+        w->log.iters = malloc(w->cap * sizeof *w->log.iters);
+    }
+    if (!w->mine || !w->root || (root && (!w->rank_med || !w->figs)) ||
+        (root && s->plan->cfg.samples && (!w->log.start || !w->log.iters)))
         mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
 }
 
 static void sweep_free(sweep_bufs *w)
 {
     free(w->figs);
+    free(w->log.start);
+    free(w->log.iters);
     free(w->mine);
     free(w->root);
     free(w->rank_med);
@@ -82,7 +92,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
 
     ctx->variant = s->variants[v];
     ctx->variant_index = v;
-    why = mg_measure(b, ctx, size, &w->pc, w->mine, w->cap, w->root, &n, &nmine, &iters);
+    why = mg_measure(b, ctx, size, &w->pc, w->mine, w->cap, w->root, &n, &nmine, &iters,
+                     w->log.start ? &w->log : NULL);
     if (b->report.extras || mg_names_ranks(b))
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
     if (b->report.figures)
@@ -95,6 +106,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         if (v == 0 && mg_stats_compute(w->root, n, &raw) == 0)
             out.ref_s = raw.median;
         ctx->rank_figures = w->figs;
+        if (w->log.start)
+            mg_samples_write(s, size, w->root, n, &w->log);
         out.failed = mg_output_row(s, size, w->root, n, iters, why, *ok, w->rank_med, &st) != 0;
         if (out.failed)
             mg_ctx_fail(ctx, "no valid samples (every sample was zero or not finite)");
@@ -121,6 +134,7 @@ static int sweep(mg_run *s)
 
     sweep_alloc(s, &w);
     mg_output_begin(s);
+    mg_samples_begin(s);
     mg_turns_begin(ctx->drv.turns);
     if (s->plan->cfg.sentinel)
         mg_sentinel_take(ctx, "before", s->sink, s->nsinks);
@@ -175,6 +189,8 @@ int mg_run_sweep(mg_run *s)
         mg_out_discard(&s->out);
     else if (s->ctx.rank == 0 && s->plan->cfg.output &&
              mg_out_commit(&s->out, s->plan->cfg.output) != 0)
+        rc = MG_EXIT_FAIL;
+    if (s->plan->cfg.samples && !s->aborted && mg_samples_finish(s) != 0)
         rc = MG_EXIT_FAIL;
     return rc;
 }

@@ -188,6 +188,21 @@ def plot_svg_or_none(sets):
     return svg[i:] if i >= 0 else svg
 
 
+def _timeline(plt, a):
+    from .samples import load, make_timeline
+    if len(a.files) != 1:
+        raise UsageError("--timeline takes one samples file (mpigauge_NAME --samples FILE)")
+    header, series = load(a.files[0])
+    fig = make_timeline(plt, header, series, a.title)
+    try:
+        write_atomic(a.output, lambda tmp: fig.savefig(tmp, dpi=a.dpi))
+    except OSError as e:
+        raise UsageError(f"cannot write {a.output}: {e.strerror}") from None
+    plt.close(fig)
+    print(f"mpigauge plot: wrote {a.output}", file=sys.stderr)
+    return EXIT_OK
+
+
 def cmd_plot(a):
     plt = import_pyplot()
     if plt is None:
@@ -199,6 +214,8 @@ def cmd_plot(a):
     if not 10 <= a.dpi <= 1000:
         raise UsageError(f"--dpi {a.dpi}: give 10 to 1000")
     check_output_path(a.output)
+    if a.timeline:
+        return _timeline(plt, a)
     sets = load_inputs(a.files)
     for s in sets:
         for w in s.warnings:
@@ -231,4 +248,7 @@ def add_parser(sub):
                     "--ranks-sweep (one line per collective, one panel per set and size)")
     pl.add_argument("--size", type=parse_size_arg, default=None,
                     help="--against ranks: only this message size (default every size)")
+    pl.add_argument("--timeline", action="store_true",
+                    help="FILE is a samples file (mpigauge_NAME --samples FILE): every timed "
+                    "sample against its start (warm-up, spikes, regime switches)")
     pl.set_defaults(func=cmd_plot)

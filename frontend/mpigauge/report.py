@@ -3,7 +3,9 @@
 launch status, the noise sentinels of every launch, provenance, result
 tables, the comparisons of the sets and plots."""
 import html
+import io
 import json
+import os
 import shlex
 import sys
 from collections import OrderedDict
@@ -127,6 +129,29 @@ def report_body(s):
     return "\n".join(parts)
 
 
+def samples_section(paths, no_plot):
+    """Per samples file: its disturbances in one line (a periodic one with
+    its period) and the timeline."""
+    from .plot import import_pyplot
+    from .samples import describe, load, make_timeline
+    parts = []
+    for p in paths:
+        header, series = load(p)
+        line = describe(series)
+        print(f"mpigauge report: {p}: {line}", file=sys.stderr)
+        parts.append(f"<h3>{html.escape(os.path.basename(p))}: "
+                     f"{html.escape(str(header.get('benchmark')))}</h3><p>{html.escape(line)}</p>")
+        plt = None if no_plot else import_pyplot()
+        if plt is not None:
+            fig = make_timeline(plt, header, series)
+            buf = io.StringIO()
+            fig.savefig(buf, format="svg")
+            plt.close(fig)
+            svg = buf.getvalue()
+            parts.append(svg[svg.find("<svg"):])
+    return "\n<h2>Samples</h2>\n" + "\n".join(parts) if parts else ""
+
+
 def cmd_report(a):
     check_output_path(a.output)
     sets = load_inputs(a.files)
@@ -147,6 +172,7 @@ def cmd_report(a):
                                          "<p>(plots need matplotlib: python3 -m pip install matplotlib)</p>")
         if not svg:
             warn("matplotlib is missing: the report has no plots")
+    body += samples_section(a.samples or [], a.no_plot)
     title = a.title or ("mpigauge report: " + ", ".join(s.label for s in sets))
     write_text_atomic(a.output, html_page(title, body))
     print(f"mpigauge report: wrote {a.output}", file=sys.stderr)
@@ -163,4 +189,7 @@ def add_parser(sub):
     rp.add_argument("--title")
     rp.add_argument("--threshold", default="5%")
     rp.add_argument("--no-plot", action="store_true")
+    rp.add_argument("--samples", action="append", metavar="FILE",
+                    help="a samples file (mpigauge_NAME --samples FILE): its timeline, and a "
+                    "periodic disturbance with its period (repeatable)")
     rp.set_defaults(func=cmd_report)

@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# --samples FILE with the build's MPI (TAP): every timed sample of a run is
+# kept (the sample counts of the run's results), a path that cannot be
+# written is refused before measuring (exit 2, nothing left), and a
+# disturbance of a known period injected into the run (two processes that
+# take the CPUs for 4 ms every 30 ms) is found by `mpigauge report
+# --samples` with its period. Environment as for mpi_cases.sh.
+set -u
+. "$(dirname "$0")/mpi_env.sh"
+prog=$(mg_program latency)
+[ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
+fe="$PYTHON $MG_TESTDIR/../frontend/mpigauge.py"
+work=$(mktemp -d)
+trap 'kill $d1 $d2 2>/dev/null; rm -rf "$work"' EXIT
+d1= d2=
+echo "1..3"
+
+# 1: every sample of every row, in the documented records
+# shellcheck disable=SC2086
+timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8,1K -i 2000 -x 10 --format json \
+    --samples "$work/s.jsonl" >"$work/r.jsonl" 2>"$work/err"
+rc=$?
+if [ $rc -eq 0 ] && "$PYTHON" - "$work/r.jsonl" "$work/s.jsonl" <<'PY'; then
+import json, sys
+res = [json.loads(l) for l in open(sys.argv[1]) if '"type":"result"' in l]
+recs = [json.loads(l) for l in open(sys.argv[2])]
+head, series = recs[0], recs[1:]
+assert head["type"] == "samples" and head["benchmark"] == "latency", head
+assert head["fields"] == ["start_s", "per_iteration_s", "iterations"], head
+assert [s["size_bytes"] for s in series] == [r["size_bytes"] for r in res], series
+for s, r in zip(series, res):
+    n = len(s["start_s"])
+    assert n == r["samples"] == len(s["per_iteration_s"]) == len(s["iterations"]), (n, r)
+    assert sum(s["iterations"]) == r["iterations"], (sum(s["iterations"]), r["iterations"])
+    assert s["start_s"] == sorted(s["start_s"]) and s["start_s"][0] >= 0, s["start_s"][:3]
+PY
+    echo "ok 1 - every timed sample kept: starts in order, counts and iterations as the results say"
+else
+    echo "not ok 1 - the samples file (exit $rc)"; sed 's/^/# /' "$work/err"
+fi
+
+# 2: a folder that does not exist: refused before measuring
+# shellcheck disable=SC2086
+timeout -k 10 60 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 10 \
+    --samples "$work/none/s.jsonl" >"$work/out2" 2>"$work/err2"
+rc=$?
+if [ $rc -eq 2 ] && [ ! -s "$work/out2" ] && [ ! -e "$work/none" ] &&
+    grep -q "cannot write output file '$work/none/s.jsonl'" "$work/err2"; then
+    echo "ok 2 - a samples path that cannot be written: exit 2 before measuring"
+else
+    echo "not ok 2 - unwritable samples path (exit $rc)"; sed 's/^/# /' "$work/err2"
+fi
+
+# 3: an injected disturbance, every 30 ms, found with its period
+dist() {
+    exec "$PYTHON" -c '
+import time
+t0 = time.monotonic()
+for k in range(1, 400):
+    nxt = t0 + k * 0.030
+    while time.monotonic() < nxt:
+        time.sleep(max(0.0, nxt - time.monotonic()))
+    end = time.monotonic() + 0.004
+    while time.monotonic() < end:
+        pass'
+}
+dist & d1=$!
+dist & d2=$!
+# shellcheck disable=SC2086
+timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8:64 -i 400000 -x 100 \
+    --samples "$work/d.jsonl" >/dev/null 2>"$work/err3"
+rc=$?
+kill $d1 $d2 2>/dev/null
+$fe report "$work/r.jsonl" --samples "$work/d.jsonl" --no-plot -o "$work/rep.html" 2>"$work/rep.err"
+line=$(grep -o "periodic disturbance: every [0-9.]* ms" "$work/rep.err")
+ms=${line#periodic disturbance: every }
+ms=${ms% ms}
+if [ $rc -eq 0 ] && [ -n "$ms" ] && "$PYTHON" -c "import sys; sys.exit(not 25 <= float('$ms') <= 35)"; then
+    echo "ok 3 - a disturbance every 30 ms injected into the run: found, every $ms ms"
+else
+    echo "not ok 3 - the injected 30 ms disturbance (exit $rc): $(cat "$work/rep.err")"
+fi
