@@ -5,8 +5,6 @@
  * that the plan, the output and the provenance can all read it. */
 #include "mg_run.h"
 
-static const char *const mg_pvars_choices[] = {"none", "list", NULL};
-
 #include "config.h"
 #include "mg_exit.h"
 
@@ -168,12 +166,12 @@ static const mg_opt common_opts[] = {
              "benchmarks of more than a pair name their slowest and fastest rank without it",
      .key = ""},
     {.long_name = "pvars",
-     .type = MG_OPT_CHOICE,
-     .offset = offsetof(mg_config, pvars_list),
-     .choices = mg_pvars_choices,
-     .arg_name = "list",
-     .help = "list: print the performance variables (MPI_T pvars) this MPI library offers, one "
-             "per line (JSON records with --format json), and measure nothing",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, pvars),
+     .arg_name = "list|all|NAME,...",
+     .help = "the MPI library's performance variables (MPI_T pvars): list prints those it "
+             "offers and measures nothing; all or NAME,... reads them around every row's timed "
+             "samples, each rank's change (or value) summarised in the JSON result",
      .key = ""},
     {.long_name = "no-cvars",
      .type = MG_OPT_FLAG,

@@ -120,6 +120,30 @@ static int list_pvars(const mg_run *s)
     return f == NULL || fflush(f) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
 }
 
+static void pvars_edge(mg_ctx *ctx, int end) { mg_pvars_mark(ctx->drv.edge_arg, end); }
+
+/* --pvars all|NAME,...: selected and started on every rank (the lowest
+ * failing rank's message is the usage error), rank 0's arrays for the
+ * summary over ranks, and the hook around the timed samples. */
+static int open_pvars(mg_run *s)
+{
+    char err[sizeof s->ctx.drv.fail] = "";
+    const size_t nr = (size_t)s->ctx.nranks;
+    if (mg_pvars_open(&s->pvars, s->plan->cfg.pvars, &s->ctx.comm, err, sizeof err) != 0 && !err[0])
+        snprintf(err, sizeof err, "--pvars: cannot be read");
+    if (mg_group_agree_message(&s->ctx.drv.group, err, sizeof err) != 0)
+        return mg_run_usage(s, err);
+    const size_t n = (size_t)s->pvars.n + 1;
+    if (s->ctx.rank == 0 && (!(s->pv_all = calloc(n * nr, sizeof *s->pv_all)) ||
+                             !(s->pv_sum = calloc(n, sizeof *s->pv_sum)) ||
+                             !(s->pv_max = calloc(n, sizeof *s->pv_max)) ||
+                             !(s->pv_max_rank = calloc(n, sizeof *s->pv_max_rank))))
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for --pvars");
+    s->ctx.drv.timed_edge = pvars_edge;
+    s->ctx.drv.edge_arg = &s->pvars;
+    return MG_EXIT_OK;
+}
+
 /* Everything after MPI_Init and before MPI_Finalize: plan, session, and
  * the stages that run in one process too (mg_run_sweep). */
 static int run(mg_run *s)
@@ -130,11 +154,13 @@ static int run(mg_run *s)
         return rc;
     if ((rc = check_support(s)) != MG_EXIT_OK)
         return rc;
-    if (s->plan->cfg.pvars_list)
+    if (s->plan->cfg.pvars && strcmp(s->plan->cfg.pvars, "list") == 0)
         return list_pvars(s);
     if (mg_session_rails(s, &served, &rc) != 0)
         return rc;
     if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
+        return rc;
+    if (s->plan->cfg.pvars && (rc = open_pvars(s)) != MG_EXIT_OK)
         return rc;
     mg_prov_collect(&s->prov, &s->ctx);
     return mg_run_sweep(s);
@@ -186,6 +212,11 @@ void mg_run_release(mg_run *s)
     free(s->info_variants);
     if (s->samples_mem)
         fclose(s->samples_mem);
+    mg_pvars_close(&s->pvars);
+    free(s->pv_all);
+    free(s->pv_sum);
+    free(s->pv_max);
+    free(s->pv_max_rank);
     free(s->samples_text);
     free(s->ctx.params);
 }

@@ -77,7 +77,7 @@ typedef struct {
     double sync_window_us; /* --sync-window; 0: automatic */
     int sentinel;          /* --sentinel: probes and node state before and after */
     int no_cvars;          /* --no-cvars: the library's control variables are not read */
-    int pvars_list;        /* --pvars list: print the library's pvars, measure nothing */
+    const char *pvars;     /* --pvars list|all|NAME,...: list them, or read them per row */
     int per_rank;          /* --per-rank: every rank's median in each JSON result */
     const char *samples;   /* --samples FILE: every timed sample, or NULL */
     const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
@@ -101,8 +101,13 @@ typedef struct {
     /* --sync window: this rank's clock minus rank 0's, and (rank 0) the
      * largest round trip of the estimate (collective). */
     double (*clock_offset)(const mg_ctx *ctx, double *rtt_max_s);
-    double compute_err_max;     /* rank 0: the largest calibration error over ranks */
-    struct mg_turns *turns;     /* --turns: the group this launch takes turns in, or NULL */
+    double compute_err_max; /* rank 0: the largest calibration error over ranks */
+    struct mg_turns *turns; /* --turns: the group this launch takes turns in, or NULL */
+    /* Called right before a (size, variant)'s first timed sample (end 0)
+     * and right after its last (end 1), outside the timed blocks (--pvars);
+     * NULL: nothing. */
+    void (*timed_edge)(mg_ctx *ctx, int end);
+    void *edge_arg;
     const mg_opt *opts;         /* the benchmark's option rows, and which of them the */
     const unsigned char *given; /* command line gives (mg_ctx_given) */
     /* A condition the user's settings cause, met by a kernel or the driver

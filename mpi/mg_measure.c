@@ -161,6 +161,8 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     ctx->late = 0;
     if (window)
         offset_s = ctx->drv.clock_offset(ctx, &rtt_s);
+    if (ctx->drv.timed_edge)
+        ctx->drv.timed_edge(ctx, 0);
     if (window && ctx->cfg->sync_window_us > 0.0)
         plan.window_s = ctx->cfg->sync_window_us * 1e-6;
     else if (window)
@@ -179,6 +181,8 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
             n = keep_batch(ctx, red, start, plan.k, root, n, &plan, log);
     }
     ctx->timed = 0;
+    if (ctx->drv.timed_edge)
+        ctx->drv.timed_edge(ctx, 1);
     ctx->window_s = plan.window_s;
     if (b->kernel.end_size)
         b->kernel.end_size(ctx, size);
@@ -209,6 +213,8 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         *iters_out = *n_out;
         return why;
     }
+    if (ctx->drv.timed_edge)
+        ctx->drv.timed_edge(ctx, 0);
     ctx->timed = 1;
     for (size_t i = 0;; ++i) {
         long bi = mg_policy_block_iters(&pol, i);
@@ -245,6 +251,8 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         }
     }
     ctx->timed = 0;
+    if (ctx->drv.timed_edge)
+        ctx->drv.timed_edge(ctx, 1);
     if (b->kernel.end_size)
         b->kernel.end_size(ctx, size);
     if (is_max)

@@ -2,8 +2,6 @@
 /* The library's control variables through MPI_T (mg_mpit.h). */
 #include "mg_mpit.h"
 
-#include "mg_json.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +9,7 @@
 #define NAME_MAX_LEN 256
 #define VALUE_MAX_LEN 1024
 
-static const char *type_name(MPI_Datatype t, MPI_T_enum e)
+const char *mg_mpit_type_name(MPI_Datatype t, MPI_T_enum e)
 {
     if (e != MPI_T_ENUM_NULL)
         return "enum";
@@ -82,7 +80,7 @@ static void element_text(const void *buf, int i, MPI_Datatype t, MPI_T_enum e, c
         snprintf(out, len, "?");
 }
 
-static size_t type_bytes(MPI_Datatype t)
+size_t mg_mpit_type_bytes(MPI_Datatype t)
 {
     if (t == MPI_CHAR)
         return 1;
@@ -109,7 +107,7 @@ static int read_value(int i, void *obj, MPI_Datatype t, MPI_T_enum e, char *out,
 {
     MPI_T_cvar_handle h;
     int count = 0, rc = -1;
-    size_t bytes = type_bytes(t);
+    size_t bytes = mg_mpit_type_bytes(t);
     void *buf;
 
     if (bytes == 0 || MPI_T_cvar_handle_alloc(i, obj, &h, &count) != MPI_SUCCESS)
@@ -207,7 +205,7 @@ static void read_one(mg_cvars *c, int i, MPI_Comm *comm)
         c->unreadable++;
         return;
     }
-    v->type = type_name(t, e);
+    v->type = mg_mpit_type_name(t, e);
     v->scope = scope_name(scope);
     v->bind = obj ? "comm" : "none";
     c->n++;
@@ -250,103 +248,4 @@ void mg_cvars_free(mg_cvars *c)
     free(c->v);
     c->v = NULL;
     c->n = 0;
-}
-
-static const char *pvar_class_name(int c)
-{
-    static const struct {
-        int c;
-        const char *name;
-    } names[] = {{MPI_T_PVAR_CLASS_STATE, "state"},
-                 {MPI_T_PVAR_CLASS_LEVEL, "level"},
-                 {MPI_T_PVAR_CLASS_SIZE, "size"},
-                 {MPI_T_PVAR_CLASS_PERCENTAGE, "percentage"},
-                 {MPI_T_PVAR_CLASS_HIGHWATERMARK, "highwatermark"},
-                 {MPI_T_PVAR_CLASS_LOWWATERMARK, "lowwatermark"},
-                 {MPI_T_PVAR_CLASS_COUNTER, "counter"},
-                 {MPI_T_PVAR_CLASS_AGGREGATE, "aggregate"},
-                 {MPI_T_PVAR_CLASS_TIMER, "timer"},
-                 {MPI_T_PVAR_CLASS_GENERIC, "generic"}};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
-        if (names[k].c == c)
-            return names[k].name;
-    return "other";
-}
-
-static const char *bind_name(int b)
-{
-    static const struct {
-        int b;
-        const char *name;
-    } names[] = {{MPI_T_BIND_NO_OBJECT, "none"},
-                 {MPI_T_BIND_MPI_COMM, "comm"},
-                 {MPI_T_BIND_MPI_DATATYPE, "datatype"},
-                 {MPI_T_BIND_MPI_ERRHANDLER, "errhandler"},
-                 {MPI_T_BIND_MPI_FILE, "file"},
-                 {MPI_T_BIND_MPI_GROUP, "group"},
-                 {MPI_T_BIND_MPI_OP, "op"},
-                 {MPI_T_BIND_MPI_REQUEST, "request"},
-                 {MPI_T_BIND_MPI_WIN, "win"},
-                 {MPI_T_BIND_MPI_MESSAGE, "message"},
-                 {MPI_T_BIND_MPI_INFO, "info"}};
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
-        if (names[k].b == b)
-            return names[k].name;
-    return "other";
-}
-
-/* One pvar's line: NAME CLASS TYPE BINDING continuous|started, and its
- * description's first line; or its JSON record (f NULL: nothing). 1, or 0
- * when the index answers nothing (a variable its component deregistered). */
-static int pvar_line(FILE *f, int json, int i)
-{
-    char name[NAME_MAX_LEN], desc[VALUE_MAX_LEN];
-    int nlen = sizeof name, dlen = sizeof desc, verbosity, cls, bind, ro, cont, atomic;
-    MPI_Datatype t;
-    MPI_T_enum e;
-
-    if (MPI_T_pvar_get_info(i, name, &nlen, &verbosity, &cls, &t, &e, desc, &dlen, &bind, &ro,
-                            &cont, &atomic) != MPI_SUCCESS)
-        return 0;
-    desc[strcspn(desc, "\n")] = '\0';
-    if (f == NULL)
-        return 1;
-    if (!json) {
-        fprintf(f, "%-48s %-13s %-18s %-8s %-10s %s\n", name, pvar_class_name(cls), type_name(t, e),
-                bind_name(bind), cont ? "continuous" : "started", desc);
-        return 1;
-    }
-    mg_json j;
-    mg_json_init(&j, f);
-    mg_json_object_begin(&j, NULL);
-    mg_json_string(&j, "type", "pvar");
-    mg_json_string(&j, "name", name);
-    mg_json_string(&j, "class", pvar_class_name(cls));
-    mg_json_string(&j, "datatype", type_name(t, e));
-    mg_json_string(&j, "binding", bind_name(bind));
-    mg_json_bool(&j, "continuous", cont);
-    mg_json_bool(&j, "readonly", ro);
-    mg_json_string(&j, "description", desc);
-    mg_json_object_end(&j);
-    fputc('\n', f);
-    return 1;
-}
-
-int mg_pvars_list(FILE *f, int json)
-{
-    int provided = 0, num = 0;
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
-        return -1;
-    if (MPI_T_pvar_get_num(&num) != MPI_SUCCESS)
-        num = -1;
-    int valid = 0; /* indices of variables a component deregistered answer nothing */
-    for (int i = 0; i < num; ++i)
-        valid += pvar_line(NULL, json, i);
-    if (num >= 0 && f != NULL && !json)
-        fprintf(f, "# %d performance variables (MPI_T pvars)\n# %-46s %-13s %-18s %-8s %-10s %s\n",
-                valid, "NAME", "CLASS", "TYPE", "BINDING", "READ", "DESCRIPTION");
-    for (int i = 0; f != NULL && i < num; ++i)
-        pvar_line(f, json, i);
-    MPI_T_finalize();
-    return num < 0 ? -1 : 0;
 }

@@ -61,7 +61,37 @@ void mg_cvars_digest_hex(const mg_cvars *c, char out[17]);
  * per line after a header, or one {"type":"pvar",...} record per line.
  * 0, or -1 when MPI_T cannot be used (f NULL: only that is asked). */
 int mg_pvars_list(FILE *f, int json);
+/* An MPI_T datatype's name ("unsigned_long", "enum", ...) and its bytes
+ * (0: one mpigauge does not read). */
+const char *mg_mpit_type_name(MPI_Datatype t, MPI_T_enum e);
+size_t mg_mpit_type_bytes(MPI_Datatype t);
 /* FNV-1a 64 of the sorted set (exposed for the unit test). */
 uint64_t mg_cvars_digest(const mg_cvar *v, size_t n);
 
+/* --pvars NAME,...|all: performance variables read on every rank right
+ * before a (size, variant)'s first timed sample and right after its last.
+ * Counters, aggregates and timers give their change over the timed
+ * samples; the other classes (sizes, levels, watermarks, states) their
+ * value after them. An array (one element per peer) is summed. */
+typedef struct {
+    int n;
+    char **name;
+    const char **cls;
+    int *delta;
+    MPI_T_pvar_handle *h;
+    MPI_Datatype *type;
+    int *count;
+    MPI_T_pvar_session session;
+    double *before, *value; /* this rank's, n of each */
+    int open;               /* 1: MPI_T initialised, 2: and a session made */
+} mg_pvars;
+
+/* Select the pvars of spec ("all" or names) and start them; bound ones on
+ * *comm (which must outlive p). 0, or -1 with a message (a name the library
+ * does not have, MPI_T unavailable). */
+int mg_pvars_open(mg_pvars *p, const char *spec, MPI_Comm *comm, char *err, size_t errlen);
+/* Read them all: end 0 before the timed samples, 1 after (value[] then
+ * holds each one's change or its value). */
+void mg_pvars_mark(mg_pvars *p, int end);
+void mg_pvars_close(mg_pvars *p);
 #endif

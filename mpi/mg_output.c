@@ -99,6 +99,14 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
         b->report.extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
     }
     double *rank_us = rank_median_s && mg_names_ranks(b) ? name_ranks(s, rank_median_s, &r) : NULL;
+    if (s->pvars.n > 0) {
+        r.npvars = s->pvars.n;
+        r.pvar_name = s->pvars.name;
+        r.pvar_class = s->pvars.cls;
+        r.pvar_sum = s->pv_sum;
+        r.pvar_max = s->pv_max;
+        r.pvar_max_rank = s->pv_max_rank;
+    }
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k]->ops->row(s->sink[k], &r);
     free(rank_us);

@@ -110,7 +110,12 @@ typedef struct {
     FILE *samples_mem;
     char *samples_text;
     size_t samples_len;
-    double t_zero;    /* rank 0: its clock when the sweep began (the samples' zero) */
+    double t_zero; /* rank 0: its clock when the sweep began (the samples' zero) */
+    /* --pvars all|NAME,...: the pvars read around each row's timed samples;
+     * rank 0: over ranks, per pvar, the sum, the largest and its rank */
+    mg_pvars pvars;
+    double *pv_all, *pv_sum, *pv_max;
+    int *pv_max_rank;
     mg_sink own[2];   /* rank 0: standard output in the chosen format, the -o file */
     mg_sink *inject;  /* a sink the caller adds (a test's; NULL: none), fed like them */
     mg_sink *sink[3]; /* rank 0: the run's sinks (own ones, then the injected one) */

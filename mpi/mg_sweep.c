@@ -69,6 +69,27 @@ static void sweep_free(sweep_bufs *w)
     free(w->rank_med);
 }
 
+/* --pvars: every rank's change (or value) to rank 0, summarised there per
+ * pvar: the sum over ranks, the largest and the lowest rank with it. */
+static void gather_pvars(mg_run *s)
+{
+    const int n = s->pvars.n, nr = s->ctx.nranks;
+    mg_group_gather(&s->ctx.drv.group, s->pvars.value, (size_t)n, s->pv_all);
+    if (s->ctx.rank != 0)
+        return;
+    for (int k = 0; k < n; ++k) {
+        s->pv_sum[k] = 0.0;
+        s->pv_max_rank[k] = 0;
+        for (int r = 0; r < nr; ++r) {
+            const double v = s->pv_all[(size_t)r * (size_t)n + (size_t)k];
+            s->pv_sum[k] += v;
+            if (v > s->pv_all[(size_t)s->pv_max_rank[k] * (size_t)n + (size_t)k])
+                s->pv_max_rank[k] = r;
+        }
+        s->pv_max[k] = s->pv_all[(size_t)s->pv_max_rank[k] * (size_t)n + (size_t)k];
+    }
+}
+
 /* What rank 0 decides after a (size, variant) and every rank needs. */
 typedef struct {
     double ref_s; /* the reference variant's raw median (v = 0) */
@@ -98,6 +119,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
     if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);
+    if (s->pvars.n > 0)
+        gather_pvars(s);
     *ok = s->plan->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
         return -1;

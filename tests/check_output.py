@@ -81,6 +81,10 @@ def check_run(run, results, where):
                  and r["slowest_host"] == run["hosts"][s] and r["fastest_host"] == run["hosts"][f]
                  and r["slowest_rank_us"] >= r["fastest_rank_us"] > 0,
                  f"{where}: result {i}: slowest/fastest rank {s} {f}")
+        for name, pv in (r.get("pvars") or {}).items():  # --pvars
+            need(isinstance(pv, dict) and set(pv) == {"class", "sum", "max", "max_rank"}
+                 and 0 <= pv["max_rank"] < run["nranks"] and pv["max"] <= pv["sum"] + 1e-9
+                 or pv["max"] < 0, f"{where}: result {i}: pvar {name}: {pv}")
         if "rank_median_us" in r:  # --per-rank
             m = r["rank_median_us"]
             need(len(m) == run["nranks"] and max(m) == r["slowest_rank_us"]
@@ -303,6 +307,19 @@ def check_usage(out, err):
     need(len(msgs) == 1, f"usage: expected exactly one error line, got {len(msgs)}: {err[:500]!r}")
 
 
+def check_pvars(text):
+    """--pvars list: its count, the header, then one line per variable."""
+    lines = text.splitlines()
+    m = re.match(r"^# (\d+) performance variables \(MPI_T pvars\)$", lines[0] if lines else "")
+    need(m, f"pvars: first line {lines[:1]}")
+    need(lines[1].split()[:3] == ["#", "NAME", "CLASS"], f"pvars: header {lines[1]!r}")
+    need(len(lines) == 2 + int(m.group(1)), f"pvars: {len(lines) - 2} lines, {m.group(1)} said")
+    classes = {"state", "level", "size", "percentage", "highwatermark", "lowwatermark", "counter",
+               "aggregate", "timer", "generic"}
+    for l in lines[2:]:
+        need(len(l.split()) >= 5 and l.split()[1] in classes, f"pvars: line {l!r}")
+
+
 def main():
     kind, out_path, err_path = sys.argv[1:4]
     out = open(out_path, encoding="utf-8").read()
@@ -318,6 +335,8 @@ def main():
             check_usage(out, err)
         elif kind == "usage-json":
             check_usage_json(out, err)
+        elif kind == "pvars":
+            check_pvars(out)
         elif kind != "none":
             raise Bad(f"unknown check kind {kind}")
         if len(sys.argv) > 4:

@@ -314,6 +314,18 @@ static void json_ranks(mg_json *j, const mg_result *r)
         mg_json_string(j, "fastest_host", r->fastest_host);
         mg_json_number(j, "fastest_rank_us", r->fastest_rank_us);
     }
+    if (r->npvars > 0) {
+        mg_json_object_begin(j, "pvars");
+        for (int k = 0; k < r->npvars; ++k) {
+            mg_json_object_begin(j, r->pvar_name[k]);
+            mg_json_string(j, "class", r->pvar_class[k]);
+            mg_json_number(j, "sum", r->pvar_sum[k]);
+            mg_json_number(j, "max", r->pvar_max[k]);
+            mg_json_int(j, "max_rank", r->pvar_max_rank[k]);
+            mg_json_object_end(j);
+        }
+        mg_json_object_end(j);
+    }
     if (r->rank_median_us) {
         mg_json_array_begin(j, "rank_median_us");
         for (int i = 0; i < r->nranks; ++i)

@@ -72,6 +72,13 @@ typedef struct {
     double slowest_rank_us, fastest_rank_us;
     const double *rank_median_us; /* --per-rank: every rank's, nranks of them; NULL: not kept */
     int nranks;
+    /* --pvars: per performance variable, its change over the timed samples
+     * (or its value after them) summed over ranks, the largest and its rank */
+    int npvars;
+    char *const *pvar_name;
+    const char *const *pvar_class;
+    const double *pvar_sum, *pvar_max;
+    const int *pvar_max_rank;
 } mg_result;
 
 /* The slowest and fastest of n ranks' medians (ranks with no positive,
