@@ -9,6 +9,7 @@
 #include "mg_report.h"
 #include "mg_secret.h"
 
+#include <ctype.h>
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,63 @@ static void write_cvars_summary(mg_json *j, const mg_cvars *c)
     mg_json_object_end(j);
 }
 
+/* A cvar that selects op's algorithm: its name holds "_OP_" (any case) and
+ * ends in "_algorithm" (Open MPI's coll_tuned_allreduce_algorithm and
+ * coll_han_use_allreduce_algorithm; MPICH's MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM). */
+static int selects(const char *name, const char *op)
+{
+    char low[256], pat[80];
+    size_t n = strlen(name);
+    if (n >= sizeof low || n < 10)
+        return 0;
+    for (size_t i = 0; i <= n; ++i)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    snprintf(pat, sizeof pat, "_%s_", op);
+    return strstr(low, pat) != NULL && strcmp(low + n - 10, "_algorithm") == 0;
+}
+
+/* Which algorithm served a collective: what the library's cvars say of the
+ * selection (its algorithm cvars as they were). mpigauge does not guess
+ * from timings: served_by is the algorithm only when a cvar forces one
+ * (Open MPI's coll_tuned with coll_tuned_use_dynamic_rules, MPICH's
+ * MPIR_CVAR_<OP>_INTRA_ALGORITHM other than auto), else "unknown". */
+static void write_algorithm(mg_json *j, const mg_prov *p, const mg_run_info *ri)
+{
+    char op[64], forced[160] = "";
+    const mg_cvars *c = &p->cvars;
+    int dynamic = 0;
+
+    if (ri->family == NULL || strcmp(ri->family, "collective") != 0)
+        return;
+    snprintf(op, sizeof op, "%s", ri->benchmark);
+    if (strlen(op) > 5 && strcmp(op + strlen(op) - 5, "_init") == 0)
+        op[strlen(op) - 5] = '\0'; /* persistent: the blocking operation's cvars */
+    for (size_t i = 0; i < c->n; ++i)
+        if (strcmp(c->v[i].name, "coll_tuned_use_dynamic_rules") == 0)
+            dynamic = strcmp(c->v[i].value, "true") == 0 || strcmp(c->v[i].value, "1") == 0;
+    mg_json_object_begin(j, "algorithm");
+    mg_json_array_begin(j, "selection");
+    for (size_t i = 0; i < c->n; ++i) {
+        const mg_cvar *v = &c->v[i];
+        if (!selects(v->name, op))
+            continue;
+        mg_json_array_begin(j, NULL);
+        mg_json_string(j, NULL, v->name);
+        mg_json_string(j, NULL, v->value);
+        mg_json_array_end(j);
+        const int tuned = strncmp(v->name, "coll_tuned_", 11) == 0;
+        const int mpir = strncmp(v->name, "MPIR_CVAR_", 10) == 0 && strstr(v->name, "_INTRA_") &&
+                         !strstr(v->name, "_POSIX_");
+        if (!forced[0] &&
+            ((tuned && dynamic && strcmp(v->value, "ignore") != 0 && strcmp(v->value, "0") != 0) ||
+             (mpir && strcmp(v->value, "0") != 0 && strcmp(v->value, "auto") != 0)))
+            snprintf(forced, sizeof forced, "%s=%s", v->name, v->value);
+    }
+    mg_json_array_end(j);
+    mg_json_string(j, "served_by", forced[0] ? forced : "unknown");
+    mg_json_object_end(j);
+}
+
 void mg_prov_write_cvars(FILE *f, const mg_prov *p)
 {
     static const char *const fields[] = {"name", "value", "type", "scope", "binding"};
@@ -354,6 +412,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
     mg_json_array_end(&j);
     write_env(&j, p);
     write_cvars_summary(&j, &p->cvars);
+    write_algorithm(&j, p, ri);
     if (ri->kernel)
         mg_kv_write_json(&j, ri->kernel);
     write_options(&j, ri);

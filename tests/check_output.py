@@ -58,6 +58,13 @@ def check_run(run, results, where):
          f"{where}: cvars {cv!r}")
     need(cv["state"] != "read" or not cv["read"] or run.get("_cvars_seen"),
          f"{where}: {cv.get('read')} cvars read but no cvars record after the run record")
+    alg = run.get("algorithm")
+    if run.get("family") == "collective":  # what the library says of the selection, or unknown
+        need(isinstance(alg, dict) and isinstance(alg.get("served_by"), str)
+             and isinstance(alg.get("selection"), list)
+             and all(len(x) == 2 for x in alg["selection"]), f"{where}: algorithm {alg!r}")
+    else:
+        need(alg is None, f"{where}: algorithm in a {run.get('family')} run record")
     need(results, f"{where}: no result records after the run record")
     for i, r in enumerate(results, 1):
         for f in RESULT_FIELDS:
