@@ -18,6 +18,7 @@ from .render import _html_table, html_page, render_html_comparisons
 from .results import bench_label, load_inputs, needs_config_label, short_library
 from .stats import median
 from .compare import parse_threshold
+from .ranks import parse_spec
 
 
 def sentinel_table(s):
@@ -172,6 +173,9 @@ def cmd_report(a):
                                          "<p>(plots need matplotlib: python3 -m pip install matplotlib)</p>")
         if not svg:
             warn("matplotlib is missing: the report has no plots")
+    for spec in a.ranks or []:
+        from .ranks import section
+        body += "\n" + section(sets, spec, a.no_plot)
     body += samples_section(a.samples or [], a.no_plot)
     title = a.title or ("mpigauge report: " + ", ".join(s.label for s in sets))
     write_text_atomic(a.output, html_page(title, body))
@@ -189,6 +193,9 @@ def add_parser(sub):
     rp.add_argument("--title")
     rp.add_argument("--threshold", default="5%")
     rp.add_argument("--no-plot", action="store_true")
+    rp.add_argument("--ranks", action="append", metavar="BENCH:SIZE", type=parse_spec,
+                    help="every rank of that row (results run with --per-rank): a strip per "
+                    "launch, hosts coloured, the slowest rank and host named (repeatable)")
     rp.add_argument("--samples", action="append", metavar="FILE",
                     help="a samples file (mpigauge_NAME --samples FILE): its timeline, and a "
                     "periodic disturbance with its period (repeatable)")
