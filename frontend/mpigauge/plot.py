@@ -188,12 +188,7 @@ def plot_svg_or_none(sets):
     return svg[i:] if i >= 0 else svg
 
 
-def _timeline(plt, a):
-    from .samples import load, make_timeline
-    if len(a.files) != 1:
-        raise UsageError("--timeline takes one samples file (mpigauge_NAME --samples FILE)")
-    header, series = load(a.files[0])
-    fig = make_timeline(plt, header, series, a.title)
+def _save(plt, fig, a):
     try:
         write_atomic(a.output, lambda tmp: fig.savefig(tmp, dpi=a.dpi))
     except OSError as e:
@@ -201,6 +196,26 @@ def _timeline(plt, a):
     plt.close(fig)
     print(f"mpigauge plot: wrote {a.output}", file=sys.stderr)
     return EXIT_OK
+
+
+def _figure(plt, a):
+    """The figure a asks for: the timeline of a samples file, or sets
+    against size or rank count."""
+    if a.timeline:
+        from .samples import load, make_timeline
+        if len(a.files) != 1:
+            raise UsageError("--timeline takes one samples file (mpigauge_NAME --samples FILE)")
+        header, series = load(a.files[0])
+        return make_timeline(plt, header, series, a.title)
+    sets = load_inputs(a.files)
+    for s in sets:
+        for w in s.warnings:
+            warn(w)
+    if a.against == "ranks":
+        return make_ranks_figure(plt, sets, a.size, a.title)
+    if a.size is not None:
+        raise UsageError("--size goes with --against ranks")
+    return make_figure(plt, sets, a.title)
 
 
 def cmd_plot(a):
@@ -214,25 +229,7 @@ def cmd_plot(a):
     if not 10 <= a.dpi <= 1000:
         raise UsageError(f"--dpi {a.dpi}: give 10 to 1000")
     check_output_path(a.output)
-    if a.timeline:
-        return _timeline(plt, a)
-    sets = load_inputs(a.files)
-    for s in sets:
-        for w in s.warnings:
-            warn(w)
-    if a.against == "ranks":
-        fig = make_ranks_figure(plt, sets, a.size, a.title)
-    elif a.size is not None:
-        raise UsageError("--size goes with --against ranks")
-    else:
-        fig = make_figure(plt, sets, a.title)
-    try:
-        write_atomic(a.output, lambda tmp: fig.savefig(tmp, dpi=a.dpi))
-    except OSError as e:
-        raise UsageError(f"cannot write {a.output}: {e.strerror}") from None
-    plt.close(fig)
-    print(f"mpigauge plot: wrote {a.output}", file=sys.stderr)
-    return EXIT_OK
+    return _save(plt, _figure(plt, a), a)
 
 
 def add_parser(sub):
