@@ -258,7 +258,7 @@ static int find_op(const char *name, coll_params *p)
 /* --ranks-sweep, --matrix: the forms of coll_sweep.c. */
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
-    return mg_coll_reshape(c, base, &out->b);
+    return mg_coll_reshape(c, base, out);
 }
 
 int mg_coll_main(const char *name, int argc, char **argv)
@@ -268,7 +268,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
     char desc[320];
     coll_params dflt = {.form = MG_FORM_BLOCKING, .type = -1, .ndims = 2};
     mg_bench b = {
-        .id.headline = "Latency (us)",
+        .report.headline = "Latency (us)",
         .id.family = "collective",
         .layout.min_ranks = 1,
         .layout.max_ranks = 1 << 24,
@@ -312,7 +312,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
              "synchronised before every call (--sync), not timed",
              (char)(dflt.op->name[0] - 'a' + 'A'), dflt.op->name + 1, forms[dflt.form]);
     b.id.name = name;
-    b.id.description = desc;
+    b.report.description = desc;
     b.params.params_default = &dflt;
     if (dflt.op->flags & MG_COLL_NEIGHBOR) {
         b.kernel.setup = mg_coll_topo_setup;

@@ -126,6 +126,6 @@ struct mg_bench mg_coll_sweep_form(struct mg_bench b);
 struct mg_bench mg_coll_matrix_form(struct mg_bench b, int from_file);
 /* The program's choose: 1 with b's form for --ranks-sweep or --matrix in
  * *form, or 0 (b itself). */
-int mg_coll_reshape(const mg_ctx *c, const struct mg_bench *b, struct mg_bench *form);
+int mg_coll_reshape(const mg_ctx *c, const struct mg_bench *b, struct mg_form *out);
 
 #endif

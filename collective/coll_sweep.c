@@ -233,15 +233,16 @@ mg_bench mg_coll_matrix_form(mg_bench b, int from_file)
     return b;
 }
 
-int mg_coll_reshape(const mg_ctx *c, const mg_bench *b, mg_bench *form)
+int mg_coll_reshape(const mg_ctx *c, const mg_bench *b, mg_form *out)
 {
     const coll_params *p = prm(c);
-    if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec) {
-        *form = mg_coll_sweep_form(*b);
-        return 1;
-    }
-    if (p->matrix_spec == NULL)
+    mg_bench form;
+    if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec)
+        form = mg_coll_sweep_form(*b);
+    else if (p->matrix_spec != NULL)
+        form = mg_coll_matrix_form(*b, !is_generator(p->matrix_spec));
+    else
         return 0;
-    *form = mg_coll_matrix_form(*b, !is_generator(p->matrix_spec));
+    mg_form_take(out, &form);
     return 1;
 }

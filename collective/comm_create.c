@@ -288,9 +288,9 @@ static const mg_opt opts[] = {
 
 static const mg_bench bench = {
     .id.name = "comm_create",
-    .id.description = "time to create a communicator (or window) per call, the slowest rank, "
-                      "in us; the free apart (free_us)",
-    .id.headline = "Create (us)",
+    .report.description = "time to create a communicator (or window) per call, the slowest rank, "
+                          "in us; the free apart (free_us)",
+    .report.headline = "Create (us)",
     .id.family = "collective",
     .params.opts = opts,
     .params.params_size = sizeof(cc_params),

@@ -156,210 +156,256 @@ struct mg_ctx {
     mg_ctx_driver drv;
 };
 
+typedef struct mg_bench_id {
+    const char *name; /* "latency": program mpigauge_latency */
+    /* The family the run record names, which the front-end files the
+     * benchmark under (its dashboard's pages): "collective",
+     * "onesided", "overlap"; NULL: "pt2pt". Set once in a family's
+     * shared descriptor, so a new collective or RMA operation is filed
+     * by its ops row alone. */
+    const char *family;
+} mg_bench_id;
+
+typedef struct mg_bench_params {
+    const mg_opt *opts; /* the benchmark's options over params, or NULL */
+    size_t params_size;
+    const void *params_default;
+    /* Make the parsed options into what the kernel uses (a root rank, a
+     * topology, a traffic matrix read from its file, a default that
+     * depends on the form): the one hook that changes ctx->params. Runs
+     * on every rank with the same inputs, after the rank count is known
+     * and before check; 0, or -1 with a message when a value cannot be
+     * resolved (a malformed spec, a file that cannot be read). An option
+     * that does not apply is left as parsed, for check to refuse. */
+    int (*resolve)(mg_ctx *ctx, char *err, size_t errlen);
+    /* Check the (resolved) options and report what they do not allow; 0
+     * or -EINVAL with a message. Reads ctx->params only. Pure: it runs
+     * on every rank with the same inputs. */
+    int (*check)(const mg_ctx *ctx, char *err, size_t errlen);
+    /* Forms chosen by an option. When set, called on every rank right
+     * after the options are parsed (before the rank, size and check
+     * steps) with the program's descriptor and storage the driver owns
+     * (out starts as base's form): writes the form to run into out and
+     * returns 1, or returns 0 to run base itself. A form has no identity
+     * or options (mg_form): those stay base's; it may differ in anything
+     * else (layout, sizes, sweep, timing, kernel, ...) but the rails;
+     * its labels may point into out->text and out->labels. Pure: no
+     * state of its own. */
+    int (*choose)(const mg_ctx *ctx, const struct mg_bench *base, struct mg_form *out);
+    /* What this MPI library lacks for the chosen options (a message),
+     * or NULL; called after MPI_Init on every rank: the program exits
+     * with MG_EXIT_SKIP (77) and rank 0 says the message. */
+    const char *(*unsupported)(const mg_ctx *ctx);
+} mg_bench_params;
+
+typedef struct mg_bench_layout {
+    int min_ranks, max_ranks;
+    /* Pairs: fill partner_of[rank] for every rank (-1: idle). Pure. The
+     * run record then shows each pair's placement (same node or not,
+     * bindings). */
+    void (*pairs)(const mg_ctx *ctx, int *partner_of);
+    /* Instead of pairs, the links whose placement the run record shows:
+     * MG_LINKS_RING (r, r+1 mod P) or MG_LINKS_STAR (0, r) for every r. */
+    int links;
+    /* MPI_Init_thread's required level (MPI_THREAD_MULTIPLE for kernels
+     * whose threads call MPI at once); 0 (MPI_THREAD_SINGLE): MPI_Init.
+     * A library that provides less makes the program exit with
+     * MG_EXIT_SKIP, saying what it provides. */
+    int thread_level;
+    /* Instead of MPI_Init / MPI_Init_thread (a program that measures
+     * initialisation itself, startup): called once with the options
+     * parsed (ctx->params) and the kernel state allocated (ctx->state,
+     * where it may keep what it made or measured); it must initialise
+     * MPI's world model at `required` (MPI_THREAD_SINGLE: MPI_Init). */
+    void (*init)(mg_ctx *ctx, int *argc, char ***argv, int required);
+} mg_bench_layout;
+
+typedef struct mg_bench_sizes {
+    uint64_t min_size, default_min_size, default_max_size;
+    /* Why the default sweep starts at default_min_size, said when a
+     * single -m (the largest size) is below it; NULL: no reason. */
+    const char *default_min_why;
+    /* 1: the benchmark has no message size at all (barrier): -m is
+     * ignored with a note instead of sweeping the same call */
+    int none;
+} mg_bench_sizes;
+
+/* A second sweep dimension: values (at most max) into values[], pure.
+ * For every size each variant is measured in list order; the first is
+ * the reference (ctx->ref_s, ctx->ref) for the others of that size. */
+typedef struct mg_bench_sweep {
+    const char *variant_name;
+    int (*variants)(const mg_ctx *ctx, long *values, int max);
+    const char *const *variant_labels; /* value -> label for enumerations, or NULL */
+    /* Search: rank 0, after a variant of a size; nonzero skips the
+     * remaining variants of that size (e.g. "the bandwidth has dropped"). */
+    int (*variant_stop)(const mg_ctx *ctx, const mg_stats *st);
+} mg_bench_sweep;
+
+typedef struct mg_bench_timing {
+    mg_metric metric;
+    mg_time_mode time_mode;
+    double time_scale; /* latency: seconds per iteration x this (0.5 = RTT/2) */
+    /* Bytes moved per iteration (bandwidth metric). */
+    double (*bytes_per_iter)(const mg_ctx *ctx, uint64_t size);
+    /* The kernel times the part of each iteration that counts (for
+     * example from a "go" message to the data's arrival, leaving out a
+     * handshake that separates iterations) and adds it to ctx->sample_s;
+     * the driver still owns the loop, the samples and the statistics. */
+    int times_itself;
+    /* Fewest iterations per sample (0: 1), for patterns whose iterations
+     * overlap (a queue): a sample then spans several turnovers. */
+    long min_block_iters;
+    /* Fixed counts used when -i / -x are not given (0: the driver's
+     * defaults, adaptive sampling and the timed warm-up), for kernels
+     * whose resources grow with the iteration count. The run record
+     * shows them. */
+    long default_iterations, default_warmup;
+} mg_bench_timing;
+
+typedef struct mg_bench_kernel {
+    /* Run `iters` iterations of the pattern with messages of `size` bytes. */
+    void (*iterate)(mg_ctx *ctx, uint64_t size, long iters);
+    /* Kernel scratch and hooks around the iterations of one size (untimed). */
+    size_t state_size;
+    void (*begin_size)(mg_ctx *ctx, uint64_t size);
+    void (*end_size)(mg_ctx *ctx, uint64_t size);
+    /* Bytes per buffer the kernel needs for messages of max_size. */
+    size_t (*buf_bytes)(const mg_ctx *ctx, uint64_t max_size);
+    /* Bytes of rbuf when it differs from sbuf's buf_bytes (NULL: the
+     * same), e.g. a gather's root receives nranks blocks; the -M guard
+     * counts buf_bytes + rbuf_bytes on every rank. */
+    size_t (*rbuf_bytes)(const mg_ctx *ctx, uint64_t max_size);
+    /* Number of MPI requests the kernel needs in ctx->reqs: a callback,
+     * or a constant (the larger of the two counts). */
+    size_t (*requests)(const mg_ctx *ctx);
+    size_t nrequests;
+    /* The benchmark computes: the driver calibrates mg_compute's loop
+     * once per rank before measuring (ctx->compute) and writes the
+     * calibration (rate, largest error over ranks) into the run record. */
+    int compute;
+    /* Memory the kernel allocates itself besides sbuf and rbuf for
+     * messages of max_size (an RMA window), counted by the -M guard. */
+    size_t (*other_bytes)(const mg_ctx *ctx, uint64_t max_size);
+    /* Collective, every rank, after the buffers and before the run
+     * record: objects the whole sweep uses (an RMA window over the
+     * largest size); teardown frees them after the sweep, before the
+     * buffers go. */
+    void (*setup)(mg_ctx *ctx, uint64_t max_size);
+    void (*teardown)(mg_ctx *ctx);
+    /* This form posts plain MPI requests of its own (persistent ones):
+     * --rails above 1 is refused for it. */
+    int plain_calls;
+    /* The multirail options (--rails, --rail-mode, ...;
+     * mpi/mg_multirail.h) apply: the kernel's messages go through
+     * mg_xfer_* and sbuf/rbuf. */
+    int rails;
+} mg_bench_kernel;
+
+/* Validation (-c). */
+typedef struct mg_bench_valid {
+    /* After one iteration, slot i (bytes [i x stride, i x stride + size)
+     * of rbuf) holds the message of rank from[i]; returns the number of
+     * slots (at most max), 0 when this rank receives no payload. */
+    int (*recv_slots)(const mg_ctx *ctx, uint64_t size, int *from, int max);
+    /* Send slots the kernel reads (filled with this rank's pattern); NULL: 1. */
+    int (*send_slots)(const mg_ctx *ctx, uint64_t size);
+    /* Bytes between the starts of two slots (NULL: size), for kernels
+     * whose buffers are spaced out (for example page-aligned). */
+    uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
+    /* Computed results instead of recv_slots' byte patterns: before each
+     * of the two untimed passes every rank runs fill (inputs and poisoned
+     * outputs for pass 0 or 1), after the one iteration verify, which
+     * returns 0 or -1 with a message naming the rank, size, pass and
+     * element. */
+    void (*fill)(mg_ctx *ctx, uint64_t size, int pass);
+    int (*verify)(mg_ctx *ctx, uint64_t size, int pass, char *err, size_t errlen);
+} mg_bench_valid;
+
+typedef struct mg_bench_report {
+    /* What a form measures, as its output says it (a program's forms may
+     * measure latency or bandwidth): one line, and the table column's title. */
+    const char *description; /* what is measured, in which unit */
+    const char *headline;    /* "Latency (us)" */
+    /* Figures every rank reports after a (size, variant), gathered to
+     * rank 0 for extras as ctx->rank_figures[rank * nfigures + i]. */
+    int nfigures;
+    void (*figures)(const mg_ctx *ctx, double *out);
+    /* Further figures per result, computed on rank 0 from the statistics
+     * (in the benchmark's unit) and every rank's median seconds per
+     * iteration. Pure. */
+    const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
+    void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
+                   const double *rank_median_s, double *out);
+    /* Rank 0, after the whole sweep: conclusions drawn over all sizes
+     * (e.g. a detected protocol switch) from the finished rows (sweep
+     * order, every valid (size, variant)), as key-values the sink writes
+     * (a summary record in JSON, "# " lines under a table). Pure. */
+    void (*summary)(const mg_result *rows, size_t nrows, mg_kvlist *out);
+    /* Rank 0, after setup: what the run record says of the kernel's own
+     * objects (e.g. the window's flavour and memory model as the library
+     * reports them), as key-values: members of the run record in JSON,
+     * "# key: value" lines above a table. Pure. */
+    void (*describe)(const mg_ctx *ctx, mg_kvlist *out);
+} mg_bench_report;
+
 /* A benchmark's descriptor, grouped by the phase that reads each part:
  * id and params by the plan (one parse before MPI_Init), layout by the
  * session, sizes and sweep by the sweep, timing and kernel by the measuring
  * stage, valid by validation, report by the output. A descriptor sets the
  * fields it needs with designators such as .kernel.iterate = f. */
 typedef struct mg_bench {
-    struct {
-        const char *name;        /* "latency": program mpigauge_latency */
-        const char *description; /* one line: what is measured, in which unit */
-        const char *headline;    /* table column title: "Latency (us)" */
-        /* The family the run record names, which the front-end files the
-         * benchmark under (its dashboard's pages): "collective",
-         * "onesided", "overlap"; NULL: "pt2pt". Set once in a family's
-         * shared descriptor, so a new collective or RMA operation is filed
-         * by its ops row alone. */
-        const char *family;
-    } id;
-
-    struct {
-        const mg_opt *opts; /* the benchmark's options over params, or NULL */
-        size_t params_size;
-        const void *params_default;
-        /* Make the parsed options into what the kernel uses (a root rank, a
-         * topology, a traffic matrix read from its file, a default that
-         * depends on the form): the one hook that changes ctx->params. Runs
-         * on every rank with the same inputs, after the rank count is known
-         * and before check; 0, or -1 with a message when a value cannot be
-         * resolved (a malformed spec, a file that cannot be read). An option
-         * that does not apply is left as parsed, for check to refuse. */
-        int (*resolve)(mg_ctx *ctx, char *err, size_t errlen);
-        /* Check the (resolved) options and report what they do not allow; 0
-         * or -EINVAL with a message. Reads ctx->params only. Pure: it runs
-         * on every rank with the same inputs. */
-        int (*check)(const mg_ctx *ctx, char *err, size_t errlen);
-        /* Forms chosen by an option. When set, called on every rank right
-         * after the options are parsed (before the rank, size and check
-         * steps) with the program's descriptor and storage the driver owns
-         * (out->b starts as a copy of base): writes the form to run into
-         * out and returns 1, or returns 0 to run base itself. The form must
-         * have the same id.name and params; it may differ in anything else
-         * (timing, sizes, sweep, kernel); its labels may point into
-         * out->text and out->labels. Pure: no state of its own. */
-        int (*choose)(const mg_ctx *ctx, const struct mg_bench *base, struct mg_form *out);
-        /* What this MPI library lacks for the chosen options (a message),
-         * or NULL; called after MPI_Init on every rank: the program exits
-         * with MG_EXIT_SKIP (77) and rank 0 says the message. */
-        const char *(*unsupported)(const mg_ctx *ctx);
-    } params;
-
-    struct {
-        int min_ranks, max_ranks;
-        /* Pairs: fill partner_of[rank] for every rank (-1: idle). Pure. The
-         * run record then shows each pair's placement (same node or not,
-         * bindings). */
-        void (*pairs)(const mg_ctx *ctx, int *partner_of);
-        /* Instead of pairs, the links whose placement the run record shows:
-         * MG_LINKS_RING (r, r+1 mod P) or MG_LINKS_STAR (0, r) for every r. */
-        int links;
-        /* MPI_Init_thread's required level (MPI_THREAD_MULTIPLE for kernels
-         * whose threads call MPI at once); 0 (MPI_THREAD_SINGLE): MPI_Init.
-         * A library that provides less makes the program exit with
-         * MG_EXIT_SKIP, saying what it provides. */
-        int thread_level;
-        /* Instead of MPI_Init / MPI_Init_thread (a program that measures
-         * initialisation itself, startup): called once with the options
-         * parsed (ctx->params) and the kernel state allocated (ctx->state,
-         * where it may keep what it made or measured); it must initialise
-         * MPI's world model at `required` (MPI_THREAD_SINGLE: MPI_Init). */
-        void (*init)(mg_ctx *ctx, int *argc, char ***argv, int required);
-    } layout;
-
-    struct {
-        uint64_t min_size, default_min_size, default_max_size;
-        /* Why the default sweep starts at default_min_size, said when a
-         * single -m (the largest size) is below it; NULL: no reason. */
-        const char *default_min_why;
-        /* 1: the benchmark has no message size at all (barrier): -m is
-         * ignored with a note instead of sweeping the same call */
-        int none;
-    } sizes;
-
-    /* A second sweep dimension: values (at most max) into values[], pure.
-     * For every size each variant is measured in list order; the first is
-     * the reference (ctx->ref_s, ctx->ref) for the others of that size. */
-    struct {
-        const char *variant_name;
-        int (*variants)(const mg_ctx *ctx, long *values, int max);
-        const char *const *variant_labels; /* value -> label for enumerations, or NULL */
-        /* Search: rank 0, after a variant of a size; nonzero skips the
-         * remaining variants of that size (e.g. "the bandwidth has dropped"). */
-        int (*variant_stop)(const mg_ctx *ctx, const mg_stats *st);
-    } sweep;
-
-    struct {
-        mg_metric metric;
-        mg_time_mode time_mode;
-        double time_scale; /* latency: seconds per iteration x this (0.5 = RTT/2) */
-        /* Bytes moved per iteration (bandwidth metric). */
-        double (*bytes_per_iter)(const mg_ctx *ctx, uint64_t size);
-        /* The kernel times the part of each iteration that counts (for
-         * example from a "go" message to the data's arrival, leaving out a
-         * handshake that separates iterations) and adds it to ctx->sample_s;
-         * the driver still owns the loop, the samples and the statistics. */
-        int times_itself;
-        /* Fewest iterations per sample (0: 1), for patterns whose iterations
-         * overlap (a queue): a sample then spans several turnovers. */
-        long min_block_iters;
-        /* Fixed counts used when -i / -x are not given (0: the driver's
-         * defaults, adaptive sampling and the timed warm-up), for kernels
-         * whose resources grow with the iteration count. The run record
-         * shows them. */
-        long default_iterations, default_warmup;
-    } timing;
-
-    struct {
-        /* Run `iters` iterations of the pattern with messages of `size` bytes. */
-        void (*iterate)(mg_ctx *ctx, uint64_t size, long iters);
-        /* Kernel scratch and hooks around the iterations of one size (untimed). */
-        size_t state_size;
-        void (*begin_size)(mg_ctx *ctx, uint64_t size);
-        void (*end_size)(mg_ctx *ctx, uint64_t size);
-        /* Bytes per buffer the kernel needs for messages of max_size. */
-        size_t (*buf_bytes)(const mg_ctx *ctx, uint64_t max_size);
-        /* Bytes of rbuf when it differs from sbuf's buf_bytes (NULL: the
-         * same), e.g. a gather's root receives nranks blocks; the -M guard
-         * counts buf_bytes + rbuf_bytes on every rank. */
-        size_t (*rbuf_bytes)(const mg_ctx *ctx, uint64_t max_size);
-        /* Number of MPI requests the kernel needs in ctx->reqs: a callback,
-         * or a constant (the larger of the two counts). */
-        size_t (*requests)(const mg_ctx *ctx);
-        size_t nrequests;
-        /* The benchmark computes: the driver calibrates mg_compute's loop
-         * once per rank before measuring (ctx->compute) and writes the
-         * calibration (rate, largest error over ranks) into the run record. */
-        int compute;
-        /* Memory the kernel allocates itself besides sbuf and rbuf for
-         * messages of max_size (an RMA window), counted by the -M guard. */
-        size_t (*other_bytes)(const mg_ctx *ctx, uint64_t max_size);
-        /* Collective, every rank, after the buffers and before the run
-         * record: objects the whole sweep uses (an RMA window over the
-         * largest size); teardown frees them after the sweep, before the
-         * buffers go. */
-        void (*setup)(mg_ctx *ctx, uint64_t max_size);
-        void (*teardown)(mg_ctx *ctx);
-        /* This form posts plain MPI requests of its own (persistent ones):
-         * --rails above 1 is refused for it. */
-        int plain_calls;
-        /* The multirail options (--rails, --rail-mode, ...;
-         * mpi/mg_multirail.h) apply: the kernel's messages go through
-         * mg_xfer_* and sbuf/rbuf. */
-        int rails;
-    } kernel;
-
-    /* Validation (-c). */
-    struct {
-        /* After one iteration, slot i (bytes [i x stride, i x stride + size)
-         * of rbuf) holds the message of rank from[i]; returns the number of
-         * slots (at most max), 0 when this rank receives no payload. */
-        int (*recv_slots)(const mg_ctx *ctx, uint64_t size, int *from, int max);
-        /* Send slots the kernel reads (filled with this rank's pattern); NULL: 1. */
-        int (*send_slots)(const mg_ctx *ctx, uint64_t size);
-        /* Bytes between the starts of two slots (NULL: size), for kernels
-         * whose buffers are spaced out (for example page-aligned). */
-        uint64_t (*slot_stride)(const mg_ctx *ctx, uint64_t size);
-        /* Computed results instead of recv_slots' byte patterns: before each
-         * of the two untimed passes every rank runs fill (inputs and poisoned
-         * outputs for pass 0 or 1), after the one iteration verify, which
-         * returns 0 or -1 with a message naming the rank, size, pass and
-         * element. */
-        void (*fill)(mg_ctx *ctx, uint64_t size, int pass);
-        int (*verify)(mg_ctx *ctx, uint64_t size, int pass, char *err, size_t errlen);
-    } valid;
-
-    struct {
-        /* Figures every rank reports after a (size, variant), gathered to
-         * rank 0 for extras as ctx->rank_figures[rank * nfigures + i]. */
-        int nfigures;
-        void (*figures)(const mg_ctx *ctx, double *out);
-        /* Further figures per result, computed on rank 0 from the statistics
-         * (in the benchmark's unit) and every rank's median seconds per
-         * iteration. Pure. */
-        const char *const *extra_names; /* NULL-terminated, at most MG_MAX_EXTRA */
-        void (*extras)(const mg_ctx *ctx, uint64_t size, const mg_stats *st,
-                       const double *rank_median_s, double *out);
-        /* Rank 0, after the whole sweep: conclusions drawn over all sizes
-         * (e.g. a detected protocol switch) from the finished rows (sweep
-         * order, every valid (size, variant)), as key-values the sink writes
-         * (a summary record in JSON, "# " lines under a table). Pure. */
-        void (*summary)(const mg_result *rows, size_t nrows, mg_kvlist *out);
-        /* Rank 0, after setup: what the run record says of the kernel's own
-         * objects (e.g. the window's flavour and memory model as the library
-         * reports them), as key-values: members of the run record in JSON,
-         * "# key: value" lines above a table. Pure. */
-        void (*describe)(const mg_ctx *ctx, mg_kvlist *out);
-    } report;
+    mg_bench_id id;
+    mg_bench_params params;
+    mg_bench_layout layout;
+    mg_bench_sizes sizes;
+    mg_bench_sweep sweep;
+    mg_bench_timing timing;
+    mg_bench_kernel kernel;
+    mg_bench_valid valid;
+    mg_bench_report report;
 } mg_bench;
 
-/* Storage the driver owns for the form params.choose chooses: the
- * descriptor, and room for the text of its variant labels. */
+/* What params.choose chooses: a benchmark's form, every part of its
+ * descriptor but its identity and options (id, params), which stay the
+ * program's; and room the driver owns for the text of its variant labels. */
 typedef struct mg_form {
-    mg_bench b;
+    mg_bench_layout layout;
+    mg_bench_sizes sizes;
+    mg_bench_sweep sweep;
+    mg_bench_timing timing;
+    mg_bench_kernel kernel;
+    mg_bench_valid valid;
+    mg_bench_report report;
     char text[96];
     const char *labels[4];
 } mg_form;
+
+/* The form parts of b into out (its text and labels left as they are). */
+static inline void mg_form_take(mg_form *out, const mg_bench *b)
+{
+    out->layout = b->layout;
+    out->sizes = b->sizes;
+    out->sweep = b->sweep;
+    out->timing = b->timing;
+    out->kernel = b->kernel;
+    out->valid = b->valid;
+    out->report = b->report;
+}
+
+/* The descriptor to run: base's identity and options with form f. */
+static inline mg_bench mg_form_bench(const mg_bench *base, const mg_form *f)
+{
+    mg_bench b = *base;
+    b.layout = f->layout;
+    b.sizes = f->sizes;
+    b.sweep = f->sweep;
+    b.timing = f->timing;
+    b.kernel = f->kernel;
+    b.valid = f->valid;
+    b.report = f->report;
+    return b;
+}
 
 /* Busy computation for `seconds` (the calibrated loop of ctx->compute); with
  * test_interval_s > 0 it stops every test_interval_s to call MPI_Testall on

@@ -46,36 +46,55 @@ static const char *scope_name(int s)
     }
 }
 
-/* One element of a value as text (the enumeration's item name when it has
- * one for the value). */
+/* The name of value v among enumeration e's items, or NULL. */
+static const char *enum_item(MPI_T_enum e, long long v, char *name, int len)
+{
+    char ename[NAME_MAX_LEN];
+    int nitems = 0, item = 0, nlen = sizeof ename;
+    if (e == MPI_T_ENUM_NULL || MPI_T_enum_get_info(e, &nitems, ename, &nlen) != MPI_SUCCESS)
+        return NULL;
+    for (int k = 0; k < nitems; ++k) {
+        nlen = len;
+        if (MPI_T_enum_get_item(e, k, &item, name, &nlen) == MPI_SUCCESS && item == v)
+            return name;
+    }
+    return NULL;
+}
+
+/* One element of a value as text, read as its datatype says (an
+ * enumeration may come with any integer type, Open MPI's booleans with
+ * MPI_C_BOOL), then named by the enumeration's item when it has one. */
 static void element_text(const void *buf, int i, MPI_Datatype t, MPI_T_enum e, char *out,
                          size_t len)
 {
-    if (t == MPI_INT || e != MPI_T_ENUM_NULL) {
-        int v = ((const int *)buf)[i], nitems = 0, item = 0, nlen;
-        char ename[NAME_MAX_LEN], iname[NAME_MAX_LEN];
-        nlen = sizeof ename;
-        if (e != MPI_T_ENUM_NULL && MPI_T_enum_get_info(e, &nitems, ename, &nlen) == MPI_SUCCESS)
-            for (int k = 0; k < nitems; ++k) {
-                nlen = sizeof iname;
-                if (MPI_T_enum_get_item(e, k, &item, iname, &nlen) == MPI_SUCCESS && item == v) {
-                    snprintf(out, len, "%s", iname);
-                    return;
-                }
-            }
-        snprintf(out, len, "%d", v);
-    } else if (t == MPI_UNSIGNED)
-        snprintf(out, len, "%u", ((const unsigned *)buf)[i]);
+    char iname[NAME_MAX_LEN];
+    long long v = 0;
+    int integer = 1;
+
+    if (t == MPI_INT)
+        v = ((const int *)buf)[i];
+    else if (t == MPI_UNSIGNED)
+        v = ((const unsigned *)buf)[i];
     else if (t == MPI_UNSIGNED_LONG)
-        snprintf(out, len, "%lu", ((const unsigned long *)buf)[i]);
+        v = (long long)((const unsigned long *)buf)[i];
     else if (t == MPI_UNSIGNED_LONG_LONG)
-        snprintf(out, len, "%llu", ((const unsigned long long *)buf)[i]);
+        v = (long long)((const unsigned long long *)buf)[i];
     else if (t == MPI_COUNT)
-        snprintf(out, len, "%lld", (long long)((const MPI_Count *)buf)[i]);
+        v = (long long)((const MPI_Count *)buf)[i];
+    else if (t == MPI_C_BOOL)
+        v = ((const _Bool *)buf)[i];
+    else
+        integer = 0;
+    if (integer && enum_item(e, v, iname, sizeof iname) != NULL)
+        snprintf(out, len, "%s", iname);
+    else if (t == MPI_C_BOOL)
+        snprintf(out, len, "%s", v ? "true" : "false");
+    else if (t == MPI_UNSIGNED_LONG || t == MPI_UNSIGNED_LONG_LONG)
+        snprintf(out, len, "%llu", (unsigned long long)v);
+    else if (integer)
+        snprintf(out, len, "%lld", v);
     else if (t == MPI_DOUBLE)
         snprintf(out, len, "%.17g", ((const double *)buf)[i]);
-    else if (t == MPI_C_BOOL)
-        snprintf(out, len, "%s", ((const _Bool *)buf)[i] ? "true" : "false");
     else
         snprintf(out, len, "?");
 }

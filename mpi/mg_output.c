@@ -165,7 +165,7 @@ static void build_info(mg_run *s)
 
     memset(ri, 0, sizeof *ri);
     ri->benchmark = b->id.name;
-    ri->description = b->id.description;
+    ri->description = b->report.description;
     ri->family = b->id.family;
     ri->node_of = ctx->node_of;
     ri->partner_of = ctx->partner_of;
@@ -212,8 +212,8 @@ void mg_output_begin(mg_run *s)
 {
     const mg_bench *b = s->b;
     mg_table_meta meta = {.benchmark = b->id.name,
-                          .description = b->id.description,
-                          .headline = b->id.headline,
+                          .description = b->report.description,
+                          .headline = b->report.headline,
                           .version = s->prov.version,
                           .extra_names = b->report.extras ? b->report.extra_names : NULL,
                           .variant_name = b->sweep.variant_name,

@@ -21,7 +21,7 @@ static void print_help(FILE *f, const mg_bench *b, const mg_opt_table *tables, s
     fprintf(f,
             "Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\n"
             "Options:\n",
-            b->layout.min_ranks, b->id.name, b->id.description, lo, hi);
+            b->layout.min_ranks, b->id.name, b->report.description, lo, hi);
     mg_opts_help(f, tables, nt);
     fprintf(f,
             "\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
@@ -140,19 +140,17 @@ static void plan_form(mg_plan *p)
     c.drv.opts = b->params.opts;
     c.drv.given = p->given;
     memset(&p->form, 0, sizeof p->form);
-    p->form.b = *b;
+    mg_form_take(&p->form, b);
     if (!b->params.choose(&c, b, &p->form))
         return;
-    const mg_bench *form = &p->form.b;
-    /* the identity (name, family) and the options are the program's: a form
-     * changes what is measured, not what it is */
-    if (strcmp(form->id.name, b->id.name) != 0 || form->id.family != b->id.family ||
-        form->params.opts != b->params.opts || form->params.params_size != b->params.params_size ||
-        form->kernel.rails != b->kernel.rails) {
-        plan_fail(p, 2, "internal: choose returned a form of another identity or options");
+    /* a form has no identity or options of its own (mg_form): the program's
+     * stay; it may not take rails the program does not parse options for */
+    if (p->form.kernel.rails != b->kernel.rails) {
+        plan_fail(p, 2, "internal: choose returned a form that differs in its rails");
         return;
     }
-    p->b = form;
+    p->form_b = mg_form_bench(b, &p->form);
+    p->b = &p->form_b;
 }
 
 /* -m MAX below the default sweep's start: what the start is and why. */

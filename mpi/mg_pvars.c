@@ -115,10 +115,7 @@ int mg_pvars_list(FILE *f, int json)
 /* Performance variables a library crashes on when a handle is allocated:
  * Open MPI 4.1's PSM2 counters when the PSM2 MTL is not in use (a
  * segmentation fault in psm2_mq_get_stats). Never read. */
-static int known_broken(const char *name)
-{
-    return strncmp(name, "mtl_psm2_", 9) == 0;
-}
+static int known_broken(const char *name) { return strncmp(name, "mtl_psm2_", 9) == 0; }
 
 static int in_list(const char *spec, const char *name)
 {

@@ -73,8 +73,9 @@ typedef struct {
  * later stage reads it through mg_run.plan (const). */
 typedef struct {
     const mg_bench *base; /* the program's descriptor */
-    const mg_bench *b;    /* the form to run: base, or &form.b */
-    mg_form form;
+    const mg_bench *b;    /* what runs: base, or &form_b */
+    mg_form form;         /* what params.choose chose */
+    mg_bench form_b;      /* base's identity and options with that form */
     mg_config cfg;
     void *params; /* the benchmark's options as parsed (base->params.params_size bytes) */
     unsigned char given[MG_MAX_BENCH_OPTS]; /* the benchmark's rows the command line gives */

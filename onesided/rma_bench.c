@@ -325,7 +325,8 @@ static mg_bench rma_form(mg_bench b, const rma_params *p)
 
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
-    out->b = rma_form(*base, c->params);
+    const mg_bench form = rma_form(*base, c->params);
+    mg_form_take(out, &form);
     return 1;
 }
 
@@ -338,7 +339,7 @@ static void shape_sizes(mg_bench *b, uint64_t min, uint64_t from, uint64_t to)
 
 static void shape_latency(mg_bench *b, const rma_prog *g)
 {
-    b->id.headline = "Latency (us)";
+    b->report.headline = "Latency (us)";
     b->timing.metric = MG_METRIC_LATENCY;
     b->timing.time_scale = 1.0;
     if (g->pattern == PAT_ALL || g->pattern == PAT_EXCH) {
@@ -368,7 +369,7 @@ static void shape_latency(mg_bench *b, const rma_prog *g)
 
 static void shape_bandwidth(mg_bench *b, const rma_prog *g)
 {
-    b->id.headline = "Bandwidth (MB/s)";
+    b->report.headline = "Bandwidth (MB/s)";
     b->timing.metric = MG_METRIC_BANDWIDTH;
     b->timing.time_scale = 1.0;
     b->timing.bytes_per_iter = bytes_per_iter;
@@ -409,7 +410,7 @@ int mg_rma_main(const char *name, int argc, char **argv)
              g->what);
     memset(&base, 0, sizeof base);
     base.id.name = g->name;
-    base.id.description = desc;
+    base.report.description = desc;
     base.id.family = "onesided";
     base.params.opts = opts;
     base.params.params_size = sizeof(rma_params);

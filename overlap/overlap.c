@@ -119,7 +119,7 @@ static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL,
 static const mg_bench bench = {
     .id.name = NAME,
     .id.family = "overlap",
-    .id.description = DESCRIPTION "; time per iteration in us, c_m grown by 10% of l_0",
+    .report.description = DESCRIPTION "; time per iteration in us, c_m grown by 10% of l_0",
     MG_OVL_FIELDS,
     .sizes.default_min_size = 1024,
     .sizes.default_max_size = 4194304,

@@ -115,7 +115,7 @@ static inline int mg_ovl_rank0_receives(const mg_ctx *c, uint64_t size, int *fro
 /* Rank 0 is timed and exchanges with rank 1. */
 #define MG_OVL_FIELDS                                                                              \
     .layout.min_ranks = 2, .layout.max_ranks = 2, .timing.time_mode = MG_TIME_ROOT,                \
-    .kernel.compute = 1, .id.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,        \
+    .kernel.compute = 1, .report.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,    \
     .timing.time_scale = 1.0, .sizes.min_size = 0, .params.params_size = sizeof(mg_ovl_params),    \
     .kernel.nrequests = 1
 

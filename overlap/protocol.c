@@ -141,8 +141,8 @@ static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL, MG_OPT_LAST_OVL};
 static const mg_bench bench = {
     .id.name = "protocol",
     .id.family = "overlap",
-    .id.description = "protocol switch: ping-pong round trip and send progress over sizes, "
-                      "in us at rank 0",
+    .report.description = "protocol switch: ping-pong round trip and send progress over sizes, "
+                          "in us at rank 0",
     MG_OVL_FIELDS,
     .sizes.default_min_size = 256,
     .sizes.default_max_size = 1048576,

@@ -62,8 +62,9 @@ static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 
 static const mg_bench bench = {
     .id.name = "bibw",
-    .id.description = "bidirectional bandwidth, both ranks post W receives and W sends at once, "
-                      "aggregate MB/s (10^6 bytes/s)",
+    .report.description =
+        "bidirectional bandwidth, both ranks post W receives and W sends at once, "
+        "aggregate MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
     .params.opts = opts,

@@ -24,8 +24,9 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 
 static const mg_bench bench = {
     .id.name = "bilatency",
-    .id.description = "bidirectional latency: both ranks post a receive and send N bytes at once; "
-                      "time per exchange in us",
+    .report.description =
+        "bidirectional latency: both ranks post a receive and send N bytes at once; "
+        "time per exchange in us",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
     .kernel.nrequests = 2,

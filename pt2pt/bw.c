@@ -53,8 +53,8 @@ static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 
 static const mg_bench bench = {
     .id.name = "bw",
-    .id.description = "unidirectional bandwidth, window of W non-blocking sends from rank 0 to "
-                      "rank 1 then a short ack, in MB/s (10^6 bytes/s)",
+    .report.description = "unidirectional bandwidth, window of W non-blocking sends from rank 0 to "
+                          "rank 1 then a short ack, in MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
     .params.opts = opts,

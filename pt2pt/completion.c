@@ -149,9 +149,10 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 
 static const mg_bench bench = {
     .id.name = "completion",
-    .id.description = "cost of checking for completion: ping-pong latency (us) with MPI_Recv, "
-                      "Wait, a Test loop, Waitany or a Testsome loop, and its difference to Recv",
-    .id.headline = "Latency (us)",
+    .report.description =
+        "cost of checking for completion: ping-pong latency (us) with MPI_Recv, "
+        "Wait, a Test loop, Waitany or a Testsome loop, and its difference to Recv",
+    .report.headline = "Latency (us)",
     MG_PT2PT_PAIR_FIELDS,
     .timing.metric = MG_METRIC_LATENCY,
     .timing.time_scale = 0.5,

@@ -329,7 +329,7 @@ int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
     const size_t nlabel = sizeof out->text;
     mg_dt_layout l;
     if (!wants_types(c) || prm(c)->persistent)
-        return mg_persist_choose(c, b, &out->b, iterate_persistent, begin_persistent);
+        return mg_persist_choose(c, b, out, iterate_persistent, begin_persistent);
     out->labels[0] = "bytes";
     out->labels[1] = label;
     out->labels[2] = NULL;
@@ -342,7 +342,8 @@ int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
     else
         snprintf(label, nlabel, "%s/%s", mg_dt_layout_names[l.kind],
                  mg_dt_elem_names[prm(c)->elem]);
-    out->b = mg_dt_form(*b, out->labels, elem_size[prm(c)->elem]);
+    const mg_bench form = mg_dt_form(*b, out->labels, elem_size[prm(c)->elem]);
+    mg_form_take(out, &form);
     return 1;
 }
 

@@ -56,8 +56,8 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 
 static const mg_bench bench = {
     .id.name = "exchange",
-    .id.description = "Exchange: periodic chain, every rank sends to and receives from both "
-                      "neighbours at once; time per iteration in us (slowest rank)",
+    .report.description = "Exchange: periodic chain, every rank sends to and receives from both "
+                          "neighbours at once; time per iteration in us (slowest rank)",
     MG_PT2PT_RING_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
     .kernel.nrequests = 4,

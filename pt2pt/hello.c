@@ -71,9 +71,10 @@ static const mg_opt opts[] = {MG_OPT_LAST};
 
 static const mg_bench bench = {
     .id.name = "hello",
-    .id.description = "a message round every rank (0 -> 1 -> ... -> P-1 -> 0): the round in us; "
-                      "the first round after MPI_Init as an extra",
-    .id.headline = "Ring time (us)",
+    .report.description =
+        "a message round every rank (0 -> 1 -> ... -> P-1 -> 0): the round in us; "
+        "the first round after MPI_Init as an extra",
+    .report.headline = "Ring time (us)",
     .params.opts = opts,
     .layout.min_ranks = 2,
     .layout.max_ranks = 1 << 24,

@@ -113,9 +113,9 @@ static const mg_opt opts[] = {{.long_name = "direction",
 
 static const mg_bench bench = {
     .id.name = "hotspot",
-    .id.description = "hot-spot: rank 0 exchanges N bytes with k slaves in turn; time per "
-                      "iteration in us, k swept",
-    .id.headline = "Latency (us)",
+    .report.description = "hot-spot: rank 0 exchanges N bytes with k slaves in turn; time per "
+                          "iteration in us, k swept",
+    .report.headline = "Latency (us)",
     .layout.min_ranks = 2,
     .layout.max_ranks = 1 << 24,
     .timing.time_mode = MG_TIME_ROOT,

@@ -58,7 +58,7 @@ static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 
 static const mg_bench bench = {
     .id.name = "latency",
-    .id.description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
+    .report.description = "ping-pong one-way latency (round trip / 2) between ranks 0 and 1, in us",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(0.5),
     .kernel.iterate = iterate,

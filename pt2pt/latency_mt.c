@@ -51,8 +51,8 @@ static const mg_opt opts[] = {MG_OPT_THREADS, MG_OPT_LAST};
 
 static const mg_bench bench = {
     .id.name = "latency_mt",
-    .id.description = "multithreaded ping-pong: T thread pairs between ranks 0 and 1 at once; "
-                      "one-way latency (round trip / 2) over the span of all threads, in us",
+    .report.description = "multithreaded ping-pong: T thread pairs between ranks 0 and 1 at once; "
+                          "one-way latency (round trip / 2) over the span of all threads, in us",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(0.5),
     MG_MT_FIELDS,

@@ -42,8 +42,8 @@ static const mg_opt opts[] = {MG_OPT_WINDOW, MG_OPT_BUFFERS, MG_OPT_PAIRING, MG_
 
 static const mg_bench bench = {
     .id.name = "mbw_mr",
-    .id.description = "multi-pair bandwidth: every pair streams windows of W sends at once; "
-                      "aggregate MB/s (10^6 bytes/s), slowest rank",
+    .report.description = "multi-pair bandwidth: every pair streams windows of W sends at once; "
+                          "aggregate MB/s (10^6 bytes/s), slowest rank",
     MG_PT2PT_MANY_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
     .params.opts = opts,

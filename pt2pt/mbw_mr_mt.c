@@ -67,15 +67,16 @@ static const mg_opt opts[] = {MG_OPT_THREADS, MG_OPT_WINDOW, MG_OPT_PAIRING, MG_
 
 static const mg_bench bench = {
     .id.name = "mbw_mr_mt",
-    .id.description = "multithreaded multi-pair bandwidth: T threads per rank, thread t of each "
-                      "pair streams windows of W sends to thread t of the other; aggregate MB/s",
+    .report.description =
+        "multithreaded multi-pair bandwidth: T threads per rank, thread t of each "
+        "pair streams windows of W sends to thread t of the other; aggregate MB/s",
     MG_PT2PT_MANY_FIELDS,
     .timing.metric = MG_METRIC_BANDWIDTH,
     .timing.time_scale = 1.0,
     .sizes.min_size = 1,
     .sizes.default_min_size = 1,
     .sizes.default_max_size = 4194304,
-    .id.headline = "Bandwidth (MB/s)",
+    .report.headline = "Bandwidth (MB/s)",
     MG_MT_FIELDS,
     .layout.pairs = mg_pairs_by_option,
     .timing.bytes_per_iter = bytes_per_iter,

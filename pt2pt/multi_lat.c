@@ -53,8 +53,9 @@ static const mg_opt opts[] = {MG_OPT_PAIRING, MG_OPT_LAST};
 
 static const mg_bench bench = {
     .id.name = "multi_lat",
-    .id.description = "latency of N pairs ping-ponging at once, one-way (round trip / 2) in us, "
-                      "slowest rank",
+    .report.description =
+        "latency of N pairs ping-ponging at once, one-way (round trip / 2) in us, "
+        "slowest rank",
     MG_PT2PT_MANY_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(0.5),
     .params.params_size = sizeof(mg_pt2pt_params),

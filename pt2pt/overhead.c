@@ -237,17 +237,17 @@ static int check(const mg_ctx *c, char *err, size_t errlen);
 
 static const mg_bench forms[2] = {
     {COMMON,
-     .id.description = "host overhead: time inside MPI_Send / MPI_Recv of a ping-pong "
-                       "(extras), ranks 0 and 1",
-     .id.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY, .timing.time_scale = 0.5,
-     .sizes.min_size = 0, .sizes.default_min_size = 0, .sizes.default_max_size = 65536,
-     .sweep.variant_name = "phase", .sweep.variant_labels = phases, .kernel.iterate = iterate_lat,
-     .valid.recv_slots = mg_recv_from_peer, .report.extra_names = lat_extras,
-     .report.extras = extras_lat},
+     .report.description = "host overhead: time inside MPI_Send / MPI_Recv of a ping-pong "
+                           "(extras), ranks 0 and 1",
+     .report.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,
+     .timing.time_scale = 0.5, .sizes.min_size = 0, .sizes.default_min_size = 0,
+     .sizes.default_max_size = 65536, .sweep.variant_name = "phase", .sweep.variant_labels = phases,
+     .kernel.iterate = iterate_lat, .valid.recv_slots = mg_recv_from_peer,
+     .report.extra_names = lat_extras, .report.extras = extras_lat},
     {COMMON,
-     .id.description = "host overhead: CPU share free for computation during a "
-                       "bandwidth test, ranks 0 and 1",
-     .id.headline = "Bandwidth (MB/s)", .timing.metric = MG_METRIC_BANDWIDTH,
+     .report.description = "host overhead: CPU share free for computation during a "
+                           "bandwidth test, ranks 0 and 1",
+     .report.headline = "Bandwidth (MB/s)", .timing.metric = MG_METRIC_BANDWIDTH,
      .timing.time_scale = 1.0, .sizes.min_size = 1, .sizes.default_min_size = 262144,
      .sizes.default_max_size = 262144, .sweep.variant_name = "compute_pct",
      .sweep.variant_stop = bw_dropped, .kernel.iterate = iterate_bw,
@@ -258,7 +258,7 @@ static const mg_bench forms[2] = {
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
     (void)base;
-    out->b = forms[prm(c)->part];
+    mg_form_take(out, &forms[prm(c)->part]);
     return 1;
 }
 

@@ -77,10 +77,11 @@ static const mg_opt opts[] = {MG_OPT_PART, MG_OPT_WINDOW, MG_OPT_LAST};
 
 static const mg_bench bench = {
     .id.name = "part_bw",
-    .id.description = "partitioned bandwidth: W partitioned sends of P partitions of N bytes per "
-                      "iteration, T threads per rank marking and polling partitions; MB/s",
+    .report.description =
+        "partitioned bandwidth: W partitioned sends of P partitions of N bytes per "
+        "iteration, T threads per rank marking and polling partitions; MB/s",
     MG_PART_FIELDS,
-    .id.headline = "Bandwidth (MB/s)",
+    .report.headline = "Bandwidth (MB/s)",
     .timing.metric = MG_METRIC_BANDWIDTH,
     .timing.time_scale = 1.0,
     .timing.bytes_per_iter = bytes_per_iter,

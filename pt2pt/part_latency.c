@@ -56,10 +56,10 @@ static const mg_opt opts[] = {MG_OPT_PART, MG_OPT_LAST};
 
 static const mg_bench bench = {
     .id.name = "part_latency",
-    .id.description = "partitioned ping-pong (MPI_Psend_init/MPI_Pready/MPI_Parrived): P "
-                      "partitions of N bytes, T threads per rank; one-way latency, in us",
+    .report.description = "partitioned ping-pong (MPI_Psend_init/MPI_Pready/MPI_Parrived): P "
+                          "partitions of N bytes, T threads per rank; one-way latency, in us",
     MG_PART_FIELDS,
-    .id.headline = "Latency (us)",
+    .report.headline = "Latency (us)",
     .timing.metric = MG_METRIC_LATENCY,
     .timing.time_scale = 0.5,
     .kernel.iterate = iterate,

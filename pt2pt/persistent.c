@@ -81,12 +81,13 @@ mg_bench mg_persist_form(mg_bench b, void (*iterate)(mg_ctx *, uint64_t, long),
     return b;
 }
 
-int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
                       void (*iterate)(mg_ctx *, uint64_t, long),
                       void (*begin_size)(mg_ctx *, uint64_t))
 {
     if (!mg_p2p(c)->persistent)
         return 0;
-    *form = mg_persist_form(*b, iterate, begin_size);
+    const mg_bench form = mg_persist_form(*b, iterate, begin_size);
+    mg_form_take(out, &form);
     return 1;
 }

@@ -38,7 +38,7 @@ mg_bench mg_persist_form(mg_bench b, void (*iterate)(mg_ctx *, uint64_t, long),
                          void (*begin_size)(mg_ctx *, uint64_t));
 /* A program's choose: 0 (b itself), or with --persistent 1 and
  * mg_persist_form(b) in *form. */
-int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_bench *form,
+int mg_persist_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
                       void (*iterate)(mg_ctx *, uint64_t, long),
                       void (*begin_size)(mg_ctx *, uint64_t));
 

@@ -23,8 +23,9 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 
 static const mg_bench bench = {
     .id.name = "pingping",
-    .id.description = "PingPing: both ranks MPI_Isend N bytes, MPI_Recv the other's, wait; time "
-                      "per iteration in us",
+    .report.description =
+        "PingPing: both ranks MPI_Isend N bytes, MPI_Recv the other's, wait; time "
+        "per iteration in us",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
     .kernel.nrequests = 1,

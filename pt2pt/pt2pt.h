@@ -173,13 +173,13 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
 #define MG_PT2PT_WINDOW_FIELDS                                                                     \
     .timing.metric = MG_METRIC_BANDWIDTH, .timing.time_scale = 1.0, .sizes.min_size = 1,           \
     .sizes.default_min_size = 1, .sizes.default_max_size = 4194304,                                \
-    .id.headline = "Bandwidth (MB/s)", .params.params_size = sizeof(mg_pt2pt_params),              \
+    .report.headline = "Bandwidth (MB/s)", .params.params_size = sizeof(mg_pt2pt_params),          \
     .kernel.requests = mg_window_requests, .kernel.buf_bytes = mg_window_buf_bytes,                \
     .valid.send_slots = mg_window_send_slots
 
 /* Fields of a latency benchmark: us per iteration x scale, sizes 0 to 4 MiB. */
 #define MG_PT2PT_LATENCY_FIELDS(scale)                                                             \
-    .id.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,                             \
+    .report.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,                         \
     .timing.time_scale = (scale), .sizes.min_size = 0, .sizes.default_min_size = 0,                \
     .sizes.default_max_size = 4194304
 

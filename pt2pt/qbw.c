@@ -87,8 +87,9 @@ static const mg_opt opts[] = {{.short_name = 'Q',
 
 static const mg_bench bench = {
     .id.name = "qbw",
-    .id.description = "unidirectional bandwidth with a queue of Q/2..Q outstanding messages from "
-                      "rank 0 to rank 1, in MB/s (10^6 bytes/s)",
+    .report.description =
+        "unidirectional bandwidth with a queue of Q/2..Q outstanding messages from "
+        "rank 0 to rank 1, in MB/s (10^6 bytes/s)",
     MG_PT2PT_PAIR_FIELDS,
     MG_PT2PT_WINDOW_FIELDS,
     .params.opts = opts,

@@ -252,19 +252,19 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 
 #define COMMON                                                                                     \
     .id.name = "reuse",                                                                            \
-    .id.description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO "     \
-                      "order or a reuse percentage, ranks 0 and 1",                                \
+    .report.description = "buffer reuse: latency (us) or bandwidth (MB/s) with N buffers in FIFO " \
+                          "order or a reuse percentage, ranks 0 and 1",                            \
     MG_PT2PT_PAIR_FIELDS, .sizes.min_size = 1, .params.opts = opts,                                \
     .params.params_size = sizeof(reuse_params), .params.check = check, .params.choose = choose,    \
     .sweep.variants = variants, .kernel.state_size = sizeof(reuse_state),                          \
     .kernel.begin_size = begin_size, .kernel.buf_bytes = buf_bytes, .valid.slot_stride = stride,   \
     .valid.send_slots = send_slots, .valid.recv_slots = recv_slots
 #define LATENCY                                                                                    \
-    .timing.metric = MG_METRIC_LATENCY, .timing.time_scale = 0.5, .id.headline = "Latency (us)",   \
-    .kernel.iterate = iterate_lat
+    .timing.metric = MG_METRIC_LATENCY, .timing.time_scale = 0.5,                                  \
+    .report.headline = "Latency (us)", .kernel.iterate = iterate_lat
 #define BANDWIDTH                                                                                  \
     .timing.metric = MG_METRIC_BANDWIDTH, .timing.time_scale = 1.0,                                \
-    .id.headline = "Bandwidth (MB/s)", .kernel.iterate = iterate_bw,                               \
+    .report.headline = "Bandwidth (MB/s)", .kernel.iterate = iterate_bw,                           \
     .timing.bytes_per_iter = bytes_per_iter, .kernel.requests = requests
 /* Seed sizes: 512 KiB (fifo; percent bw); -m MAX below that needs a MIN. */
 #define KIB512                                                                                     \
@@ -286,7 +286,7 @@ static const mg_bench forms[2][2] = {
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
     (void)base;
-    out->b = forms[prm(c)->pattern][prm(c)->metric];
+    mg_form_take(out, &forms[prm(c)->pattern][prm(c)->metric]);
     return 1;
 }
 

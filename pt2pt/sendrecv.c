@@ -44,8 +44,9 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 
 static const mg_bench bench = {
     .id.name = "sendrecv",
-    .id.description = "Sendrecv: periodic chain, every rank receives from the left and sends to "
-                      "the right at once; time per iteration in us (slowest rank)",
+    .report.description =
+        "Sendrecv: periodic chain, every rank receives from the left and sends to "
+        "the right at once; time per iteration in us (slowest rank)",
     MG_PT2PT_RING_FIELDS,
     MG_PT2PT_LATENCY_FIELDS(1.0),
     .kernel.nrequests = 2,

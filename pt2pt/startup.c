@@ -191,9 +191,10 @@ static const mg_opt opts[] = {
 
 static const mg_bench bench = {
     .id.name = "startup",
-    .id.description = "time of MPI's initialisation on every rank (one launch, one measurement); "
-                      "the slowest rank's, in us",
-    .id.headline = "Init time (us)",
+    .report.description =
+        "time of MPI's initialisation on every rank (one launch, one measurement); "
+        "the slowest rank's, in us",
+    .report.headline = "Init time (us)",
     .params.opts = opts,
     .params.params_size = sizeof(mg_startup_params),
     .params.check = check,

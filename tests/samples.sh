@@ -4,7 +4,7 @@
 # kept (the sample counts of the run's results), a path that cannot be
 # written is refused before measuring (exit 2, nothing left), and a
 # disturbance of a known period injected into the run (two processes that
-# take the CPUs for 4 ms every 30 ms) is found by `mpigauge report
+# take both CPUs for 4 ms every 30 ms, at the same instants) is found by `mpigauge report
 # --samples` with its period. Environment as for mpi_cases.sh.
 set -u
 . "$(dirname "$0")/mpi_env.sh"
@@ -52,18 +52,21 @@ else
     echo "not ok 2 - unwritable samples path (exit $rc)"; sed 's/^/# /' "$work/err2"
 fi
 
-# 3: an injected disturbance, every 30 ms, found with its period
+# 3: an injected disturbance, every 30 ms, found with its period: two
+# processes take both CPUs for 4 ms at the same instants (one start time on
+# the system's monotonic clock, so their bursts are one event, not two)
+t0=$("$PYTHON" -c 'import time; print(time.monotonic() + 0.5)')
 dist() {
     exec "$PYTHON" -c '
-import time
-t0 = time.monotonic()
-for k in range(1, 400):
+import sys, time
+t0 = float(sys.argv[1])
+for k in range(0, 400):
     nxt = t0 + k * 0.030
     while time.monotonic() < nxt:
         time.sleep(max(0.0, nxt - time.monotonic()))
     end = time.monotonic() + 0.004
     while time.monotonic() < end:
-        pass'
+        pass' "$t0"
 }
 dist & d1=$!
 dist & d2=$!

@@ -4,7 +4,7 @@ import argparse
 import sqlite3
 import sys
 
-from . import (best, compare_cli, cvars, dashboard, history_cli, plot, report, run_cli,
+from . import (best, compare_cli, cvars_cli, dashboard, history_cli, plot, report, run_cli,
                selftest)
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE, OutputError, UsageError, version
 from .launch import Interrupted
@@ -30,7 +30,7 @@ def build_parser():
     p.add_argument("--version", action="version", version=f"mpigauge {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, each adding its own parser
-    for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars):
+    for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p

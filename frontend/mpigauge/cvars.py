@@ -53,7 +53,7 @@ def bookkeeping(name):
     return any(name.endswith(m) if m.startswith("_") else m in name for m in BOOKKEEPING)
 
 
-def _value(v):
+def show_value(v):
     return repr(v) if v == "" or v.strip() != v or " " in v else v
 
 
@@ -67,9 +67,9 @@ def _lines(changed, only_a, only_b, la, lb, shown):
         only_a = {k: v for k, v in only_a.items() if not bookkeeping(k)}
         only_b = {k: v for k, v in only_b.items() if not bookkeeping(k)}
         skip = n - len(changed) - len(only_a) - len(only_b)
-    out = [f"{k} {_value(x)} -> {_value(y)}" for k, x, y in changed]
-    out += [f"{k} {_value(v)} only in {la}" for k, v in only_a.items()]
-    out += [f"{k} {_value(v)} only in {lb}" for k, v in only_b.items()]
+    out = [f"{k} {show_value(x)} -> {show_value(y)}" for k, x, y in changed]
+    out += [f"{k} {show_value(v)} only in {la}" for k, v in only_a.items()]
+    out += [f"{k} {show_value(v)} only in {lb}" for k, v in only_b.items()]
     if skip:
         out.append(f"{skip} component versions and installation paths differ too")
     if shown is not None and len(out) > shown:
@@ -98,8 +98,8 @@ def env_differences(base, new):
     if a is None or b is None:
         return []
     head = f"environment ({base.label} -> {new.label}): "
-    return [head + f"{k} {_value(a[k]) if k in a else 'unset'} -> "
-            f"{_value(b[k]) if k in b else 'unset'}"
+    return [head + f"{k} {show_value(a[k]) if k in a else 'unset'} -> "
+            f"{show_value(b[k]) if k in b else 'unset'}"
             for k in sorted(a.keys() | b.keys()) if a.get(k) != b.get(k)]
 
 
@@ -138,42 +138,3 @@ def differences(base, new, shown=SHOWN):
             [head + x for x in _lines(ch, {}, {}, base.label, new.label, shown)]
     return out + [head + x for x in _lines(ch, oa, ob, base.label, new.label, shown)]
 
-
-def cmd_cvars(a):
-    """One side: the sets of control variables its launches ran with. Two
-    or more: every variable that differs from the first side's set."""
-    import sys
-
-    from .common import EXIT_OK
-    from .results import load_inputs
-    sets = load_inputs(a.files)
-    out = []
-    if len(sets) == 1 or a.list:
-        for rs in sets:
-            counts = side_sets(rs)
-            if not counts:
-                out.append(f"{rs.label}: no control variables recorded (runs with --no-cvars, "
-                           "a library without MPI_T, or an mpigauge before 0.9)")
-            for d, n in counts.most_common():
-                tab = rs.cvar_tables.get(d)
-                size = f"{len(tab)} variables" if tab is not None else "the set is not in the file"
-                out.append(f"{rs.label}: set {d}: {size}, {n} launch{'es' if n != 1 else ''}")
-                if a.list and tab is not None:
-                    out += [f"  {k} = {_value(v)}" for k, v in tab.items()]
-    for new in ([] if a.list else sets[1:]):
-        lines = differences(sets[0], new, shown=None)
-        out += lines or [f"{sets[0].label} -> {new.label}: the same control variables"]
-    sys.stdout.write("\n".join(out) + "\n")
-    return EXIT_OK
-
-
-def add_parser(sub):
-    c = sub.add_parser("cvars", help="the MPI library's control variables (MPI_T) of results, "
-                       "and what differs between them",
-                       description="With one side: the sets of control variables (MPI_T "
-                       "cvars) its launches ran with. With more: every variable whose value "
-                       "differs from the first side's, and those only one side has. Sides as "
-                       "for compare: FILE LABEL LABEL... or FILE FILE....")
-    c.add_argument("files", nargs="+", metavar="FILE|LABEL", help="BASE [NEW...]")
-    c.add_argument("--list", action="store_true", help="list every variable of each set")
-    c.set_defaults(func=cmd_cvars)

@@ -134,11 +134,11 @@ def samples_section(paths, no_plot):
     """Per samples file: its disturbances in one line (a periodic one with
     its period) and the timeline."""
     from .plot import import_pyplot
-    from .samples import describe, load, make_timeline
+    from .samples import describe_spikes, load, make_timeline
     parts = []
     for p in paths:
         header, series = load(p)
-        line = describe(series)
+        line = describe_spikes(series)
         print(f"mpigauge report: {p}: {line}", file=sys.stderr)
         parts.append(f"<h3>{html.escape(os.path.basename(p))}: "
                      f"{html.escape(str(header.get('benchmark')))}</h3><p>{html.escape(line)}</p>")

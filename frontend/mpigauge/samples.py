@@ -95,7 +95,7 @@ def period(ev):
     return (p, share) if share >= REGULAR else None
 
 
-def describe(series):
+def describe_spikes(series):
     """One line about the run's disturbances: a period, spikes without one,
     or none."""
     spk = spikes(series)
@@ -121,8 +121,8 @@ def make_timeline(plt, header, series, title=None):
     ax.set_yscale("log")
     ax.set_xlabel("start of the sample (s since the sweep began, rank 0's clock)")
     ax.set_ylabel("time per iteration (us)")
-    ax.set_title(title or f"{header.get('benchmark')}: every timed sample ({describe(series)})",
-                 fontsize=9)
+    what = describe_spikes(series)
+    ax.set_title(title or f"{header.get('benchmark')}: every timed sample ({what})", fontsize=9)
     if len(series) <= 12:
         ax.legend(fontsize=7, markerscale=3)
     fig.tight_layout()

@@ -16,7 +16,7 @@ FRONTEND = os.path.join(FRONTEND_DIR, "mpigauge.py")
 DATA = os.path.join(HERE, "data")
 GOLDEN = os.path.join(HERE, "golden")
 MODULES = ("common", "stats", "regimes", "suite", "configs", "programs", "launcher", "outcome", "launch",
-           "mpilib", "cvars", "samples", "ranks", "results", "compare", "options", "compare_cli", "run_cli",
+           "mpilib", "cvars", "cvars_cli", "samples", "ranks", "results", "compare", "options", "compare_cli", "run_cli",
            "render", "runner", "steps", "best", "plot", "report", "selftest", "overview", "history",
            "cli")
 

@@ -48,8 +48,8 @@ class Period(unittest.TestCase):
         p, share = S.period(ev)
         self.assertAlmostEqual(p, 0.020, delta=0.001)
         self.assertEqual(share, 1.0)
-        self.assertTrue(S.describe([s]).startswith("periodic disturbance: every 20 ms"),
-                        S.describe([s]))
+        self.assertTrue(S.describe_spikes([s]).startswith("periodic disturbance: every 20 ms"),
+                        S.describe_spikes([s]))
 
     def test_a_missed_event_still_counts_as_regular(self):
         at = [0.005 + 0.020 * k for k in range(30) if k not in (7, 8, 19)]
@@ -61,8 +61,8 @@ class Period(unittest.TestCase):
         rng = random.Random(3)
         at = sorted(rng.uniform(0, 0.9) for _ in range(12))
         self.assertIsNone(S.period(S.events(S.spikes([series(n=20000, spikes_at=at)]))))
-        self.assertIn("no period found", S.describe([series(n=20000, spikes_at=at)]))
-        self.assertEqual(S.describe([series()]), "no spikes among 2000 samples")
+        self.assertIn("no period found", S.describe_spikes([series(n=20000, spikes_at=at)]))
+        self.assertEqual(S.describe_spikes([series()]), "no spikes among 2000 samples")
 
     def test_spikes_closer_than_twice_the_longest_are_one_event(self):
         self.assertEqual(S.events([(0.0, 0.001), (0.0015, 0.001), (0.01, 0.001)]), [0.0, 0.01])

@@ -187,7 +187,7 @@ static void describe(const mg_ctx *c, mg_kvlist *out)
 }
 
 #define FAKE_FIELDS                                                                                \
-    .id.description = "a fake kernel on a fake clock, in us", .id.headline = "Time (us)",          \
+    .report.description = "a fake kernel on a fake clock, in us", .report.headline = "Time (us)",  \
     .params.opts = fake_opts, .params.params_size = sizeof(fake_params), .layout.min_ranks = 1,    \
     .layout.max_ranks = 1, .sizes.default_min_size = 1, .sizes.default_max_size = 64,              \
     .sweep.variant_name = "ways", .sweep.variants = variants, .timing.metric = MG_METRIC_LATENCY,  \
@@ -201,11 +201,12 @@ static const mg_bench block_form = {FAKE_FIELDS, .id.name = "fake",
 static const mg_bench call_form = {FAKE_FIELDS, .id.name = "fake_call",
                                    .timing.time_mode = MG_TIME_CALL};
 
-/* A form that is not the program's: choose renames it (the plan refuses). */
+/* A form that takes rails the program has no options for (the plan
+ * refuses); a form cannot even name another identity (mg_form has none). */
 static int rogue_choose(const mg_ctx *c, const mg_bench *base, mg_form *out)
 {
     (void)c, (void)base;
-    out->b.id.name = "fake_other";
+    out->kernel.rails = 1;
     return 1;
 }
 

@@ -50,7 +50,7 @@ typedef struct {
 int mgt_run(int argc, const char *const *argv, mgt_result *r);
 /* Only the plan (mg_plan_make) of ARGS: its failed (0, 1 usage, 2
  * internal) and its message in err. "mpigauge_fake_rogue" is a program
- * whose choose returns a form of another name. */
+ * whose choose returns a form that takes rails. */
 int mgt_plan(int argc, const char *const *argv, char *err, size_t errlen);
 void mgt_result_free(mgt_result *r);
 

@@ -324,15 +324,15 @@ TEST(DriverSink, AnInjectedSinkGetsTheRowsAndTheErrorAsData)
 }
 
 // The plan is made before MPI_Init, once: its errors are kept for rank 0 to
-// say, a form of another identity is refused as an internal error, and the
+// say, a form that takes rails the program has no options for is refused as an internal error, and the
 // run that reads it leaves it as it was (the -M guard the session clamps
 // goes to the run record's copy of the configuration).
-TEST(DriverPlan, MadeOnceRefusesAFormOfAnotherIdentityAndStaysUnchanged)
+TEST(DriverPlan, MadeOnceRefusesAFormWithOtherRailsAndStaysUnchanged)
 {
     char err[512];
     const char *rogue[] = {"mpigauge_fake_rogue", "-m", "8", nullptr};
     EXPECT_EQ(mgt_plan(3, rogue, err, sizeof err), 2);
-    EXPECT_NE(std::string(err).find("another identity"), std::string::npos) << err;
+    EXPECT_NE(std::string(err).find("differs in its rails"), std::string::npos) << err;
     const char *fine[] = {"mpigauge_fake", "-m", "8", nullptr};
     EXPECT_EQ(mgt_plan(3, fine, err, sizeof err), 0) << err;
     const char *tiny[] = {"mpigauge_fake", "-m", "abc", nullptr};
