@@ -2,7 +2,6 @@
 """Statistics of the paired comparison, exact values: the signed-rank test,
 the Hodges-Lehmann estimate and CI, p-value adjustment, rounds needed,
 launch regimes."""
-import math
 import unittest
 
 from helpers import load_frontend

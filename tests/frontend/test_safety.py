@@ -2,16 +2,13 @@
 """The front-end never replaces what is not its own, never runs script in a
 page it writes, and keeps the results file valid: output paths, escaping,
 bounded options, a torn last line, a full disk."""
-import io
 import json
 import os
 import shutil
 import stat
 import subprocess
-import sys
 import tempfile
 import unittest
-from contextlib import redirect_stderr, redirect_stdout
 
 import helpers as h
 from helpers import load_frontend
