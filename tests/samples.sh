@@ -55,7 +55,7 @@ fi
 # 3: an injected disturbance, every 30 ms, found with its period: two
 # processes take both CPUs for 4 ms at the same instants (one start time on
 # the system's monotonic clock, so their bursts are one event, not two)
-t0=$("$PYTHON" -c 'import time; print(time.monotonic() + 0.5)')
+t0=$("$PYTHON" -c 'import time; print(time.monotonic() + 0.2)')
 dist() {
     exec "$PYTHON" -c '
 import sys, time
@@ -70,8 +70,9 @@ for k in range(0, 400):
 }
 dist & d1=$!
 dist & d2=$!
+sleep 0.3 # the bursts have begun: every sample of the run can meet them
 # shellcheck disable=SC2086
-timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8:64 -i 400000 -x 100 \
+timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8:64 -i 800000 -x 100 \
     --samples "$work/d.jsonl" >/dev/null 2>"$work/err3"
 rc=$?
 kill $d1 $d2 2>/dev/null
