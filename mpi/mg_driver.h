@@ -381,29 +381,26 @@ typedef struct mg_form {
     const char *labels[4];
 } mg_form;
 
+/* The form's groups, listed once: copied from src to dst. */
+#define MG_FORM_COPY(dst, src)                                                                     \
+    do {                                                                                           \
+        (dst)->layout = (src)->layout;                                                             \
+        (dst)->sizes = (src)->sizes;                                                               \
+        (dst)->sweep = (src)->sweep;                                                               \
+        (dst)->timing = (src)->timing;                                                             \
+        (dst)->kernel = (src)->kernel;                                                             \
+        (dst)->valid = (src)->valid;                                                               \
+        (dst)->report = (src)->report;                                                             \
+    } while (0)
+
 /* The form parts of b into out (its text and labels left as they are). */
-static inline void mg_form_take(mg_form *out, const mg_bench *b)
-{
-    out->layout = b->layout;
-    out->sizes = b->sizes;
-    out->sweep = b->sweep;
-    out->timing = b->timing;
-    out->kernel = b->kernel;
-    out->valid = b->valid;
-    out->report = b->report;
-}
+static inline void mg_form_take(mg_form *out, const mg_bench *b) { MG_FORM_COPY(out, b); }
 
 /* The descriptor to run: base's identity and options with form f. */
 static inline mg_bench mg_form_bench(const mg_bench *base, const mg_form *f)
 {
     mg_bench b = *base;
-    b.layout = f->layout;
-    b.sizes = f->sizes;
-    b.sweep = f->sweep;
-    b.timing = f->timing;
-    b.kernel = f->kernel;
-    b.valid = f->valid;
-    b.report = f->report;
+    MG_FORM_COPY(&b, f);
     return b;
 }
 

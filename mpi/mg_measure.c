@@ -127,14 +127,15 @@ static size_t keep_batch(mg_ctx *ctx, const double *red, const double *start, lo
 {
     unsigned long long late = 0;
     for (long j = 0; j < k; ++j) {
-        if (isfinite(red[j]) && log) {
+        if (!isfinite(red[j])) {
+            late++;
+            continue;
+        }
+        if (log) {
             log->start[n] = start[j];
             log->iters[n] = 1;
         }
-        if (isfinite(red[j]))
-            root[n++] = red[j];
-        else
-            late++;
+        root[n++] = red[j];
     }
     if (late > 0)
         plan->window_s = fmin(2.0 * plan->window_s, MG_WINDOW_MAX_S);

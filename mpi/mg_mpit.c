@@ -61,6 +61,32 @@ static const char *enum_item(MPI_T_enum e, long long v, char *name, int len)
     return NULL;
 }
 
+int mg_mpit_element(const void *buf, int i, MPI_Datatype t, long long *iv, double *dv)
+{
+    if (t == MPI_UNSIGNED_LONG || t == MPI_UNSIGNED_LONG_LONG) {
+        const unsigned long long u = t == MPI_UNSIGNED_LONG ? ((const unsigned long *)buf)[i]
+                                                            : ((const unsigned long long *)buf)[i];
+        *iv = (long long)u;
+        *dv = (double)u;
+        return 1;
+    }
+    if (t == MPI_INT)
+        *iv = ((const int *)buf)[i];
+    else if (t == MPI_UNSIGNED)
+        *iv = ((const unsigned *)buf)[i];
+    else if (t == MPI_COUNT)
+        *iv = (long long)((const MPI_Count *)buf)[i];
+    else if (t == MPI_C_BOOL)
+        *iv = ((const _Bool *)buf)[i];
+    else if (t == MPI_DOUBLE) {
+        *dv = ((const double *)buf)[i];
+        return 2;
+    } else
+        return 0;
+    *dv = (double)*iv;
+    return 1;
+}
+
 /* One element of a value as text, read as its datatype says (an
  * enumeration may come with any integer type, Open MPI's booleans with
  * MPI_C_BOOL), then named by the enumeration's item when it has one. */
@@ -69,32 +95,19 @@ static void element_text(const void *buf, int i, MPI_Datatype t, MPI_T_enum e, c
 {
     char iname[NAME_MAX_LEN];
     long long v = 0;
-    int integer = 1;
+    double d = 0.0;
+    const int kind = mg_mpit_element(buf, i, t, &v, &d);
 
-    if (t == MPI_INT)
-        v = ((const int *)buf)[i];
-    else if (t == MPI_UNSIGNED)
-        v = ((const unsigned *)buf)[i];
-    else if (t == MPI_UNSIGNED_LONG)
-        v = (long long)((const unsigned long *)buf)[i];
-    else if (t == MPI_UNSIGNED_LONG_LONG)
-        v = (long long)((const unsigned long long *)buf)[i];
-    else if (t == MPI_COUNT)
-        v = (long long)((const MPI_Count *)buf)[i];
-    else if (t == MPI_C_BOOL)
-        v = ((const _Bool *)buf)[i];
-    else
-        integer = 0;
-    if (integer && enum_item(e, v, iname, sizeof iname) != NULL)
+    if (kind == 1 && enum_item(e, v, iname, sizeof iname) != NULL)
         snprintf(out, len, "%s", iname);
     else if (t == MPI_C_BOOL)
         snprintf(out, len, "%s", v ? "true" : "false");
     else if (t == MPI_UNSIGNED_LONG || t == MPI_UNSIGNED_LONG_LONG)
         snprintf(out, len, "%llu", (unsigned long long)v);
-    else if (integer)
+    else if (kind == 1)
         snprintf(out, len, "%lld", v);
-    else if (t == MPI_DOUBLE)
-        snprintf(out, len, "%.17g", ((const double *)buf)[i]);
+    else if (kind == 2)
+        snprintf(out, len, "%.17g", d);
     else
         snprintf(out, len, "?");
 }

@@ -65,6 +65,10 @@ int mg_pvars_list(FILE *f, int json);
  * (0: one mpigauge does not read). */
 const char *mg_mpit_type_name(MPI_Datatype t, MPI_T_enum e);
 size_t mg_mpit_type_bytes(MPI_Datatype t);
+/* Element i of a buffer of MPI_T datatype t: 1 for an integer type
+ * (booleans included; *iv, and *dv as a double), 2 for MPI_DOUBLE (*dv), 0
+ * for a type mpigauge does not read. */
+int mg_mpit_element(const void *buf, int i, MPI_Datatype t, long long *iv, double *dv);
 /* FNV-1a 64 of the sorted set (exposed for the unit test). */
 uint64_t mg_cvars_digest(const mg_cvar *v, size_t n);
 

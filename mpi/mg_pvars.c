@@ -247,21 +247,10 @@ static double read_one(mg_pvars *p, int k)
         return NAN;
     }
     for (int i = 0; i < p->count[k]; ++i) {
-        const MPI_Datatype t = p->type[k];
-        if (t == MPI_INT)
-            v += ((const int *)buf)[i];
-        else if (t == MPI_UNSIGNED)
-            v += ((const unsigned *)buf)[i];
-        else if (t == MPI_UNSIGNED_LONG)
-            v += (double)((const unsigned long *)buf)[i];
-        else if (t == MPI_UNSIGNED_LONG_LONG)
-            v += (double)((const unsigned long long *)buf)[i];
-        else if (t == MPI_COUNT)
-            v += (double)((const MPI_Count *)buf)[i];
-        else if (t == MPI_DOUBLE)
-            v += ((const double *)buf)[i];
-        else if (t == MPI_C_BOOL)
-            v += ((const _Bool *)buf)[i];
+        long long iv;
+        double dv;
+        if (mg_mpit_element(buf, i, p->type[k], &iv, &dv) != 0)
+            v += dv;
     }
     free(buf);
     return v;
