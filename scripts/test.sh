@@ -174,7 +174,9 @@ if [ "${MG_TEST_CLUSTER:-1}" = 1 ]; then
 fi
 
 # The MPI cases once more with AddressSanitizer and UndefinedBehaviorSanitizer
-# (Open MPI; leaks are not reported: the MPI library's own would drown them),
+# (Open MPI; leaks are not reported: the MPI library's own would drown them;
+# every case that measures, every 4th that expects a refusal: the refusals
+# ran in full above, and Open MPI 4.1's mpirun waits two seconds after each),
 # and the one-process driver tests with leaks reported.
 if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
     echo "== MPI cases under ASan+UBSan (openmpi-asan)"
@@ -183,8 +185,8 @@ if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
         rm -f "$d/tests/mpi_cases.log"
         # mpirun hands its environment to the ranks of a single node
         ASAN_OPTIONS=detect_leaks=0:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
-            make -C "$d" -j1 check TESTS=tests/mpi_cases.sh >"$d/check.out" 2>&1 || status=1
-        mp=$(count "$d/tests/mpi_cases.log" '^ok ')
+            MG_CASES_ERRORS_SAMPLE=4 make -C "$d" -j1 check TESTS=tests/mpi_cases.sh >"$d/check.out" 2>&1 || status=1
+        mp=$(grep '^ok ' "$d/tests/mpi_cases.log" 2>/dev/null | grep -vc '# SKIP') || mp=0
         mf=$(count "$d/tests/mpi_cases.log" '^not ok ')
         passed=$((passed + mp)); failed=$((failed + mf))
         [ "$mf" -eq 0 ] || grep '^not ok' "$d/tests/mpi_cases.log" | head -n 20

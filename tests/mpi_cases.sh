@@ -8,7 +8,9 @@
 # MG_BINDIR (where mpigauge_* are: folders separated by ':'), MG_TESTDIR
 # (this folder), PYTHON.
 # Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 300),
-# MG_CASES_SAMPLE (K: only every K-th case and those that read the fixtures).
+# MG_CASES_SAMPLE (K: only every K-th case and those that read the fixtures),
+# MG_CASES_ERRORS_SAMPLE (K: of the cases that expect a non-zero exit, only
+# every K-th; Open MPI 4.1's mpirun waits two seconds after a non-zero exit).
 set -u
 : "${MG_TESTDIR:=$(cd "$(dirname "$0")" && pwd)}"
 : "${MG_CASES:=$MG_TESTDIR/mpi_cases.txt}"
@@ -58,6 +60,11 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
         *@FIXTURES@*) ;;
         *) echo "ok $n - $id # SKIP sampled out (MG_CASES_SAMPLE=$MG_CASES_SAMPLE)"; continue ;;
         esac
+    fi
+    if [ "$expect" -ne 0 ] && [ "${MG_CASES_ERRORS_SAMPLE:-1}" -gt 1 ] &&
+        [ $((n % MG_CASES_ERRORS_SAMPLE)) -ne 0 ]; then
+        echo "ok $n - $id # SKIP sampled out (MG_CASES_ERRORS_SAMPLE=$MG_CASES_ERRORS_SAMPLE)"
+        continue
     fi
     out="$work/$id.jsonl"
     rm -f "$out"
