@@ -162,8 +162,9 @@ static const mg_opt common_opts[] = {
     {.long_name = "per-rank",
      .type = MG_OPT_FLAG,
      .offset = offsetof(mg_config, per_rank),
-     .help = "JSON: every rank's median per iteration (us) in each result (rank_median_us); "
-             "benchmarks of more than a pair name their slowest and fastest rank without it",
+     .help = "JSON: every rank's median per iteration (us) in each result (rank_median_us), "
+             "and with --samples every rank's own samples; benchmarks of more than a pair name "
+             "their slowest and fastest rank without it",
      .key = ""},
     {.long_name = "pvars",
      .type = MG_OPT_STRING,

@@ -123,7 +123,7 @@ static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_
 /* Rank 0: keep the valid samples of a reduced batch; a late start means the
  * window was too short for this size (doubled). */
 static size_t keep_batch(mg_ctx *ctx, const double *red, const double *start, long k, double *root,
-                         size_t n, call_plan *plan, mg_sample_log *log)
+                         size_t n, size_t m, call_plan *plan, mg_sample_log *log)
 {
     unsigned long long late = 0;
     for (long j = 0; j < k; ++j) {
@@ -134,6 +134,7 @@ static size_t keep_batch(mg_ctx *ctx, const double *red, const double *start, lo
         if (log) {
             log->start[n] = start[j];
             log->iters[n] = 1;
+            log->index[n] = m + (size_t)j;
         }
         root[n++] = red[j];
     }
@@ -179,7 +180,7 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
         m += (size_t)plan.k;
         mg_group_reduce_max(&ctx->drv.group, batch, red, (size_t)plan.k);
         if (ctx->rank == 0)
-            n = keep_batch(ctx, red, start, plan.k, root, n, &plan, log);
+            n = keep_batch(ctx, red, start, plan.k, root, n, m - (size_t)plan.k, &plan, log);
     }
     ctx->timed = 0;
     if (ctx->drv.timed_edge)
@@ -232,6 +233,7 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         if (log) {
             log->start[i] = t0;
             log->iters[i] = bi;
+            log->index[i] = i;
         }
         iters += (unsigned long long)bi;
         n = i + 1;

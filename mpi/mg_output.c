@@ -289,13 +289,15 @@ void mg_samples_begin(mg_run *s)
     mg_json_string(&j, NULL, "start_s");
     mg_json_string(&j, NULL, "per_iteration_s");
     mg_json_string(&j, NULL, "iterations");
+    if (s->plan->cfg.per_rank)
+        mg_json_string(&j, NULL, "rank_per_iteration_s");
     mg_json_array_end(&j);
     mg_json_object_end(&j);
     fputc('\n', s->samples_mem);
 }
 
 void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t n,
-                      const mg_sample_log *log)
+                      const mg_sample_log *log, const double *ranks, size_t nmine)
 {
     char label[96];
     mg_json j;
@@ -321,6 +323,17 @@ void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t
     for (size_t i = 0; i < n; ++i)
         mg_json_int(&j, NULL, log->iters[i]);
     mg_json_array_end(&j);
+    if (ranks) {
+        mg_json_array_begin(&j, "rank_per_iteration_s");
+        for (int r = 0; r < s->ctx.nranks; ++r) {
+            const double *own = ranks + (size_t)r * nmine;
+            mg_json_array_begin(&j, NULL);
+            for (size_t i = 0; i < n; ++i)
+                mg_json_number(&j, NULL, own[log->index[i]]);
+            mg_json_array_end(&j);
+        }
+        mg_json_array_end(&j);
+    }
     mg_json_object_end(&j);
     fputc('\n', s->samples_mem);
 }

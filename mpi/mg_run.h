@@ -182,11 +182,13 @@ int mg_session_layout(mg_run *s);
 /* Memory guard, -o file, buffers, requests, calibration, rail pairs. */
 int mg_session_resources(mg_run *s);
 
-/* Rank 0 with --samples: where each sample of root began (rank 0's clock)
- * and its iterations, index by index. */
+/* Rank 0 with --samples: where each sample of root began (rank 0's clock),
+ * its iterations and which of the ranks' own samples (mine) it was (a call
+ * dropped as late leaves a gap with time_mode call), index by index. */
 typedef struct {
     double *start;
     long *iters;
+    size_t *index;
 } mg_sample_log;
 
 /* measure: one (size, variant); rank 0 ends with the samples in root (and,
@@ -243,10 +245,12 @@ const char *mg_output_requested(int argc, char **argv);
 void mg_output_summary(mg_run *s);
 /* Rank 0, --samples: the file's header record, then one record per (size,
  * variant) with its n samples (seconds per iteration, before conversion to
- * the benchmark's unit). */
+ * the benchmark's unit). With --per-rank, ranks holds every rank's own
+ * samples of the row (nmine per rank, rank after rank): one array per rank
+ * with the entries rank 0's samples were made of. */
 void mg_samples_begin(mg_run *s);
 void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t n,
-                      const mg_sample_log *log);
+                      const mg_sample_log *log, const double *ranks, size_t nmine);
 /* Every rank, after a complete sweep: the samples to FILE, complete or not
  * at all; 0, or -1 when it could not be written (rank 0 says why). */
 int mg_samples_finish(mg_run *s);

@@ -21,7 +21,9 @@ typedef struct {
     mg_policy_cfg pc;
     size_t cap;
     double *mine, *root, *rank_med, *figs;
-    mg_sample_log log; /* rank 0, --samples */
+    mg_sample_log log;   /* rank 0, --samples */
+    int rank_samples;    /* every rank: --samples with --per-rank */
+    double *rank_all;    /* rank 0: every rank's own samples of a row */
 } sweep_bufs;
 
 static void sweep_alloc(const mg_run *s, sweep_bufs *w)
@@ -48,14 +50,19 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
     w->figs =
         root ? malloc((size_t)s->ctx.nranks * (size_t)(b->report.nfigures + 1) * sizeof *w->figs)
              : NULL;
-    w->log.start = NULL;
-    w->log.iters = NULL;
+    memset(&w->log, 0, sizeof w->log);
+    w->rank_samples = s->plan->cfg.samples && s->plan->cfg.per_rank;
+    w->rank_all = root && w->rank_samples
+                      ? malloc((size_t)s->ctx.nranks * w->cap * sizeof *w->rank_all)
+                      : NULL;
     if (root && s->plan->cfg.samples) {
         w->log.start = malloc(w->cap * sizeof *w->log.start);
         w->log.iters = malloc(w->cap * sizeof *w->log.iters);
+        w->log.index = malloc(w->cap * sizeof *w->log.index);
     }
     if (!w->mine || !w->root || (root && (!w->rank_med || !w->figs)) ||
-        (root && s->plan->cfg.samples && (!w->log.start || !w->log.iters)))
+        (root && s->plan->cfg.samples && (!w->log.start || !w->log.iters || !w->log.index)) ||
+        (root && w->rank_samples && !w->rank_all))
         mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
 }
 
@@ -64,6 +71,8 @@ static void sweep_free(sweep_bufs *w)
     free(w->figs);
     free(w->log.start);
     free(w->log.iters);
+    free(w->log.index);
+    free(w->rank_all);
     free(w->mine);
     free(w->root);
     free(w->rank_med);
@@ -121,6 +130,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         mg_gather_figures(b, ctx, w->figs);
     if (s->pvars.n > 0)
         gather_pvars(s);
+    if (w->rank_samples) /* the same count on every rank: one schedule */
+        mg_group_gather(&ctx->drv.group, w->mine, nmine, w->rank_all);
     *ok = s->plan->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
         return -1;
@@ -130,7 +141,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
             out.ref_s = raw.median;
         ctx->rank_figures = w->figs;
         if (w->log.start)
-            mg_samples_write(s, size, w->root, n, &w->log);
+            mg_samples_write(s, size, w->root, n, &w->log, w->rank_all, nmine);
         out.failed = mg_output_row(s, size, w->root, n, iters, why, *ok, w->rank_med, &st) != 0;
         if (out.failed)
             mg_ctx_fail(ctx, "no valid samples (every sample was zero or not finite)");

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # --samples FILE with the build's MPI (TAP): every timed sample of a run is
-# kept (the sample counts of the run's results), a path that cannot be
+# kept (the sample counts of the run's results), with --per-rank every
+# rank's own samples (rank 0's are the samples of a ping-pong; a collective's
+# sample is the slowest rank's call), a path that cannot be
 # written is refused before measuring (exit 2, nothing left), and a
 # disturbance of a known period injected into the run (two processes that
 # take both CPUs for 4 ms every 30 ms, at the same instants) is found by `mpigauge report
@@ -14,7 +16,7 @@ fe="$PYTHON $MG_TESTDIR/../frontend/mpigauge.py"
 work=$(mktemp -d)
 trap 'kill $d1 $d2 2>/dev/null; rm -rf "$work"' EXIT
 d1= d2=
-echo "1..3"
+echo "1..5"
 
 # 1: every sample of every row, in the documented records
 # shellcheck disable=SC2086
@@ -84,4 +86,40 @@ if [ $rc -eq 0 ] && [ -n "$ms" ] && "$PYTHON" -c "import sys; sys.exit(not 25 <=
     echo "ok 3 - a disturbance every 30 ms injected into the run: found, every $ms ms"
 else
     echo "not ok 3 - the injected 30 ms disturbance (exit $rc): $(cat "$work/rep.err")"
+fi
+
+# 4, 5: --per-rank: every rank's own samples, one array per rank, entry by
+# entry the samples of the series (time_mode root: rank 0's own; call: the
+# slowest rank's call)
+per_rank() { # number, description, python check, program and options
+    k=$1 what=$2 check=$3
+    shift 3
+    # shellcheck disable=SC2086
+    timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$@" --samples "$work/p$k.jsonl" \
+        --per-rank >/dev/null 2>"$work/perr$k"
+    rc=$?
+    if [ $rc -eq 0 ] && "$PYTHON" - "$work/p$k.jsonl" "$check" <<'PY'; then
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[0]["fields"][-1] == "rank_per_iteration_s", recs[0]
+assert len(recs) > 1
+for s in recs[1:]:
+    ranks, own = s["rank_per_iteration_s"], s["per_iteration_s"]
+    assert len(ranks) == 2 and all(len(r) == len(own) for r in ranks), s
+    if sys.argv[2] == "root":
+        assert ranks[0] == own, (ranks[0][:3], own[:3])
+    else:
+        assert [max(c) for c in zip(*ranks)] == own, s
+PY
+        echo "ok $k - --samples with --per-rank: $what"
+    else
+        echo "not ok $k - --per-rank samples, $what (exit $rc)"; sed 's/^/# /' "$work/perr$k"
+    fi
+}
+per_rank 4 "latency: rank 0's own samples are the series" root "$prog" -m 8,1K -i 400 -x 10
+coll=$(mg_program coll)
+if [ -n "$coll" ]; then
+    per_rank 5 "allreduce: each sample is the slowest rank's call" call "$coll" allreduce -m 8,64 -i 60 -x 5
+else
+    echo "ok 5 # SKIP mpigauge_coll not built"
 fi
