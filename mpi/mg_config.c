@@ -169,10 +169,12 @@ static const mg_opt common_opts[] = {
     {.long_name = "pvars",
      .type = MG_OPT_STRING,
      .offset = offsetof(mg_config, pvars),
-     .arg_name = "list|all|NAME,...",
+     .arg_name = "list|all|queues|none|NAME,...",
      .help = "the MPI library's performance variables (MPI_T pvars): list prints those it "
-             "offers and measures nothing; all or NAME,... reads them around every row's timed "
-             "samples, each rank's change (or value) summarised in the JSON result",
+             "offers and measures nothing; all, queues (message queues, rendezvous: the "
+             "default of point-to-point programs) or NAME,... reads them around every row's "
+             "timed samples, each rank's change (or value) summarised in the results; none "
+             "reads none",
      .key = ""},
     {.long_name = "no-cvars",
      .type = MG_OPT_FLAG,

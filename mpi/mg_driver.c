@@ -122,17 +122,36 @@ static int list_pvars(const mg_run *s)
 
 static void pvars_edge(mg_ctx *ctx, int end) { mg_pvars_mark(ctx->drv.edge_arg, end); }
 
-/* --pvars all|NAME,...: selected and started on every rank (the lowest
- * failing rank's message is the usage error), rank 0's arrays for the
- * summary over ranks, and the hook around the timed samples. */
-static int open_pvars(mg_run *s)
+/* The pvars a run reads: --pvars as given ("none": none), else "queues"
+ * for the point-to-point programs (their message queues and rendezvous
+ * transfers, where the library counts them), else none. */
+static const char *pvars_spec(const mg_run *s, int *given)
+{
+    const char *spec = s->plan->cfg.pvars;
+    *given = spec != NULL;
+    if (spec != NULL)
+        return strcmp(spec, "none") == 0 ? NULL : spec;
+    return s->b->id.family == NULL ? "queues" : NULL;
+}
+
+/* --pvars all|queues|NAME,...: selected and started on every rank (the
+ * lowest failing rank's message is the usage error; a default selection
+ * that cannot be read is left out), rank 0's arrays for the summary over
+ * ranks, and the hook around the timed samples. */
+static int open_pvars(mg_run *s, const char *spec, int given)
 {
     char err[sizeof s->ctx.drv.fail] = "";
     const size_t nr = (size_t)s->ctx.nranks;
-    if (mg_pvars_open(&s->pvars, s->plan->cfg.pvars, &s->ctx.comm, err, sizeof err) != 0 && !err[0])
+    if (mg_pvars_open(&s->pvars, spec, &s->ctx.comm, err, sizeof err) != 0 && !err[0])
         snprintf(err, sizeof err, "--pvars: cannot be read");
-    if (mg_group_agree_message(&s->ctx.drv.group, err, sizeof err) != 0)
+    if (mg_group_agree_message(&s->ctx.drv.group, err, sizeof err) != 0 && !given) {
+        mg_pvars_close(&s->pvars);
+        return MG_EXIT_OK;
+    }
+    if (err[0] != '\0')
         return mg_run_usage(s, err);
+    if (s->pvars.n == 0)
+        return MG_EXIT_OK;
     const size_t n = (size_t)s->pvars.n + 1;
     if (s->ctx.rank == 0 && (!(s->pv_all = calloc(n * nr, sizeof *s->pv_all)) ||
                              !(s->pv_sum = calloc(n, sizeof *s->pv_sum)) ||
@@ -148,7 +167,8 @@ static int open_pvars(mg_run *s)
  * the stages that run in one process too (mg_run_sweep). */
 static int run(mg_run *s)
 {
-    int rc, done, served;
+    int rc, done, served, given;
+    const char *pv;
 
     if ((rc = mg_plan_report(s, &done)) != MG_EXIT_OK || done)
         return rc;
@@ -160,7 +180,7 @@ static int run(mg_run *s)
         return rc;
     if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
         return rc;
-    if (s->plan->cfg.pvars && (rc = open_pvars(s)) != MG_EXIT_OK)
+    if ((pv = pvars_spec(s, &given)) != NULL && (rc = open_pvars(s, pv, given)) != MG_EXIT_OK)
         return rc;
     mg_prov_collect(&s->prov, &s->ctx);
     return mg_run_sweep(s);

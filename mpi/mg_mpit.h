@@ -16,20 +16,13 @@
 #ifndef MG_MPIT_H
 #define MG_MPIT_H
 
+#include "mg_mpit_names.h"
+
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct {
-    char *name;
-    char *value;
-    const char *type;  /* "int", "unsigned", "unsigned_long", "unsigned_long_long",
-                        * "count", "char", "double", "bool", "enum", "other" */
-    const char *scope; /* "constant", "readonly", "local", "group", "group_eq", "all",
-                        * "all_eq", "other" */
-    const char *bind;  /* "none", "comm" */
-} mg_cvar;
 
 typedef enum {
     MG_CVARS_OFF = 0,     /* not read (--cvars off) */
@@ -69,8 +62,6 @@ size_t mg_mpit_type_bytes(MPI_Datatype t);
  * (booleans included; *iv, and *dv as a double), 2 for MPI_DOUBLE (*dv), 0
  * for a type mpigauge does not read. */
 int mg_mpit_element(const void *buf, int i, MPI_Datatype t, long long *iv, double *dv);
-/* FNV-1a 64 of the sorted set (exposed for the unit test). */
-uint64_t mg_cvars_digest(const mg_cvar *v, size_t n);
 
 /* --pvars NAME,...|all: performance variables read on every rank right
  * before a (size, variant)'s first timed sample and right after its last.
@@ -90,9 +81,11 @@ typedef struct {
     int open;               /* 1: MPI_T initialised, 2: and a session made */
 } mg_pvars;
 
-/* Select the pvars of spec ("all" or names) and start them; bound ones on
- * *comm (which must outlive p). 0, or -1 with a message (a name the library
- * does not have, MPI_T unavailable). */
+/* Select the pvars of spec ("all", "queues" or names) and start them; bound
+ * ones on *comm (which must outlive p). "queues": the message queues and
+ * protocol counters (names with unexpected, posted, recvq, msgq, rndv or
+ * rendezvous; mg_pvars_queue_name), none of them required. 0, or -1 with a
+ * message (a name the library does not have, MPI_T unavailable). */
 int mg_pvars_open(mg_pvars *p, const char *spec, MPI_Comm *comm, char *err, size_t errlen);
 /* Read them all: end 0 before the timed samples, 1 after (value[] then
  * holds each one's change or its value). */

@@ -217,6 +217,8 @@ void mg_output_begin(mg_run *s)
                           .version = s->prov.version,
                           .extra_names = b->report.extras ? b->report.extra_names : NULL,
                           .variant_name = b->sweep.variant_name,
+                          .npvars = s->pvars.n,
+                          .pvar_names = s->pvars.name,
                           .columns = s->plan->cfg.columns,
                           .validated = s->plan->cfg.validate,
                           .pctl = s->plan->pctl.n > 0 ? &s->plan->pctl : NULL};

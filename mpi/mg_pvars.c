@@ -117,8 +117,22 @@ int mg_pvars_list(FILE *f, int json)
  * segmentation fault in psm2_mq_get_stats). Never read. */
 static int known_broken(const char *name) { return strncmp(name, "mtl_psm2_", 9) == 0; }
 
+int mg_pvars_queue_name(const char *name)
+{
+    static const char *const words[] = {"unexpected", "posted", "recvq",
+                                        "msgq",       "rndv",   "rendezvous"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
+        if (strstr(name, words[i]) != NULL)
+            return 1;
+    return 0;
+}
+
 static int in_list(const char *spec, const char *name)
 {
+    if (strcmp(spec, "all") == 0)
+        return 1;
+    if (strcmp(spec, "queues") == 0)
+        return mg_pvars_queue_name(name);
     const size_t n = strlen(name);
     for (const char *s = spec; *s;) {
         const size_t len = strcspn(s, ",");
@@ -142,7 +156,7 @@ static int select_one(mg_pvars *p, int i, const char *spec, MPI_Comm *comm)
     if (MPI_T_pvar_get_info(i, name, &nlen, &verbosity, &cls, &t, &e, desc, &dlen, &bind, &ro,
                             &cont, &atomic) != MPI_SUCCESS)
         return 0;
-    if (!(strcmp(spec, "all") == 0 || in_list(spec, name)) || known_broken(name) ||
+    if (!in_list(spec, name) || known_broken(name) ||
         (bind != MPI_T_BIND_NO_OBJECT && bind != MPI_T_BIND_MPI_COMM) ||
         mg_mpit_type_bytes(t) == 0 || t == MPI_CHAR)
         return 0;
@@ -175,7 +189,7 @@ static int select_one(mg_pvars *p, int i, const char *spec, MPI_Comm *comm)
  * first missing in err. */
 static int all_found(const mg_pvars *p, const char *spec, char *err, size_t errlen)
 {
-    if (strcmp(spec, "all") == 0)
+    if (strcmp(spec, "all") == 0 || strcmp(spec, "queues") == 0)
         return 1;
     for (const char *s = spec; *s;) {
         const size_t len = strcspn(s, ",");

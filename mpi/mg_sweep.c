@@ -21,9 +21,9 @@ typedef struct {
     mg_policy_cfg pc;
     size_t cap;
     double *mine, *root, *rank_med, *figs;
-    mg_sample_log log;   /* rank 0, --samples */
-    int rank_samples;    /* every rank: --samples with --per-rank */
-    double *rank_all;    /* rank 0: every rank's own samples of a row */
+    mg_sample_log log; /* rank 0, --samples */
+    int rank_samples;  /* every rank: --samples with --per-rank */
+    double *rank_all;  /* rank 0: every rank's own samples of a row */
 } sweep_bufs;
 
 static void sweep_alloc(const mg_run *s, sweep_bufs *w)

@@ -327,6 +327,18 @@ def check_pvars(text):
         need(len(l.split()) >= 5 and l.split()[1] in classes, f"pvars: line {l!r}")
 
 
+def check_default_pvars(text, queues):
+    """A point-to-point run's results: with queues, every result reads Open
+    MPI's two matching queues (--pvars queues, the default); else none has
+    pvars (--pvars none)."""
+    res = [json.loads(l) for l in text.splitlines() if '"type":"result"' in l]
+    need(res, "no results")
+    want = {"pml_ob1_unexpected_msgq_length", "pml_ob1_posted_recvq_length"}
+    for r in res:
+        got = set(r.get("pvars") or {})
+        need(got == want if queues else not got, f"result {r['size_bytes']}: pvars {sorted(got)}")
+
+
 def main():
     kind, out_path, err_path = sys.argv[1:4]
     out = open(out_path, encoding="utf-8").read()
@@ -344,6 +356,9 @@ def main():
             check_usage_json(out, err)
         elif kind == "pvars":
             check_pvars(out)
+        elif kind in ("json-queues", "json-no-pvars"):
+            check_jsonl(out, "stdout")
+            check_default_pvars(out, kind == "json-queues")
         elif kind != "none":
             raise Bad(f"unknown check kind {kind}")
         if len(sys.argv) > 4:

@@ -87,6 +87,13 @@ static void table_stat_titles(FILE *f, const mg_table_meta *meta)
         fprintf(f, "%*s", COL_WIDTH, ci_titles[i]);
 }
 
+/* A pvar's column: as wide as its name, at least as an extra's. */
+static int pvar_width(const char *name)
+{
+    const int n = (int)strlen(name);
+    return n > COL_WIDTH + 2 ? n : COL_WIDTH + 2;
+}
+
 void mg_report_table_header(FILE *f, const mg_table_meta *meta)
 {
     const int osu = meta->columns == MG_COLUMNS_OSU;
@@ -103,6 +110,8 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
         fprintf(f, "%*s", COL_WIDTH, "Validation");
     for (int i = 0; meta->extra_names && meta->extra_names[i] && !osu; ++i)
         fprintf(f, " %*s", COL_WIDTH + 2, meta->extra_names[i]);
+    for (int i = 0; i < meta->npvars && !osu; ++i)
+        fprintf(f, " %*s", pvar_width(meta->pvar_names[i]), meta->pvar_names[i]);
     if (meta->variant_name)
         fprintf(f, "  %s", meta->variant_name);
     fputc('\n', f);
@@ -156,6 +165,15 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
             fprintf(f, "%*.0f", COL_WIDTH + 2, r->extra[i]);
         else
             table_num(f, COL_WIDTH + 2, r->extra[i]);
+    }
+    for (int i = 0; i < r->npvars; ++i) { /* sum over ranks; a timer's in seconds */
+        const int w = pvar_width(r->pvar_name[i]);
+        fputc(' ', f);
+        if (strcmp(r->pvar_class[i], "timer") != 0 && isfinite(r->pvar_sum[i]) &&
+            fabs(r->pvar_sum[i]) < 1e15)
+            fprintf(f, "%*.0f", w, r->pvar_sum[i]);
+        else
+            fprintf(f, "%*.3g", w, r->pvar_sum[i]);
     }
 }
 

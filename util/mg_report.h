@@ -94,9 +94,11 @@ typedef struct {
     const char *version;
     const char *const *extra_names; /* titles of extra columns, NULL-terminated or NULL */
     const char *variant_name;       /* title of the variant column, or NULL */
-    int columns;                    /* the table's columns: MG_COLUMNS_* (--columns) */
-    int validated;                  /* -c: a Validation column (Pass/Fail), in CSV too */
-    const mg_pctl *pctl;            /* -z: these percentile columns in place of P90, P99 (table) and
+    int npvars;                     /* --pvars: a column per pvar (sum over ranks) */
+    char *const *pvar_names;
+    int columns;         /* the table's columns: MG_COLUMNS_* (--columns) */
+    int validated;       /* -c: a Validation column (Pass/Fail), in CSV too */
+    const mg_pctl *pctl; /* -z: these percentile columns in place of P90, P99 (table) and
                           * p50, p90, p99 (CSV); NULL: those */
 } mg_table_meta;
 

@@ -23,6 +23,10 @@ Usage: $PROG up [options]      create the emulated cluster (instance MG_CLUSTER=
        $PROG env               NAME=VALUE lines: state, helpers, hostfiles, networks
        $PROG info              paths and example command lines for both MPIs
        $PROG reap              kill (by PID) every process left inside the nodes
+       $PROG shape NODE RATE [--rail R]
+                                NODE's links (every rail, or rail R) at RATE in both
+                                directions from now on, tc syntax or 'none' (a slow
+                                node; with two nodes a rail is one cable: both ends)
 
 Options for 'up':
   --rate RATE[,RATE..]  tbf rate per rail and direction, tc syntax (default 1gbit);
@@ -33,6 +37,11 @@ Options for 'up':
   --delay TIME    extra one-way delay per rail with netem, e.g. 25us (default none;
                   needs sch_netem)
   --rails N       number of rails, 1..8 (default 2)
+  --nodes N       number of nodes, 2..4 (default 2): nodeA, nodeB, nodeC, nodeD.
+                  Two nodes: each rail is a veth pair between them. More: each
+                  rail is a switch (bridge brR in the namespace NAME-sw) and every
+                  node's railR its own uplink, shaped in both directions, so that
+                  one node's link can be slowed ('shape')
   --mtu BYTES     MTU of the rail links (default 1500)
   --slots N       slots per node in the generated hostfiles (default 2)
   --native-netdev-order  leave /sys/class/net in sysfs' own per-namespace (hash)

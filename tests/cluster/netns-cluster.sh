@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# netns-cluster.sh - an emulated two-node MPI cluster with N shaped network
+# netns-cluster.sh - an emulated MPI cluster of two (or up to four) nodes with N shaped network
 # "rails" on one Linux host (network, UTS and IPC namespaces and veth pairs),
 # so that MPI libraries see two hosts and really send inter-node traffic over
 # rate-limited links: the test bed of mpigauge's multirail modes
@@ -24,7 +24,7 @@ NAME=${MG_CLUSTER:-mgc}
     { echo "netns-cluster: MG_CLUSTER='$NAME': 1-9 characters [a-z0-9], starting with a letter" >&2; exit 2; }
 STATE=/run/mgcluster-$NAME        # namespace files, helpers, hostfiles, config
 LOCK=/run/mgcluster.lock          # serialises 'up' and 'down' of all instances
-NODES=(nodeA nodeB)               # host names inside the nodes
+NODES=(nodeA nodeB)               # host names inside the nodes (up --nodes N; then the config's)
 MGMT_BR=$NAME-br                  # management bridge in the root namespace
 PROG=$(basename "$0")
 
@@ -35,12 +35,19 @@ is_mounted() { awk -v p="$1" '$5 == p { f = 1 } END { exit !f }' /proc/self/moun
 is_up() { [ -f "$STATE/config" ]; }
 need_up() { is_up || die "not up (no $STATE/config; '$PROG up' first)"; }
 load_config() { need_up; # shellcheck disable=SC1091
-                . "$STATE/config"; }
+                . "$STATE/config"; read -ra NODES <<<"${NODE_NAMES:-nodeA nodeB}"; }
+# the nodes of an instance that is up (or half up), for down, reap, counters
+if [ -f "$STATE/config" ]; then
+    _names=$(sed -n 's/^NODE_NAMES="\(.*\)"$/\1/p' "$STATE/config")
+    [ -z "$_names" ] || read -ra NODES <<<"$_names"
+fi
 # The help texts (usage, cmd_info), beside this script.
 # shellcheck source=tests/cluster/netns-cluster-help.sh
 . "$(dirname "$(readlink -f "$0")")/netns-cluster-help.sh"
 # shellcheck source=tests/cluster/netns-cluster-launch.sh
 . "$(dirname "$(readlink -f "$0")")/netns-cluster-launch.sh"
+# shellcheck source=tests/cluster/netns-cluster-rails.sh
+. "$(dirname "$(readlink -f "$0")")/netns-cluster-rails.sh"
 subnet_used() { # 10.77.X -> is an address of that /24 on a root-namespace interface?
     ip -o -4 addr show 2>/dev/null | awk -v p="$1." '{ split($4, a, "/"); if (index(a[1], p) == 1) f = 1 } END { exit !f }'
 }
@@ -184,7 +191,10 @@ cmd_up() {
     RATE=1gbit BURST=256kb DELAY="" RAILS=2 MTU=1500 SLOTS=2 NETDEV_ORDER=sorted
     while [ $# -gt 0 ]; do
         case "$1" in
-            --rate|--burst|--delay|--rails|--mtu|--slots) [ $# -ge 2 ] || die "$1 needs a value" ;;&
+            --rate|--burst|--delay|--rails|--mtu|--slots|--nodes) [ $# -ge 2 ] || die "$1 needs a value" ;;&
+            --nodes) [[ $2 =~ ^[2-4]$ ]] || die "--nodes must be 2..4"
+                     local all=(nodeA nodeB nodeC nodeD)
+                     NODES=("${all[@]:0:$2}"); shift 2 ;;
             --rate) RATE=$2; shift 2 ;;
             --burst) BURST=$2; shift 2 ;;
             --delay) DELAY=$2; shift 2 ;;
@@ -243,6 +253,7 @@ MTU=$MTU
 SLOTS=$SLOTS
 NETDEV_ORDER=$NETDEV_ORDER
 MGMT_NET=$MGMT_NET
+NODE_NAMES="${NODES[*]}"
 RAIL_NETS="$(for ((r = 0; r < RAILS; r++)); do printf '10.77.%d ' $((20 * id + r)); done)"
 ALL_DEVICES=$ALL_DEVICES
 OWNER=${MG_CLUSTER_OWNER:-}
@@ -256,8 +267,11 @@ EOF
         i=$((i + 1))
     done
     for ((r = 0; r < RAILS; r++)); do
-        echo "10.77.$((20 * id + r)).1 nodeA-rail$r" >>"$STATE/hosts"
-        echo "10.77.$((20 * id + r)).2 nodeB-rail$r" >>"$STATE/hosts"
+        i=0
+        for n in "${NODES[@]}"; do
+            echo "10.77.$((20 * id + r)).$((i + 1)) $n-rail$r" >>"$STATE/hosts"
+            i=$((i + 1))
+        done
     done
 
     # management bridge in the root namespace (IPv6 off: no stray traffic)
@@ -283,18 +297,7 @@ EOF
         i=$((i + 1))
     done
 
-    local A B
-    A=$(ns_of nodeA) B=$(ns_of nodeB)
-    for ((r = 0; r < RAILS; r++)); do
-        ip link add "rail$r" netns "$A" type veth peer name "rail$r" netns "$B"
-        ip -n "$A" addr add "10.77.$((20 * id + r)).1/24" dev "rail$r"
-        ip -n "$B" addr add "10.77.$((20 * id + r)).2/24" dev "rail$r"
-        for ns in "$A" "$B"; do
-            ip -n "$ns" link set "rail$r" mtu "$MTU"
-            ip -n "$ns" link set "rail$r" up
-            shape "$ns" "rail$r" "$(rate_of "$r")"
-        done
-    done
+    wire_rails
 
     # per node: persistent UTS (host name) and IPC namespaces, own /dev/shm, boot_id
     for n in "${NODES[@]}"; do
@@ -312,18 +315,13 @@ EOF
         echo "$n slots=$SLOTS" >>"$STATE/hostfile.ompi"
         echo "$n:$SLOTS" >>"$STATE/hostfile.mpich"
     done
-    # wait for the veths to report carrier on both ends (operstate settles async)
-    for ((i = 0; i < 50; i++)); do
-        ! ip -n "$A" -br link | grep -E '^rail' | grep -vq ' UP ' &&
-        ! ip -n "$B" -br link | grep -E '^rail' | grep -vq ' UP ' && break
-        sleep 0.1
-    done
+    wait_rails # the veths report carrier on both ends (operstate settles async)
     # sanity check: each node has its own host name, boot_id and devices
     for n in "${NODES[@]}"; do
         "$STATE/nsrsh" "$n" 'echo "$(hostname): boot_id $(cut -c1-8 /proc/sys/kernel/random/boot_id)... devices: $(ls /sys/class/net | tr "\n" " ")"'
     done
     trap - ERR
-    echo "netns-cluster up: $NAME id=$id mgmt=$MGMT_NET.0/24 rails=$RAILS rate=$RATE burst=$BURST delay=${DELAY:-none} mtu=$MTU slots=$SLOTS state=$STATE"
+    echo "netns-cluster up: $NAME nodes=${#NODES[@]} id=$id mgmt=$MGMT_NET.0/24 rails=$RAILS rate=$RATE burst=$BURST delay=${DELAY:-none} mtu=$MTU slots=$SLOTS state=$STATE"
 }
 
 node_pids() { # NS -> PIDs of processes in that network namespace
@@ -364,6 +362,7 @@ cmd_down_locked() {
         if [ -e "/run/netns/$ns" ]; then ip netns del "$ns"; fi
         ip link del "$ns" 2>/dev/null || true
     done
+    unwire_rails
     ip link del "$MGMT_BR" 2>/dev/null || true
     if [ -d "$STATE" ]; then
         # never rm -rf across a still-mounted tmpfs / namespace file
@@ -374,7 +373,7 @@ cmd_down_locked() {
     fi
     # veths in a deleted netns disappear asynchronously: wait for the root-side ends
     for _ in $(seq 50); do
-        ip -o link show 2>/dev/null | grep -qE "^[0-9]+: ($NAME-node[AB]|$MGMT_BR)[:@]" || break
+        ip -o link show 2>/dev/null | grep -qE "^[0-9]+: ($NAME-node[A-D]|$MGMT_BR)[:@]" || break
         sleep 0.2
     done
     echo "netns-cluster down: $NAME"
@@ -417,9 +416,9 @@ cmd_counters() {
             NR == FNR { before[$1] = $2; next }
             { now[$1] = $2 }
             END {
-                for (k in now) if (k ~ /^node[AB]_rail[0-9]+_tx_bytes$/) {
+                for (k in now) if (k ~ /^node[A-D]_rail[0-9]+_tx_bytes$/) {
                     split(k, p, "_"); d = now[k] - before[k]; rail[p[2]] += d; total += d }
-                    else if (k ~ /^node[AB]_mgmt0_tx_bytes$/) mgmt += now[k] - before[k]
+                    else if (k ~ /^node[A-D]_mgmt0_tx_bytes$/) mgmt += now[k] - before[k]
                 n = 0; for (r in rail) names[n++] = r
                 for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (names[j] < names[i]) { t = names[i]; names[i] = names[j]; names[j] = t }
                 if (mode == "json") printf "{"
@@ -539,6 +538,7 @@ main() {
     env) cmd_env ;;
     info) cmd_info ;;
     reap) need_root; cmd_reap ;;
+    shape) shift; need_root; cmd_shape "$@" ;;
     -h|--help|help|"") usage ;;
     *) usage >&2; exit 2 ;;
     esac
