@@ -62,6 +62,21 @@ static const mg_opt common_opts[] = {
      .help = "warm-up iterations per size (default: timed, " MG_STR(
          MG_POLICY_WARMUP_MS) " ms or " MG_STR(MG_POLICY_WARMUP_MAX) " iterations)",
      .max = 1e12},
+    {.long_name = "iterations-large",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(mg_config, iterations_large),
+     .arg_name = "N",
+     .help = "with -i: the timed iterations of sizes above " MG_STR(
+         MG_LARGE_SIZE) " bytes (OSU's split; default: as -i)",
+     .min = 1,
+     .max = 1e12},
+    {.long_name = "warmup-large",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(mg_config, warmup_large),
+     .arg_name = "N",
+     .help = "with -x: the warm-up iterations of sizes above " MG_STR(
+         MG_LARGE_SIZE) " bytes (OSU's split; default: as -x)",
+     .max = 1e12},
     {.long_name = "precision",
      .type = MG_OPT_PERCENT,
      .offset = offsetof(mg_config, policy.precision),
@@ -225,6 +240,12 @@ static const mg_opt common_opts[] = {
      .help = "print the MPI library this program loads (MPI_Get_library_version, called before and "
              "without MPI_Init) as one JSON line and exit; run it without a launcher",
      .key = ""},
+    {.long_name = "osu-names",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(mg_config, osu_names),
+     .help = "print the OSU Micro-Benchmarks names mpigauge answers to (OSU_NAME PROGRAM "
+             "BENCHMARK per line; doc/osu.md) and exit; run it without a launcher",
+     .key = ""},
     {.type = MG_OPT_END}};
 
 void mg_config_default(mg_config *c)
@@ -234,6 +255,7 @@ void mg_config_default(mg_config *c)
     memset(c, 0, sizeof *c);
     mg_policy_cfg_default(&c->policy);
     c->policy.max_samples = 0;
+    c->warmup_large = -1;
 }
 
 size_t mg_config_tables(const mg_bench *b, mg_config *c, mg_opt_table *tables)

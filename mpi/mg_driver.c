@@ -304,15 +304,23 @@ static int print_library(const mg_bench *b)
     return fflush(stdout) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
 }
 
-int mg_main(const mg_bench *b, int argc, char **argv)
+/* The program's life from its command line (translated from OSU's under an
+ * OSU name: osu, else NULL). */
+static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu)
 {
     mg_plan plan;
     mg_run s;
     int rc = MG_EXIT_OK;
 
     mg_plan_make(&plan, b, argc, argv);
-    if (plan.cfg.mpi_library && !plan.failed) {
-        rc = print_library(plan.b);
+    plan.osu = osu;
+    if (osu && !plan.note[0])
+        mg_osu_warning(osu, plan.note, sizeof plan.note);
+    if ((plan.cfg.mpi_library || plan.cfg.osu_names) && !plan.failed) {
+        if (plan.cfg.osu_names)
+            mg_osu_list(stdout);
+        rc = plan.cfg.osu_names ? (fflush(stdout) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL)
+                                : print_library(plan.b);
         mg_plan_free(&plan);
         return rc;
     }
@@ -354,6 +362,23 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     return rc;
 }
 
+int mg_main(const mg_bench *b, int argc, char **argv)
+{
+    const mg_osu_entry *e = mg_osu_find(argv[0]);
+    char err[MG_ERRLEN];
+    mg_osu o;
+    int rc;
+
+    if (e == NULL)
+        return main_with(b, argc, argv, NULL);
+    /* OSU's exit codes: 0, or 1 for a usage error and every failure */
+    if (mg_osu_translate(e, argc, argv, &o, err, sizeof err) != 0)
+        return mg_osu_exit(mg_main_refuse(b->id.name, "usage", MG_EXIT_USAGE, err, argc, argv));
+    rc = main_with(b, o.argc, o.argv, &o);
+    mg_osu_free(&o);
+    return mg_osu_exit(rc);
+}
+
 int mg_main_named(const char *family, const char *what, int (*run)(const char *, int, char **),
                   void (*list)(FILE *), int argc, char **argv)
 {
@@ -361,6 +386,8 @@ int mg_main_named(const char *family, const char *what, int (*run)(const char *,
     char msg[256];
     if (strncmp(name, "mpigauge_", 9) == 0)
         name += 9;
+    if (mg_osu_find(name) != NULL) /* an OSU name: mg_main sees argv[0] too */
+        return run(mg_osu_find(name)->bench, argc, argv);
     if (strcmp(name, family) != 0)
         return run(name, argc, argv);
     if (argc > 1 && strcmp(argv[1], "--list-names") == 0) {

@@ -55,6 +55,9 @@ enum { MG_SYNC_BARRIER = 0, MG_SYNC_WINDOW };
 /* -M's default: this share of the node's memory, divided by its ranks. */
 #define MG_MEMORY_SHARE_NUM 3
 #define MG_MEMORY_SHARE_DEN 4
+/* Above this size --iterations-large and --warmup-large apply (OSU's
+ * LARGE_MESSAGE_SIZE). */
+#define MG_LARGE_SIZE 8192
 /* --sync window's automatic length is at least this (us). */
 #define MG_SYNC_WINDOW_MIN_US 10
 
@@ -65,6 +68,9 @@ typedef struct {
      * rows write the measuring policy's own fields; the sweep completes it
      * with what the timer measured (mg_policy_from_config). */
     mg_policy_cfg policy;
+    /* --iterations-large, --warmup-large: -i and -x for sizes above
+     * MG_LARGE_SIZE (OSU's split); 0 and -1: as -i and -x */
+    long iterations_large, warmup_large;
     int validate;            /* -c */
     uint64_t max_memory;     /* -M; 0: automatic */
     int format;              /* mg_format */
@@ -73,6 +79,7 @@ typedef struct {
     const char *output;      /* -o */
     int help, version;
     int mpi_library;       /* --mpi-library: print the loaded library, no MPI_Init */
+    int osu_names;         /* --osu-names: print the OSU names (mg_osu.h), no MPI_Init */
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us; /* --sync-window; 0: automatic */
     int sentinel;          /* --sentinel: probes and node state before and after */

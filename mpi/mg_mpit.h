@@ -23,7 +23,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-
 typedef enum {
     MG_CVARS_OFF = 0,     /* not read (--cvars off) */
     MG_CVARS_READ = 1,    /* read: n of them */

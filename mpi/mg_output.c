@@ -222,6 +222,8 @@ void mg_output_begin(mg_run *s)
                           .columns = s->plan->cfg.columns,
                           .validated = s->plan->cfg.validate,
                           .pctl = s->plan->pctl.n > 0 ? &s->plan->pctl : NULL};
+    if (s->plan->osu)
+        mg_osu_table_meta(s->plan->osu, &meta);
 
     if (s->ctx.rank != 0)
         return;

@@ -216,6 +216,10 @@ static void plan_policy(mg_plan *p)
     mg_policy_from_config(&p->cfg, 0.0, 0.0, &pc);
     if (mg_policy_cfg_check(&pc, err, sizeof err) != 0)
         plan_fail(p, 1, err);
+    else if (p->cfg.iterations_large > 0 && p->cfg.policy.iterations <= 0)
+        plan_fail(p, 1, "--iterations-large needs -i");
+    else if (p->cfg.warmup_large >= 0 && p->cfg.policy.warmup_iters < 0)
+        plan_fail(p, 1, "--warmup-large needs -x");
     else if (p->cfg.sync_window_us > 0.0 && p->cfg.sync != MG_SYNC_WINDOW)
         plan_fail(p, 1, "--sync-window needs --sync window");
     else if (b->timing.time_mode == MG_TIME_CALL && p->cfg.policy.iterations > 10000000)
@@ -321,7 +325,9 @@ int mg_plan_report(const mg_run *s, int *done)
     *done = 0;
     if (p->failed == 2)
         mg_mpi_die(__FILE__, __LINE__, p->err);
-    if (p->note[0] && s->ctx.rank == 0)
+    if (p->note[0] && s->ctx.rank == 0 && p->osu)
+        fprintf(s->io.err, "%s: %s\n", p->osu->e->osu, p->note);
+    else if (p->note[0] && s->ctx.rank == 0)
         fprintf(s->io.err, "mpigauge_%s: %s\n", p->b->id.name, p->note);
     if (p->failed)
         return mg_run_usage(s, p->err);

@@ -27,6 +27,7 @@
 
 #include "mg_driver.h"
 #include "mg_multirail.h"
+#include "mg_osu.h"
 #include "mg_policy.h"
 #include "mg_prov.h"
 #include "mg_size.h"
@@ -90,6 +91,7 @@ typedef struct {
     char err[MG_ERRLEN];
     char note[MG_ERRLEN]; /* rank 0 says it on standard error ("" none) */
     char *help;           /* --help / --version: the text rank 0 writes, or NULL */
+    const mg_osu *osu;    /* started under an OSU name (mg_osu.h), or NULL */
 } mg_plan;
 
 /* One run of the plan: the session's and the sweep's state. */

@@ -42,6 +42,8 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
         w->pc.min_sample_s = 0.0;
         if (w->pc.iterations > w->pc.max_samples)
             w->pc.max_samples = w->pc.iterations;
+        if (s->plan->cfg.iterations_large > w->pc.max_samples)
+            w->pc.max_samples = s->plan->cfg.iterations_large;
         w->cap = 2 * (size_t)w->pc.max_samples + MG_CALL_BATCH;
     }
     w->mine = malloc(w->cap * sizeof *w->mine);
@@ -120,9 +122,15 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     mg_stop_reason why;
     row_outcome out = {0.0, 0, 0};
 
+    mg_policy_cfg pc = w->pc;
+
+    if (size > MG_LARGE_SIZE && s->plan->cfg.iterations_large > 0)
+        pc.iterations = s->plan->cfg.iterations_large;
+    if (size > MG_LARGE_SIZE && s->plan->cfg.warmup_large >= 0)
+        pc.warmup_iters = s->plan->cfg.warmup_large;
     ctx->variant = s->variants[v];
     ctx->variant_index = v;
-    why = mg_measure(b, ctx, size, &w->pc, w->mine, w->cap, w->root, &n, &nmine, &iters,
+    why = mg_measure(b, ctx, size, &pc, w->mine, w->cap, w->root, &n, &nmine, &iters,
                      w->log.start ? &w->log : NULL);
     if (b->report.extras || mg_names_ranks(b))
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);

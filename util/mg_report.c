@@ -94,9 +94,52 @@ static int pvar_width(const char *name)
     return n > COL_WIDTH + 2 ? n : COL_WIDTH + 2;
 }
 
+/* OSU's header under an OSU name: its title (with what differs), the
+ * element type, the columns. */
+static void osu_header(FILE *f, const mg_table_meta *meta)
+{
+    fprintf(f, "# %s (mpigauge %s; every figure a median over samples: doc/osu.md)\n",
+            meta->osu_title, meta->version);
+    if (meta->osu_datatype)
+        fprintf(f, "# Datatype: MPI_CHAR.\n");
+    if (meta->osu_no_size)
+        fprintf(f, "# %s", meta->osu_figure);
+    else
+        fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->osu_figure);
+    if (meta->osu_full)
+        fprintf(f, "%*s%*s%*s", OSU_FIELD_WIDTH, "Min Latency(us)", OSU_FIELD_WIDTH,
+                "Max Latency(us)", 12, "Iterations");
+    if (meta->validated)
+        fprintf(f, "%*s", OSU_FIELD_WIDTH, "Validation");
+    if (meta->variant_name)
+        fprintf(f, "  %s", meta->variant_name);
+    fputc('\n', f);
+}
+
+/* A row of OSU's table: the size, the figure, with -f the fastest and
+ * slowest rank's medians and the iterations, Pass or Fail. */
+static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
+{
+    if (meta->osu_no_size)
+        fprintf(f, "%*.2f", 17, r->stats.median);
+    else
+        fprintf(f, "%-*llu%*.2f", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes,
+                OSU_FIELD_WIDTH, r->stats.median);
+    if (meta->osu_full)
+        fprintf(f, "%*.2f%*.2f%*llu", OSU_FIELD_WIDTH,
+                r->ranks_timed > 0 ? r->fastest_rank_us : r->stats.min, OSU_FIELD_WIDTH,
+                r->ranks_timed > 0 ? r->slowest_rank_us : r->stats.max, 12, r->iterations);
+    if (meta->validated)
+        fprintf(f, "%*s", OSU_FIELD_WIDTH, pass_fail(r));
+}
+
 void mg_report_table_header(FILE *f, const mg_table_meta *meta)
 {
     const int osu = meta->columns == MG_COLUMNS_OSU;
+    if (meta->osu_title && osu) {
+        osu_header(f, meta);
+        return;
+    }
     fprintf(f, "# mpigauge %s %s\n", meta->benchmark, meta->version);
     fprintf(f, "# %s\n", meta->description);
     fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->headline);
@@ -180,9 +223,13 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
 void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
-    fprintf(f, "%-*llu", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes);
-    table_num(f, OSU_FIELD_WIDTH, s->median);
-    if (meta->columns == MG_COLUMNS_OSU && meta->validated)
+    if (meta->osu_title && meta->columns == MG_COLUMNS_OSU)
+        osu_row(f, meta, r);
+    else {
+        fprintf(f, "%-*llu", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes);
+        table_num(f, OSU_FIELD_WIDTH, s->median);
+    }
+    if (meta->columns == MG_COLUMNS_OSU && meta->validated && !meta->osu_title)
         fprintf(f, "%*s", COL_WIDTH, pass_fail(r));
     if (meta->columns != MG_COLUMNS_OSU)
         table_stats(f, meta, r);

@@ -96,6 +96,13 @@ typedef struct {
     const char *variant_name;       /* title of the variant column, or NULL */
     int npvars;                     /* --pvars: a column per pvar (sum over ranks) */
     char *const *pvar_names;
+    /* Under an OSU name (mpi/mg_osu.h): OSU's table. osu_title is OSU's
+     * first header line (NULL: not OSU's table), osu_figure the figure's
+     * column title; osu_full adds Min and Max over ranks and Iterations
+     * (-f), osu_no_size drops the size (barrier), osu_datatype names the
+     * element type. */
+    const char *osu_title, *osu_figure;
+    int osu_full, osu_no_size, osu_datatype;
     int columns;         /* the table's columns: MG_COLUMNS_* (--columns) */
     int validated;       /* -c: a Validation column (Pass/Fail), in CSV too */
     const mg_pctl *pctl; /* -z: these percentile columns in place of P90, P99 (table) and

@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The OSU drop-in's names and command lines (mg_osu.h). OSU's facts here:
+ * the option letters of each kind, the default sizes (point-to-point and
+ * one-sided 1 B to 4 MiB (OSU 7.4 skips the size 0), collectives 1 B to
+ * 1 MiB), iterations and
+ * warm-up (latency 10000/100, bandwidth 100/10, collectives 1000/100, and
+ * above 8 KiB 1000/10, 20/2, 100/10), the window of 64, and the titles. */
+#include "mg_osu.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MG_OSU_P2P(o, b, t, k)                                                                     \
+    {                                                                                              \
+        "osu_" o, "mpigauge_" b, b, t, k                                                           \
+    }
+#define MG_OSU_COLL(o, t, k)                                                                       \
+    {                                                                                              \
+        "osu_" o, "mpigauge_" o, o, "OSU MPI " t " Latency Test", k                                \
+    }
+#define MG_OSU_PERS(o, t, k)                                                                       \
+    {                                                                                              \
+        "osu_" o "_persistent", "mpigauge_" o "_init", o "_init",                                  \
+            "OSU MPI " t " Persistent Latency Test", k                                             \
+    }
+
+static const mg_osu_entry entries[] = {
+    MG_OSU_P2P("latency", "latency", "OSU MPI Latency Test", MG_OSU_LAT),
+    MG_OSU_P2P("bw", "bw", "OSU MPI Bandwidth Test", MG_OSU_BW),
+    MG_OSU_P2P("bibw", "bibw", "OSU MPI Bi-Directional Bandwidth Test", MG_OSU_BW),
+    MG_OSU_P2P("mbw_mr", "mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", MG_OSU_MBW),
+    MG_OSU_P2P("multi_lat", "multi_lat", "OSU MPI Multi Latency Test", MG_OSU_LAT),
+    MG_OSU_P2P("latency_mt", "latency_mt", "OSU MPI Multi-threaded Latency Test", MG_OSU_MT),
+    MG_OSU_COLL("allgather", "Allgather", MG_OSU_COLL),
+    MG_OSU_COLL("allgatherv", "Allgatherv", MG_OSU_COLL),
+    MG_OSU_COLL("allreduce", "Allreduce", MG_OSU_COLL),
+    MG_OSU_COLL("alltoall", "All-to-All Personalized Exchange", MG_OSU_COLL),
+    MG_OSU_COLL("alltoallv", "All-to-Allv Personalized Exchange", MG_OSU_COLL),
+    MG_OSU_COLL("alltoallw", "All-to-Allw Personalized Exchange", MG_OSU_COLL),
+    MG_OSU_COLL("barrier", "Barrier", MG_OSU_BARRIER),
+    MG_OSU_COLL("bcast", "Broadcast", MG_OSU_ROOTED),
+    MG_OSU_COLL("gather", "Gather", MG_OSU_ROOTED),
+    MG_OSU_COLL("gatherv", "Gatherv", MG_OSU_ROOTED),
+    MG_OSU_COLL("reduce", "Reduce", MG_OSU_ROOTED),
+    MG_OSU_COLL("reduce_scatter", "Reduce_scatter", MG_OSU_COLL),
+    MG_OSU_COLL("reduce_scatter_block", "Reduce_scatter_block", MG_OSU_COLL),
+    MG_OSU_COLL("scatter", "Scatter", MG_OSU_ROOTED),
+    MG_OSU_COLL("scatterv", "Scatterv", MG_OSU_ROOTED),
+    MG_OSU_COLL("neighbor_allgather", "Neighborhood Allgather", MG_OSU_COLL),
+    MG_OSU_COLL("neighbor_allgatherv", "Neighborhood Allgatherv", MG_OSU_COLL),
+    MG_OSU_COLL("neighbor_alltoall", "Neighborhood Alltoall", MG_OSU_COLL),
+    MG_OSU_COLL("neighbor_alltoallv", "Neighborhood All-to-Allv", MG_OSU_COLL),
+    MG_OSU_COLL("neighbor_alltoallw", "Neighborhood All-to-Allw", MG_OSU_COLL),
+    MG_OSU_PERS("allgather", "Allgather", MG_OSU_COLL),
+    MG_OSU_PERS("allgatherv", "Allgatherv", MG_OSU_COLL),
+    MG_OSU_PERS("allreduce", "Allreduce", MG_OSU_COLL),
+    MG_OSU_PERS("alltoall", "All-to-All Personalized Exchange", MG_OSU_COLL),
+    MG_OSU_PERS("alltoallv", "All-to-Allv Personalized Exchange", MG_OSU_COLL),
+    MG_OSU_PERS("alltoallw", "All-to-Allw Personalized Exchange", MG_OSU_COLL),
+    MG_OSU_PERS("barrier", "Barrier", MG_OSU_BARRIER),
+    MG_OSU_PERS("bcast", "Broadcast", MG_OSU_ROOTED),
+    MG_OSU_PERS("gather", "Gather", MG_OSU_ROOTED),
+    MG_OSU_PERS("gatherv", "Gatherv", MG_OSU_ROOTED),
+    MG_OSU_PERS("reduce", "Reduce", MG_OSU_ROOTED),
+    MG_OSU_PERS("reduce_scatter", "Reduce_scatter", MG_OSU_COLL),
+    MG_OSU_PERS("scatter", "Scatter", MG_OSU_ROOTED),
+    MG_OSU_PERS("scatterv", "Scatterv", MG_OSU_ROOTED),
+    MG_OSU_P2P("put_latency", "put_latency", "OSU MPI_Put Latency Test", MG_OSU_RMA_LAT),
+    MG_OSU_P2P("get_latency", "get_latency", "OSU MPI_Get latency Test", MG_OSU_RMA_LAT),
+    MG_OSU_P2P("acc_latency", "acc_latency", "OSU MPI_Accumulate latency Test", MG_OSU_RMA_LAT),
+    MG_OSU_P2P("cas_latency", "cas_latency", "OSU MPI_Compare_and_swap latency Test",
+               MG_OSU_RMA_LAT),
+    MG_OSU_P2P("fop_latency", "fop_latency", "OSU MPI_Fetch_and_op latency Test", MG_OSU_RMA_LAT),
+    MG_OSU_P2P("get_acc_latency", "get_acc_latency", "OSU MPI_Get_accumulate latency Test",
+               MG_OSU_RMA_LAT),
+    MG_OSU_P2P("put_bw", "put_bw", "OSU MPI_Put Bandwidth Test", MG_OSU_RMA_BW),
+    MG_OSU_P2P("get_bw", "get_bw", "OSU MPI_Get Bandwidth Test", MG_OSU_RMA_BW),
+    MG_OSU_P2P("put_bibw", "put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", MG_OSU_RMA_BW),
+};
+
+/* Per kind: OSU's option letters (getopt's syntax; c takes an optional
+ * attached argument), sizes, iterations and warm-up at and below 8 KiB and
+ * above it. */
+typedef struct {
+    const char *letters;
+    const char *min, *max;
+    const char *iters, *warm, *iters_large, *warm_large;
+} kind_facts;
+
+static const kind_facts facts[] = {
+    [MG_OSU_LAT] = {"hvm:x:i:b:c::u:G:D:P:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"},
+    [MG_OSU_MT] = {"hvm:x:i:t:c::u:G:D:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"},
+    [MG_OSU_BW] = {"hvm:x:i:t:W:b:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"},
+    [MG_OSU_MBW] = {"p:W:R:x:i:m:Vhvb:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"},
+    [MG_OSU_COLL] = {"hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::", "1", "1048576", "1000", "100", "100", "10"},
+    [MG_OSU_ROOTED] = {"hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:", "1", "1048576", "1000", "100", "100",
+                       "10"},
+    [MG_OSU_BARRIER] = {"hvfm:i:x:M:a:u:G:P:Iz::", NULL, NULL, "1000", "100", "1000", "100"},
+    [MG_OSU_RMA_LAT] = {"w:s:hvm:x:i:G:Iz::P:cT:", "1", "4194304", "10000", "100", "1000", "10"},
+    [MG_OSU_RMA_BW] = {"w:s:hvm:x:i:G:Iz::W:P:cT:", "1", "4194304", "100", "10", "20", "2"},
+};
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+const mg_osu_entry *mg_osu_find(const char *argv0)
+{
+    const char *name = base_name(argv0);
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; ++i)
+        if (strcmp(entries[i].osu, name) == 0)
+            return &entries[i];
+    return NULL;
+}
+
+const mg_osu_entry *mg_osu_entries(size_t *n)
+{
+    *n = sizeof entries / sizeof entries[0];
+    return entries;
+}
+
+void mg_osu_list(FILE *f)
+{
+    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; ++i)
+        fprintf(f, "%s %s %s\n", entries[i].osu, entries[i].prog, entries[i].bench);
+}
+
+int mg_osu_exit(int rc) { return rc == 0 ? 0 : 1; }
+
+/* OSU's command line into mpigauge's: getopt's rules with OSU's leading '+'
+ * (the first argument that is no option ends the options), then at most
+ * two buffer locations. mpigauge's own long options (--format json,
+ * --output FILE, ...) pass through. */
+typedef struct {
+    char **v;
+    int n, cap;
+    int failed;
+} args;
+
+static void push(args *a, const char *s)
+{
+    if (a->n + 2 > a->cap) {
+        int cap = a->cap ? 2 * a->cap : 32;
+        char **v = realloc(a->v, (size_t)cap * sizeof *v);
+        if (v == NULL) {
+            a->failed = 1;
+            return;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    if ((a->v[a->n] = strdup(s)) == NULL)
+        a->failed = 1;
+    else
+        a->v[++a->n] = NULL;
+}
+
+static void release(args *a)
+{
+    for (int i = 0; i < a->n; ++i)
+        free(a->v[i]);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+/* What the letters of a command line set. */
+typedef struct {
+    const mg_osu_entry *e;
+    const char *min, *max, *iters, *warm;
+    int help; /* -h or -v: only that is passed on */
+    args opt; /* translated options */
+    char *err;
+    size_t errlen;
+} state;
+
+static int fail(state *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err, s->errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int is_count(const char *v, long lo)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *v && *end == '\0' && n >= lo;
+}
+
+/* -m MAX, MIN:MAX, :MAX or MIN: (OSU: MIN > 0, MAX >= 0, bytes). */
+static int sizes(state *s, const char *v)
+{
+    static char min[32], max[32];
+    const char *colon = strchr(v, ':');
+    if (colon == NULL) {
+        if (!is_count(v, 0))
+            return fail(s, "-m %s: Invalid Message Size", v);
+        snprintf(max, sizeof max, "%s", v);
+        s->max = max;
+        return 0;
+    }
+    if (strchr(colon + 1, ':') != NULL || (colon == v && colon[1] == '\0'))
+        return fail(s, "-m %s: Invalid Message Size", v);
+    if (colon > v) {
+        snprintf(min, sizeof min, "%.*s", (int)(colon - v), v);
+        if (!is_count(min, 1))
+            return fail(s, "-m %s: Invalid Message Size (the smallest size is 1 or more)", v);
+        s->min = min;
+    }
+    if (colon[1] != '\0') {
+        if (!is_count(colon + 1, 0))
+            return fail(s, "-m %s: Invalid Message Size", v);
+        snprintf(max, sizeof max, "%s", colon + 1);
+        s->max = max;
+    }
+    return 0;
+}
+
+/* The features OSU has and mpigauge does not take under its names. */
+static int refused(state *s, int c)
+{
+    static const char *const what[][2] = {{"G", "graphs (-G)"},
+                                          {"D", "derived datatypes (-D)"},
+                                          {"P", "PAPI counters (-P)"},
+                                          {"I", "MPI sessions (-I)"},
+                                          {"z", "tail latencies (-z)"},
+                                          {"T", "datatypes (-T)"},
+                                          {"p", "a number of pairs (-p)"},
+                                          {"V", "a varying window (-V)"}};
+    for (size_t i = 0; i < sizeof what / sizeof what[0]; ++i)
+        if (what[i][0][0] == c)
+            return fail(s,
+                        "%s: not taken under the OSU names; run mpigauge_%s with its own options "
+                        "(doc/osu.md)",
+                        what[i][1], s->e->bench);
+    return 0;
+}
+
+static int root(state *s, const char *v)
+{
+    if (strcmp(v, "rotate") == 0) {
+        push(&s->opt, "--root");
+        push(&s->opt, "rotate");
+        return 0;
+    }
+    if (strncmp(v, "fixed:", 6) != 0 || !is_count(v + 6, 0))
+        return fail(s, "-k %s: Invalid root rank rotate type. Valid types [fixed:N, rotate]", v);
+    push(&s->opt, "--root");
+    push(&s->opt, v + 6);
+    return 0;
+}
+
+static void pass(state *s, const char *opt, const char *v)
+{
+    push(&s->opt, opt);
+    if (v)
+        push(&s->opt, v);
+}
+
+/* osu_latency_mt -t N or N:N (mpigauge_latency_mt runs N on both ranks). */
+static int threads(state *s, const char *v)
+{
+    char n[16];
+    const char *colon = strchr(v, ':');
+    const size_t len = colon ? (size_t)(colon - v) : strlen(v);
+    if (s->e->kind != MG_OSU_MT)
+        return fail(s, "-t: not taken by %s under the OSU names", s->e->osu);
+    snprintf(n, sizeof n, "%.*s", (int)len, v);
+    if (len == 0 || len >= sizeof n || !is_count(n, 1) || (colon && strcmp(colon + 1, n) != 0))
+        return fail(s, "-t %s: mpigauge_latency_mt runs as many threads on both ranks (-t N)", v);
+    pass(s, "-t", n);
+    return 0;
+}
+
+/* One letter with its argument (NULL: none). */
+static int letter(state *s, int c, const char *v, int *full)
+{
+    mg_osu_kind k = s->e->kind;
+    switch (c) {
+    case 'h':
+        s->help = 1;
+        pass(s, "-h", NULL);
+        return 0;
+    case 'v':
+        s->help = 1;
+        pass(s, "-v", NULL);
+        return 0;
+    case 'm': return k == MG_OSU_BARRIER ? 0 : sizes(s, v);
+    case 'x':
+        if (!is_count(v, 0))
+            return fail(s, "-x %s: Invalid Number of Warmup Iterations", v);
+        s->warm = v;
+        return 0;
+    case 'i':
+        if (!is_count(v, 1))
+            return fail(s, "-i %s: Invalid Number of Iterations", v);
+        s->iters = v;
+        return 0;
+    case 'c': pass(s, "-c", NULL); return 0;
+    case 'W':
+    case 'M':
+    case 'w':
+    case 's': pass(s, (const char[]){'-', (char)c, '\0'}, v); return 0;
+    case 'b':
+        if (k == MG_OSU_BW || k == MG_OSU_MBW)
+            pass(s, "-b", v);
+        return 0;
+    case 't': return threads(s, v);
+    case 'f': *full = 1; return 0;
+    case 'k': return root(s, v);
+    case 'l': pass(s, "--in-place", NULL); return 0;
+    case 'a': /* a device array's size, R the message rate column: nothing to do */
+    case 'u': /* validation warm-up iterations */
+    case 'R': return 0;
+    default: return refused(s, c);
+    }
+}
+
+/* OSU's long names that mean a letter here; "": taken, nothing to do. */
+static const char *long_letter(const char *name, size_t len)
+{
+    static const char *const names[][2] = {
+        {"message-size", "m"}, {"iterations", "i"}, {"warmup", "x"},
+        {"validation", "c"},   {"full", "f"},       {"window-size", "W"},
+        {"mem-limit", "M"},    {"help", "h"},       {"version", "v"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (strlen(names[i][0]) == len && strncmp(names[i][0], name, len) == 0)
+            return names[i][1];
+    return NULL;
+}
+
+static int is_location(const char *a)
+{
+    return strcmp(a, "H") == 0 || strcmp(a, "D") == 0 || strcmp(a, "M") == 0 ||
+           strcmp(a, "MH") == 0 || strcmp(a, "MD") == 0;
+}
+
+/* --NAME[=V] or --NAME V: OSU's long names as letters, the others passed on
+ * (a next word that is no option and no buffer location is its value). */
+static int long_option(state *s, int argc, char **argv, int *i, int *full)
+{
+    const char *a = argv[*i] + 2, *eq = strchr(a, '=');
+    const size_t len = eq ? (size_t)(eq - a) : strlen(a);
+    const char *l = long_letter(a, len);
+    if (l) {
+        const char *p = strchr(facts[s->e->kind].letters, l[0]);
+        const char *v = eq ? eq + 1 : NULL;
+        if (p && p[1] == ':' && p[2] != ':' && v == NULL) {
+            if (*i + 1 >= argc)
+                return fail(s, "--%.*s needs a value", (int)len, a);
+            v = argv[++*i];
+        }
+        return p ? letter(s, l[0], v, full) : fail(s, "invalid option --%.*s", (int)len, a);
+    }
+    push(&s->opt, argv[*i]);
+    if (!eq && *i + 1 < argc && argv[*i + 1][0] != '-' && !is_location(argv[*i + 1]))
+        push(&s->opt, argv[++*i]);
+    return 0;
+}
+
+/* One cluster of letters ("-c", "-m8", "-cf"); *i moves past a separate
+ * argument. */
+static int letters(state *s, int argc, char **argv, int *i, int *full)
+{
+    for (const char *p = argv[*i] + 1; *p; ++p) {
+        const char *spec = strchr(facts[s->e->kind].letters, *p);
+        const char *v = NULL;
+        if (*p == ':' || spec == NULL)
+            return fail(s, "invalid option -- '%c'", *p);
+        if (spec[1] == ':' && spec[2] == ':') /* an optional argument: attached */
+            return letter(s, *p, p[1] ? p + 1 : NULL, full);
+        if (spec[1] == ':') {
+            if (p[1])
+                v = p + 1;
+            else if (*i + 1 < argc)
+                v = argv[++*i];
+            else
+                return fail(s, "option requires an argument -- '%c'", *p);
+            return letter(s, *p, v, full);
+        }
+        if (letter(s, *p, NULL, full) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* mpigauge's command line from what the letters set. */
+static void assemble(state *s, const char *argv0, int given_columns, args *out)
+{
+    const kind_facts *k = &facts[s->e->kind];
+    push(out, argv0);
+    if (!s->help) {
+        if (!given_columns) {
+            push(out, "--columns");
+            push(out, "osu");
+        }
+        if (k->max) {
+            char m[80];
+            snprintf(m, sizeof m, "%s:%s", s->min ? s->min : k->min, s->max ? s->max : k->max);
+            push(out, "-m");
+            push(out, m);
+        }
+        push(out, "-i");
+        push(out, s->iters ? s->iters : k->iters);
+        push(out, "--iterations-large");
+        push(out, s->iters ? s->iters : k->iters_large);
+        push(out, "-x");
+        push(out, s->warm ? s->warm : k->warm);
+        push(out, "--warmup-large");
+        push(out, s->warm ? s->warm : k->warm_large);
+        if (s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED) {
+            push(out, "-T"); /* OSU's default element: MPI_CHAR */
+            push(out, "char");
+        }
+    }
+    for (int j = 0; j < s->opt.n; ++j)
+        push(out, s->opt.v[j]);
+}
+
+int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, char *err,
+                     size_t errlen)
+{
+    state s = {.e = e, .err = err, .errlen = errlen};
+    args out = {0};
+    int i = 1, nloc = 0, rc = 0, columns = 0;
+
+    memset(o, 0, sizeof *o);
+    o->e = e;
+    for (; i < argc && rc == 0; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            ++i;
+            break;
+        }
+        if (a[0] != '-' || a[1] == '\0')
+            break;
+        if (strncmp(a, "--columns", 9) == 0)
+            columns = 1;
+        rc = a[1] == '-' ? long_option(&s, argc, argv, &i, &o->full)
+                         : letters(&s, argc, argv, &i, &o->full);
+    }
+    for (; i < argc && rc == 0; ++i) {
+        if (!is_location(argv[i]) || ++nloc > 2) {
+            rc = fail(&s,
+                      nloc > 2 ? "more than two buffer locations ('%s')"
+                               : "unexpected argument '%s' (buffer locations: H, D, MH, MD)",
+                      argv[i]);
+            break;
+        }
+        snprintf(o->buffers + strlen(o->buffers), sizeof o->buffers - strlen(o->buffers), "%s%s",
+                 nloc > 1 ? " " : "", argv[i]);
+        o->substituted |= strcmp(argv[i], "H") != 0;
+    }
+    if (rc == 0) {
+        assemble(&s, argv[0], columns, &out);
+        if (s.opt.failed || out.failed)
+            rc = fail(&s, "out of memory");
+    }
+    release(&s.opt);
+    if (rc != 0) {
+        release(&out);
+        return -1;
+    }
+    o->argc = out.n;
+    o->argv = out.v;
+    return 0;
+}
+
+void mg_osu_warning(const mg_osu *o, char *buf, size_t len)
+{
+    if (!o->substituted) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    snprintf(buf, len,
+             "buffer locations '%s' taken as host memory, as an OSU build without GPU support "
+             "takes them: this build has host buffers only",
+             o->buffers);
+}
+
+void mg_osu_free(mg_osu *o)
+{
+    args a = {o->argv, o->argc, o->argc, 0};
+    release(&a);
+    o->argv = NULL;
+    o->argc = 0;
+}
+
+void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
+{
+    static const char *const figure[] = {
+        [MG_OSU_LAT] = "Median Latency(us)",     [MG_OSU_MT] = "Median Latency(us)",
+        [MG_OSU_BW] = "Bandwidth (MB/s)",        [MG_OSU_MBW] = "MB/s",
+        [MG_OSU_COLL] = "Median Latency(us)",    [MG_OSU_ROOTED] = "Median Latency(us)",
+        [MG_OSU_BARRIER] = "Median Latency(us)", [MG_OSU_RMA_LAT] = "Latency (us)",
+        [MG_OSU_RMA_BW] = "Bandwidth (MB/s)"};
+    const mg_osu_kind k = o->e->kind;
+    meta->osu_title = o->e->title;
+    meta->osu_figure = figure[k];
+    meta->osu_full = o->full && (k == MG_OSU_COLL || k == MG_OSU_ROOTED || k == MG_OSU_BARRIER);
+    meta->osu_no_size = k == MG_OSU_BARRIER;
+    meta->osu_datatype = k != MG_OSU_BARRIER;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The OSU drop-in (doc/osu.md): a program started under an OSU
+ * Micro-Benchmarks name (osu_latency, osu_allreduce, ...: the links in
+ * $(pkglibexecdir)/osu, `mpigauge --osu-dir`) takes OSU's option letters
+ * and defaults, prints OSU's table (the size and the figure first, comment
+ * headers, Pass/Fail with -c, Min/Max/Iterations with -f) and ends with
+ * OSU's exit codes (0, or 1 for any failure). Buffer locations (`D D`,
+ * `MD`, `MH`) are taken as an OSU build without GPU support takes them:
+ * host memory, with one warning line and a note in the run record. The
+ * statistics stay mpigauge's: the figure is the median over samples.
+ *
+ * The translation is pure (no MPI): OSU's command line becomes mpigauge's
+ * options, which the plan then parses as usual. */
+#ifndef MG_OSU_H
+#define MG_OSU_H
+
+#include "mg_report.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum {
+    MG_OSU_LAT,     /* pt2pt latency: sizes 0..4M, 10000/1000 iterations */
+    MG_OSU_MT,      /* the same with -t threads */
+    MG_OSU_BW,      /* bandwidth: 1..4M, 100/20 iterations, -W window */
+    MG_OSU_MBW,     /* osu_mbw_mr */
+    MG_OSU_COLL,    /* collectives: 1..1M, 1000/100 iterations, -f */
+    MG_OSU_ROOTED,  /* the same with -k root */
+    MG_OSU_BARRIER, /* no sizes */
+    MG_OSU_RMA_LAT, /* one-sided latency: 1..4M, -w window, -s sync */
+    MG_OSU_RMA_BW   /* one-sided bandwidth: with -W */
+} mg_osu_kind;
+
+typedef struct {
+    const char *osu;   /* "osu_latency" */
+    const char *prog;  /* the program in bindir: "mpigauge_latency" */
+    const char *bench; /* the benchmark it runs: "latency" */
+    const char *title; /* OSU's first header line: "OSU MPI Latency Test" */
+    mg_osu_kind kind;
+} mg_osu_entry;
+
+/* A command line under an OSU name, translated. */
+typedef struct {
+    const mg_osu_entry *e;
+    int full;         /* -f: Min, Max (over ranks) and Iterations columns */
+    char buffers[16]; /* the buffer locations as given ("D D"), "" none */
+    int substituted;  /* 1: a location other than H was taken as host memory */
+    int argc;         /* mpigauge's command line (argv[0] unchanged) */
+    char **argv;
+} mg_osu;
+
+/* The entry of argv0's base name, or NULL when it is no OSU name. */
+const mg_osu_entry *mg_osu_find(const char *argv0);
+/* Every entry, n of them. */
+const mg_osu_entry *mg_osu_entries(size_t *n);
+/* --osu-names: "OSU_NAME PROGRAM BENCHMARK" per line. */
+void mg_osu_list(FILE *f);
+/* OSU's command line (argc, argv) for entry e into o (o->argv allocated);
+ * 0, or -1 with a usage message in err (OSU: exit 1). */
+int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, char *err,
+                     size_t errlen);
+/* The line rank 0 writes on standard error, or "" (buffer locations taken
+ * as host memory). */
+void mg_osu_warning(const mg_osu *o, char *buf, size_t len);
+void mg_osu_free(mg_osu *o);
+/* OSU's table for o: title, figure, -f, no size (barrier), element type. */
+void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta);
+/* OSU's exit code for mpigauge's: 0 stays 0, every failure is 1. */
+int mg_osu_exit(int rc);
+
+#endif
