@@ -37,10 +37,12 @@ MG_FRONTEND_SED = $(SED) -e 's|@VERSION[@]|$(VERSION)|g' -e 's|@bindir[@]|$(bind
 frontend/mpigauge: $(srcdir)/frontend/mpigauge.py Makefile
 	$(AM_V_GEN)$(MKDIR_P) frontend && rm -f $@ $@.tmp && \
 	$(MG_FRONTEND_SED) -e 's|@pkgparent[@]|$(abs_top_srcdir)/frontend|g' \
+	    -e 's|@osudir[@]|$(abs_top_builddir)/osu|g' \
 	    $(srcdir)/frontend/mpigauge.py >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 frontend/mpigauge-installed: $(srcdir)/frontend/mpigauge.py Makefile
 	$(AM_V_GEN)$(MKDIR_P) frontend && rm -f $@ $@.tmp && \
 	$(MG_FRONTEND_SED) -e 's|@pkgparent[@]|$(pythondir)|g' \
+	    -e 's|@osudir[@]|$(pkglibexecdir)/osu|g' \
 	    $(srcdir)/frontend/mpigauge.py >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 all-local: frontend/mpigauge-installed
 install-exec-local: frontend/mpigauge-installed

@@ -11,72 +11,96 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MG_OSU_P2P(o, b, t, k)                                                                     \
+#define E_P2P(o, b, t, k)                                                                          \
     {                                                                                              \
         "osu_" o, "mpigauge_" b, b, t, k                                                           \
     }
-#define MG_OSU_COLL(o, t, k)                                                                       \
+#define E_COLL(o, t, k)                                                                            \
     {                                                                                              \
         "osu_" o, "mpigauge_" o, o, "OSU MPI " t " Latency Test", k                                \
     }
-#define MG_OSU_PERS(o, t, k)                                                                       \
+#define E_PERS(o, t)                                                                               \
     {                                                                                              \
         "osu_" o "_persistent", "mpigauge_" o "_init", o "_init",                                  \
-            "OSU MPI " t " Persistent Latency Test", k                                             \
+            "OSU MPI " t " Persistent Latency Test", MG_OSU_PERS                                   \
+    }
+#define E_NBC(o, t)                                                                                \
+    {                                                                                              \
+        "osu_i" o, "mpigauge_i" o, "i" o, "OSU MPI Non-blocking " t " Latency Test", MG_OSU_NBC    \
     }
 
 static const mg_osu_entry entries[] = {
-    MG_OSU_P2P("latency", "latency", "OSU MPI Latency Test", MG_OSU_LAT),
-    MG_OSU_P2P("bw", "bw", "OSU MPI Bandwidth Test", MG_OSU_BW),
-    MG_OSU_P2P("bibw", "bibw", "OSU MPI Bi-Directional Bandwidth Test", MG_OSU_BW),
-    MG_OSU_P2P("mbw_mr", "mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", MG_OSU_MBW),
-    MG_OSU_P2P("multi_lat", "multi_lat", "OSU MPI Multi Latency Test", MG_OSU_LAT),
-    MG_OSU_P2P("latency_mt", "latency_mt", "OSU MPI Multi-threaded Latency Test", MG_OSU_MT),
-    MG_OSU_COLL("allgather", "Allgather", MG_OSU_COLL),
-    MG_OSU_COLL("allgatherv", "Allgatherv", MG_OSU_COLL),
-    MG_OSU_COLL("allreduce", "Allreduce", MG_OSU_COLL),
-    MG_OSU_COLL("alltoall", "All-to-All Personalized Exchange", MG_OSU_COLL),
-    MG_OSU_COLL("alltoallv", "All-to-Allv Personalized Exchange", MG_OSU_COLL),
-    MG_OSU_COLL("alltoallw", "All-to-Allw Personalized Exchange", MG_OSU_COLL),
-    MG_OSU_COLL("barrier", "Barrier", MG_OSU_BARRIER),
-    MG_OSU_COLL("bcast", "Broadcast", MG_OSU_ROOTED),
-    MG_OSU_COLL("gather", "Gather", MG_OSU_ROOTED),
-    MG_OSU_COLL("gatherv", "Gatherv", MG_OSU_ROOTED),
-    MG_OSU_COLL("reduce", "Reduce", MG_OSU_ROOTED),
-    MG_OSU_COLL("reduce_scatter", "Reduce_scatter", MG_OSU_COLL),
-    MG_OSU_COLL("reduce_scatter_block", "Reduce_scatter_block", MG_OSU_COLL),
-    MG_OSU_COLL("scatter", "Scatter", MG_OSU_ROOTED),
-    MG_OSU_COLL("scatterv", "Scatterv", MG_OSU_ROOTED),
-    MG_OSU_COLL("neighbor_allgather", "Neighborhood Allgather", MG_OSU_COLL),
-    MG_OSU_COLL("neighbor_allgatherv", "Neighborhood Allgatherv", MG_OSU_COLL),
-    MG_OSU_COLL("neighbor_alltoall", "Neighborhood Alltoall", MG_OSU_COLL),
-    MG_OSU_COLL("neighbor_alltoallv", "Neighborhood All-to-Allv", MG_OSU_COLL),
-    MG_OSU_COLL("neighbor_alltoallw", "Neighborhood All-to-Allw", MG_OSU_COLL),
-    MG_OSU_PERS("allgather", "Allgather", MG_OSU_COLL),
-    MG_OSU_PERS("allgatherv", "Allgatherv", MG_OSU_COLL),
-    MG_OSU_PERS("allreduce", "Allreduce", MG_OSU_COLL),
-    MG_OSU_PERS("alltoall", "All-to-All Personalized Exchange", MG_OSU_COLL),
-    MG_OSU_PERS("alltoallv", "All-to-Allv Personalized Exchange", MG_OSU_COLL),
-    MG_OSU_PERS("alltoallw", "All-to-Allw Personalized Exchange", MG_OSU_COLL),
-    MG_OSU_PERS("barrier", "Barrier", MG_OSU_BARRIER),
-    MG_OSU_PERS("bcast", "Broadcast", MG_OSU_ROOTED),
-    MG_OSU_PERS("gather", "Gather", MG_OSU_ROOTED),
-    MG_OSU_PERS("gatherv", "Gatherv", MG_OSU_ROOTED),
-    MG_OSU_PERS("reduce", "Reduce", MG_OSU_ROOTED),
-    MG_OSU_PERS("reduce_scatter", "Reduce_scatter", MG_OSU_COLL),
-    MG_OSU_PERS("scatter", "Scatter", MG_OSU_ROOTED),
-    MG_OSU_PERS("scatterv", "Scatterv", MG_OSU_ROOTED),
-    MG_OSU_P2P("put_latency", "put_latency", "OSU MPI_Put Latency Test", MG_OSU_RMA_LAT),
-    MG_OSU_P2P("get_latency", "get_latency", "OSU MPI_Get latency Test", MG_OSU_RMA_LAT),
-    MG_OSU_P2P("acc_latency", "acc_latency", "OSU MPI_Accumulate latency Test", MG_OSU_RMA_LAT),
-    MG_OSU_P2P("cas_latency", "cas_latency", "OSU MPI_Compare_and_swap latency Test",
-               MG_OSU_RMA_LAT),
-    MG_OSU_P2P("fop_latency", "fop_latency", "OSU MPI_Fetch_and_op latency Test", MG_OSU_RMA_LAT),
-    MG_OSU_P2P("get_acc_latency", "get_acc_latency", "OSU MPI_Get_accumulate latency Test",
-               MG_OSU_RMA_LAT),
-    MG_OSU_P2P("put_bw", "put_bw", "OSU MPI_Put Bandwidth Test", MG_OSU_RMA_BW),
-    MG_OSU_P2P("get_bw", "get_bw", "OSU MPI_Get Bandwidth Test", MG_OSU_RMA_BW),
-    MG_OSU_P2P("put_bibw", "put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", MG_OSU_RMA_BW),
+    E_P2P("latency", "latency", "OSU MPI Latency Test", MG_OSU_LAT),
+    E_P2P("bw", "bw", "OSU MPI Bandwidth Test", MG_OSU_BW),
+    E_P2P("bibw", "bibw", "OSU MPI Bi-Directional Bandwidth Test", MG_OSU_BW),
+    E_P2P("mbw_mr", "mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", MG_OSU_MBW),
+    E_P2P("multi_lat", "multi_lat", "OSU MPI Multi Latency Test", MG_OSU_LAT),
+    E_P2P("latency_mt", "latency_mt", "OSU MPI Multi-threaded Latency Test", MG_OSU_MT),
+    E_COLL("allgather", "Allgather", MG_OSU_COLL),
+    E_COLL("allgatherv", "Allgatherv", MG_OSU_COLL),
+    E_COLL("allreduce", "Allreduce", MG_OSU_COLL),
+    E_COLL("alltoall", "All-to-All Personalized Exchange", MG_OSU_COLL),
+    E_COLL("alltoallv", "All-to-Allv Personalized Exchange", MG_OSU_COLL),
+    E_COLL("alltoallw", "All-to-Allw Personalized Exchange", MG_OSU_COLL),
+    E_COLL("barrier", "Barrier", MG_OSU_BARRIER),
+    E_COLL("bcast", "Broadcast", MG_OSU_ROOTED),
+    E_COLL("gather", "Gather", MG_OSU_ROOTED),
+    E_COLL("gatherv", "Gatherv", MG_OSU_ROOTED),
+    E_COLL("reduce", "Reduce", MG_OSU_ROOTED),
+    E_COLL("reduce_scatter", "Reduce_scatter", MG_OSU_COLL),
+    E_COLL("reduce_scatter_block", "Reduce_scatter_block", MG_OSU_COLL),
+    E_COLL("scatter", "Scatter", MG_OSU_ROOTED),
+    E_COLL("scatterv", "Scatterv", MG_OSU_ROOTED),
+    E_COLL("neighbor_allgather", "Neighborhood Allgather", MG_OSU_COLL),
+    E_COLL("neighbor_allgatherv", "Neighborhood Allgatherv", MG_OSU_COLL),
+    E_COLL("neighbor_alltoall", "Neighborhood Alltoall", MG_OSU_COLL),
+    E_COLL("neighbor_alltoallv", "Neighborhood All-to-Allv", MG_OSU_COLL),
+    E_COLL("neighbor_alltoallw", "Neighborhood All-to-Allw", MG_OSU_COLL),
+    E_PERS("allgather", "Allgather"),
+    E_PERS("allgatherv", "Allgatherv"),
+    E_PERS("allreduce", "Allreduce"),
+    E_PERS("alltoall", "All-to-All Personalized Exchange"),
+    E_PERS("alltoallv", "All-to-Allv Personalized Exchange"),
+    E_PERS("alltoallw", "All-to-Allw Personalized Exchange"),
+    E_PERS("barrier", "Barrier"),
+    E_PERS("bcast", "Broadcast"),
+    E_PERS("gather", "Gather"),
+    E_PERS("gatherv", "Gatherv"),
+    E_PERS("reduce", "Reduce"),
+    E_PERS("reduce_scatter", "Reduce_scatter"),
+    E_PERS("scatter", "Scatter"),
+    E_PERS("scatterv", "Scatterv"),
+    E_NBC("allgather", "Allgather"),
+    E_NBC("allgatherv", "Allgatherv"),
+    E_NBC("allreduce", "Allreduce"),
+    E_NBC("alltoall", "All-to-All"),
+    E_NBC("alltoallv", "All-to-Allv"),
+    E_NBC("alltoallw", "All-to-Allw"),
+    E_NBC("barrier", "Barrier"),
+    {"osu_ibcast", "mpigauge_ibcast", "ibcast", "OSU MPI Non-Blocking Broadcast Latency Test",
+     MG_OSU_NBC},
+    E_NBC("gather", "Gather"),
+    E_NBC("gatherv", "Gatherv"),
+    E_NBC("reduce", "Reduce"),
+    E_NBC("reduce_scatter", "Reduce_scatter"),
+    E_NBC("reduce_scatter_block", "Reduce_scatter_block"),
+    E_NBC("scatter", "Scatter"),
+    E_NBC("scatterv", "Scatterv"),
+    E_NBC("neighbor_allgather", "Neighborhood Allgather"),
+    E_NBC("neighbor_allgatherv", "Neighborhood Allgatherv"),
+    E_NBC("neighbor_alltoall", "Neighborhood Alltoall"),
+    E_NBC("neighbor_alltoallv", "Neighborhood Alltoallv"),
+    E_NBC("neighbor_alltoallw", "Neighborhood Alltoallw"),
+    E_P2P("put_latency", "put_latency", "OSU MPI_Put Latency Test", MG_OSU_RMA_LAT),
+    E_P2P("get_latency", "get_latency", "OSU MPI_Get latency Test", MG_OSU_RMA_LAT),
+    E_P2P("acc_latency", "acc_latency", "OSU MPI_Accumulate latency Test", MG_OSU_RMA_LAT),
+    E_P2P("cas_latency", "cas_latency", "OSU MPI_Compare_and_swap latency Test", MG_OSU_RMA_LAT),
+    E_P2P("fop_latency", "fop_latency", "OSU MPI_Fetch_and_op latency Test", MG_OSU_RMA_LAT),
+    E_P2P("get_acc_latency", "get_acc_latency", "OSU MPI_Get_accumulate latency Test",
+          MG_OSU_RMA_LAT),
+    E_P2P("put_bw", "put_bw", "OSU MPI_Put Bandwidth Test", MG_OSU_RMA_BW),
+    E_P2P("get_bw", "get_bw", "OSU MPI_Get Bandwidth Test", MG_OSU_RMA_BW),
+    E_P2P("put_bibw", "put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", MG_OSU_RMA_BW),
 };
 
 /* Per kind: OSU's option letters (getopt's syntax; c takes an optional
@@ -99,7 +123,14 @@ static const kind_facts facts[] = {
     [MG_OSU_BARRIER] = {"hvfm:i:x:M:a:u:G:P:Iz::", NULL, NULL, "1000", "100", "1000", "100"},
     [MG_OSU_RMA_LAT] = {"w:s:hvm:x:i:G:Iz::P:cT:", "1", "4194304", "10000", "100", "1000", "10"},
     [MG_OSU_RMA_BW] = {"w:s:hvm:x:i:G:Iz::W:P:cT:", "1", "4194304", "100", "10", "20", "2"},
+    [MG_OSU_NBC] = {"hvfm:i:x:M:t:a:c::u:G:P:T:Ilz::k:", "1", "1048576", "1000", "100", "100",
+                    "10"},
+    [MG_OSU_PERS] = {"hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:", "1", "1048576", "1000", "100", "100",
+                     "10"},
 };
+
+/* Barriers have no message size. */
+static int sizeless(const mg_osu_entry *e) { return strstr(e->bench, "barrier") != NULL; }
 
 static const char *base_name(const char *path)
 {
@@ -268,6 +299,12 @@ static int threads(state *s, const char *v)
     char n[16];
     const char *colon = strchr(v, ':');
     const size_t len = colon ? (size_t)(colon - v) : strlen(v);
+    if (s->e->kind == MG_OSU_NBC) { /* OSU's probes: MPI_Test calls in the computation */
+        if (!is_count(v, 0))
+            return fail(s, "-t %s: Invalid Number of Probes", v);
+        pass(s, "-t", v);
+        return 0;
+    }
     if (s->e->kind != MG_OSU_MT)
         return fail(s, "-t: not taken by %s under the OSU names", s->e->osu);
     snprintf(n, sizeof n, "%.*s", (int)len, v);
@@ -399,7 +436,7 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
             push(out, "--columns");
             push(out, "osu");
         }
-        if (k->max) {
+        if (k->max && !sizeless(s->e)) {
             char m[80];
             snprintf(m, sizeof m, "%s:%s", s->min ? s->min : k->min, s->max ? s->max : k->max);
             push(out, "-m");
@@ -413,7 +450,8 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
         push(out, s->warm ? s->warm : k->warm);
         push(out, "--warmup-large");
         push(out, s->warm ? s->warm : k->warm_large);
-        if (s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED) {
+        if (s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED || s->e->kind == MG_OSU_NBC ||
+            s->e->kind == MG_OSU_PERS) {
             push(out, "-T"); /* OSU's default element: MPI_CHAR */
             push(out, "char");
         }
@@ -431,6 +469,8 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
 
     memset(o, 0, sizeof *o);
     o->e = e;
+    o->given_argc = argc;
+    o->given_argv = argv;
     for (; i < argc && rc == 0; ++i) {
         const char *a = argv[i];
         if (strcmp(a, "--") == 0) {
@@ -498,11 +538,17 @@ void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
         [MG_OSU_BW] = "Bandwidth (MB/s)",        [MG_OSU_MBW] = "MB/s",
         [MG_OSU_COLL] = "Median Latency(us)",    [MG_OSU_ROOTED] = "Median Latency(us)",
         [MG_OSU_BARRIER] = "Median Latency(us)", [MG_OSU_RMA_LAT] = "Latency (us)",
-        [MG_OSU_RMA_BW] = "Bandwidth (MB/s)"};
+        [MG_OSU_RMA_BW] = "Bandwidth (MB/s)",    [MG_OSU_NBC] = "Overall(us)",
+        [MG_OSU_PERS] = "Median Latency(us)"};
     const mg_osu_kind k = o->e->kind;
     meta->osu_title = o->e->title;
     meta->osu_figure = figure[k];
-    meta->osu_full = o->full && (k == MG_OSU_COLL || k == MG_OSU_ROOTED || k == MG_OSU_BARRIER);
-    meta->osu_no_size = k == MG_OSU_BARRIER;
-    meta->osu_datatype = k != MG_OSU_BARRIER;
+    meta->osu_full = o->full && (k == MG_OSU_COLL || k == MG_OSU_ROOTED || k == MG_OSU_BARRIER ||
+                                 k == MG_OSU_PERS);
+    meta->osu_no_size = sizeless(o->e);
+    /* the phase OSU reports: start + wait alone (persistent), or with the
+     * computation between them (non-blocking, with compute and pure beside) */
+    meta->osu_keep = k == MG_OSU_NBC ? "phase=overlap" : k == MG_OSU_PERS ? "phase=pure" : NULL;
+    meta->osu_nbc = k == MG_OSU_NBC;
+    meta->osu_datatype = !sizeless(o->e);
 }

@@ -28,7 +28,9 @@ typedef enum {
     MG_OSU_ROOTED,  /* the same with -k root */
     MG_OSU_BARRIER, /* no sizes */
     MG_OSU_RMA_LAT, /* one-sided latency: 1..4M, -w window, -s sync */
-    MG_OSU_RMA_BW   /* one-sided bandwidth: with -W */
+    MG_OSU_RMA_BW,  /* one-sided bandwidth: with -W */
+    MG_OSU_NBC,     /* non-blocking collectives: overall, compute, pure, overlap */
+    MG_OSU_PERS     /* persistent collectives: start + wait (the pure phase) */
 } mg_osu_kind;
 
 typedef struct {
@@ -47,6 +49,8 @@ typedef struct {
     int substituted;  /* 1: a location other than H was taken as host memory */
     int argc;         /* mpigauge's command line (argv[0] unchanged) */
     char **argv;
+    int given_argc;   /* OSU's, as given (not owned) */
+    char **given_argv;
 } mg_osu;
 
 /* The entry of argv0's base name, or NULL when it is no OSU name. */

@@ -204,6 +204,13 @@ static void build_info(mg_run *s)
     ri->time_mode = modes[b->timing.time_mode];
     ri->argc = s->plan->argc;
     ri->argv = s->plan->argv;
+    if (s->plan->osu) {
+        ri->osu_name = s->plan->osu->e->osu;
+        ri->osu_buffers = s->plan->osu->buffers;
+        ri->osu_substituted = s->plan->osu->substituted;
+        ri->osu_argc = s->plan->osu->given_argc;
+        ri->osu_argv = s->plan->osu->given_argv;
+    }
 }
 
 /* Rank 0: the sinks (standard output in the chosen format, and the -o

@@ -381,6 +381,24 @@ void mg_prov_write_cvars(FILE *f, const mg_prov *p)
     fputc('\n', f);
 }
 
+/* "osu": the OSU name the program ran under, OSU's command line, and the
+ * buffers (doc/osu.md). */
+static void write_osu(mg_json *j, const mg_run_info *ri)
+{
+    if (ri->osu_name == NULL)
+        return;
+    mg_json_object_begin(j, "osu");
+    mg_json_string(j, "name", ri->osu_name);
+    mg_json_array_begin(j, "command_line");
+    for (int i = 0; i < ri->osu_argc; ++i)
+        mg_json_string(j, NULL, ri->osu_argv[i]);
+    mg_json_array_end(j);
+    mg_json_string(j, "buffer_locations", ri->osu_buffers);
+    mg_json_string(j, "memory", "host");
+    mg_json_bool(j, "device_buffers_taken_as_host", ri->osu_substituted);
+    mg_json_object_end(j);
+}
+
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
 {
     char lib[256], ver[16];
@@ -410,6 +428,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
     for (int i = 0; i < ri->argc; ++i)
         mg_json_string(&j, NULL, ri->argv[i]);
     mg_json_array_end(&j);
+    write_osu(&j, ri);
     write_env(&j, p);
     write_cvars_summary(&j, &p->cvars);
     write_algorithm(&j, p, ri);

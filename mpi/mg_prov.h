@@ -53,6 +53,13 @@ typedef struct {
     const char *time_mode; /* "root", "max", "call" */
     int argc;
     char **argv;
+    /* Under an OSU name (mpi/mg_osu.h): that name, OSU's command line as
+     * given (command_line is mpigauge's, translated from it), the buffer
+     * locations ("" none) and whether one other than H was taken as host
+     * memory; osu_name NULL otherwise. */
+    const char *osu_name, *osu_buffers;
+    int osu_argc, osu_substituted;
+    char **osu_argv;
 } mg_run_info;
 
 /* Collective over ctx->comm: gathers hosts and bindings to rank 0. */

@@ -106,14 +106,26 @@ static void osu_header(FILE *f, const mg_table_meta *meta)
         fprintf(f, "# %s", meta->osu_figure);
     else
         fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->osu_figure);
+    if (meta->osu_nbc)
+        fprintf(f, "%*s%*s%*s", OSU_FIELD_WIDTH, "Compute(us)", OSU_FIELD_WIDTH, "Pure Comm.(us)",
+                OSU_FIELD_WIDTH, "Overlap(%)");
     if (meta->osu_full)
         fprintf(f, "%*s%*s%*s", OSU_FIELD_WIDTH, "Min Latency(us)", OSU_FIELD_WIDTH,
                 "Max Latency(us)", 12, "Iterations");
     if (meta->validated)
         fprintf(f, "%*s", OSU_FIELD_WIDTH, "Validation");
-    if (meta->variant_name)
+    if (meta->variant_name && !meta->osu_keep)
         fprintf(f, "  %s", meta->variant_name);
     fputc('\n', f);
+}
+
+/* The extra figure of that name, or NaN. */
+static double extra_named(const mg_result *r, const char *name)
+{
+    for (int i = 0; i < r->nextra; ++i)
+        if (r->extra_names[i] && strcmp(r->extra_names[i], name) == 0)
+            return r->extra[i];
+    return NAN;
 }
 
 /* A row of OSU's table: the size, the figure, with -f the fastest and
@@ -125,6 +137,10 @@ static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
     else
         fprintf(f, "%-*llu%*.2f", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes,
                 OSU_FIELD_WIDTH, r->stats.median);
+    if (meta->osu_nbc)
+        fprintf(f, "%*.2f%*.2f%*.2f", OSU_FIELD_WIDTH, extra_named(r, "compute_us"),
+                OSU_FIELD_WIDTH, extra_named(r, "pure_us"), OSU_FIELD_WIDTH,
+                extra_named(r, "overlap_pct"));
     if (meta->osu_full)
         fprintf(f, "%*.2f%*.2f%*llu", OSU_FIELD_WIDTH,
                 r->ranks_timed > 0 ? r->fastest_rank_us : r->stats.min, OSU_FIELD_WIDTH,
@@ -223,6 +239,9 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
 void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
+    if (meta->osu_title && meta->columns == MG_COLUMNS_OSU && meta->osu_keep && r->variant &&
+        strcmp(r->variant, meta->osu_keep) != 0)
+        return; /* OSU reports one phase */
     if (meta->osu_title && meta->columns == MG_COLUMNS_OSU)
         osu_row(f, meta, r);
     else {
@@ -233,7 +252,7 @@ void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_resul
         fprintf(f, "%*s", COL_WIDTH, pass_fail(r));
     if (meta->columns != MG_COLUMNS_OSU)
         table_stats(f, meta, r);
-    if (r->variant) {
+    if (r->variant && !(meta->osu_title && meta->osu_keep)) {
         const char *eq = strchr(r->variant, '=');
         fprintf(f, "  %s", eq ? eq + 1 : r->variant);
     }

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The command line: `mpigauge COMMAND ...`."""
 import argparse
+import os
 import sqlite3
 import sys
 
 from . import (best, compare_cli, cvars_cli, dashboard, history_cli, plot, report, run_cli,
                selftest)
-from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_USAGE, OutputError, UsageError, version
+from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
+                     UsageError, version)
 from .launch import Interrupted
 from .options import add_verdict_options
 
@@ -28,6 +30,9 @@ def build_parser():
     p = argparse.ArgumentParser(prog="mpigauge", description=DESCRIPTION,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"mpigauge {version()}")
+    p.add_argument("--osu-dir", action="store_true",
+                   help="print the folder of the osu_* names (the OSU drop-in, doc/osu.md): put "
+                        "it first on PATH to run mpigauge where a pipeline runs OSU")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, each adding its own parser
     for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars_cli):
@@ -36,9 +41,22 @@ def build_parser():
     return p
 
 
+def print_osu_dir():
+    """`mpigauge --osu-dir`: the folder, when this installation has it."""
+    d = PATHS.get("osudir")
+    if not d or not os.path.isdir(d):
+        print(f"mpigauge: no folder of osu_* names here ({d or 'a source tree: build first'})",
+              file=sys.stderr)
+        return EXIT_FAIL
+    print(d)
+    return EXIT_OK
+
+
 def main(argv=None):
     parser = build_parser()
     a = parser.parse_args(argv)
+    if a.osu_dir:
+        return print_osu_dir()
     if not getattr(a, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
