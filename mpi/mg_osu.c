@@ -450,8 +450,9 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
         push(out, s->warm ? s->warm : k->warm);
         push(out, "--warmup-large");
         push(out, s->warm ? s->warm : k->warm_large);
-        if (s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED || s->e->kind == MG_OSU_NBC ||
-            s->e->kind == MG_OSU_PERS) {
+        if ((s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED || s->e->kind == MG_OSU_NBC ||
+             s->e->kind == MG_OSU_PERS) &&
+            !sizeless(s->e)) {
             push(out, "-T"); /* OSU's default element: MPI_CHAR */
             push(out, "char");
         }
