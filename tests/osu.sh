@@ -1,0 +1,129 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The OSU drop-in with the build's MPI (TAP; doc/osu.md): the build's osu/
+# folder has a link for every name `--osu-names` gives whose program was
+# built; ReFrame's stock options (-m SIZE -x 10 -c, D D on point-to-point)
+# under osu_latency, osu_bw, osu_allreduce and osu_alltoall give output
+# that the parsers of OSU pipelines (tests/osu_parse.py) read exactly as
+# they read OSU 7.4's own (tests/fixtures/osu/, both libraries: same title,
+# same sizes, Pass on every row); D D is taken as host memory with one
+# warning line; OSU's exit codes (1 for a usage error and for a wrong rank
+# count, 0 for -h); the non-blocking, persistent and barrier forms print
+# OSU's columns. Environment as for mpi_cases.sh, and MG_BUILDDIR.
+set -u
+. "$(dirname "$0")/mpi_env.sh"
+osu=${MG_BUILDDIR:-.}/osu
+[ -f "$osu/links.stamp" ] || { echo "1..0 # SKIP no osu/ folder (make all)"; exit 0; }
+fx=$MG_TESTDIR/fixtures/osu
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "1..9"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() {
+    n=$((n + 1)); echo "not ok $n - $1"; shift
+    for f in "$@"; do [ -s "$f" ] && sed 's/^/#   /' "$f" | head -n 20; done
+}
+run() { # out err ranks osu_NAME ARGS...
+    o=$1 e=$2 np=$3
+    shift 3
+    # shellcheck disable=SC2086
+    timeout -k 10 180 "$MPIEXEC" $MPIEXEC_FLAGS -n "$np" "$osu/$@" >"$o" 2>"$e"
+}
+
+# 1: a link per name whose program was built, each to that program
+missing=""
+while read -r name prog; do
+    [ -L "$osu/$name" ] && [ -x "$osu/$name" ] || missing="$missing $name"
+    case $(readlink "$osu/$name") in */"$prog") ;; *) missing="$missing $name->$prog" ;; esac
+done <"$osu/links.stamp"
+count=$(wc -l <"$osu/links.stamp")
+listed=$("$osu/osu_latency" --osu-names | wc -l)
+# (a library without persistent collectives, MPI 3.1, has 14 fewer)
+if [ -z "$missing" ] && [ "$count" -ge $((listed - 14)) ] && [ "$count" -le "$listed" ]; then
+    ok "osu/: $count links of the $listed names, each to its program"
+else
+    notok "osu/ links ($count of $listed):$missing"
+fi
+
+# 2-5: the stock ReFrame check's options, read as OSU's own output is
+for spec in "latency 8 D D" "bw 4194304 D D" "allreduce 8" "alltoall 8"; do
+    set -- $spec
+    name=$1 size=$2
+    shift 2
+    iters=1000
+    [ "$name" = bw ] && iters=20 # the full check (-i 1000) runs in tests/reframe/
+    run "$work/$name.out" "$work/$name.err" 2 "osu_$name" -m "$size" -x 10 -i $iters -c "$@"
+    rc=$?
+    why=""
+    [ $rc -eq 0 ] || why="exit $rc"
+    for mpi in mpich openmpi; do
+        [ -n "$why" ] && break
+        "$PYTHON" "$MG_TESTDIR/osu_parse.py" compare "$fx/osu74-$mpi-$name.txt" "$work/$name.out" \
+            "$size" >"$work/$name.cmp" 2>&1 || why="against OSU 7.4 with $mpi: $(head -n 3 "$work/$name.cmp")"
+    done
+    if [ $# -gt 0 ] && [ -z "$why" ]; then
+        lines=$(grep -c . "$work/$name.err")
+        grep -q "buffer locations 'D D' taken as host memory" "$work/$name.err" && [ "$lines" -eq 1 ] ||
+            why="D D: $lines lines on stderr, not the one warning"
+    fi
+    if [ -z "$why" ]; then
+        ok "osu_$name -m $size -x 10 -i $iters -c $*: read as OSU 7.4's own ($(cat "$work/$name.cmp"))"
+    else
+        notok "osu_$name: $why" "$work/$name.err"
+    fi
+done
+
+# 6: the parsers tell OSU's tables apart (latency is not allreduce)
+if ! "$PYTHON" "$MG_TESTDIR/osu_parse.py" compare "$fx/osu74-mpich-latency.txt" \
+    "$fx/osu74-mpich-allreduce.txt" 8 >/dev/null 2>&1; then
+    ok "the comparison fails for two different benchmarks"
+else
+    notok "osu_parse.py compare took a latency table for an allreduce one"
+fi
+
+# 7: OSU's exit codes: a usage error and a wrong rank count 1, -h 0
+run "$work/u.out" "$work/u.err" 2 osu_latency -G png
+u=$?
+run "$work/r.out" "$work/r.err" 3 osu_latency -m 8 -i 10
+r=$?
+run "$work/h.out" "$work/h.err" 2 osu_latency -h
+h=$?
+# (one message from mpigauge; Open MPI's mpirun adds its own about the exit)
+if [ $u -eq 1 ] && [ "$(grep -c "error:" "$work/u.err")" -eq 1 ] && [ $r -eq 1 ] && [ $h -eq 0 ] &&
+    grep -q "^Usage" "$work/h.out"; then
+    ok "exit codes: -G refused (1, one line), 3 ranks for a pair (1), -h (0)"
+else
+    notok "exit codes: -G $u, 3 ranks $r, -h $h" "$work/u.err" "$work/r.err"
+fi
+
+# 8: non-blocking: the overlap phase with Compute, Pure Comm. and Overlap
+run "$work/nb.out" "$work/nb.err" 2 osu_iallreduce -m 8 -i 50 -c
+rc=$?
+if [ $rc -eq 0 ] && grep -q "Overall(us) *Compute(us) *Pure Comm.(us) *Overlap(%) *Validation" "$work/nb.out" &&
+    [ "$("$PYTHON" -c 'import sys; sys.path.insert(0, sys.argv[1]); import osu_parse as p
+r = p.rows(open(sys.argv[2]).read()); print(" ".join(str(s) for s, _, rest in r if len(rest) == 4))' \
+        "$MG_TESTDIR" "$work/nb.out")" = "1 2 4 8" ]; then
+    ok "osu_iallreduce: one row per size, OSU's five columns and Pass"
+else
+    notok "osu_iallreduce (exit $rc)" "$work/nb.out" "$work/nb.err"
+fi
+
+# 9: persistent (the pure phase only; where the library has them) and the
+# barrier (no size) with -f
+p=0
+printf '#\n1 0 x\n2 0 x\n4 0 x\n' >"$work/p.out" # without persistent collectives
+if [ -e "$osu/osu_allreduce_persistent" ]; then
+    run "$work/p.out" "$work/p.err" 2 osu_allreduce_persistent -m 4 -i 50 -f
+    p=$?
+fi
+run "$work/b.out" "$work/b.err" 2 osu_barrier -i 50 -f
+b=$?
+prows=$(grep -vc '^#' "$work/p.out")
+if [ $p -eq 0 ] && [ $b -eq 0 ] && [ "$prows" -eq 3 ] &&
+    grep -q "^# Median Latency(us) *Min Latency(us) *Max Latency(us) *Iterations$" "$work/b.out" &&
+    [ "$(grep -v '^#' "$work/b.out" | awk '{print NF, $4}')" = "4 50" ]; then
+    ok "osu_allreduce_persistent: 3 rows (1, 2, 4 bytes); osu_barrier -f: Min, Max, Iterations"
+else
+    notok "persistent ($p, $prows rows) and barrier ($b)" "$work/p.out" "$work/p.err" "$work/b.out" "$work/b.err"
+fi
