@@ -7,7 +7,11 @@
 # fails the check in its performance phase; on the system `slurm` (the
 # squeue scheduler, srun) against a real single-node Slurm started here
 # (tests/slurm/slurm_local.sh), a point-to-point and a collective check pass
-# with both builds. TAP output.
+# with both builds. The OSU drop-in: ReFrame's stock OSU check, as restated
+# in osu_stock_check.py (and ReFrame's own file when MG_REFRAME_HPCTESTLIB
+# names hpctestlib/microbenchmarks/mpi/osu.py of a ReFrame checkout), passes
+# for its four benchmarks with each build's osu/ folder first on PATH and
+# nothing else changed. TAP output.
 #   tests/reframe/check_reframe.sh OPENMPI_BUILD MPICH_BUILD
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -66,7 +70,7 @@ names = {c["name"].split()[0] for c in cases if c["result"] == "pass"}
 print(f"{res.count('pass')} passed: {', '.join(sorted(names))}")
 PY
 }
-echo "1..6"
+echo "1..8"
 echo "# $("$rfm" --version 2>&1): $rfm"
 rfm_run local local -t mpigauge
 check "system local (local scheduler, mpirun): 29 checks pass, point-to-point, collective, overlap, both builds and the interleaved comparison" \
@@ -86,9 +90,30 @@ check "an impossible reference fails both latency checks in the performance phas
 rfm_run shipped local -n 'MpigaugePt2pt%benchmark=latency'
 check "the shipped references (contrib/reframe/references/this-machine.json) pass" report shipped 2 0
 
+# The OSU drop-in: the stock check's command lines with PATH=BUILD/osu:$PATH,
+# in the build's programming environment (`-S` as a user of the stock check
+# sets: systems, environments, the collectives' task count).
+osu_stock() { # label build environ checks-file check-name
+    (cd "$work" && PATH="$2/osu:$PATH" TMPDIR=$work "$rfm" -C "$cfg" --system local -c "$4" \
+        --prefix "$work/$1" --report-file "$work/$1.json" --exec-policy serial -n "$5" \
+        -S valid_systems=local -S "valid_prog_environs=$3" -S num_tasks=2 -r) >"$work/$1.log" 2>&1
+}
+osu_stock osu-openmpi "$ompi" openmpi "$here/osu_stock_check.py" osu_stock_run
+osu_stock osu-mpich "$mpich" mpich "$here/osu_stock_check.py" osu_stock_run
+both_osu() { report osu-openmpi 4 0 && report osu-mpich 4 0; }
+check "ReFrame's stock OSU check (osu_latency, osu_bw D D, osu_allreduce, osu_alltoall; -m SIZE -x 10 -i 1000 -c) passes against both builds' osu/ folders" \
+    both_osu
+if [ -n "${MG_REFRAME_HPCTESTLIB:-}" ] && [ -f "$MG_REFRAME_HPCTESTLIB" ]; then
+    osu_stock osu-rfm "$ompi" openmpi "$MG_REFRAME_HPCTESTLIB" osu_run
+    check "ReFrame's own hpctestlib osu_run ($MG_REFRAME_HPCTESTLIB) passes against the Open MPI build's osu/" \
+        report osu-rfm 4 0
+else
+    echo "ok 6 # SKIP ReFrame's own hpctestlib/microbenchmarks/mpi/osu.py: not on PyPI (MG_REFRAME_HPCTESTLIB=FILE)"
+fi
+
 # Slurm: a real single-node Slurm on free ports, the squeue scheduler and srun
 if [ "$(id -u)" != 0 ] || ! command -v slurmd >/dev/null 2>&1; then
-    echo "ok 5 # SKIP Slurm needs root and slurm-wlm"; echo "ok 6 # SKIP Slurm"
+    echo "ok 7 # SKIP Slurm needs root and slurm-wlm"; echo "ok 8 # SKIP Slurm"
     exit "$([ $failed -eq 0 ] && echo 0 || echo 1)"
 fi
 free_port() {
