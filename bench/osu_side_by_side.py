@@ -8,6 +8,13 @@ over the launches (range) and the ratio of the medians.
 
     bench/build_osu.sh OSU_SOURCE /tmp/osu        # once
     bench/osu_side_by_side.py --osu /tmp/osu [-r ROUNDS] [--budget S]
+    bench/osu_side_by_side.py --osu /tmp/osu --dropin [-r ROUNDS]
+
+--dropin: the OSU drop-in (doc/osu.md): OSU's osu_latency, osu_bw,
+osu_allreduce and osu_alltoall against the build's osu/ links, with the
+same command line on both sides, ReFrame's stock check's (-m SIZE -x 10
+-i 1000 -c, D D on point-to-point; osu_bw with -i 100), both read by the
+same table parser.
 
 Pairs: osu_latency_mt -t T:T / latency_mt -t T (T = 1, 2; 2 with 200
 iterations: on two cores the threads take turns in time slices);
@@ -90,6 +97,49 @@ def pairs(edges, budget):
     return p
 
 
+def dropin_pairs():
+    """(label, OSU name, command line, size) of ReFrame's stock OSU check."""
+    return [("osu_latency", "osu_latency", ["-m", "8", "-x", "10", "-i", "1000", "-c", "D", "D"], 8),
+            ("osu_bw (-i 100)", "osu_bw",
+             ["-m", "4194304", "-x", "10", "-i", "100", "-c", "D", "D"], 4194304),
+            ("osu_allreduce", "osu_allreduce", ["-m", "8", "-x", "10", "-i", "1000", "-c"], 8),
+            ("osu_alltoall", "osu_alltoall", ["-m", "8", "-x", "10", "-i", "1000", "-c"], 8)]
+
+
+def run_dropin(mpi, name, args):
+    """mpigauge under the OSU name (the build's osu/ folder), OSU's table."""
+    exe = os.path.join(ROOT, "_build", mpi, "osu", name)
+    if not os.path.exists(exe):
+        raise SystemExit(f"{exe} is missing (make -C _build/{mpi})")
+    p = execute(launcher(mpi) + [exe] + args)
+    return (osu_table(p.stdout) or None) if p is not None else None
+
+
+def dropin(a):
+    ps = dropin_pairs()
+    keys = [(m, i, side) for m in a.mpis.split(",") for i in range(len(ps))
+            for side in ("osu", "mpigauge")]
+
+    def one(k):
+        m, i, side = k
+        _, name, args, _ = ps[i]
+        return run_osu(a.osu, m, name, args) if side == "osu" else run_dropin(m, name, args)
+
+    got = rounds(keys, a.rounds, a.seed, one)
+    print(f"Median over {a.rounds} alternating launches (range); the same OSU command line on "
+          f"both sides; 2 ranks, one node.\n")
+    print("| MPI | program | size | OSU 7.4 (mean) | mpigauge (median) | mpigauge / OSU |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for m in a.mpis.split(","):
+        for i, (label, _, _, size) in enumerate(ps):
+            x = [r[size] for r in got[(m, i, "mpigauge")] if r and size in r]
+            y = [r[size] for r in got[(m, i, "osu")] if r and size in r]
+            ratio = (f"{statistics.median(x) / statistics.median(y):.2f}" if x and y and
+                     statistics.median(y) > 0 else "-")
+            print(f"| {m} | {label} | {size} | {cell(y)} | {cell(x)} | {ratio} |")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--osu", required=True, help="bench/build_osu.sh's DEST")
@@ -97,7 +147,11 @@ def main():
     ap.add_argument("--budget", type=float, default=0.2)
     ap.add_argument("--mpis", default="openmpi,mpich")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--dropin", action="store_true",
+                    help="OSU against mpigauge under the OSU names, the same command lines")
     a = ap.parse_args()
+    if a.dropin:
+        return dropin(a)
     with tempfile.TemporaryDirectory() as d:
         ps = pairs(edges_file(d), a.budget)
         keys = [(m, i, side) for m in a.mpis.split(",") for i in range(len(ps))

@@ -69,14 +69,16 @@ static const mg_opt common_opts[] = {
      .help = "with -i: the timed iterations of sizes above " MG_STR(
          MG_LARGE_SIZE) " bytes (OSU's split; default: as -i)",
      .min = 1,
-     .max = 1e12},
+     .max = 1e12,
+     .key = ""}, /* not in the run record's options (its series keys stay): command_line */
     {.long_name = "warmup-large",
      .type = MG_OPT_LONG,
      .offset = offsetof(mg_config, warmup_large),
      .arg_name = "N",
      .help = "with -x: the warm-up iterations of sizes above " MG_STR(
          MG_LARGE_SIZE) " bytes (OSU's split; default: as -x)",
-     .max = 1e12},
+     .max = 1e12,
+     .key = ""},
     {.long_name = "precision",
      .type = MG_OPT_PERCENT,
      .offset = offsetof(mg_config, policy.precision),

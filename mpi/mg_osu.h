@@ -49,7 +49,7 @@ typedef struct {
     int substituted;  /* 1: a location other than H was taken as host memory */
     int argc;         /* mpigauge's command line (argv[0] unchanged) */
     char **argv;
-    int given_argc;   /* OSU's, as given (not owned) */
+    int given_argc; /* OSU's, as given (not owned) */
     char **given_argv;
 } mg_osu;
 

@@ -105,9 +105,9 @@ typedef struct {
     int osu_full, osu_no_size, osu_datatype;
     const char *osu_keep; /* only rows of this variant ("phase=pure"), or NULL */
     int osu_nbc;          /* non-blocking: Compute, Pure Comm. and Overlap columns */
-    int columns;         /* the table's columns: MG_COLUMNS_* (--columns) */
-    int validated;       /* -c: a Validation column (Pass/Fail), in CSV too */
-    const mg_pctl *pctl; /* -z: these percentile columns in place of P90, P99 (table) and
+    int columns;          /* the table's columns: MG_COLUMNS_* (--columns) */
+    int validated;        /* -c: a Validation column (Pass/Fail), in CSV too */
+    const mg_pctl *pctl;  /* -z: these percentile columns in place of P90, P99 (table) and
                           * p50, p90, p99 (CSV); NULL: those */
 } mg_table_meta;
 

@@ -178,3 +178,21 @@ class TestConfigValues(unittest.TestCase):
             with self.assertRaises(mg.UsageError, msg=text[:40]):
                 self._toml(text)
 
+
+
+class TestOsuDir(unittest.TestCase):
+    """`mpigauge --osu-dir`: the folder of the osu_* links, or exit 1."""
+
+    def test_prints_the_folder_when_it_exists(self):
+        paths = mg.common.PATHS
+        saved = paths.get("osudir")
+        try:
+            with tempfile.TemporaryDirectory() as d:
+                paths["osudir"] = d
+                self.assertEqual(h.cli("--osu-dir"), (0, d + "\n", ""))
+            paths["osudir"] = os.path.join(d, "gone")
+            rc, out, err = h.cli("--osu-dir")
+            self.assertEqual((rc, out), (1, ""))
+            self.assertIn("no folder of osu_* names here", err)
+        finally:
+            paths["osudir"] = saved

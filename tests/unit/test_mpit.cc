@@ -26,7 +26,7 @@ TEST(Pvars, QueuesSelectsMessageQueuesAndRendezvousCounters)
     for (const char *yes : {"pml_ob1_unexpected_msgq_length", "pml_ob1_posted_recvq_length",
                             "mtl_psm2_tx_rndv_num", "ch4_rendezvous_count", "posted_recvq"})
         EXPECT_EQ(mg_pvars_queue_name(yes), 1) << yes;
-    for (const char *no : {"idle", "mpool_hugepage_bytes_allocated", "osc_rdma_put_retry_count",
-                           "", "mtl_psm2_tx_eager_num"})
+    for (const char *no : {"idle", "mpool_hugepage_bytes_allocated", "osc_rdma_put_retry_count", "",
+                           "mtl_psm2_tx_eager_num"})
         EXPECT_EQ(mg_pvars_queue_name(no), 0) << no;
 }
