@@ -97,6 +97,13 @@ def pairs(edges, budget):
     return p
 
 
+def table_row(m, label, size, x, y):
+    """A markdown row: OSU's launches y, mpigauge's x, and the ratio of the medians."""
+    ratio = (f"{statistics.median(x) / statistics.median(y):.2f}" if x and y and
+             statistics.median(y) > 0 else "-")
+    return f"| {m} | {label} | {size} | {cell(y)} | {cell(x)} | {ratio} |"
+
+
 def dropin_pairs():
     """(label, OSU name, command line, size) of ReFrame's stock OSU check."""
     return [("osu_latency", "osu_latency", ["-m", "8", "-x", "10", "-i", "1000", "-c", "D", "D"], 8),
@@ -134,9 +141,7 @@ def dropin(a):
         for i, (label, _, _, size) in enumerate(ps):
             x = [r[size] for r in got[(m, i, "mpigauge")] if r and size in r]
             y = [r[size] for r in got[(m, i, "osu")] if r and size in r]
-            ratio = (f"{statistics.median(x) / statistics.median(y):.2f}" if x and y and
-                     statistics.median(y) > 0 else "-")
-            print(f"| {m} | {label} | {size} | {cell(y)} | {cell(x)} | {ratio} |")
+            print(table_row(m, label, size, x, y))
     return 0
 
 
@@ -179,9 +184,7 @@ def main():
             for size in sorted({s for r in mg for s in r}):
                 x = [r[size] for r in mg if r.get(size) is not None]
                 y = [r[size] for r in osu if size in r]
-                ratio = (f"{statistics.median(x) / statistics.median(y):.2f}" if x and y and
-                         statistics.median(y) > 0 else "-")
-                print(f"| {m} | {p[0]} | {size} | {cell(y)} | {cell(x)} | {ratio} |")
+                print(table_row(m, p[0], size, x, y))
     return 0
 
 

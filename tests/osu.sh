@@ -18,12 +18,9 @@ fx=$MG_TESTDIR/fixtures/osu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 echo "1..9"
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-    n=$((n + 1)); echo "not ok $n - $1"; shift
-    for f in "$@"; do [ -s "$f" ] && sed 's/^/#   /' "$f" | head -n 20; done
-}
+TAP_DIR=$work
+# shellcheck source=tests/tap.sh
+. "$MG_TESTDIR/tap.sh"
 run() { # out err ranks osu_NAME ARGS...
     o=$1 e=$2 np=$3
     shift 3

@@ -2,14 +2,19 @@
 # TAP helpers of the shell tests, sourced after setting TAP_DIR (a folder of
 # the test's own: each check's output goes to TAP_DIR/out and TAP_DIR/err,
 # and a failing check shows the tail of err).
-#   ok DESCRIPTION | notok DESCRIPTION | check DESCRIPTION COMMAND...
+#   ok DESCRIPTION | notok DESCRIPTION [FILE...] | check DESCRIPTION COMMAND...
+# notok shows the tail of each FILE given, else of TAP_DIR/err.
 # $n counts the tests, $failed the failures.
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() {
     n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-    [ -f "$TAP_DIR/err" ] && sed 's/^/#   /' "$TAP_DIR/err" | tail -n "${TAP_ERR_LINES:-20}"
+    shift
+    [ $# -gt 0 ] || set -- "$TAP_DIR/err"
+    for tap_f in "$@"; do
+        [ -s "$tap_f" ] && sed 's/^/#   /' "$tap_f" | tail -n "${TAP_ERR_LINES:-20}"
+    done
     return 0
 }
 check() { # description command...

@@ -48,14 +48,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 echo "1..4"
-failed=0
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() {
-    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"
-    shift
-    for f in "$@"; do [ -s "$f" ] && sed 's/^/#   /' "$f" | tail -n 20; done
-}
+TAP_DIR=$work
+# shellcheck source=tests/tap.sh
+. "$here/../tap.sh"
 
 if "$H" up --nodes 3 --rails 1 --rate 1gbit >"$work/up.log" 2>&1; then
     ok "three nodes on a switch: $(tail -n 1 "$work/up.log" | sed 's/^netns-cluster up: //')"
