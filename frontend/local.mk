@@ -70,7 +70,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	examples/nightly/nightly.sbatch \
 	contrib/reframe/README.md contrib/reframe/mpigauge_checks.py \
 	contrib/reframe/config/mpigauge_config.py contrib/reframe/references/this-machine.json \
-	tests/reframe/check_reframe.sh scripts/requirements-reframe.txt
+	tests/reframe/check_reframe.sh tests/reframe/osu_stock_check.py scripts/requirements-reframe.txt
 
 # Front-end unit tests (Python unittest); also run by scripts/test.sh.
 check-frontend:
