@@ -36,6 +36,12 @@ static const mg_osu_entry entries[] = {
     E_P2P("mbw_mr", "mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", MG_OSU_MBW),
     E_P2P("multi_lat", "multi_lat", "OSU MPI Multi Latency Test", MG_OSU_LAT),
     E_P2P("latency_mt", "latency_mt", "OSU MPI Multi-threaded Latency Test", MG_OSU_MT),
+    E_P2P("latency_persistent", "latency", "OSU MPI Latency Persistent Test", MG_OSU_LAT_P),
+    E_P2P("bw_persistent", "bw", "OSU MPI Bandwidth Persistent Test", MG_OSU_BW_P),
+    E_P2P("bibw_persistent", "bibw", "OSU MPI Bi-Directional Bandwidth Persistent Test",
+          MG_OSU_BW_P),
+    E_P2P("init", "startup", "OSU MPI Init Test", MG_OSU_INIT),
+    E_P2P("hello", "hello", "OSU MPI Hello World Test", MG_OSU_HELLO),
     E_COLL("allgather", "Allgather", MG_OSU_COLL),
     E_COLL("allgatherv", "Allgatherv", MG_OSU_COLL),
     E_COLL("allreduce", "Allreduce", MG_OSU_COLL),
@@ -127,6 +133,10 @@ static const kind_facts facts[] = {
                     "10"},
     [MG_OSU_PERS] = {"hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:", "1", "1048576", "1000", "100", "100",
                      "10"},
+    [MG_OSU_LAT_P] = {"hvm:x:i:b:c::u:G:D:P:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"},
+    [MG_OSU_BW_P] = {"hvm:x:i:t:W:b:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"},
+    [MG_OSU_INIT] = {"hvI", NULL, NULL, NULL, NULL, NULL, NULL},
+    [MG_OSU_HELLO] = {"hvI", NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 /* Barriers have no message size. */
@@ -442,14 +452,18 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
             push(out, "-m");
             push(out, m);
         }
-        push(out, "-i");
-        push(out, s->iters ? s->iters : k->iters);
-        push(out, "--iterations-large");
-        push(out, s->iters ? s->iters : k->iters_large);
-        push(out, "-x");
-        push(out, s->warm ? s->warm : k->warm);
-        push(out, "--warmup-large");
-        push(out, s->warm ? s->warm : k->warm_large);
+        if (k->iters) {
+            push(out, "-i");
+            push(out, s->iters ? s->iters : k->iters);
+            push(out, "--iterations-large");
+            push(out, s->iters ? s->iters : k->iters_large);
+            push(out, "-x");
+            push(out, s->warm ? s->warm : k->warm);
+            push(out, "--warmup-large");
+            push(out, s->warm ? s->warm : k->warm_large);
+        }
+        if (s->e->kind == MG_OSU_LAT_P || s->e->kind == MG_OSU_BW_P)
+            push(out, "--persistent");
         if ((s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED || s->e->kind == MG_OSU_NBC ||
              s->e->kind == MG_OSU_PERS) &&
             !sizeless(s->e)) {
@@ -534,13 +548,21 @@ void mg_osu_free(mg_osu *o)
 
 void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
 {
-    static const char *const figure[] = {
-        [MG_OSU_LAT] = "Median Latency(us)",     [MG_OSU_MT] = "Median Latency(us)",
-        [MG_OSU_BW] = "Bandwidth (MB/s)",        [MG_OSU_MBW] = "MB/s",
-        [MG_OSU_COLL] = "Median Latency(us)",    [MG_OSU_ROOTED] = "Median Latency(us)",
-        [MG_OSU_BARRIER] = "Median Latency(us)", [MG_OSU_RMA_LAT] = "Latency (us)",
-        [MG_OSU_RMA_BW] = "Bandwidth (MB/s)",    [MG_OSU_NBC] = "Overall(us)",
-        [MG_OSU_PERS] = "Median Latency(us)"};
+    static const char *const figure[] = {[MG_OSU_LAT] = "Median Latency(us)",
+                                         [MG_OSU_MT] = "Median Latency(us)",
+                                         [MG_OSU_BW] = "Bandwidth (MB/s)",
+                                         [MG_OSU_MBW] = "MB/s",
+                                         [MG_OSU_COLL] = "Median Latency(us)",
+                                         [MG_OSU_ROOTED] = "Median Latency(us)",
+                                         [MG_OSU_BARRIER] = "Median Latency(us)",
+                                         [MG_OSU_RMA_LAT] = "Latency (us)",
+                                         [MG_OSU_RMA_BW] = "Bandwidth (MB/s)",
+                                         [MG_OSU_NBC] = "Overall(us)",
+                                         [MG_OSU_PERS] = "Median Latency(us)",
+                                         [MG_OSU_LAT_P] = "Median Latency(us)",
+                                         [MG_OSU_BW_P] = "Bandwidth (MB/s)",
+                                         [MG_OSU_INIT] = "",
+                                         [MG_OSU_HELLO] = ""};
     const mg_osu_kind k = o->e->kind;
     meta->osu_title = o->e->title;
     meta->osu_figure = figure[k];
@@ -549,7 +571,11 @@ void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
     meta->osu_no_size = sizeless(o->e);
     /* the phase OSU reports: start + wait alone (persistent), or with the
      * computation between them (non-blocking, with compute and pure beside) */
-    meta->osu_keep = k == MG_OSU_NBC ? "phase=overlap" : k == MG_OSU_PERS ? "phase=pure" : NULL;
+    meta->osu_keep = k == MG_OSU_NBC                         ? "phase=overlap"
+                     : k == MG_OSU_PERS                      ? "phase=pure"
+                     : k == MG_OSU_LAT_P || k == MG_OSU_BW_P ? "calls=persistent"
+                                                             : NULL;
+    meta->osu_line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
     meta->osu_nbc = k == MG_OSU_NBC;
-    meta->osu_datatype = !sizeless(o->e);
+    meta->osu_datatype = !sizeless(o->e) && !meta->osu_line;
 }

@@ -30,7 +30,11 @@ typedef enum {
     MG_OSU_RMA_LAT, /* one-sided latency: 1..4M, -w window, -s sync */
     MG_OSU_RMA_BW,  /* one-sided bandwidth: with -W */
     MG_OSU_NBC,     /* non-blocking collectives: overall, compute, pure, overlap */
-    MG_OSU_PERS     /* persistent collectives: start + wait (the pure phase) */
+    MG_OSU_PERS,    /* persistent collectives: start + wait (the pure phase) */
+    MG_OSU_LAT_P,   /* persistent point-to-point latency (calls=persistent) */
+    MG_OSU_BW_P,    /* persistent point-to-point bandwidth */
+    MG_OSU_INIT,    /* osu_init: nprocs, min, max, avg of MPI_Init in ms */
+    MG_OSU_HELLO    /* osu_hello: "This is a test with N processes" */
 } mg_osu_kind;
 
 typedef struct {

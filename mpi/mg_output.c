@@ -231,6 +231,7 @@ void mg_output_begin(mg_run *s)
                           .pctl = s->plan->pctl.n > 0 ? &s->plan->pctl : NULL};
     if (s->plan->osu)
         mg_osu_table_meta(s->plan->osu, &meta);
+    meta.osu_nprocs = s->ctx.nranks;
 
     if (s->ctx.rank != 0)
         return;

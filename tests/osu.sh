@@ -9,7 +9,7 @@
 # same sizes, Pass on every row); D D is taken as host memory with one
 # warning line; OSU's exit codes (1 for a usage error and for a wrong rank
 # count, 0 for -h); the non-blocking, persistent and barrier forms print
-# OSU's columns. Environment as for mpi_cases.sh, and MG_BUILDDIR.
+# OSU's columns; osu_init and osu_hello print OSU's lines. Environment as for mpi_cases.sh, and MG_BUILDDIR.
 set -u
 . "$(dirname "$0")/mpi_env.sh"
 osu=${MG_BUILDDIR:-.}/osu
@@ -17,7 +17,7 @@ osu=${MG_BUILDDIR:-.}/osu
 fx=$MG_TESTDIR/fixtures/osu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..9"
+echo "1..10"
 TAP_DIR=$work
 # shellcheck source=tests/tap.sh
 . "$MG_TESTDIR/tap.sh"
@@ -123,4 +123,20 @@ if [ $p -eq 0 ] && [ $b -eq 0 ] && [ "$prows" -eq 3 ] &&
     ok "osu_allreduce_persistent: 3 rows (1, 2, 4 bytes); osu_barrier -f: Min, Max, Iterations"
 else
     notok "persistent ($p, $prows rows) and barrier ($b)" "$work/p.out" "$work/p.err" "$work/b.out" "$work/b.err"
+fi
+
+# 10: osu_init's and osu_hello's lines; osu_latency_persistent's table
+run "$work/i.out" "$work/i.err" 2 osu_init
+i=$?
+run "$work/hl.out" "$work/hl.err" 2 osu_hello
+hl=$?
+run "$work/lp.out" "$work/lp.err" 2 osu_latency_persistent -m 4 -i 100
+lp=$?
+if [ $i -eq 0 ] && [ $hl -eq 0 ] && [ $lp -eq 0 ] &&
+    grep -Eq "^nprocs: 2, min: [0-9]+ ms, max: [0-9]+ ms, avg: [0-9]+ ms$" "$work/i.out" &&
+    grep -q "^This is a test with 2 processes$" "$work/hl.out" &&
+    [ "$(grep -v '^#' "$work/lp.out" | awk '{print $1}' | tr '\n' ' ')" = "1 2 4 " ]; then
+    ok "osu_init: $(grep '^nprocs' "$work/i.out"); osu_hello; osu_latency_persistent: the persistent rows"
+else
+    notok "osu_init ($i), osu_hello ($hl), osu_latency_persistent ($lp)" "$work/i.out" "$work/hl.out" "$work/lp.out" "$work/lp.err"
 fi

@@ -100,6 +100,8 @@ static void osu_header(FILE *f, const mg_table_meta *meta)
 {
     fprintf(f, "# %s (mpigauge %s; every figure a median over samples: doc/osu.md)\n",
             meta->osu_title, meta->version);
+    if (meta->osu_line)
+        return; /* osu_init, osu_hello: one line, no table */
     if (meta->osu_datatype)
         fprintf(f, "# Datatype: MPI_CHAR.\n");
     if (meta->osu_no_size)
@@ -132,6 +134,14 @@ static double extra_named(const mg_result *r, const char *name)
  * slowest rank's medians and the iterations, Pass or Fail. */
 static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
 {
+    if (meta->osu_line == 1) /* MPI_Init: the fastest, slowest and mean rank */
+        fprintf(f, "nprocs: %d, min: %.0f ms, max: %.0f ms, avg: %.0f ms", meta->osu_nprocs,
+                extra_named(r, "init_min_us") / 1e3, r->stats.median / 1e3,
+                extra_named(r, "init_mean_us") / 1e3);
+    if (meta->osu_line == 2)
+        fprintf(f, "This is a test with %d processes", meta->osu_nprocs);
+    if (meta->osu_line)
+        return;
     if (meta->osu_no_size)
         fprintf(f, "%*.2f", 17, r->stats.median);
     else

@@ -105,6 +105,8 @@ typedef struct {
     int osu_full, osu_no_size, osu_datatype;
     const char *osu_keep; /* only rows of this variant ("phase=pure"), or NULL */
     int osu_nbc;          /* non-blocking: Compute, Pure Comm. and Overlap columns */
+    int osu_line;         /* 1: osu_init's line, 2: osu_hello's, in place of a table */
+    int osu_nprocs;       /* the ranks (osu_init, osu_hello) */
     int columns;          /* the table's columns: MG_COLUMNS_* (--columns) */
     int validated;        /* -c: a Validation column (Pass/Fail), in CSV too */
     const mg_pctl *pctl;  /* -z: these percentile columns in place of P90, P99 (table) and
