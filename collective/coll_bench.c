@@ -28,7 +28,8 @@
 #include <unistd.h>
 
 static const char *const phases[] = {"pure", "overlap", NULL};
-static const char *const blocking_extras[] = {"rank_min_us", "rank_max_us", "late", NULL};
+static const char *const blocking_extras[] = {"rank_min_us", "rank_max_us", "late",
+                                              "alg_bw_GBs",  "bus_bw_GBs",  NULL};
 static const char *const overlap_extras[] = {
     "pure_us", "compute_us", "overlap_pct", "rank_min_us", "rank_max_us", "late", NULL};
 
@@ -212,7 +213,6 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 {
     double lo = INFINITY, hi = 0.0;
     int k = 0;
-    (void)size;
     for (int r = 0; r < csize(c); ++r) { /* --ranks-sweep: the ranks that called */
         lo = fmin(lo, rank_s[r]);
         hi = fmax(hi, rank_s[r]);
@@ -229,6 +229,8 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
     out[k + 1] = hi * 1e6;
     if (c->cfg->sync == MG_SYNC_WINDOW)
         out[k + 2] = (double)c->late;
+    if (prm(c)->form == MG_FORM_BLOCKING) /* nccl-tests' algbw and busbw of the median call */
+        mg_coll_bus_bw(prm(c)->op->bus, size, csize(c), st->median, &out[3], &out[4]);
 }
 
 /* The operation and form a program name means: allreduce, iallreduce,

@@ -60,6 +60,7 @@ typedef struct {
     const char *name; /* "allreduce": MPI_Allreduce, MPI_Iallreduce, MPI_Allreduce_init */
     unsigned flags;
     int (*call)(const mg_coll_args *a); /* returns the MPI error code */
+    int bus;                            /* MG_BUS_* */
 } mg_coll_op;
 
 /* The table, terminated by an entry with name NULL. */

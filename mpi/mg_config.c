@@ -141,10 +141,10 @@ static const mg_opt common_opts[] = {
     {.long_name = "columns",
      .type = MG_OPT_CHOICE,
      .offset = offsetof(mg_config, columns),
-     .arg_name = "default|osu|all",
-     .help =
-         "table columns: every statistic; OSU's (the size and the figure, with -c Pass/Fail); or "
-         "every statistic and P50",
+     .arg_name = "default|osu|all|imb",
+     .help = "table columns: every statistic; OSU's (the size and the figure, with -c Pass/Fail); "
+             "every statistic and P50; or IMB's (#bytes #repetitions t_min t_max t_avg over the "
+             "ranks, t[usec] or Mbytes/sec)",
      .choices = mg_columns_names,
      .def = "default"},
     {.short_name = 'z',

@@ -48,6 +48,10 @@ static double *name_ranks(const mg_run *s, const double *median_s, mg_result *r)
     const int n = s->ctx.nranks;
     r->ranks_timed = mg_rank_extremes(median_s, n, &r->slowest_rank, &r->fastest_rank);
     if (r->ranks_timed > 0) {
+        double sum = 0.0;
+        for (int i = 0; i < n; ++i)
+            sum += median_s[i] > 0.0 && isfinite(median_s[i]) ? median_s[i] : 0.0;
+        r->rank_mean_us = sum / r->ranks_timed * 1e6;
         r->slowest_rank_us = median_s[r->slowest_rank] * 1e6;
         r->fastest_rank_us = median_s[r->fastest_rank] * 1e6;
         r->slowest_host = s->prov.hosts ? s->prov.hosts[r->slowest_rank] : NULL;
@@ -224,6 +228,8 @@ void mg_output_begin(mg_run *s)
                           .version = s->prov.version,
                           .extra_names = b->report.extras ? b->report.extra_names : NULL,
                           .variant_name = b->sweep.variant_name,
+                          .gbits = b->timing.metric != MG_METRIC_LATENCY,
+                          .ranks_named = mg_names_ranks(b),
                           .npvars = s->pvars.n,
                           .pvar_names = s->pvars.name,
                           .columns = s->plan->cfg.columns,

@@ -76,6 +76,10 @@ def check_run(run, results, where):
         need(r.get("few_samples", False) == (r["samples"] < FEW_SAMPLES),
              f"{where}: result {i}: few_samples must be true exactly below {FEW_SAMPLES} samples")
         check_stats(r, f"{where} result {i}")
+        check_bus_bw(r, run, f"{where}: result {i}")
+        need(("median_gbit_s" in r) == (r["unit"] == "MB/s")
+             and abs(r.get("median_gbit_s", 0) - r["median"] * 8e-3 * (r["unit"] == "MB/s"))
+             <= 1e-6 * abs(r["median"]), f"{where}: result {i}: median_gbit_s")
         if "percentiles" in r:  # -z: ascending, within [min, max]
             v = [r["percentiles"][k] for k in sorted(r["percentiles"], key=lambda k: float(k[1:]))]
             need(v and v == sorted(v) and r["min"] <= v[0] and v[-1] <= r["max"],
@@ -226,6 +230,52 @@ STAT_TITLES = {"P50", "Mean", "Min", "Max", "Stddev", "P90", "P99", "CI95-low", 
 PCTL_TITLE = re.compile(r"^P([0-9.]+)$")  # -z: P99.9
 
 
+# nccl-tests' algbw and busbw from mpigauge's size (doc/collectives.md):
+# collective -> (S / size as a function of P, bus factor)
+BUS = {"allreduce": (lambda p: 1, lambda p: 2 * (p - 1) / p),
+       "bcast": (lambda p: 1, lambda p: 1), "reduce": (lambda p: 1, lambda p: 1)}
+BUS.update({k: (lambda p: p, lambda p: (p - 1) / p)
+            for k in ("allgather", "alltoall", "gather", "scatter", "reduce_scatter_block")})
+
+
+def check_bus_bw(r, run, where):
+    """A blocking collective's alg_bw_GBs = S / t and bus_bw_GBs = factor x it."""
+    ex = r.get("extra") or {}
+    if r["benchmark"] not in BUS:
+        need(ex.get("alg_bw_GBs") is None, f"{where}: alg_bw_GBs in a {r['benchmark']} row")
+        return
+    if "variant" in r:  # --ranks-sweep: the ranks of the variant, not the run's
+        return
+    s, f = BUS[r["benchmark"]]
+    p = run["nranks"]
+    alg = r["size_bytes"] * s(p) / (r["median"] * 1e3)
+    need(abs(ex["alg_bw_GBs"] - alg) <= 1e-6 * alg and
+         abs(ex["bus_bw_GBs"] - alg * f(p)) <= 1e-6 * alg + 1e-12,
+         f"{where}: alg_bw_GBs {ex.get('alg_bw_GBs')} bus_bw_GBs {ex.get('bus_bw_GBs')}, "
+         f"expected {alg} and {alg * f(p)}")
+
+
+def check_imb(text):
+    """--columns imb: '#bytes #repetitions' and the time or bandwidth columns,
+    every row as many fields (a variant's value last)."""
+    lines = text.splitlines()
+    header = [l.split() for l in lines if l.lstrip().startswith("#bytes")]
+    need(len(header) == 1 and header[0][:2] == ["#bytes", "#repetitions"],
+         f"imb: header {header}")
+    titles = header[0]
+    need(titles[2:5] == ["t_min[usec]", "t_max[usec]", "t_avg[usec]"] or
+         titles[2] in ("t[usec]", "Mbytes/sec"), f"imb: columns {titles}")
+    data = [l.split() for l in lines if l.strip() and not l.lstrip().startswith("#")]
+    need(data, "imb: no rows")
+    for cols in data:
+        need(len(cols) in (len(titles), len(titles) + 1), f"imb: row {cols}")
+        int(cols[0]), int(cols[1])
+        for c, t in zip(cols[2:], titles[2:]):
+            need(is_number(c) or (t == "defects" and c in "01"), f"imb: {t} {c!r}")
+        if titles[2] == "t_min[usec]":
+            need(float(cols[2]) <= float(cols[4]) <= float(cols[3]), f"imb: min <= avg <= max {cols}")
+
+
 def check_row(title, c, l):
     """One cell of a table row by its column's title."""
     if title in STAT_TITLES or PCTL_TITLE.match(title):
@@ -237,6 +287,8 @@ def check_row(title, c, l):
         int(c)
     elif title == "Validation":
         need(c in ("Pass", "Fail"), f"table: validation {c!r} is not Pass or Fail")
+    elif title == "Gbit/s":
+        float(c)
     elif title != "Stop":
         need(is_number(c), f"table: bad extra value {c!r}")
 
@@ -356,6 +408,8 @@ def main():
             check_usage_json(out, err)
         elif kind == "pvars":
             check_pvars(out)
+        elif kind == "imb":
+            check_imb(out)
         elif kind in ("json-queues", "json-no-pvars"):
             check_jsonl(out, "stdout")
             check_default_pvars(out, kind == "json-queues")

@@ -95,3 +95,20 @@ double mg_elem_load(int t, const void *buf, size_t i)
     default: return ((const double *)buf)[i];
     }
 }
+
+void mg_coll_bus_bw(int bus, uint64_t size, int nranks, double t_us, double *alg, double *busbw)
+{
+    const double p = (double)nranks;
+    double s = (double)size, f = 1.0;
+    *alg = *busbw = NAN;
+    if (bus == MG_BUS_NONE || nranks < 1 || !(t_us > 0.0))
+        return;
+    if (bus == MG_BUS_ALLRED)
+        f = 2.0 * (p - 1.0) / p;
+    else if (bus == MG_BUS_BLOCKS) {
+        s *= p;
+        f = (p - 1.0) / p;
+    }
+    *alg = s / (t_us * 1e3); /* bytes per us / 1e3 = GB/s */
+    *busbw = *alg * f;
+}

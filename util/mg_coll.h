@@ -65,6 +65,21 @@ uint64_t mg_coll_vdispl(uint64_t count, int r);
  * wait. NaN when a time is not positive or not finite. */
 double mg_coll_overlap_pct(double pure_s, double cpu_s, double overall_s);
 
+/* Bus bandwidth (nccl-tests' convention, doc/collectives.md): how the
+ * size converts to nccl-tests' S and which factor turns S / t into the bus
+ * bandwidth, for P ranks. */
+enum {
+    MG_BUS_NONE = 0, /* none (barrier, v- and neighbourhood variants, scans) */
+    MG_BUS_WHOLE,    /* S = size, factor 1 (bcast, reduce) */
+    MG_BUS_ALLRED,   /* S = size, factor 2 (P - 1) / P (allreduce) */
+    MG_BUS_BLOCKS    /* S = P x size, factor (P - 1) / P (allgather, alltoall,
+                      * reduce_scatter_block, gather, scatter) */
+};
+
+/* The algorithm and bus bandwidth (GB/s, 10^9 bytes/s) of a call of size
+ * bytes on P ranks taking t_us; both NaN for MG_BUS_NONE. Pure. */
+void mg_coll_bus_bw(int bus, uint64_t size, int nranks, double t_us, double *alg, double *busbw);
+
 #ifdef __cplusplus
 }
 #endif

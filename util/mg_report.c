@@ -15,7 +15,7 @@
 static const char *const spread_titles[] = {"Mean", "Min", "Max", "Stddev"};
 static const char *const ci_titles[] = {"CI95-low", "CI95-high"};
 
-const char *const mg_columns_names[] = {"default", "osu", "all", NULL};
+const char *const mg_columns_names[] = {"default", "osu", "all", "imb", NULL};
 
 /* OSU's words for a validated row. */
 static const char *pass_fail(const mg_result *r)
@@ -162,6 +162,10 @@ static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
 void mg_report_table_header(FILE *f, const mg_table_meta *meta)
 {
     const int osu = meta->columns == MG_COLUMNS_OSU;
+    if (meta->columns == MG_COLUMNS_IMB) {
+        mg_report_imb_header(f, meta);
+        return;
+    }
     if (meta->osu_title && osu) {
         osu_header(f, meta);
         return;
@@ -177,6 +181,8 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
         fprintf(f, "%*s%*s%*s", 9, "Samples", 12, "Iterations", 13, "Stop");
     if (meta->validated && !osu)
         fprintf(f, "%*s", COL_WIDTH, "Validation");
+    if (meta->gbits && !osu)
+        fprintf(f, "%*s", COL_WIDTH, "Gbit/s");
     for (int i = 0; meta->extra_names && meta->extra_names[i] && !osu; ++i)
         fprintf(f, " %*s", COL_WIDTH + 2, meta->extra_names[i]);
     for (int i = 0; i < meta->npvars && !osu; ++i)
@@ -228,6 +234,8 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
     fprintf(f, "%*llu%*s", 12, r->iterations, 13, r->stop ? r->stop : "-");
     if (meta->validated)
         fprintf(f, "%*s", COL_WIDTH, pass_fail(r));
+    if (meta->gbits) /* MB/s x 8 / 1000 */
+        table_num(f, COL_WIDTH, s->median * 8e-3);
     for (int i = 0; i < r->nextra; ++i) {
         fputc(' ', f);
         if (is_count(r->extra_names[i]) && isfinite(r->extra[i]) && fabs(r->extra[i]) < 1e15)
@@ -249,6 +257,10 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
 void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
+    if (meta->columns == MG_COLUMNS_IMB) {
+        mg_report_imb_row(f, meta, r);
+        return;
+    }
     if (meta->osu_title && meta->columns == MG_COLUMNS_OSU && meta->osu_keep && r->variant &&
         strcmp(r->variant, meta->osu_keep) != 0)
         return; /* OSU reports one phase */
@@ -439,6 +451,8 @@ void mg_report_json_result(FILE *f, const mg_result *r)
     mg_json_uint(&j, "size_bytes", (unsigned long long)r->size_bytes);
     mg_json_string(&j, "unit", r->unit);
     mg_json_number(&j, "median", s->median);
+    if (r->unit && strcmp(r->unit, "MB/s") == 0)
+        mg_json_number(&j, "median_gbit_s", s->median * 8e-3);
     mg_json_number(&j, "mean", s->mean);
     mg_json_number(&j, "min", s->min);
     mg_json_number(&j, "max", s->max);

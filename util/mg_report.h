@@ -67,6 +67,7 @@ typedef struct {
      * loop took longest and shortest (median per iteration, us) and their
      * hosts; ranks_timed 0: not named. */
     int ranks_timed;
+    double rank_mean_us; /* the mean of the timed ranks' medians (with ranks_timed) */
     int slowest_rank, fastest_rank;
     const char *slowest_host, *fastest_host;
     double slowest_rank_us, fastest_rank_us;
@@ -105,6 +106,8 @@ typedef struct {
     int osu_full, osu_no_size, osu_datatype;
     const char *osu_keep; /* only rows of this variant ("phase=pure"), or NULL */
     int osu_nbc;          /* non-blocking: Compute, Pure Comm. and Overlap columns */
+    int gbits;            /* bandwidth rows (MB/s): a Gbit/s column */
+    int ranks_named;      /* rows name their slowest and fastest rank (--columns imb) */
     int osu_line;         /* 1: osu_init's line, 2: osu_hello's, in place of a table */
     int osu_nprocs;       /* the ranks (osu_init, osu_hello) */
     int columns;          /* the table's columns: MG_COLUMNS_* (--columns) */
@@ -115,7 +118,7 @@ typedef struct {
 
 /* --columns: default (every statistic), osu (the size and the figure, and
  * Pass/Fail with -c, as OSU prints them), all (default and P50). */
-enum { MG_COLUMNS_DEFAULT = 0, MG_COLUMNS_OSU, MG_COLUMNS_ALL };
+enum { MG_COLUMNS_DEFAULT = 0, MG_COLUMNS_OSU, MG_COLUMNS_ALL, MG_COLUMNS_IMB };
 extern const char *const mg_columns_names[];
 
 typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV, MG_FORMAT_JSON } mg_format;
@@ -129,6 +132,9 @@ typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV, MG_FORMAT_JSON } mg_format;
 int mg_format_parse(const char *name);
 
 void mg_report_table_header(FILE *f, const mg_table_meta *meta);
+/* --columns imb (util/mg_report_imb.c): IMB's columns. */
+void mg_report_imb_header(FILE *f, const mg_table_meta *meta);
+void mg_report_imb_row(FILE *f, const mg_table_meta *meta, const mg_result *r);
 void mg_report_table_row(FILE *f, const mg_result *r);
 /* The same with meta's columns and validation column. */
 void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r);

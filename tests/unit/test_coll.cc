@@ -131,3 +131,24 @@ TEST(Coll, ElementsStoreAndLoadExactly)
     mg_elem_store(MG_ELEM_DOUBLE, buf, 4, 0.1);
     EXPECT_EQ(mg_elem_load(MG_ELEM_DOUBLE, buf, 4), 0.1);
 }
+
+// nccl-tests' conversion: S / t, and the bus factor of each kind.
+TEST(CollBusBw, NcclTestsFactorsOnMpigaugeSizes)
+{
+    double alg, bus;
+    mg_coll_bus_bw(MG_BUS_ALLRED, 1000000, 4, 1000.0, &alg, &bus); // 1 MB in 1 ms
+    EXPECT_DOUBLE_EQ(alg, 1.0);
+    EXPECT_DOUBLE_EQ(bus, 1.5);                                    // 2 (P - 1) / P
+    mg_coll_bus_bw(MG_BUS_BLOCKS, 1000000, 4, 1000.0, &alg, &bus); // S = 4 blocks
+    EXPECT_DOUBLE_EQ(alg, 4.0);
+    EXPECT_DOUBLE_EQ(bus, 3.0); // (P - 1) / P
+    mg_coll_bus_bw(MG_BUS_WHOLE, 500000, 8, 250.0, &alg, &bus);
+    EXPECT_DOUBLE_EQ(alg, 2.0);
+    EXPECT_DOUBLE_EQ(bus, 2.0);
+    mg_coll_bus_bw(MG_BUS_ALLRED, 1000000, 1, 1000.0, &alg, &bus); // one rank moves nothing
+    EXPECT_DOUBLE_EQ(bus, 0.0);
+    mg_coll_bus_bw(MG_BUS_NONE, 1000000, 4, 1000.0, &alg, &bus);
+    EXPECT_TRUE(std::isnan(alg) && std::isnan(bus));
+    mg_coll_bus_bw(MG_BUS_BLOCKS, 1000000, 4, 0.0, &alg, &bus); // no time: no figure
+    EXPECT_TRUE(std::isnan(alg) && std::isnan(bus));
+}
