@@ -379,6 +379,23 @@ def check_pvars(text):
         need(len(l.split()) >= 5 and l.split()[1] in classes, f"pvars: line {l!r}")
 
 
+def check_depth_pvars(text):
+    """mpigauge_matching: every depth is a row, and where the library counts
+    its queues (Open MPI) the deep queue's length over ranks is the depth."""
+    run = json.loads(text.splitlines()[0])
+    queue = (run.get("options", {}).get("benchmark") or {}).get("queue", "posted")
+    name = {"posted": "pml_ob1_posted_recvq_length",
+            "unexpected": "pml_ob1_unexpected_msgq_length"}[queue]
+    res = [json.loads(l) for l in text.splitlines() if '"type":"result"' in l]
+    need(res and res[0]["variant"] == "depth=0", f"matching: depth 0 first: {[r.get('variant') for r in res]}")
+    for r in res:
+        d = int(r["variant"].split("=")[1])
+        pv = (r.get("pvars") or {}).get(name)
+        need(pv is None or pv["sum"] == d, f"matching: {name} {pv} at depth {d}")
+        ex = r["extra"]["per_entry_ns"]
+        need((ex is None) == (d == 0), f"matching: per_entry_ns {ex} at depth {d}")
+
+
 def check_default_pvars(text, queues):
     """A point-to-point run's results: with queues, every result reads Open
     MPI's two matching queues (--pvars queues, the default); else none has
@@ -410,6 +427,9 @@ def main():
             check_pvars(out)
         elif kind == "imb":
             check_imb(out)
+        elif kind == "json-depth":
+            check_jsonl(out, "stdout")
+            check_depth_pvars(out)
         elif kind in ("json-queues", "json-no-pvars"):
             check_jsonl(out, "stdout")
             check_default_pvars(out, kind == "json-queues")
