@@ -108,12 +108,13 @@ if [ -n "${MG_REFRAME_HPCTESTLIB:-}" ] && [ -f "$MG_REFRAME_HPCTESTLIB" ]; then
     check "ReFrame's own hpctestlib osu_run ($MG_REFRAME_HPCTESTLIB) passes against the Open MPI build's osu/" \
         report osu-rfm 4 0
 else
-    echo "ok 6 # SKIP ReFrame's own hpctestlib/microbenchmarks/mpi/osu.py: not on PyPI (MG_REFRAME_HPCTESTLIB=FILE)"
+    n=$((n + 1))
+    echo "ok $n # SKIP ReFrame's own hpctestlib/microbenchmarks/mpi/osu.py: not on PyPI (MG_REFRAME_HPCTESTLIB=FILE)"
 fi
 
 # Slurm: a real single-node Slurm on free ports, the squeue scheduler and srun
 if [ "$(id -u)" != 0 ] || ! command -v slurmd >/dev/null 2>&1; then
-    echo "ok 7 # SKIP Slurm needs root and slurm-wlm"; echo "ok 8 # SKIP Slurm"
+    echo "ok $((n + 1)) # SKIP Slurm needs root and slurm-wlm"; echo "ok $((n + 2)) # SKIP Slurm"
     exit "$([ $failed -eq 0 ] && echo 0 || echo 1)"
 fi
 free_port() {
