@@ -97,6 +97,13 @@ def pairs(edges, budget):
     return p
 
 
+def table_head(caption, what, osu, mg):
+    """The caption and the header of a side-by-side table."""
+    print(caption + "\n")
+    print(f"| MPI | {what} | size | {osu} | {mg} | mpigauge / OSU |")
+    print("| --- | --- | --- | --- | --- | --- |")
+
+
 def table_row(m, label, size, x, y):
     """A markdown row: OSU's launches y, mpigauge's x, and the ratio of the medians."""
     ratio = (f"{statistics.median(x) / statistics.median(y):.2f}" if x and y and
@@ -133,10 +140,9 @@ def dropin(a):
         return run_osu(a.osu, m, name, args) if side == "osu" else run_dropin(m, name, args)
 
     got = rounds(keys, a.rounds, a.seed, one)
-    print(f"Median over {a.rounds} alternating launches (range); the same OSU command line on "
-          f"both sides; 2 ranks, one node.\n")
-    print("| MPI | program | size | OSU 7.4 (mean) | mpigauge (median) | mpigauge / OSU |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    table_head(f"Median over {a.rounds} alternating launches (range); the same OSU command line "
+               f"on both sides; 2 ranks, one node.", "program", "OSU 7.4 (mean)",
+               "mpigauge (median)")
     for m in a.mpis.split(","):
         for i, (label, _, _, size) in enumerate(ps):
             x = [r[size] for r in got[(m, i, "mpigauge")] if r and size in r]
@@ -173,10 +179,9 @@ def main():
             return {s: field(r, fld) for (s, v), r in res.items() if v == variant}
 
         got = rounds(keys, a.rounds, a.seed, one)
-    print(f"Median over {a.rounds} alternating launches (range), us; mpigauge --time-budget "
-          f"{a.budget:g}, OSU's defaults; 2 ranks, one node.\n")
-    print("| MPI | measurement | size | OSU 7.4 | mpigauge | mpigauge / OSU |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    table_head(f"Median over {a.rounds} alternating launches (range), us; mpigauge --time-budget "
+               f"{a.budget:g}, OSU's defaults; 2 ranks, one node.", "measurement", "OSU 7.4",
+               "mpigauge")
     for m in a.mpis.split(","):
         for i, p in enumerate(ps):
             mg = got[(m, i, "mpigauge")]

@@ -152,13 +152,8 @@ static const mg_bench bench = {
     .report.description =
         "cost of checking for completion: ping-pong latency (us) with MPI_Recv, "
         "Wait, a Test loop, Waitany or a Testsome loop, and its difference to Recv",
-    .report.headline = "Latency (us)",
     MG_PT2PT_PAIR_FIELDS,
-    .timing.metric = MG_METRIC_LATENCY,
-    .timing.time_scale = 0.5,
-    .sizes.min_size = 0,
-    .sizes.default_min_size = 0,
-    .sizes.default_max_size = 1048576,
+    MG_PT2PT_LATENCY_SWEEP(0.5, 0, 1048576),
     .params.opts = opts,
     .params.params_size = sizeof(completion_params),
     .sweep.variant_name = "method",

@@ -205,13 +205,8 @@ static const mg_bench bench = {
     .report.description =
         "cost of message matching: ping-pong latency (us) while rank 1 has D posted receives "
         "or D unexpected messages of another tag, per depth D, and the cost of one entry",
-    .report.headline = "Latency (us)",
     MG_PT2PT_PAIR_FIELDS,
-    .timing.metric = MG_METRIC_LATENCY,
-    .timing.time_scale = 0.5,
-    .sizes.min_size = 0,
-    .sizes.default_min_size = 8,
-    .sizes.default_max_size = 8,
+    MG_PT2PT_LATENCY_SWEEP(0.5, 8, 8),
     .params.opts = opts,
     .params.params_size = sizeof(matching_params),
     .params.check = check,

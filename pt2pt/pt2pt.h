@@ -178,10 +178,12 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
     .valid.send_slots = mg_window_send_slots
 
 /* Fields of a latency benchmark: us per iteration x scale, sizes 0 to 4 MiB. */
-#define MG_PT2PT_LATENCY_FIELDS(scale)                                                             \
+#define MG_PT2PT_LATENCY_FIELDS(scale) MG_PT2PT_LATENCY_SWEEP(scale, 0, 4194304)
+/* The same with the default sweep from dmin to dmax bytes. */
+#define MG_PT2PT_LATENCY_SWEEP(scale, dmin, dmax)                                                  \
     .report.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,                         \
-    .timing.time_scale = (scale), .sizes.min_size = 0, .sizes.default_min_size = 0,                \
-    .sizes.default_max_size = 4194304
+    .timing.time_scale = (scale), .sizes.min_size = 0, .sizes.default_min_size = (dmin),           \
+    .sizes.default_max_size = (dmax)
 
 /* Neighbours in a periodic chain. */
 static inline int mg_left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }
