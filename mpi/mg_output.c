@@ -81,6 +81,7 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
     r.unit = b->timing.metric == MG_METRIC_LATENCY ? "us" : "MB/s";
     r.iterations = iters;
     r.stop = mg_stop_reason_name(why);
+    r.algorithm = s->served_by[0] ? s->served_by : NULL;
     if (b->sweep.variant_name) {
         mg_bench_variant_label(b, s->ctx.variant, label, sizeof label);
         r.variant = label;
@@ -208,6 +209,9 @@ static void build_info(mg_run *s)
     ri->time_mode = modes[b->timing.time_mode];
     ri->argc = s->plan->argc;
     ri->argv = s->plan->argv;
+    s->served_by[0] = '\0';
+    if (b->id.family && strcmp(b->id.family, "collective") == 0)
+        mg_prov_served_by(&s->prov, b->id.name, s->served_by, sizeof s->served_by);
     if (s->plan->osu) {
         ri->osu_name = s->plan->osu->e->osu;
         ri->osu_buffers = s->plan->osu->buffers;

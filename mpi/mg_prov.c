@@ -309,40 +309,61 @@ static int selects(const char *name, const char *op)
  * from timings: served_by is the algorithm only when a cvar forces one
  * (Open MPI's coll_tuned with coll_tuned_use_dynamic_rules, MPICH's
  * MPIR_CVAR_<OP>_INTRA_ALGORITHM other than auto), else "unknown". */
-static void write_algorithm(mg_json *j, const mg_prov *p, const mg_run_info *ri)
+/* The collective's name without _init (persistent: the blocking
+ * operation's cvars). */
+static void op_name(const char *benchmark, char *op, size_t len)
 {
-    char op[64], forced[160] = "";
+    snprintf(op, len, "%s", benchmark);
+    if (strlen(op) > 5 && strcmp(op + strlen(op) - 5, "_init") == 0)
+        op[strlen(op) - 5] = '\0';
+}
+
+void mg_prov_served_by(const mg_prov *p, const char *benchmark, char *out, size_t len)
+{
+    char op[64];
     const mg_cvars *c = &p->cvars;
     int dynamic = 0;
 
-    if (ri->family == NULL || strcmp(ri->family, "collective") != 0)
-        return;
-    snprintf(op, sizeof op, "%s", ri->benchmark);
-    if (strlen(op) > 5 && strcmp(op + strlen(op) - 5, "_init") == 0)
-        op[strlen(op) - 5] = '\0'; /* persistent: the blocking operation's cvars */
+    op_name(benchmark, op, sizeof op);
+    snprintf(out, len, "unknown");
     for (size_t i = 0; i < c->n; ++i)
         if (strcmp(c->v[i].name, "coll_tuned_use_dynamic_rules") == 0)
             dynamic = strcmp(c->v[i].value, "true") == 0 || strcmp(c->v[i].value, "1") == 0;
-    mg_json_object_begin(j, "algorithm");
-    mg_json_array_begin(j, "selection");
     for (size_t i = 0; i < c->n; ++i) {
         const mg_cvar *v = &c->v[i];
-        if (!selects(v->name, op))
-            continue;
-        mg_json_array_begin(j, NULL);
-        mg_json_string(j, NULL, v->name);
-        mg_json_string(j, NULL, v->value);
-        mg_json_array_end(j);
         const int tuned = strncmp(v->name, "coll_tuned_", 11) == 0;
         const int mpir = strncmp(v->name, "MPIR_CVAR_", 10) == 0 && strstr(v->name, "_INTRA_") &&
                          !strstr(v->name, "_POSIX_");
-        if (!forced[0] &&
+        if (selects(v->name, op) &&
             ((tuned && dynamic && strcmp(v->value, "ignore") != 0 && strcmp(v->value, "0") != 0) ||
-             (mpir && strcmp(v->value, "0") != 0 && strcmp(v->value, "auto") != 0)))
-            snprintf(forced, sizeof forced, "%s=%s", v->name, v->value);
+             (mpir && strcmp(v->value, "0") != 0 && strcmp(v->value, "auto") != 0))) {
+            snprintf(out, len, "%s=%s", v->name, v->value);
+            return;
+        }
+    }
+}
+
+static void write_algorithm(mg_json *j, const mg_prov *p, const mg_run_info *ri)
+{
+    char op[64], served[160];
+    const mg_cvars *c = &p->cvars;
+
+    if (ri->family == NULL || strcmp(ri->family, "collective") != 0)
+        return;
+    op_name(ri->benchmark, op, sizeof op);
+    mg_json_object_begin(j, "algorithm");
+    mg_json_array_begin(j, "selection");
+    for (size_t i = 0; i < c->n; ++i) {
+        if (!selects(c->v[i].name, op))
+            continue;
+        mg_json_array_begin(j, NULL);
+        mg_json_string(j, NULL, c->v[i].name);
+        mg_json_string(j, NULL, c->v[i].value);
+        mg_json_array_end(j);
     }
     mg_json_array_end(j);
-    mg_json_string(j, "served_by", forced[0] ? forced : "unknown");
+    mg_prov_served_by(p, ri->benchmark, served, sizeof served);
+    mg_json_string(j, "served_by", served);
     mg_json_object_end(j);
 }
 

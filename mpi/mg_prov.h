@@ -71,6 +71,11 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx);
  * replaced by "<redacted>". */
 void mg_prov_collect_env(mg_prov *p, char **envp);
 
+/* A collective's algorithm as the library's cvars force it
+ * ("coll_tuned_allreduce_algorithm=recursive_doubling"), else "unknown"
+ * (the run record's algorithm.served_by, and every row's algorithm). */
+void mg_prov_served_by(const mg_prov *p, const char *benchmark, char *out, size_t len);
+
 /* Rank 0: write the run record (one line). */
 void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri);
 /* The {"type":"cvars",...} record of the control variables read (nothing

@@ -126,6 +126,7 @@ typedef struct {
     mg_rows rows;
     /* rank 0: what the run record says, built by mg_output_begin */
     mg_run_info info;
+    char served_by[160]; /* rank 0, a collective: its algorithm (mg_prov_served_by), or "" */
     mg_opt_table info_tables[3]; /* the common tables, then the benchmark's */
     char (*info_variants)[96];
     mg_kvlist info_kernel;

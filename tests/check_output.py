@@ -77,6 +77,9 @@ def check_run(run, results, where):
              f"{where}: result {i}: few_samples must be true exactly below {FEW_SAMPLES} samples")
         check_stats(r, f"{where} result {i}")
         check_bus_bw(r, run, f"{where}: result {i}")
+        need(r.get("algorithm") == (alg or {}).get("served_by"),
+             f"{where}: result {i}: algorithm {r.get('algorithm')!r}, the run record's "
+             f"{(alg or {}).get('served_by')!r}")
         need(("median_gbit_s" in r) == (r["unit"] == "MB/s")
              and abs(r.get("median_gbit_s", 0) - r["median"] * 8e-3 * (r["unit"] == "MB/s"))
              <= 1e-6 * abs(r["median"]), f"{where}: result {i}: median_gbit_s")

@@ -477,6 +477,8 @@ void mg_report_json_result(FILE *f, const mg_result *r)
         mg_json_bool(&j, "few_samples", 1);
     mg_json_uint(&j, "iterations", r->iterations);
     mg_json_string(&j, "stop", r->stop);
+    if (r->algorithm)
+        mg_json_string(&j, "algorithm", r->algorithm);
     if (r->variant)
         mg_json_string(&j, "variant", r->variant);
     if (r->validation)

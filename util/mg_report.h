@@ -55,10 +55,11 @@ typedef struct {
     mg_stats stats;                /* in unit */
     unsigned long long iterations; /* timed iterations over all samples */
     const char *stop;              /* why sampling stopped (mg_stop_reason_name) */
-    const char *variant;           /* second sweep dimension, "slaves=3"; NULL: none */
-    long variant_value;            /* its value (not written: for a benchmark's summary) */
-    const char *validation;        /* "passed", "failed"; NULL: not validated */
-    int nextra;                    /* further figures of the benchmark (NaN: not available) */
+    const char *algorithm;  /* a collective's algorithm as forced, or "unknown"; NULL: none */
+    const char *variant;    /* second sweep dimension, "slaves=3"; NULL: none */
+    long variant_value;     /* its value (not written: for a benchmark's summary) */
+    const char *validation; /* "passed", "failed"; NULL: not validated */
+    int nextra;             /* further figures of the benchmark (NaN: not available) */
     const char *extra_names[MG_MAX_EXTRA];
     double extra[MG_MAX_EXTRA];
     const mg_pctl *pctl;        /* -z: the chosen percentiles, or NULL (P90, P99) */
