@@ -43,6 +43,8 @@ for line in open(sys.argv[1]):
         lat[k].append(r["median"])
         if r["extra"].get("per_entry_ns") is not None:
             per[k].append(r["extra"]["per_entry_ns"])
+order = ["openmpi", "mpich", "openmpi-5.0.11", "mpich-5.0.2"]
+configs.sort(key=lambda c: order.index(c) if c in order else len(order))
 print(f"Median over {sys.argv[2]} interleaved launches per library (range); 8 bytes, 2 ranks.")
 for q in ("posted", "unexpected"):
     depths = sorted({k[2] for k in lat if k[1] == q})
