@@ -280,6 +280,16 @@ void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double t
         p->min_sample_s = 1e-6;
 }
 
+mg_policy_cfg mg_policy_for_size(const mg_config *c, const mg_policy_cfg *p, uint64_t size)
+{
+    mg_policy_cfg out = *p;
+    if (size > MG_LARGE_SIZE && c->iterations_large > 0)
+        out.iterations = c->iterations_large;
+    if (size > MG_LARGE_SIZE && c->warmup_large >= 0)
+        out.warmup_iters = c->warmup_large;
+    return out;
+}
+
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
 {
     if (b->sweep.variant_labels)

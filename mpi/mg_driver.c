@@ -273,6 +273,9 @@ int mg_main_refuse(const char *name, const char *code, int exit_code, const char
     return exit_code;
 }
 
+/* Standard output flushed: 0, or the internal-error exit code. */
+static int flush_out(void) { return fflush(stdout) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL; }
+
 /* --mpi-library: which library the dynamic linker gave this program, asked
  * before (and without) MPI_Init, which the standard allows; the front-end
  * reads it to find the launcher that belongs to that library. */
@@ -301,7 +304,7 @@ static int print_library(const mg_bench *b)
     mg_json_string(&j, "mpigauge_version", MG_VERSION_STRING);
     mg_json_object_end(&j);
     fputc('\n', stdout);
-    return fflush(stdout) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
+    return flush_out();
 }
 
 /* The program's life from its command line (translated from OSU's under an
@@ -319,8 +322,7 @@ static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu
     if ((plan.cfg.mpi_library || plan.cfg.osu_names) && !plan.failed) {
         if (plan.cfg.osu_names)
             mg_osu_list(stdout);
-        rc = plan.cfg.osu_names ? (fflush(stdout) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL)
-                                : print_library(plan.b);
+        rc = plan.cfg.osu_names ? flush_out() : print_library(plan.b);
         mg_plan_free(&plan);
         return rc;
     }
@@ -386,8 +388,9 @@ int mg_main_named(const char *family, const char *what, int (*run)(const char *,
     char msg[256];
     if (strncmp(name, "mpigauge_", 9) == 0)
         name += 9;
-    if (mg_osu_find(name) != NULL) /* an OSU name: mg_main sees argv[0] too */
-        return run(mg_osu_find(name)->bench, argc, argv);
+    const mg_osu_entry *osu = mg_osu_find(name);
+    if (osu != NULL) /* an OSU name: mg_main sees argv[0] too */
+        return run(osu->bench, argc, argv);
     if (strcmp(name, family) != 0)
         return run(name, argc, argv);
     if (argc > 1 && strcmp(argv[1], "--list-names") == 0) {

@@ -118,23 +118,34 @@ typedef struct {
     const char *iters, *warm, *iters_large, *warm_large;
 } kind_facts;
 
+/* The rows two kinds share (a persistent form takes its plain form's). */
+#define F_LAT                                                                                      \
+    {                                                                                              \
+        "hvm:x:i:b:c::u:G:D:P:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"                \
+    }
+#define F_BW                                                                                       \
+    {                                                                                              \
+        "hvm:x:i:t:W:b:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"                  \
+    }
+#define F_COLL(letters)                                                                            \
+    {                                                                                              \
+        letters, "1", "1048576", "1000", "100", "100", "10"                                        \
+    }
+
 static const kind_facts facts[] = {
-    [MG_OSU_LAT] = {"hvm:x:i:b:c::u:G:D:P:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"},
+    [MG_OSU_LAT] = F_LAT,
+    [MG_OSU_LAT_P] = F_LAT,
     [MG_OSU_MT] = {"hvm:x:i:t:c::u:G:D:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"},
-    [MG_OSU_BW] = {"hvm:x:i:t:W:b:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"},
+    [MG_OSU_BW] = F_BW,
+    [MG_OSU_BW_P] = F_BW,
     [MG_OSU_MBW] = {"p:W:R:x:i:m:Vhvb:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"},
-    [MG_OSU_COLL] = {"hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::", "1", "1048576", "1000", "100", "100", "10"},
-    [MG_OSU_ROOTED] = {"hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:", "1", "1048576", "1000", "100", "100",
-                       "10"},
+    [MG_OSU_COLL] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::"),
+    [MG_OSU_ROOTED] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:"),
+    [MG_OSU_PERS] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:"),
+    [MG_OSU_NBC] = F_COLL("hvfm:i:x:M:t:a:c::u:G:P:T:Ilz::k:"),
     [MG_OSU_BARRIER] = {"hvfm:i:x:M:a:u:G:P:Iz::", NULL, NULL, "1000", "100", "1000", "100"},
     [MG_OSU_RMA_LAT] = {"w:s:hvm:x:i:G:Iz::P:cT:", "1", "4194304", "10000", "100", "1000", "10"},
     [MG_OSU_RMA_BW] = {"w:s:hvm:x:i:G:Iz::W:P:cT:", "1", "4194304", "100", "10", "20", "2"},
-    [MG_OSU_NBC] = {"hvfm:i:x:M:t:a:c::u:G:P:T:Ilz::k:", "1", "1048576", "1000", "100", "100",
-                    "10"},
-    [MG_OSU_PERS] = {"hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:", "1", "1048576", "1000", "100", "100",
-                     "10"},
-    [MG_OSU_LAT_P] = {"hvm:x:i:b:c::u:G:D:P:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"},
-    [MG_OSU_BW_P] = {"hvm:x:i:t:W:b:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"},
     [MG_OSU_INIT] = {"hvI", NULL, NULL, NULL, NULL, NULL, NULL},
     [MG_OSU_HELLO] = {"hvI", NULL, NULL, NULL, NULL, NULL, NULL},
 };
@@ -155,12 +166,6 @@ const mg_osu_entry *mg_osu_find(const char *argv0)
         if (strcmp(entries[i].osu, name) == 0)
             return &entries[i];
     return NULL;
-}
-
-const mg_osu_entry *mg_osu_entries(size_t *n)
-{
-    *n = sizeof entries / sizeof entries[0];
-    return entries;
 }
 
 void mg_osu_list(FILE *f)
@@ -211,8 +216,10 @@ static void release(args *a)
 typedef struct {
     const mg_osu_entry *e;
     const char *min, *max, *iters, *warm;
-    int help; /* -h or -v: only that is passed on */
-    args opt; /* translated options */
+    char min_buf[32], max_buf[32]; /* -m's, as given */
+    int help;                      /* -h or -v: only that is passed on */
+    int full;                      /* -f */
+    args opt;                      /* translated options */
     char *err;
     size_t errlen;
 } state;
@@ -236,28 +243,27 @@ static int is_count(const char *v, long lo)
 /* -m MAX, MIN:MAX, :MAX or MIN: (OSU: MIN > 0, MAX >= 0, bytes). */
 static int sizes(state *s, const char *v)
 {
-    static char min[32], max[32];
     const char *colon = strchr(v, ':');
     if (colon == NULL) {
         if (!is_count(v, 0))
             return fail(s, "-m %s: Invalid Message Size", v);
-        snprintf(max, sizeof max, "%s", v);
-        s->max = max;
+        snprintf(s->max_buf, sizeof s->max_buf, "%s", v);
+        s->max = s->max_buf;
         return 0;
     }
     if (strchr(colon + 1, ':') != NULL || (colon == v && colon[1] == '\0'))
         return fail(s, "-m %s: Invalid Message Size", v);
     if (colon > v) {
-        snprintf(min, sizeof min, "%.*s", (int)(colon - v), v);
-        if (!is_count(min, 1))
+        snprintf(s->min_buf, sizeof s->min_buf, "%.*s", (int)(colon - v), v);
+        if (!is_count(s->min_buf, 1))
             return fail(s, "-m %s: Invalid Message Size (the smallest size is 1 or more)", v);
-        s->min = min;
+        s->min = s->min_buf;
     }
     if (colon[1] != '\0') {
         if (!is_count(colon + 1, 0))
             return fail(s, "-m %s: Invalid Message Size", v);
-        snprintf(max, sizeof max, "%s", colon + 1);
-        s->max = max;
+        snprintf(s->max_buf, sizeof s->max_buf, "%s", colon + 1);
+        s->max = s->max_buf;
     }
     return 0;
 }
@@ -325,7 +331,7 @@ static int threads(state *s, const char *v)
 }
 
 /* One letter with its argument (NULL: none). */
-static int letter(state *s, int c, const char *v, int *full)
+static int letter(state *s, int c, const char *v)
 {
     mg_osu_kind k = s->e->kind;
     switch (c) {
@@ -358,7 +364,7 @@ static int letter(state *s, int c, const char *v, int *full)
             pass(s, "-b", v);
         return 0;
     case 't': return threads(s, v);
-    case 'f': *full = 1; return 0;
+    case 'f': s->full = 1; return 0;
     case 'k': return root(s, v);
     case 'l': pass(s, "--in-place", NULL); return 0;
     case 'a': /* a device array's size, R the message rate column: nothing to do */
@@ -368,7 +374,7 @@ static int letter(state *s, int c, const char *v, int *full)
     }
 }
 
-/* OSU's long names that mean a letter here; "": taken, nothing to do. */
+/* OSU's long names that mean a letter here, or NULL. */
 static const char *long_letter(const char *name, size_t len)
 {
     static const char *const names[][2] = {
@@ -389,7 +395,7 @@ static int is_location(const char *a)
 
 /* --NAME[=V] or --NAME V: OSU's long names as letters, the others passed on
  * (a next word that is no option and no buffer location is its value). */
-static int long_option(state *s, int argc, char **argv, int *i, int *full)
+static int long_option(state *s, int argc, char **argv, int *i)
 {
     const char *a = argv[*i] + 2, *eq = strchr(a, '=');
     const size_t len = eq ? (size_t)(eq - a) : strlen(a);
@@ -402,7 +408,7 @@ static int long_option(state *s, int argc, char **argv, int *i, int *full)
                 return fail(s, "--%.*s needs a value", (int)len, a);
             v = argv[++*i];
         }
-        return p ? letter(s, l[0], v, full) : fail(s, "invalid option --%.*s", (int)len, a);
+        return p ? letter(s, l[0], v) : fail(s, "invalid option --%.*s", (int)len, a);
     }
     push(&s->opt, argv[*i]);
     if (!eq && *i + 1 < argc && argv[*i + 1][0] != '-' && !is_location(argv[*i + 1]))
@@ -412,7 +418,7 @@ static int long_option(state *s, int argc, char **argv, int *i, int *full)
 
 /* One cluster of letters ("-c", "-m8", "-cf"); *i moves past a separate
  * argument. */
-static int letters(state *s, int argc, char **argv, int *i, int *full)
+static int letters(state *s, int argc, char **argv, int *i)
 {
     for (const char *p = argv[*i] + 1; *p; ++p) {
         const char *spec = strchr(facts[s->e->kind].letters, *p);
@@ -420,7 +426,7 @@ static int letters(state *s, int argc, char **argv, int *i, int *full)
         if (*p == ':' || spec == NULL)
             return fail(s, "invalid option -- '%c'", *p);
         if (spec[1] == ':' && spec[2] == ':') /* an optional argument: attached */
-            return letter(s, *p, p[1] ? p + 1 : NULL, full);
+            return letter(s, *p, p[1] ? p + 1 : NULL);
         if (spec[1] == ':') {
             if (p[1])
                 v = p + 1;
@@ -428,9 +434,9 @@ static int letters(state *s, int argc, char **argv, int *i, int *full)
                 v = argv[++*i];
             else
                 return fail(s, "option requires an argument -- '%c'", *p);
-            return letter(s, *p, v, full);
+            return letter(s, *p, v);
         }
-        if (letter(s, *p, NULL, full) != 0)
+        if (letter(s, *p, NULL) != 0)
             return -1;
     }
     return 0;
@@ -496,8 +502,7 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
             break;
         if (strncmp(a, "--columns", 9) == 0)
             columns = 1;
-        rc = a[1] == '-' ? long_option(&s, argc, argv, &i, &o->full)
-                         : letters(&s, argc, argv, &i, &o->full);
+        rc = a[1] == '-' ? long_option(&s, argc, argv, &i) : letters(&s, argc, argv, &i);
     }
     for (; i < argc && rc == 0; ++i) {
         if (!is_location(argv[i]) || ++nloc > 2) {
@@ -511,6 +516,7 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
                  nloc > 1 ? " " : "", argv[i]);
         o->substituted |= strcmp(argv[i], "H") != 0;
     }
+    o->full = s.full;
     if (rc == 0) {
         assemble(&s, argv[0], columns, &out);
         if (s.opt.failed || out.failed)

@@ -59,8 +59,6 @@ typedef struct {
 
 /* The entry of argv0's base name, or NULL when it is no OSU name. */
 const mg_osu_entry *mg_osu_find(const char *argv0);
-/* Every entry, n of them. */
-const mg_osu_entry *mg_osu_entries(size_t *n);
 /* --osu-names: "OSU_NAME PROGRAM BENCHMARK" per line. */
 void mg_osu_list(FILE *f);
 /* OSU's command line (argc, argv) for entry e into o (o->argv allocated);

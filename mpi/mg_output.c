@@ -46,12 +46,10 @@ static double *name_ranks(const mg_run *s, const double *median_s, mg_result *r)
 {
     double *us = NULL;
     const int n = s->ctx.nranks;
-    r->ranks_timed = mg_rank_extremes(median_s, n, &r->slowest_rank, &r->fastest_rank);
+    double mean_s;
+    r->ranks_timed = mg_rank_extremes(median_s, n, &r->slowest_rank, &r->fastest_rank, &mean_s);
     if (r->ranks_timed > 0) {
-        double sum = 0.0;
-        for (int i = 0; i < n; ++i)
-            sum += median_s[i] > 0.0 && isfinite(median_s[i]) ? median_s[i] : 0.0;
-        r->rank_mean_us = sum / r->ranks_timed * 1e6;
+        r->rank_mean_us = mean_s * 1e6;
         r->slowest_rank_us = median_s[r->slowest_rank] * 1e6;
         r->fastest_rank_us = median_s[r->fastest_rank] * 1e6;
         r->slowest_host = s->prov.hosts ? s->prov.hosts[r->slowest_rank] : NULL;

@@ -325,10 +325,9 @@ int mg_plan_report(const mg_run *s, int *done)
     *done = 0;
     if (p->failed == 2)
         mg_mpi_die(__FILE__, __LINE__, p->err);
-    if (p->note[0] && s->ctx.rank == 0 && p->osu)
-        fprintf(s->io.err, "%s: %s\n", p->osu->e->osu, p->note);
-    else if (p->note[0] && s->ctx.rank == 0)
-        fprintf(s->io.err, "mpigauge_%s: %s\n", p->b->id.name, p->note);
+    if (p->note[0] && s->ctx.rank == 0) /* under the name the program ran as */
+        fprintf(s->io.err, "%s%s: %s\n", p->osu ? "" : "mpigauge_",
+                p->osu ? p->osu->e->osu : p->b->id.name, p->note);
     if (p->failed)
         return mg_run_usage(s, p->err);
     if (p->help != NULL) {

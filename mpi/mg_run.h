@@ -162,6 +162,9 @@ void mg_config_default(mg_config *c);
 int mg_json_requested(int argc, char **argv);
 void mg_policy_from_config(const mg_config *c, double timer_overhead_s, double tick_s,
                            mg_policy_cfg *p);
+/* p for one size: above MG_LARGE_SIZE, --iterations-large and --warmup-large
+ * where given (OSU's split). */
+mg_policy_cfg mg_policy_for_size(const mg_config *c, const mg_policy_cfg *p, uint64_t size);
 /* After MPI_Init: the plan's usage error (rank 0 says it), or --help /
  * --version (*done = 1). */
 int mg_plan_report(const mg_run *s, int *done);

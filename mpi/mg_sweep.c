@@ -122,12 +122,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     mg_stop_reason why;
     row_outcome out = {0.0, 0, 0};
 
-    mg_policy_cfg pc = w->pc;
+    const mg_policy_cfg pc = mg_policy_for_size(&s->plan->cfg, &w->pc, size);
 
-    if (size > MG_LARGE_SIZE && s->plan->cfg.iterations_large > 0)
-        pc.iterations = s->plan->cfg.iterations_large;
-    if (size > MG_LARGE_SIZE && s->plan->cfg.warmup_large >= 0)
-        pc.warmup_iters = s->plan->cfg.warmup_large;
     ctx->variant = s->variants[v];
     ctx->variant_index = v;
     why = mg_measure(b, ctx, size, &pc, w->mine, w->cap, w->root, &n, &nmine, &iters,

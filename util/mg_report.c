@@ -157,6 +157,14 @@ static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
                 r->ranks_timed > 0 ? r->slowest_rank_us : r->stats.max, 12, r->iterations);
     if (meta->validated)
         fprintf(f, "%*s", OSU_FIELD_WIDTH, pass_fail(r));
+    if (!meta->osu_keep)
+        mg_report_variant_cell(f, r);
+}
+
+void mg_report_title_lines(FILE *f, const mg_table_meta *meta)
+{
+    fprintf(f, "# mpigauge %s %s\n", meta->benchmark, meta->version);
+    fprintf(f, "# %s\n", meta->description);
 }
 
 void mg_report_table_header(FILE *f, const mg_table_meta *meta)
@@ -170,8 +178,7 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
         osu_header(f, meta);
         return;
     }
-    fprintf(f, "# mpigauge %s %s\n", meta->benchmark, meta->version);
-    fprintf(f, "# %s\n", meta->description);
+    mg_report_title_lines(f, meta);
     fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->headline);
     if (meta->validated && osu)
         fprintf(f, "%*s", COL_WIDTH, "Validation");
@@ -254,29 +261,34 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
     }
 }
 
+void mg_report_variant_cell(FILE *f, const mg_result *r)
+{
+    if (r->variant) {
+        const char *eq = strchr(r->variant, '=');
+        fprintf(f, "  %s", eq ? eq + 1 : r->variant);
+    }
+}
+
 void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
+    const int osu = meta->columns == MG_COLUMNS_OSU;
     if (meta->columns == MG_COLUMNS_IMB) {
         mg_report_imb_row(f, meta, r);
         return;
     }
-    if (meta->osu_title && meta->columns == MG_COLUMNS_OSU && meta->osu_keep && r->variant &&
-        strcmp(r->variant, meta->osu_keep) != 0)
-        return; /* OSU reports one phase */
-    if (meta->osu_title && meta->columns == MG_COLUMNS_OSU)
+    if (meta->osu_title && osu) {
+        if (meta->osu_keep && r->variant && strcmp(r->variant, meta->osu_keep) != 0)
+            return; /* OSU reports one phase */
         osu_row(f, meta, r);
-    else {
+    } else {
         fprintf(f, "%-*llu", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes);
         table_num(f, OSU_FIELD_WIDTH, s->median);
-    }
-    if (meta->columns == MG_COLUMNS_OSU && meta->validated && !meta->osu_title)
-        fprintf(f, "%*s", COL_WIDTH, pass_fail(r));
-    if (meta->columns != MG_COLUMNS_OSU)
-        table_stats(f, meta, r);
-    if (r->variant && !(meta->osu_title && meta->osu_keep)) {
-        const char *eq = strchr(r->variant, '=');
-        fprintf(f, "  %s", eq ? eq + 1 : r->variant);
+        if (osu && meta->validated)
+            fprintf(f, "%*s", COL_WIDTH, pass_fail(r));
+        if (!osu)
+            table_stats(f, meta, r);
+        mg_report_variant_cell(f, r);
     }
     fputc('\n', f);
     if (s->n < MG_FEW_SAMPLES)
@@ -393,19 +405,23 @@ static void csv_fields(FILE *f, const mg_result *r)
     }
 }
 
-int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest)
+int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest, double *mean)
 {
     int k = 0;
+    double sum = 0.0;
     *slowest = *fastest = -1;
     for (int i = 0; i < n; ++i) {
         if (!(median[i] > 0.0) || !isfinite(median[i]))
             continue;
+        sum += median[i];
         if (k == 0 || median[i] > median[*slowest])
             *slowest = i;
         if (k == 0 || median[i] < median[*fastest])
             *fastest = i;
         k++;
     }
+    if (mean)
+        *mean = k > 0 ? sum / k : NAN;
     return k;
 }
 

@@ -86,8 +86,9 @@ typedef struct {
 /* The slowest and fastest of n ranks' medians (ranks with no positive,
  * finite median, such as idle ones, left out): the number of ranks with
  * one, and their indices in *slowest and *fastest (the lowest rank on a
- * tie; -1 when none). */
-int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest);
+ * tie; -1 when none); their mean in *mean unless mean is NULL (NaN when
+ * none). */
+int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest, double *mean);
 
 typedef struct {
     const char *benchmark;
@@ -133,6 +134,10 @@ typedef enum { MG_FORMAT_TABLE = 0, MG_FORMAT_CSV, MG_FORMAT_JSON } mg_format;
 int mg_format_parse(const char *name);
 
 void mg_report_table_header(FILE *f, const mg_table_meta *meta);
+/* The table's first lines: "# mpigauge NAME VERSION", "# DESCRIPTION". */
+void mg_report_title_lines(FILE *f, const mg_table_meta *meta);
+/* "  VALUE" of a row's variant ("ways=2" -> "  2"), nothing without one. */
+void mg_report_variant_cell(FILE *f, const mg_result *r);
 /* --columns imb (util/mg_report_imb.c): IMB's columns. */
 void mg_report_imb_header(FILE *f, const mg_table_meta *meta);
 void mg_report_imb_row(FILE *f, const mg_table_meta *meta, const mg_result *r);

@@ -26,8 +26,7 @@ static void num(FILE *f, double v)
 
 void mg_report_imb_header(FILE *f, const mg_table_meta *meta)
 {
-    fprintf(f, "# mpigauge %s %s\n", meta->benchmark, meta->version);
-    fprintf(f, "# %s\n", meta->description);
+    mg_report_title_lines(f, meta);
     fprintf(f, "%*s%*s", IMB_BYTES, "#bytes", IMB_REPS, "#repetitions");
     if (meta->gbits)
         fprintf(f, "%*s", IMB_COL, "Mbytes/sec");
@@ -62,11 +61,6 @@ void mg_report_imb_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
                 r->validation == NULL     ? "-"
                 : r->validation[0] == 'p' ? "0"
                                           : "1");
-    if (r->variant) {
-        const char *eq = r->variant;
-        while (*eq && *eq != '=')
-            ++eq;
-        fprintf(f, "  %s", *eq ? eq + 1 : r->variant);
-    }
+    mg_report_variant_cell(f, r);
     fputc('\n', f);
 }

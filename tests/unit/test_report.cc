@@ -417,11 +417,15 @@ TEST(ReportRanks, ExtremesSkipIdleRanksAndTakeTheLowestOnATie)
 {
     const double med[] = {2e-6, 0.0, 5e-6, 1e-6, 5e-6, NAN, 1e-6};
     int slow = 9, fast = 9;
-    EXPECT_EQ(mg_rank_extremes(med, 7, &slow, &fast), 5);
+    double mean = 0.0;
+    EXPECT_EQ(mg_rank_extremes(med, 7, &slow, &fast, &mean), 5);
     EXPECT_EQ(slow, 2);
     EXPECT_EQ(fast, 3);
+    EXPECT_DOUBLE_EQ(mean, 14e-6 / 5); // over the five timed ranks
     const double idle[] = {0.0, -1.0, INFINITY};
-    EXPECT_EQ(mg_rank_extremes(idle, 3, &slow, &fast), 0);
+    EXPECT_EQ(mg_rank_extremes(idle, 3, &slow, &fast, &mean), 0);
     EXPECT_EQ(slow, -1);
+    EXPECT_TRUE(std::isnan(mean));
     EXPECT_EQ(fast, -1);
+    EXPECT_EQ(mg_rank_extremes(med, 7, &slow, &fast, NULL), 5); // no mean asked
 }
