@@ -15,7 +15,8 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/dashboard.py frontend/mpigauge/trendchart.py \
 	frontend/mpigauge/mpilib.py frontend/mpigauge/overview.py \
 	frontend/mpigauge/programs.py frontend/mpigauge/launcher.py frontend/mpigauge/outcome.py \
-	frontend/mpigauge/options.py frontend/mpigauge/compare_cli.py frontend/mpigauge/cvars.py frontend/mpigauge/cvars_cli.py frontend/mpigauge/samples.py frontend/mpigauge/ranks.py frontend/mpigauge/run_cli.py
+	frontend/mpigauge/options.py frontend/mpigauge/compare_cli.py frontend/mpigauge/cvars.py frontend/mpigauge/cvars_cli.py frontend/mpigauge/samples.py frontend/mpigauge/ranks.py frontend/mpigauge/run_cli.py \
+	frontend/mpigauge/tuning.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \
@@ -58,7 +59,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_runner.py tests/frontend/helpers.py \
 	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
-	tests/frontend/test_history.py tests/frontend/test_mpilib.py \
+	tests/frontend/test_history.py tests/frontend/test_mpilib.py tests/frontend/test_tuning.py \
 	tests/frontend/tap.py tests/frontend/unit_tests.sh \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \
 	tests/frontend/golden/compare.md \

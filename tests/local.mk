@@ -53,7 +53,7 @@ tests_unit_driver_tests_LDADD = $(MG_LDADD) $(GTEST_LIBS) -lstdc++
 tests_unit_driver_tests_LINK = $(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LDFLAGS) -o $@
 
 TESTS += tests/unit/unit_tests tests/unit/driver_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
-	tests/turns.sh tests/samples.sh tests/osu.sh tests/option_tables.sh tests/output_safety.sh \
+	tests/turns.sh tests/samples.sh tests/osu.sh tests/tuning.sh tests/option_tables.sh tests/output_safety.sh \
 	tests/frontend/unit_tests.sh tests/man_pages.sh tests/code_rules.sh tests/format.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
@@ -65,7 +65,7 @@ AM_TESTS_ENVIRONMENT = \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_MPI_FEATURES MG_MPI_LIBRARY MG_BINDIR MG_TESTDIR PYTHON MG_MANDIR MG_BUILDDIR;
 
 EXTRA_DIST += tests/man_pages.sh tests/releases.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/samples.sh \
-	tests/osu.sh tests/osu_parse.py tests/fixtures/osu/osu74-mpich-latency.txt tests/fixtures/osu/osu74-mpich-bw.txt \
+	tests/osu.sh tests/tuning.sh tests/osu_parse.py tests/fixtures/osu/osu74-mpich-latency.txt tests/fixtures/osu/osu74-mpich-bw.txt \
 	tests/fixtures/osu/osu74-mpich-allreduce.txt tests/fixtures/osu/osu74-mpich-alltoall.txt \
 	tests/fixtures/osu/osu74-openmpi-latency.txt tests/fixtures/osu/osu74-openmpi-bw.txt \
 	tests/fixtures/osu/osu74-openmpi-allreduce.txt tests/fixtures/osu/osu74-openmpi-alltoall.txt \

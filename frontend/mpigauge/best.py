@@ -6,8 +6,10 @@ compared with the best one (paired by round, one error-rate adjustment over
 all of those comparisons); "tied" means not significantly worse or within
 the threshold."""
 import json
+import os
 
-from .common import EXIT_OK, UsageError, fmt_num, size_label, text_table
+from .common import (EXIT_OK, UsageError, check_output_path, fmt_num, size_label, text_table,
+                     write_text_atomic)
 from .compare import compare_sets, higher_is_better, speedup
 from .results import load_inputs
 from .stats import adjust_pvalues
@@ -53,13 +55,15 @@ def best_rows(sets, threshold, alpha, control, covariate="none"):
 
 def cmd_best(a):
     from .compare import parse_threshold
-    threshold = parse_threshold(a.threshold)
+    threshold = a.threshold_value = parse_threshold(a.threshold)
     sets = load_inputs(a.files)
     if len(sets) < 2:
         raise UsageError("best needs two or more configurations (an interleaved results file)")
     rows = best_rows(sets, threshold, a.alpha, a.error_control, a.covariate)
     if not rows:
         raise UsageError("no benchmark and size was measured by two or more configurations")
+    if a.export:
+        return export(a, sets, rows)
     if a.format == "json":
         for r in rows:
             k = r["key"]
@@ -81,6 +85,69 @@ def cmd_best(a):
     return EXIT_OK
 
 
+def differ(pairs, threshold, alpha, control, covariate):
+    """[decided] per (forced set, own set, key): do the best forced algorithm
+    and the library's own choice differ significantly (beyond the
+    threshold), with one adjustment over the pairs."""
+    found = []
+    for best, own, key in pairs:
+        rows, _, _ = compare_sets(best, own, threshold, alpha, "none", covariate=covariate)
+        found.append(next((r for r in rows if r.key == key), None))
+    adj = adjust_pvalues([r.p if r is not None else None for r in found], control)
+    out = []
+    for r, pa in zip(found, adj):
+        s = speedup(r.ratio, r.unit) if r is not None else 1.0
+        out.append(pa is not None and pa < alpha and not 1 / (1 + threshold) <= s <= 1 + threshold)
+    return out
+
+
+def export(a, sets, rows):
+    """--export KIND FILE: write the tuning file, print what it says and how
+    to confirm it."""
+    from . import tuning
+    kind, path = a.export
+    if kind not in tuning.KINDS:
+        raise UsageError(f"--export {kind}: one of {', '.join(tuning.KINDS)}")
+    check_output_path(path)
+    envs = tuning.config_envs(sets)
+    forcing = [(b, lb) for b in {r['key'].bench for r in rows} for lb, env in envs.items()
+               if tuning.forced(kind, env, b) is not None]
+    if not forcing:
+        raise UsageError(f"no configuration forces an algorithm for {kind}'s collectives (sweep "
+                         + ("OMPI_MCA_coll_tuned_OP_algorithm with coll_tuned_use_dynamic_rules=1"
+                            if kind == "ompi-rules" else "MPIR_CVAR_OP_INTRA_ALGORITHM") + ")")
+    ch = tuning.choices(kind, sets, rows, envs,
+                        lambda pairs: differ(pairs, a.threshold_value, a.alpha, a.error_control,
+                                                a.covariate))
+    if not ch:
+        raise UsageError("no collective of the sweep can go into the file (supported: "
+                         + ", ".join(tuning.OMPI_COLLS if kind == "ompi-rules"
+                                     else tuning.MPICH_COLLS) + ")")
+    source = ", ".join(sorted({s.path for s in sets}))
+    if kind == "ompi-rules":
+        def env_of(bench, alg):
+            return next(env for env in envs.values() if tuning.forced(kind, env, bench) == alg)
+        text = tuning.ompi_rules_text(ch, env_of, source)
+    else:
+        lib = a.library or tuning.library_file(sets)
+        if not lib:
+            raise UsageError("the results do not name the MPICH library; give it with --library")
+        base, data = tuning.mpich_default_tree(lib)
+        text = json.dumps(tuning.mpich_json_tree(ch, base, data), indent=2) + "\n"
+    write_text_atomic(path, text)
+    print(f"{path}: {kind} written; per collective, rank count and message size:")
+    head = ("collective", "ranks", "from size", "algorithm", "why")
+    body = [[b, str(n), size_label(s), name, why]
+            for b, n, s, name, why in tuning.summary_rows(ch, kind)]
+    print("\n".join(text_table(head, body)))
+    common = "".join(f" {k}={v}" for k, v in tuning.common_env(envs).items())
+    print("confirm it, default against tuned, interleaved (doc/tuning.md):\n"
+          f"  mpigauge run --suite SUITE --config 'default{common}' "
+          f"--config 'tuned{common} tuning={os.path.abspath(path)}' -K 10 -o confirm.jsonl\n"
+          "  mpigauge compare confirm.jsonl default tuned")
+    return EXIT_OK
+
+
 def add_parser(sub):
     b = sub.add_parser("best", help="best configuration per benchmark and size, and its ties",
                        description="For an interleaved run over configurations (a knob's "
@@ -89,4 +156,11 @@ def add_parser(sub):
     b.add_argument("files", nargs="+", metavar="FILE|LABEL")
     add_verdict_options(b)
     b.add_argument("--format", choices=("text", "json"), default="text")
+    b.add_argument("--export", nargs=2, metavar=("KIND", "FILE"),
+                   help="write a tuning file of the best algorithms: ompi-rules (Open MPI "
+                   "coll_tuned dynamic rules) or mpich-json (MPICH collective selection); "
+                   "doc/tuning.md")
+    b.add_argument("--library", metavar="FILE",
+                   help="--export mpich-json: the MPICH library whose own selection the file "
+                   "keeps for what was not swept (default: the one the launches loaded)")
     b.set_defaults(func=cmd_best)

@@ -174,7 +174,7 @@ def _rounds_needed(d, alpha, threshold):
     margin = math.log(1.0 + threshold)
     if sd <= 0:
         return None
-    if abs(est) > margin:
+    if abs(est) >= margin:
         return pairs_needed(sd, est, alpha)
     room = margin - abs(est)
     from statistics import NormalDist

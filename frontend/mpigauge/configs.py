@@ -5,13 +5,15 @@ comparison (a build, environment variables, launcher or benchmark arguments).
 On the command line, one --config per configuration, words split like a shell:
     LABEL [bindir=DIR] [prefix=DIR] [mpi=openmpi|mpich] [args="-W 32"]
           [launcher-args="--mca btl self,vader"] [launcher=PATH]
-          [library=FILE|DIR] [NAME=VALUE ...]
+          [library=FILE|DIR] [tuning=FILE] [NAME=VALUE ...]
 where NAME=VALUE with a NAME that starts with an upper-case letter is an
 environment variable (OMPI_MCA_coll_tuned_use_dynamic_rules=1, UCX_TLS=sm).
 bindir / prefix: where the mpigauge programs are (prefix: PREFIX/bin).
 library: the MPI library the programs load (a libmpi file, its folder, or
 an installation with lib/; through LD_LIBRARY_PATH): with programs built
 for the MPI-5 standard ABI, the same binaries under another implementation.
+tuning: a tuning file from `best --export` (an Open MPI rules file or an
+MPICH selection JSON file) and the variables that load it.
 launcher: the launcher to use; by default the one of the installation of
 the library the programs load (doc/releases.md), never another release's.
 
@@ -34,15 +36,16 @@ import os
 import re
 
 from .common import UsageError, redact_argv, redact_env, split_words
+from .tuning import file_kind, load_env
 
 _LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+:=,-]*$")
 _ENV_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")   # OMPI_MCA_btl, UCX_TLS, LD_PRELOAD
-KEYS = ("bindir", "prefix", "mpi", "args", "launcher-args", "launcher", "library")
+KEYS = ("bindir", "prefix", "mpi", "args", "launcher-args", "launcher", "library", "tuning")
 
 
 class Config:
     def __init__(self, label, bindir=None, mpi=None, env=None, args=(), launcher_args=(),
-                 launcher=None, library=None):
+                 launcher=None, library=None, tuning=None):
         self.label = label
         self.bindir = bindir
         self.mpi = mpi
@@ -53,13 +56,17 @@ class Config:
         self.library = library
         if library:
             self.env["LD_LIBRARY_PATH"] = _library_dirs(library, self.env)
+        self.tuning = None
+        if tuning:
+            self.tuning = os.path.abspath(tuning)
+            self.env.update(load_env(file_kind(self.tuning), self.tuning))
 
     def record(self):
         """What the session record keeps of it."""
         return {"label": self.label, "bindir": self.bindir, "mpi": self.mpi,
                 "env": redact_env(self.env), "args": redact_argv(self.args),
                 "launcher_args": redact_argv(self.launcher_args),
-                "launcher": self.launcher, "library": self.library}
+                "launcher": self.launcher, "library": self.library, "tuning": self.tuning}
 
     def __repr__(self):
         return f"Config({self.record()!r})"
@@ -132,11 +139,11 @@ def parse_config_arg(text):
                   _check_mpi(kv.get("mpi"), where), env,
                   _words(kv.get("args", ""), where, "args"),
                   _words(kv.get("launcher-args", ""), where, "launcher-args"),
-                  kv.get("launcher") or None, kv.get("library") or None)
+                  kv.get("launcher") or None, kv.get("library") or None, kv.get("tuning") or None)
 
 
 _TABLE_KEYS = {"label", "bindir", "prefix", "mpi", "env", "args", "launcher_args", "launcher",
-               "library"}
+               "library", "tuning"}
 
 
 def _check_table(t, where):
@@ -172,11 +179,11 @@ def _from_table(t, defaults, where, base_dir):
     if bindir and not os.path.isabs(bindir):
         bindir = os.path.normpath(os.path.join(base_dir, bindir))
     paths = {}
-    for key in ("launcher", "library"):
+    for key in ("launcher", "library", "tuning"):
         v = merged.get(key)
         if v is not None and not isinstance(v, str):
             raise UsageError(f"{where}: {key} must be a string")
-        if v and key == "library" and not os.path.isabs(v):
+        if v and key in ("library", "tuning") and not os.path.isabs(v):
             v = os.path.normpath(os.path.join(base_dir, v))
         if v and key == "launcher" and os.sep in v and not os.path.isabs(v):
             v = os.path.normpath(os.path.join(base_dir, v))
@@ -185,7 +192,7 @@ def _from_table(t, defaults, where, base_dir):
                   _check_mpi(merged.get("mpi"), where), {k: str(v) for k, v in env.items()},
                   _words(merged.get("args", []), where, "args"),
                   _words(merged.get("launcher_args", []), where, "launcher_args"),
-                  paths["launcher"], paths["library"])
+                  paths["launcher"], paths["library"], paths["tuning"])
 
 
 def load_config_file(path):
