@@ -27,8 +27,12 @@
 #include <stdio.h>
 
 typedef enum {
-    MG_METRIC_LATENCY,  /* microseconds per iteration x time_scale */
-    MG_METRIC_BANDWIDTH /* MB/s (10^6 bytes) of bytes_per_iter */
+    MG_METRIC_LATENCY,   /* microseconds per iteration x time_scale */
+    MG_METRIC_BANDWIDTH, /* MB/s (10^6 bytes) of bytes_per_iter */
+    /* A figure other than time (memory): the kernel adds its value per
+     * iteration to ctx->sample_s (times_itself), reported x time_scale in
+     * timing.unit; the rank with the largest is named the heaviest. */
+    MG_METRIC_VALUE
 } mg_metric;
 
 enum { MG_LINKS_PAIRS = 0, MG_LINKS_RING, MG_LINKS_STAR };
@@ -253,6 +257,7 @@ typedef struct mg_bench_timing {
     mg_metric metric;
     mg_time_mode time_mode;
     double time_scale; /* latency: seconds per iteration x this (0.5 = RTT/2) */
+    const char *unit;  /* MG_METRIC_VALUE: the unit of its figure ("MiB") */
     /* Bytes moved per iteration (bandwidth metric). */
     double (*bytes_per_iter)(const mg_ctx *ctx, uint64_t size);
     /* The kernel times the part of each iteration that counts (for

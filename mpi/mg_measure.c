@@ -336,6 +336,9 @@ void mg_to_metric(const mg_bench *b, const mg_ctx *ctx, uint64_t size, double *x
     if (b->timing.metric == MG_METRIC_LATENCY) {
         for (size_t i = 0; i < n; ++i)
             x[i] = x[i] * b->timing.time_scale * 1e6;
+    } else if (b->timing.metric == MG_METRIC_VALUE) {
+        for (size_t i = 0; i < n; ++i)
+            x[i] = x[i] * b->timing.time_scale;
     } else {
         double bytes =
             b->timing.bytes_per_iter ? b->timing.bytes_per_iter(ctx, size) : (double)size;

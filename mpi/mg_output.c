@@ -47,17 +47,20 @@ static double *name_ranks(const mg_run *s, const double *median_s, mg_result *r)
     double *us = NULL;
     const int n = s->ctx.nranks;
     double mean_s;
+    /* a figure other than time: in its unit, the largest named the heaviest */
+    const double scale = s->b->timing.metric == MG_METRIC_VALUE ? s->b->timing.time_scale : 1e6;
+    r->ranks_by_value = s->b->timing.metric == MG_METRIC_VALUE;
     r->ranks_timed = mg_rank_extremes(median_s, n, &r->slowest_rank, &r->fastest_rank, &mean_s);
     if (r->ranks_timed > 0) {
-        r->rank_mean_us = mean_s * 1e6;
-        r->slowest_rank_us = median_s[r->slowest_rank] * 1e6;
-        r->fastest_rank_us = median_s[r->fastest_rank] * 1e6;
+        r->rank_mean_us = mean_s * scale;
+        r->slowest_rank_us = median_s[r->slowest_rank] * scale;
+        r->fastest_rank_us = median_s[r->fastest_rank] * scale;
         r->slowest_host = s->prov.hosts ? s->prov.hosts[r->slowest_rank] : NULL;
         r->fastest_host = s->prov.hosts ? s->prov.hosts[r->fastest_rank] : NULL;
     }
     if (s->plan->cfg.per_rank && (us = malloc((size_t)n * sizeof *us)) != NULL) {
         for (int i = 0; i < n; ++i)
-            us[i] = median_s[i] * 1e6;
+            us[i] = median_s[i] * scale;
         r->rank_median_us = us;
         r->nranks = n;
     }
@@ -76,7 +79,9 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
     memset(&r, 0, sizeof r);
     r.benchmark = b->id.name;
     r.size_bytes = size;
-    r.unit = b->timing.metric == MG_METRIC_LATENCY ? "us" : "MB/s";
+    r.unit = b->timing.metric == MG_METRIC_LATENCY ? "us"
+             : b->timing.metric == MG_METRIC_VALUE ? b->timing.unit
+                                                   : "MB/s";
     r.iterations = iters;
     r.stop = mg_stop_reason_name(why);
     r.algorithm = s->served_by[0] ? s->served_by : NULL;
@@ -230,7 +235,7 @@ void mg_output_begin(mg_run *s)
                           .version = s->prov.version,
                           .extra_names = b->report.extras ? b->report.extra_names : NULL,
                           .variant_name = b->sweep.variant_name,
-                          .gbits = b->timing.metric != MG_METRIC_LATENCY,
+                          .gbits = b->timing.metric == MG_METRIC_BANDWIDTH,
                           .ranks_named = mg_names_ranks(b),
                           .npvars = s->pvars.n,
                           .pvar_names = s->pvars.name,

@@ -69,7 +69,7 @@ def check_run(run, results, where):
     for i, r in enumerate(results, 1):
         for f in RESULT_FIELDS:
             need(f in r, f"{where}: result {i} lacks {f}")
-        need(r["unit"] in ("us", "MB/s"), f"{where}: result {i}: unit {r['unit']!r}")
+        need(r["unit"] in ("us", "MB/s", "MiB"), f"{where}: result {i}: unit {r['unit']!r}")
         need(r["benchmark"] == run["benchmark"], f"{where}: result {i}: benchmark differs")
         need(r["samples"] >= 1 and r["iterations"] >= r["samples"],
              f"{where}: result {i}: samples/iterations")
@@ -411,6 +411,33 @@ def check_default_pvars(text, queues):
         need(got == want if queues else not got, f"result {r['size_bytes']}: pvars {sorted(got)}")
 
 
+def check_footprint(text):
+    """mpigauge_footprint: the six stages in order, each the heaviest
+    rank's PSS in MiB, named with its host; the other ranks, the sum and
+    RSS consistent with it; MPI_Init adds memory."""
+    run = json.loads(text.splitlines()[0])
+    res = [json.loads(l) for l in text.splitlines() if '"type":"result"' in l]
+    stages = ["before_init", "init", "ring", "peers", "collective", "window"]
+    need([r.get("variant") for r in res] == ["stage=" + s for s in stages],
+         f"footprint: stages {[r.get('variant') for r in res]}")
+    n = run["nranks"]
+    for r in res:
+        x, v, where = r["extra"], r["median"], f"footprint {r['variant']}"
+        need(r["unit"] == "MiB" and v > 0, f"{where}: {r['unit']} {v}")
+        h = r["heaviest_rank"]
+        need(0 <= h < n and r["heaviest_host"] == run["hosts"][h] and r["heaviest_rank_value"] == v
+             and x["heaviest_rank"] == h, f"{where}: heaviest {h} {r['heaviest_rank_value']} {v}")
+        need(x["pss_min_mib"] <= x["pss_mean_mib"] <= v * (1 + 1e-9)
+             and abs(x["pss_sum_mib"] - n * x["pss_mean_mib"]) <= 1e-6 * x["pss_sum_mib"]
+             and x["rss_max_mib"] >= v, f"{where}: extras {x}")
+        need((x["added_pss_mean_mib"] is None) == (r["variant"] == "stage=before_init"),
+             f"{where}: added {x['added_pss_mean_mib']}")
+    need(res[1]["extra"]["pss_mean_mib"] > res[0]["extra"]["pss_mean_mib"],
+         "footprint: MPI_Init added no memory")
+    need(run.get("footprint", {}).get("source") == "/proc/self/smaps_rollup",
+         f"footprint: run record {run.get('footprint')}")
+
+
 def main():
     kind, out_path, err_path = sys.argv[1:4]
     out = open(out_path, encoding="utf-8").read()
@@ -433,6 +460,9 @@ def main():
         elif kind == "json-depth":
             check_jsonl(out, "stdout")
             check_depth_pvars(out)
+        elif kind == "json-footprint":
+            check_jsonl(out, "stdout")
+            check_footprint(out)
         elif kind in ("json-queues", "json-no-pvars"):
             check_jsonl(out, "stdout")
             check_default_pvars(out, kind == "json-queues")

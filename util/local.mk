@@ -20,6 +20,7 @@ util_libmgutil_a_SOURCES = \
 	util/mg_overlap.c util/mg_overlap.h \
 	util/mg_matrix.c util/mg_matrix.h \
 	util/mg_memlimit.c util/mg_memlimit.h \
+	util/mg_footprint.c util/mg_footprint.h \
 	util/mg_opts_json.c util/mg_opts_json.h \
 	util/mg_outname.c util/mg_outname.h \
 	util/mg_pairing.c util/mg_pairing.h \

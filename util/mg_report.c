@@ -428,7 +428,14 @@ int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest, do
 /* The slowest and fastest rank of a row, and every rank's median. */
 static void json_ranks(mg_json *j, const mg_result *r)
 {
-    if (r->ranks_timed > 0) {
+    if (r->ranks_timed > 0 && r->ranks_by_value) {
+        mg_json_int(j, "heaviest_rank", r->slowest_rank);
+        mg_json_string(j, "heaviest_host", r->slowest_host);
+        mg_json_number(j, "heaviest_rank_value", r->slowest_rank_us);
+        mg_json_int(j, "lightest_rank", r->fastest_rank);
+        mg_json_string(j, "lightest_host", r->fastest_host);
+        mg_json_number(j, "lightest_rank_value", r->fastest_rank_us);
+    } else if (r->ranks_timed > 0) {
         mg_json_int(j, "slowest_rank", r->slowest_rank);
         mg_json_string(j, "slowest_host", r->slowest_host);
         mg_json_number(j, "slowest_rank_us", r->slowest_rank_us);
@@ -449,7 +456,7 @@ static void json_ranks(mg_json *j, const mg_result *r)
         mg_json_object_end(j);
     }
     if (r->rank_median_us) {
-        mg_json_array_begin(j, "rank_median_us");
+        mg_json_array_begin(j, r->ranks_by_value ? "rank_median" : "rank_median_us");
         for (int i = 0; i < r->nranks; ++i)
             mg_json_number(j, NULL, r->rank_median_us[i]);
         mg_json_array_end(j);

@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define MG_MAX_EXTRA 6
+#define MG_MAX_EXTRA 8
 
 /* -z, --percentiles LIST: the percentile columns, in percent, ascending. */
 #define MG_MAX_PCTL 8
@@ -68,6 +68,9 @@ typedef struct {
      * loop took longest and shortest (median per iteration, us) and their
      * hosts; ranks_timed 0: not named. */
     int ranks_timed;
+    /* 1: the figure is not a time (memory): the JSON names the ranks
+     * heaviest and lightest, with their figures in the row's unit */
+    int ranks_by_value;
     double rank_mean_us; /* the mean of the timed ranks' medians (with ranks_timed) */
     int slowest_rank, fastest_rank;
     const char *slowest_host, *fastest_host;

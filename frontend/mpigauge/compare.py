@@ -70,7 +70,7 @@ class Row:
         return self.pairs_total if self.paired else self.pairs
 
 
-LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec"}
+LOWER_IS_BETTER = {"s", "ms", "us", "ns", "cycles", "usec", "sec", "B", "KiB", "MiB", "GiB"}
 MIN_PAIRS = 3     # fewer matched pairs than this: no paired decision
 
 

@@ -112,14 +112,20 @@ def make_figure(plt, sets, title=None):
 
 def rank_lines(sets, size=None):
     """--against ranks: OrderedDict panel (set label, size, unit) -> OrderedDict
-    benchmark -> [(ranks, median, lo, hi)], from results with variant
-    ranks=N (--ranks-sweep). A benchmark with the one size 0 (barrier) is a
-    line of every panel of its set and unit."""
-    out, sizeless = OrderedDict(), []
+    line -> [(ranks, median, lo, hi)]. From results with variant ranks=N
+    (--ranks-sweep; a line per benchmark, and a benchmark with the one size
+    0, barrier, is a line of every panel of its set and unit); else from
+    launches at several rank counts (`mpigauge run` over ranks=N lines; a
+    line per benchmark and variant, such as footprint's stages)."""
+    out, sizeless, by_count = OrderedDict(), [], OrderedDict()
     for s in sets:
         for key, items in s.series().items():
             var = key.variant or ""
             if not var.startswith("ranks="):
+                if size is None or key.size == size:
+                    line = key.bench + (f" [{var}]" if var else "")
+                    by_count.setdefault((s.label, key.size, key.unit), OrderedDict()).setdefault(
+                        line, []).append((key.nranks,) + aggregate(items)[:3])
                 continue
             try:
                 n = int(var[6:])
@@ -135,6 +141,12 @@ def rank_lines(sets, size=None):
         panels = [k for k in out if k[0] == label and k[2] == unit] or [(label, 0, unit)]
         for k in panels:
             out.setdefault(k, OrderedDict()).setdefault(bench, []).append(point)
+    if not out:
+        for panel, lines in by_count.items():
+            several = OrderedDict((ln, pts) for ln, pts in lines.items()
+                                  if len({p[0] for p in pts}) > 1)
+            if several:
+                out[panel] = several
     for lines in out.values():
         for b in lines:
             lines[b].sort()
@@ -147,7 +159,8 @@ def make_ranks_figure(plt, sets, size=None, title=None):
     pans = rank_lines(sets, size)
     if not pans:
         raise UsageError("nothing to plot against ranks: no results with a variant ranks=N "
-                         "(run the collectives with --ranks-sweep)"
+                         "(run the collectives with --ranks-sweep) and no benchmark measured "
+                         "at several rank counts"
                          + ("" if size is None else f" at size {size}"))
     ncols = min(2, len(pans))
     nrows = (len(pans) + ncols - 1) // ncols
@@ -162,7 +175,7 @@ def make_ranks_figure(plt, sets, size=None, title=None):
             ax.fill_between(xs, [p[2] for p in pts], [p[3] for p in pts],
                             color=line.get_color(), alpha=0.2, linewidth=0)
         ax.set_yscale("log")
-        ax.set_title(plain(f"{label}: {size_label(sz)}"))
+        ax.set_title(plain(f"{label}: {size_label(sz)}" if sz else label))
         ax.set_xlabel("ranks")
         ax.set_ylabel(unit)
         ax.grid(True, which="major", alpha=0.3)

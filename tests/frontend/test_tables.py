@@ -167,6 +167,31 @@ class TestPlotAndReport(unittest.TestCase):
             w, hgt = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
             self.assertEqual((w, hgt), (1560, 390))  # 3 panels in a row, 5.2 x 3.9 in at 100 dpi
 
+    def test_against_ranks_takes_launches_at_several_rank_counts(self):
+        """footprint over ranks=N lines: a line per stage, the rank count of
+        each launch on x; a series at one rank count only is no line."""
+        from mpigauge.plot import rank_lines
+        from mpigauge.results import load_inputs
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "fp.jsonl")
+            recs = []
+            for n in (8, 2, 4):
+                lid = f"L{n}"
+                recs.append(h.run_record("footprint", nranks=n, hosts=("n",) * n,
+                                         bindings=("0",) * n, sizes=(0,), launch_id=lid))
+                for stage, mib in (("init", 4.0), ("window", 4.5)):
+                    recs.append(h.result_record("footprint", 0, "MiB", mib + n / 8,
+                                                launch_id=lid, variant=f"stage={stage}"))
+            recs.append(h.run_record("latency", nranks=2, launch_id="L"))
+            recs.append(h.result_record("latency", 8, "us", 0.3, launch_id="L"))
+            h.write_jsonl(src, recs)
+            lines = rank_lines(load_inputs([src]))
+            (panel, per), = lines.items()
+            self.assertEqual(panel[1:], (0, "MiB"))
+            self.assertEqual(list(per), ["footprint [stage=init]", "footprint [stage=window]"])
+            self.assertEqual([p[:2] for p in per["footprint [stage=window]"]],
+                             [(2, 4.75), (4, 5.0), (8, 5.5)])
+
     @unittest.skipIf(mg.import_pyplot() is None, "matplotlib is not installed")
     def test_plot_against_ranks_has_a_line_per_collective(self):
         from mpigauge.plot import rank_lines
