@@ -254,7 +254,8 @@ static int find_op(const char *name, coll_params *p)
             p->form = MG_FORM_NONBLOCKING;
         }
     }
-    return p->op != NULL;
+    /* reduce_local has the blocking form only */
+    return p->op != NULL && !((p->op->flags & MG_COLL_LOCAL) && p->form != MG_FORM_BLOCKING);
 }
 
 /* --ranks-sweep, --matrix: the forms of coll_sweep.c. */
@@ -340,7 +341,10 @@ int mg_coll_main(const char *name, int argc, char **argv)
 void mg_coll_list_names(FILE *f)
 {
     for (const mg_coll_op *op = mg_coll_ops; op->name; ++op) {
-        fprintf(f, "%s\ni%s\n", op->name, op->name);
+        fprintf(f, "%s\n", op->name);
+        if (op->flags & MG_COLL_LOCAL)
+            continue;
+        fprintf(f, "i%s\n", op->name);
 #if MG_HAVE_PERSISTENT_COLL
         fprintf(f, "%s_init\n", op->name);
 #endif

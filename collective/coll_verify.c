@@ -119,7 +119,11 @@ static void walk_reduce(walk_ctx *w, int root)
     const coll_params *p = prm(c);
     const coll_state *s = state(c);
     const unsigned f = flags(c);
-    const int me = c->rank, P = csize(c), t = p->type, inpl = mg_coll_in_place_here(c, root);
+    /* reduce_local: rbuf = sbuf op rbuf, as if sbuf were rank 1's input and
+     * rbuf rank 0's of two */
+    const int local = (f & MG_COLL_LOCAL) != 0;
+    const int me = c->rank, P = local ? 2 : csize(c), t = p->type;
+    const int inpl = mg_coll_in_place_here(c, root), me_in = local ? 1 : me;
     const uint64_t count = w->size / esize(c);
     const int slot = (int)(s->calls % (unsigned long long)s->slots);
     unsigned char *sb = (unsigned char *)c->sbuf + (size_t)slot * s->sstride;
@@ -136,11 +140,13 @@ static void walk_reduce(walk_ctx *w, int root)
         n = f & MG_COLL_EXCL ? me : me + 1;
     if (!w->check) {
         for (uint64_t i = 0; i < nin; ++i)
-            mg_elem_store(t, inpl ? rb : sb, i, mg_red_input((mg_red_op)p->red, P, me, i));
+            mg_elem_store(t, inpl ? rb : sb, i, mg_red_input((mg_red_op)p->red, P, me_in, i));
         for (uint64_t j = 0; j < nout && !inpl; ++j)
-            mg_elem_store(
-                t, rb, j,
-                mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n ? n : 1, base + j) + 1.0);
+            mg_elem_store(t, rb, j,
+                          local ? mg_red_input((mg_red_op)p->red, P, 0, j)
+                                : mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P,
+                                                  n ? n : 1, base + j) +
+                                      1.0);
         return;
     }
     if (n == 0 || ((f & MG_COLL_ROOTED) && me != root))

@@ -36,7 +36,10 @@ enum {
     MG_COLL_ONEBUF = 1 << 12,  /* bcast: one buffer (rbuf) on every rank */
     MG_COLL_WTYPES = 1 << 13,  /* w-variant (alltoallw): displacements in bytes, a type per rank */
     MG_COLL_NEIGHBOR =
-        1 << 14 /* neighbourhood: the blocks are the topology's neighbours (--topo) */
+        1 << 14, /* neighbourhood: the blocks are the topology's neighbours (--topo) */
+    /* reduce_local: no communication (rbuf = sbuf op rbuf on each rank),
+     * blocking only (MPI has no MPI_Ireduce_local) */
+    MG_COLL_LOCAL = 1 << 15
 };
 
 /* One call, everything resolved (slot, root, in-place, counts). */

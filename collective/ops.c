@@ -132,6 +132,11 @@ static int neighbor_alltoallw(const mg_coll_args *a)
           a->rbuf, a->rcounts, a->adispls, a->types, a->comm)
 }
 
+static int reduce_local(const mg_coll_args *a)
+{
+    return MPI_Reduce_local(a->sbuf, a->rbuf, a->count, a->dt, a->op);
+}
+
 static int scan(const mg_coll_args *a)
 {
     FORMS(Scan, scan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
@@ -176,4 +181,5 @@ const mg_coll_op mg_coll_ops[] = {
     {"neighbor_alltoallw", NA2A | MG_COLL_VECTOR | MG_COLL_WTYPES, neighbor_alltoallw, MG_BUS_NONE},
     {"scan", RED | MG_COLL_SCAN, scan, MG_BUS_NONE},
     {"exscan", RED | MG_COLL_SCAN | MG_COLL_EXCL, exscan, MG_BUS_NONE},
+    {"reduce_local", MG_COLL_REDUCE | MG_COLL_LOCAL, reduce_local, MG_BUS_NONE},
     {NULL, 0, NULL, MG_BUS_NONE}};

@@ -2,6 +2,8 @@
 /* Rank pairing: see mg_pairing.h. */
 #include "mg_pairing.h"
 
+#include <stdlib.h>
+
 static int pair_up(int *partner, int a, int b)
 {
     partner[a] = b;
@@ -53,4 +55,31 @@ int mg_pairing_is_valid(int nranks, const int *partner)
             return 0;
     }
     return 1;
+}
+
+int mg_fan_hubs(int by_node, int nranks, const int *node_of, int nnodes, int *hub)
+{
+    const int node0 = nranks > 0 ? node_of[0] : 0;
+    int n = 0, nfirst = 0;
+    int *seen = calloc((size_t)nnodes + 1, sizeof *seen);
+    int *first = malloc(((size_t)nranks + 1) * sizeof *first); /* node0's rank of index l */
+    if (seen == NULL || first == NULL) {
+        free(seen);
+        free(first);
+        return -1;
+    }
+    for (int r = 0; r < nranks; ++r)
+        if (node_of[r] == node0)
+            first[nfirst++] = r;
+    for (int r = 0; r < nranks; ++r) {
+        const int local = seen[node_of[r]]++;
+        if (!by_node)
+            hub[r] = r == 0 ? -1 : 0;
+        else
+            hub[r] = node_of[r] == node0 || local >= nfirst ? -1 : first[local];
+        n += hub[r] >= 0;
+    }
+    free(seen);
+    free(first);
+    return n;
 }

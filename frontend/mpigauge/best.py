@@ -118,7 +118,7 @@ def export(a, sets, rows):
                             if kind == "ompi-rules" else "MPIR_CVAR_OP_INTRA_ALGORITHM") + ")")
     ch = tuning.choices(kind, sets, rows, envs,
                         lambda pairs: differ(pairs, a.threshold_value, a.alpha, a.error_control,
-                                                a.covariate))
+                                                a.covariate), a.significant_only)
     if not ch:
         raise UsageError("no collective of the sweep can go into the file (supported: "
                          + ", ".join(tuning.OMPI_COLLS if kind == "ompi-rules"
@@ -160,6 +160,9 @@ def add_parser(sub):
                    help="write a tuning file of the best algorithms: ompi-rules (Open MPI "
                    "coll_tuned dynamic rules) or mpich-json (MPICH collective selection); "
                    "doc/tuning.md")
+    b.add_argument("--significant-only", action="store_true",
+                   help="--export: name an algorithm only where the sweep found it significantly "
+                   "better than the library's own choice (default: wherever its median was)")
     b.add_argument("--library", metavar="FILE",
                    help="--export mpich-json: the MPICH library whose own selection the file "
                    "keeps for what was not swept (default: the one the launches loaded)")

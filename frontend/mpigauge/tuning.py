@@ -135,7 +135,7 @@ def _median(items):
     return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
 
 
-def choices(kind, sets, rows, envs, verdict):
+def choices(kind, sets, rows, envs, verdict, significant_only=False):
     """{(bench, nranks): [(size, algorithm or None, label, own, decided)]}
     from best_rows' rows: per size the forced algorithm with the best median,
     or None (the library's choice) where the configurations that leave the
@@ -144,7 +144,9 @@ def choices(kind, sets, rows, envs, verdict):
     did better. own: that pooled median over the best algorithm's;
     decided: whether the algorithm and the first of those configurations
     differ significantly (paired by round, one adjustment over these
-    comparisons: verdict([(forced set, own set, key)]) -> [decided])."""
+    comparisons: verdict([(forced set, own set, key)]) -> [decided]).
+    significant_only: an algorithm only where it is significantly better;
+    elsewhere the library's own choice."""
     supported = OMPI_COLLS if kind == "ompi-rules" else MPICH_COLLS
     out, pending = {}, []
     for row in rows:
@@ -175,9 +177,11 @@ def choices(kind, sets, rows, envs, verdict):
                                                    else "")
             pending.append((entry, best[0], own[0], k))
         out.setdefault((k.bench, k.nranks), []).append(entry)
-    for (entry, _, _, _), decided in zip(pending, verdict(
+    for (entry, _, own, _), decided in zip(pending, verdict(
             [(b, o, k) for _, b, o, k in pending])):
         entry[4] = decided
+        if significant_only and entry[1] is not None and not decided:
+            entry[1:3] = None, own.label  # within the noise: the library's own choice
     for v in out.values():
         v.sort(key=lambda t: t[0])
     return {k: [tuple(e) for e in v] for k, v in out.items()}

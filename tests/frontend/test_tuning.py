@@ -118,6 +118,18 @@ class TuningExport(unittest.TestCase):
         self.assertIn("tuning=" + os.path.abspath(out), so)
         self.assertIn("allreduce   4      0          3 recursive_doubling", so)
 
+    def test_significant_only_keeps_the_library_choice_within_the_noise(self):
+        h.write_jsonl(self.path, sweep_records(OMPI_ENVS, ompi_truth()))
+        rc, _, se, out = self.export("ompi-rules", "--significant-only")
+        self.assertEqual(rc, 0, se)
+        with open(out) as f:
+            rules = [l.split("#")[0].split() for l in f if l[0].isdigit() and len(l.split("#")[0].split()) == 4]
+        # allreduce: ar3 at 8 B only (1 KiB was within the noise); alltoall as
+        # before; bcast: bc6 at 8 B only
+        self.assertEqual(rules, [["0", "3", "4", "0"], ["1024", "0", "0", "0"],
+                                 ["0", "0", "0", "0"], ["4096", "2", "4", "0"],
+                                 ["0", "6", "4", "8192"], ["1024", "0", "0", "0"]])
+
     def test_ompi_rules_read_back_like_coll_tuned(self):
         """The numbers in the order coll_tuned's reader takes them (comments
         from '#' to the end of the line skipped), and every collective's

@@ -97,3 +97,30 @@ TEST(Pairing, EveryModeGivesAValidPairing)
         }
     }
 }
+
+TEST(FanHubs, RankZeroIsEveryRanksHub)
+{
+    const int node_of[5] = {0, 0, 1, 1, 1};
+    int hub[5];
+    EXPECT_EQ(mg_fan_hubs(0, 5, node_of, 2, hub), 4);
+    EXPECT_EQ(std::vector<int>(hub, hub + 5), (std::vector<int>{-1, 0, 0, 0, 0}));
+}
+
+TEST(FanHubs, ByNodeMatchesLocalIndexOnRankZerosNode)
+{
+    // nodes interleaved: node 0 holds ranks 0 and 3 (local 0 and 1); node 1
+    // ranks 1, 2 (local 0, 1); node 2 ranks 4, 5, 6 (local 0, 1, 2: the third
+    // has no hub of its index and is idle)
+    const int node_of[7] = {0, 1, 1, 0, 2, 2, 2};
+    int hub[7];
+    EXPECT_EQ(mg_fan_hubs(1, 7, node_of, 3, hub), 4);
+    EXPECT_EQ(std::vector<int>(hub, hub + 7), (std::vector<int>{-1, 0, 3, -1, 0, 3, -1}));
+}
+
+TEST(FanHubs, ByNodeOnOneNodeHasNoLeaves)
+{
+    const int node_of[3] = {0, 0, 0};
+    int hub[3];
+    EXPECT_EQ(mg_fan_hubs(1, 3, node_of, 1, hub), 0);
+    EXPECT_EQ(std::vector<int>(hub, hub + 3), (std::vector<int>{-1, -1, -1}));
+}
