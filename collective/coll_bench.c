@@ -95,6 +95,14 @@ static const mg_opt opts[] = {
     {.type = MG_OPT_END}};
 
 /* Every size of the sweep holds whole elements and int counts. */
+/* Counts above INT_MAX: the large-count calls (collective/ops.c's FORMS_LC)
+ * of an MPI-4 library, for the operations of one count per block. */
+static int large_count_ok(const coll_params *p)
+{
+    return MG_HAVE_MPI_LARGE_COUNT && !p->matrix.m &&
+           !(p->op->flags & (MG_COLL_VECTOR | MG_COLL_WTYPES | MG_COLL_NEIGHBOR | MG_COLL_NODATA));
+}
+
 static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
 {
     const size_t es = mg_elem_size((mg_elem_type)p->type);
@@ -110,14 +118,18 @@ static int check_sizes(const mg_ctx *c, const coll_params *p, char *err, size_t 
             snprintf(err, errlen, "-m: %llu bytes is not a whole number of %s elements (%zu bytes)",
                      (unsigned long long)size, mg_elem_type_names[p->type], es);
             rc = -1;
-        } else if (count > (uint64_t)INT_MAX / per ||
-                   ((p->op->flags & MG_COLL_WTYPES) && size > (uint64_t)INT_MAX / per)) {
+        } else if (!large_count_ok(p) &&
+                   (count > (uint64_t)INT_MAX / per ||
+                    ((p->op->flags & MG_COLL_WTYPES) && size > (uint64_t)INT_MAX / per))) {
             snprintf(err, errlen,
-                     "-m: %llu bytes is %llu %s elements%s, above INT_MAX: collectives take "
-                     "int counts and displacements here (no large-count calls); use a smaller "
+                     "-m: %llu bytes is %llu %s elements%s, above INT_MAX: %s; use a smaller "
                      "-m or a larger -T",
                      (unsigned long long)size, (unsigned long long)count,
-                     mg_elem_type_names[p->type], per > 1 ? " per rank, times the ranks" : "");
+                     mg_elem_type_names[p->type], per > 1 ? " per rank, times the ranks" : "",
+                     MG_HAVE_MPI_LARGE_COUNT
+                         ? "the v-, w- and neighbourhood collectives and --matrix take int "
+                           "counts and displacements here"
+                         : "this MPI library has no large-count calls (MPI-4 MPI_Bcast_c ...)");
             rc = -1;
         }
     }

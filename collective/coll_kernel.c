@@ -134,7 +134,8 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
     a->form = form;
     a->sbuf = (char *)c->sbuf + (size_t)slot * s->sstride;
     a->rbuf = (char *)c->rbuf + (size_t)slot * s->rstride;
-    a->count = (int)count;
+    a->count = (MPI_Count)count;
+    a->large = count > (uint64_t)INT_MAX;
     a->dt = mg_coll_datatype(p->type);
     a->op = f & MG_COLL_REDUCE ? mg_coll_reduction(p->red) : MPI_OP_NULL;
     a->root = mg_coll_root_of(c, call);
@@ -143,7 +144,7 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
                                     : c->comm;
     a->req = form == MG_FORM_PERSISTENT ? &s->preq[slot] : &s->req;
     if (f & MG_COLL_VECTOR) {
-        a->count = (int)mg_coll_vcount(count, c->rank, 0);
+        a->count = (MPI_Count)mg_coll_vcount(count, c->rank, 0);
         a->scounts = s->counts;
         a->sdispls = s->displs;
         a->rcounts = s->rcounts ? s->rcounts : s->counts;

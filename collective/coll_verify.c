@@ -144,8 +144,8 @@ static void walk_reduce(walk_ctx *w, int root)
         for (uint64_t j = 0; j < nout && !inpl; ++j)
             mg_elem_store(t, rb, j,
                           local ? mg_red_input((mg_red_op)p->red, P, 0, j)
-                                : mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P,
-                                                  n ? n : 1, base + j) +
+                                : mg_red_expected((mg_red_op)p->red, (mg_elem_type)t, P, n ? n : 1,
+                                                  base + j) +
                                       1.0);
         return;
     }

@@ -47,7 +47,11 @@ typedef struct {
     int form;
     const void *sbuf;
     void *rbuf;
-    int count; /* elements per block (v-variants: this rank's count) */
+    /* elements per block (v-variants: this rank's count); above INT_MAX
+     * (large, MPI-4 libraries) the operations that have them make the
+     * large-count calls (MPI_Bcast_c ...), every other call gets an int */
+    MPI_Count count;
+    int large;
     MPI_Datatype dt;
     MPI_Op op;
     int root;

@@ -23,27 +23,48 @@
     default: return INIT(Name, __VA_ARGS__);                                                       \
     }
 
+/* ... and, for counts above INT_MAX where the library has them (MPI-4),
+ * the large-count calls MPI_<Op>_c, MPI_I<op>_c, MPI_<Op>_init_c. */
+#if MG_HAVE_MPI_LARGE_COUNT && MG_HAVE_PERSISTENT_COLL
+#define INIT_C(Name, ...) MPI_##Name##_init_c(__VA_ARGS__, MPI_INFO_NULL, a->req)
+#else
+#define INIT_C(Name, ...) MPI_ERR_OTHER
+#endif
+#if MG_HAVE_MPI_LARGE_COUNT
+#define FORMS_LC(Name, name, ...)                                                                  \
+    if (a->large) {                                                                                \
+        switch (a->form) {                                                                         \
+        case MG_FORM_BLOCKING: return MPI_##Name##_c(__VA_ARGS__);                                 \
+        case MG_FORM_NONBLOCKING: return MPI_I##name##_c(__VA_ARGS__, a->req);                     \
+        default: return INIT_C(Name, __VA_ARGS__);                                                 \
+        }                                                                                          \
+    }                                                                                              \
+    FORMS(Name, name, __VA_ARGS__)
+#else
+#define FORMS_LC(Name, name, ...) FORMS(Name, name, __VA_ARGS__)
+#endif
+
 static int barrier(const mg_coll_args *a) { FORMS(Barrier, barrier, a->comm) }
 
 static int bcast(const mg_coll_args *a)
 {
-    FORMS(Bcast, bcast, a->rbuf, a->count, a->dt, a->root, a->comm)
+    FORMS_LC(Bcast, bcast, a->rbuf, a->count, a->dt, a->root, a->comm)
 }
 
 static int reduce(const mg_coll_args *a)
 {
-    FORMS(Reduce, reduce, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->root, a->comm)
+    FORMS_LC(Reduce, reduce, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->root, a->comm)
 }
 
 static int allreduce(const mg_coll_args *a)
 {
-    FORMS(Allreduce, allreduce, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
+    FORMS_LC(Allreduce, allreduce, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
 }
 
 static int reduce_scatter_block(const mg_coll_args *a)
 {
-    FORMS(Reduce_scatter_block, reduce_scatter_block, a->sbuf, a->rbuf, a->count, a->dt, a->op,
-          a->comm)
+    FORMS_LC(Reduce_scatter_block, reduce_scatter_block, a->sbuf, a->rbuf, a->count, a->dt, a->op,
+             a->comm)
 }
 
 static int reduce_scatter(const mg_coll_args *a)
@@ -53,7 +74,7 @@ static int reduce_scatter(const mg_coll_args *a)
 
 static int scatter(const mg_coll_args *a)
 {
-    FORMS(Scatter, scatter, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root, a->comm)
+    FORMS_LC(Scatter, scatter, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root, a->comm)
 }
 
 static int scatterv(const mg_coll_args *a)
@@ -64,7 +85,7 @@ static int scatterv(const mg_coll_args *a)
 
 static int gather(const mg_coll_args *a)
 {
-    FORMS(Gather, gather, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root, a->comm)
+    FORMS_LC(Gather, gather, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->root, a->comm)
 }
 
 static int gatherv(const mg_coll_args *a)
@@ -75,7 +96,7 @@ static int gatherv(const mg_coll_args *a)
 
 static int allgather(const mg_coll_args *a)
 {
-    FORMS(Allgather, allgather, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->comm)
+    FORMS_LC(Allgather, allgather, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->comm)
 }
 
 static int allgatherv(const mg_coll_args *a)
@@ -86,7 +107,7 @@ static int allgatherv(const mg_coll_args *a)
 
 static int alltoall(const mg_coll_args *a)
 {
-    FORMS(Alltoall, alltoall, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->comm)
+    FORMS_LC(Alltoall, alltoall, a->sbuf, a->count, a->dt, a->rbuf, a->count, a->dt, a->comm)
 }
 
 static int alltoallv(const mg_coll_args *a)
@@ -134,17 +155,21 @@ static int neighbor_alltoallw(const mg_coll_args *a)
 
 static int reduce_local(const mg_coll_args *a)
 {
-    return MPI_Reduce_local(a->sbuf, a->rbuf, a->count, a->dt, a->op);
+#if MG_HAVE_MPI_LARGE_COUNT
+    if (a->large)
+        return MPI_Reduce_local_c(a->sbuf, a->rbuf, a->count, a->dt, a->op);
+#endif
+    return MPI_Reduce_local(a->sbuf, a->rbuf, (int)a->count, a->dt, a->op);
 }
 
 static int scan(const mg_coll_args *a)
 {
-    FORMS(Scan, scan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
+    FORMS_LC(Scan, scan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
 }
 
 static int exscan(const mg_coll_args *a)
 {
-    FORMS(Exscan, exscan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
+    FORMS_LC(Exscan, exscan, a->sbuf, a->rbuf, a->count, a->dt, a->op, a->comm)
 }
 
 enum {
