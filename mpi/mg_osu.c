@@ -34,6 +34,8 @@ static const mg_osu_entry entries[] = {
     E_P2P("bw", "bw", "OSU MPI Bandwidth Test", MG_OSU_BW),
     E_P2P("bibw", "bibw", "OSU MPI Bi-Directional Bandwidth Test", MG_OSU_BW),
     E_P2P("mbw_mr", "mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", MG_OSU_MBW),
+    E_P2P("bw_fan_in", "fan", "OSU MPI Bandwidth Test", MG_OSU_FAN_IN),
+    E_P2P("bw_fan_out", "fan", "OSU MPI Bandwidth Test", MG_OSU_FAN_OUT),
     E_P2P("multi_lat", "multi_lat", "OSU MPI Multi Latency Test", MG_OSU_LAT),
     E_P2P("latency_mt", "latency_mt", "OSU MPI Multi-threaded Latency Test", MG_OSU_MT),
     E_P2P("latency_persistent", "latency", "OSU MPI Latency Persistent Test", MG_OSU_LAT_P),
@@ -138,6 +140,8 @@ static const kind_facts facts[] = {
     [MG_OSU_MT] = {"hvm:x:i:t:c::u:G:D:T:Iz::", "1", "4194304", "10000", "100", "1000", "10"},
     [MG_OSU_BW] = F_BW,
     [MG_OSU_BW_P] = F_BW,
+    [MG_OSU_FAN_IN] = F_BW,
+    [MG_OSU_FAN_OUT] = F_BW,
     [MG_OSU_MBW] = {"p:W:R:x:i:m:Vhvb:c::u:G:D:P:T:Iz::", "1", "4194304", "100", "10", "20", "2"},
     [MG_OSU_COLL] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::"),
     [MG_OSU_ROOTED] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:"),
@@ -360,7 +364,7 @@ static int letter(state *s, int c, const char *v)
     case 'w':
     case 's': pass(s, (const char[]){'-', (char)c, '\0'}, v); return 0;
     case 'b':
-        if (k == MG_OSU_BW || k == MG_OSU_MBW)
+        if (k == MG_OSU_BW || k == MG_OSU_MBW || k == MG_OSU_FAN_IN || k == MG_OSU_FAN_OUT)
             pass(s, "-b", v);
         return 0;
     case 't': return threads(s, v);
@@ -470,6 +474,12 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
         }
         if (s->e->kind == MG_OSU_LAT_P || s->e->kind == MG_OSU_BW_P)
             push(out, "--persistent");
+        if (s->e->kind == MG_OSU_FAN_IN || s->e->kind == MG_OSU_FAN_OUT) {
+            push(out, "--hubs"); /* OSU's: rank 0's node the hubs, one node each of the others */
+            push(out, "node");
+            push(out, "--direction");
+            push(out, s->e->kind == MG_OSU_FAN_IN ? "in" : "out");
+        }
         if ((s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED || s->e->kind == MG_OSU_NBC ||
              s->e->kind == MG_OSU_PERS) &&
             !sizeless(s->e)) {
@@ -567,6 +577,8 @@ void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
                                          [MG_OSU_PERS] = "Median Latency(us)",
                                          [MG_OSU_LAT_P] = "Median Latency(us)",
                                          [MG_OSU_BW_P] = "Bandwidth (MB/s)",
+                                         [MG_OSU_FAN_IN] = "Bandwidth (MB/s)",
+                                         [MG_OSU_FAN_OUT] = "Bandwidth (MB/s)",
                                          [MG_OSU_INIT] = "",
                                          [MG_OSU_HELLO] = ""};
     const mg_osu_kind k = o->e->kind;

@@ -34,7 +34,9 @@ typedef enum {
     MG_OSU_LAT_P,   /* persistent point-to-point latency (calls=persistent) */
     MG_OSU_BW_P,    /* persistent point-to-point bandwidth */
     MG_OSU_INIT,    /* osu_init: nprocs, min, max, avg of MPI_Init in ms */
-    MG_OSU_HELLO    /* osu_hello: "This is a test with N processes" */
+    MG_OSU_HELLO,   /* osu_hello: "This is a test with N processes" */
+    MG_OSU_FAN_IN,  /* osu_bw_fan_in: fan --hubs node (bandwidth's rows) */
+    MG_OSU_FAN_OUT  /* osu_bw_fan_out: fan --hubs node --direction out */
 } mg_osu_kind;
 
 typedef struct {
