@@ -107,7 +107,7 @@ ompi-ucx|one rail, pml ucx|bw|1|rail0||||1|one|0
 ompi|library, 2 rails, ob1/tcp|bw|1|rail0,rail1||||1|both|0
 ompi-ucx|library, 2 rails, pml ucx|bw|1|rail0,rail1|UCX_MAX_RNDV_RAILS=2|||1|both|0
 ompi|bind, 2 pairs, ob1/tcp|mbw_mr|2|rail0,rail1||bind|--pairing internode|2|both|0
-ompi|fan-in, hubs by node (OSU's), ob1/tcp|fan|2|rail0||||--hubs node|2|one|0
+ompi|fan-in, hubs by node (OSU's), ob1/tcp|fan|2|rail0|||--hubs node|2|one|0
 ompi|stripe K=2, ob1/tcp|bw|2|rail0,rail1|||$stripe|1|both|1
 ompi-ucx|stripe K=2, pml ucx|bibw|2|rail0,rail1|||$stripe|2|both|1
 ompi-ucx|--rail-mode library (launched on rail0), pml ucx|bw|1|rail0|||$library|1|both|1
@@ -119,7 +119,7 @@ EOF
 mpich|one rail|bw|1|rail0||||1|one|0
 mpich|library, 2 rails|bw|1|rail0,rail1|UCX_MAX_RNDV_RAILS=2|||1|both|0
 mpich|bind, 2 pairs|mbw_mr|2|rail0,rail1||bind|--pairing internode|2|both|0
-mpich|fan-out, hubs by node (OSU's)|fan|2|rail0||||--hubs node --direction out|2|one|0
+mpich|fan-out, hubs by node (OSU's)|fan|2|rail0|||--hubs node --direction out|2|one|0
 mpich|stripe K=2|bw|2|rail0,rail1|||$stripe|1|both|1
 mpich|stripe K=2|bibw|2|rail0,rail1|||$stripe|2|both|1
 mpich|--rail-mode library (launched on rail0)|bw|1|rail0|||$library|1|both|1
