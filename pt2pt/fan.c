@@ -244,12 +244,7 @@ static const mg_bench bench = {
                           "from their hub at once; aggregate MB/s (10^6 bytes/s), slowest rank",
     MG_PT2PT_MANY_FIELDS,
     /* MG_PT2PT_WINDOW_FIELDS but the params, requests and receive buffer */
-    .timing.metric = MG_METRIC_BANDWIDTH,
-    .timing.time_scale = 1.0,
-    .sizes.min_size = 1,
-    .sizes.default_min_size = 1,
-    .sizes.default_max_size = 4194304,
-    .report.headline = "Bandwidth (MB/s)",
+    MG_PT2PT_BW_SWEEP,
     .kernel.buf_bytes = mg_window_buf_bytes,
     .valid.send_slots = mg_window_send_slots,
     .params.params_size = sizeof(fan_params),

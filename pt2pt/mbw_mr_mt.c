@@ -71,12 +71,7 @@ static const mg_bench bench = {
         "multithreaded multi-pair bandwidth: T threads per rank, thread t of each "
         "pair streams windows of W sends to thread t of the other; aggregate MB/s",
     MG_PT2PT_MANY_FIELDS,
-    .timing.metric = MG_METRIC_BANDWIDTH,
-    .timing.time_scale = 1.0,
-    .sizes.min_size = 1,
-    .sizes.default_min_size = 1,
-    .sizes.default_max_size = 4194304,
-    .report.headline = "Bandwidth (MB/s)",
+    MG_PT2PT_BW_SWEEP,
     MG_MT_FIELDS,
     .layout.pairs = mg_pairs_by_option,
     .timing.bytes_per_iter = bytes_per_iter,

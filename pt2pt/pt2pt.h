@@ -171,11 +171,14 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
 /* ... and of a windowed bandwidth benchmark (sizes 1 B to 4 MiB, -W, -b);
  * the options' defaults are in their rows (MG_OPT_WINDOW, MG_OPT_BUFFERS). */
 #define MG_PT2PT_WINDOW_FIELDS                                                                     \
+    MG_PT2PT_BW_SWEEP,                                                                             \
+        .params.params_size = sizeof(mg_pt2pt_params), .kernel.requests = mg_window_requests,      \
+        .kernel.buf_bytes = mg_window_buf_bytes, .valid.send_slots = mg_window_send_slots
+/* The bandwidth metric and its sweep, 1 B to 4 MiB. */
+#define MG_PT2PT_BW_SWEEP                                                                          \
     .timing.metric = MG_METRIC_BANDWIDTH, .timing.time_scale = 1.0, .sizes.min_size = 1,           \
     .sizes.default_min_size = 1, .sizes.default_max_size = 4194304,                                \
-    .report.headline = "Bandwidth (MB/s)", .params.params_size = sizeof(mg_pt2pt_params),          \
-    .kernel.requests = mg_window_requests, .kernel.buf_bytes = mg_window_buf_bytes,                \
-    .valid.send_slots = mg_window_send_slots
+    .report.headline = "Bandwidth (MB/s)"
 
 /* Fields of a latency benchmark: us per iteration x scale, sizes 0 to 4 MiB. */
 #define MG_PT2PT_LATENCY_FIELDS(scale) MG_PT2PT_LATENCY_SWEEP(scale, 0, 4194304)

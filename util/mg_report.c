@@ -428,20 +428,19 @@ int mg_rank_extremes(const double *median, int n, int *slowest, int *fastest, do
 /* The slowest and fastest rank of a row, and every rank's median. */
 static void json_ranks(mg_json *j, const mg_result *r)
 {
-    if (r->ranks_timed > 0 && r->ranks_by_value) {
-        mg_json_int(j, "heaviest_rank", r->slowest_rank);
-        mg_json_string(j, "heaviest_host", r->slowest_host);
-        mg_json_number(j, "heaviest_rank_value", r->slowest_rank_us);
-        mg_json_int(j, "lightest_rank", r->fastest_rank);
-        mg_json_string(j, "lightest_host", r->fastest_host);
-        mg_json_number(j, "lightest_rank_value", r->fastest_rank_us);
-    } else if (r->ranks_timed > 0) {
-        mg_json_int(j, "slowest_rank", r->slowest_rank);
-        mg_json_string(j, "slowest_host", r->slowest_host);
-        mg_json_number(j, "slowest_rank_us", r->slowest_rank_us);
-        mg_json_int(j, "fastest_rank", r->fastest_rank);
-        mg_json_string(j, "fastest_host", r->fastest_host);
-        mg_json_number(j, "fastest_rank_us", r->fastest_rank_us);
+    /* a figure other than time (memory) names the heaviest and lightest */
+    static const char *const by_time[] = {"slowest_rank", "slowest_host", "slowest_rank_us",
+                                          "fastest_rank", "fastest_host", "fastest_rank_us"};
+    static const char *const by_value[] = {"heaviest_rank", "heaviest_host", "heaviest_rank_value",
+                                           "lightest_rank", "lightest_host", "lightest_rank_value"};
+    const char *const *key = r->ranks_by_value ? by_value : by_time;
+    if (r->ranks_timed > 0) {
+        mg_json_int(j, key[0], r->slowest_rank);
+        mg_json_string(j, key[1], r->slowest_host);
+        mg_json_number(j, key[2], r->slowest_rank_us);
+        mg_json_int(j, key[3], r->fastest_rank);
+        mg_json_string(j, key[4], r->fastest_host);
+        mg_json_number(j, key[5], r->fastest_rank_us);
     }
     if (r->npvars > 0) {
         mg_json_object_begin(j, "pvars");
