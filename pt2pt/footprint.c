@@ -20,7 +20,8 @@
  * the figure is the heaviest rank's PSS in MiB, extras give the other
  * ranks, RSS, the shared-memory part, the heap and what the stage added;
  * the JSON result names the heaviest and lightest rank and host. The
- * window is freed once measured. `mpigauge run` over rank counts
+ * window is freed once measured. The stages' messages and collectives
+ * carry known values, checked as they arrive (-c reports it). `mpigauge run` over rank counts
  * and `mpigauge plot --against ranks` draw memory against ranks.
  */
 #include "mg_driver.h"
@@ -40,7 +41,8 @@ static const char *const stage_names[] = {"before_init", "init",   "ring", "peer
 
 typedef struct {
     mg_footprint at[NSTAGE];
-    int bad; /* a reading failed */
+    int bad;        /* a reading failed */
+    char wrong[96]; /* what a stage's message or collective got wrong, or "" */
 } fp_state;
 
 static fp_state *st(const mg_ctx *c) { return c->state; }
@@ -51,13 +53,20 @@ static void take(fp_state *s, int stage)
         s->bad = 1;
 }
 
-/* 8 bytes with the ranks `k` ahead and behind. */
-static void exchange(int rank, int n, int k)
+static void wrong(fp_state *s, const char *what, double got, double want)
 {
+    if (!s->wrong[0] && got != want)
+        snprintf(s->wrong, sizeof s->wrong, "%s: got %g, expected %g", what, got, want);
+}
+
+/* 8 bytes with the ranks `k` ahead and behind: the sender's rank. */
+static void exchange(fp_state *s, int rank, int n, int k)
+{
+    const int from = (rank - k % n + n) % n;
     double out = rank, in = -1;
     MG_MPI_CHECK(MPI_Sendrecv(&out, 1, MPI_DOUBLE, (rank + k) % n, TAG_FOOTPRINT, &in, 1,
-                              MPI_DOUBLE, (rank - k % n + n) % n, TAG_FOOTPRINT, MPI_COMM_WORLD,
-                              MPI_STATUS_IGNORE));
+                              MPI_DOUBLE, from, TAG_FOOTPRINT, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    wrong(s, "the exchange's message", in, from);
 }
 
 static void stages(fp_state *s, int rank, int n, double *a2a)
@@ -65,15 +74,20 @@ static void stages(fp_state *s, int rank, int n, double *a2a)
     double one = 1, sum = 0;
     void *base = NULL;
     MPI_Win win;
-    exchange(rank, n, 1);
-    exchange(rank, n, n - 1);
+    exchange(s, rank, n, 1);
+    exchange(s, rank, n, n - 1);
     take(s, ST_RING);
     for (int k = 2; k < n - 1; ++k)
-        exchange(rank, n, k);
+        exchange(s, rank, n, k);
     take(s, ST_PEERS);
+    for (int j = 0; j < n; ++j)
+        a2a[j] = rank;
     MG_MPI_CHECK(MPI_Allreduce(&one, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
     MG_MPI_CHECK(MPI_Alltoall(a2a, 1, MPI_DOUBLE, a2a + n, 1, MPI_DOUBLE, MPI_COMM_WORLD));
     take(s, ST_COLL);
+    wrong(s, "MPI_Allreduce's sum", sum, n);
+    for (int j = 0; j < n; ++j)
+        wrong(s, "MPI_Alltoall's block", a2a[n + j], j);
     MG_MPI_CHECK(MPI_Win_allocate(WINDOW_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
     MG_MPI_CHECK(MPI_Win_fence(0, win));
     MG_MPI_CHECK(MPI_Win_fence(0, win));
@@ -131,6 +145,19 @@ static int variants(const mg_ctx *c, long *values, int max)
 }
 
 static double mib(double kib) { return kib / 1024.0; }
+
+/* -c: the stages' messages and collectives carried the right values
+ * (checked as they ran; fill has nothing to set). */
+static void fill(mg_ctx *c, uint64_t size, int pass) { (void)c, (void)size, (void)pass; }
+
+static int verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errlen)
+{
+    (void)size, (void)pass;
+    if (!st(c)->wrong[0])
+        return 0;
+    snprintf(err, errlen, "rank %d: %s", c->rank, st(c)->wrong);
+    return -1;
+}
 
 /* Every sample is the stage's PSS in MiB (the driver's figure unit). */
 static void iterate(mg_ctx *c, uint64_t size, long iters)
@@ -214,6 +241,8 @@ static const mg_bench bench = {
     .timing.default_warmup = 0,
     .kernel.iterate = iterate,
     .kernel.state_size = sizeof(fp_state),
+    .valid.fill = fill,
+    .valid.verify = verify,
     .report.nfigures = NFIG,
     .report.figures = figures,
     .report.extra_names = extra_names,
