@@ -46,7 +46,12 @@ pt2pt_mpigauge_part_latency_LDADD = $(MG_P2P_LDADD)
 pt2pt_mpigauge_part_bw_SOURCES = pt2pt/part_bw.c
 pt2pt_mpigauge_part_bw_CFLAGS = $(AM_CFLAGS) -pthread
 pt2pt_mpigauge_part_bw_LDADD = $(MG_P2P_LDADD)
-bin_PROGRAMS += pt2pt/mpigauge_startup pt2pt/mpigauge_hello pt2pt/mpigauge_footprint pt2pt/mpigauge_fan
+bin_PROGRAMS += pt2pt/mpigauge_startup pt2pt/mpigauge_hello pt2pt/mpigauge_footprint pt2pt/mpigauge_fan \
+	pt2pt/mpigauge_stencil pt2pt/mpigauge_random
+pt2pt_mpigauge_stencil_SOURCES = pt2pt/stencil.c
+pt2pt_mpigauge_stencil_LDADD = $(MG_P2P_LDADD)
+pt2pt_mpigauge_random_SOURCES = pt2pt/random.c
+pt2pt_mpigauge_random_LDADD = $(MG_P2P_LDADD)
 pt2pt_mpigauge_fan_SOURCES = pt2pt/fan.c
 pt2pt_mpigauge_fan_LDADD = $(MG_P2P_LDADD)
 pt2pt_mpigauge_footprint_SOURCES = pt2pt/footprint.c

@@ -7,6 +7,7 @@
 #include "mg_driver.h"
 #include "mg_pairing.h"
 
+#include <math.h>
 #include <stddef.h>
 
 typedef struct {
@@ -187,6 +188,21 @@ static inline void mg_window_stream(mg_ctx *c, uint64_t size, long iters)
     .report.headline = "Latency (us)", .timing.metric = MG_METRIC_LATENCY,                         \
     .timing.time_scale = (scale), .sizes.min_size = 0, .sizes.default_min_size = (dmin),           \
     .sizes.default_max_size = (dmax)
+
+/* Extras of a pattern of `msgs` messages of `size` bytes per iteration over
+ * all ranks (stencil, random): the messages, and from the median time in us
+ * their aggregate bandwidth (MB/s) and message rate (IMB-P2P's Mbytes/sec
+ * and Msg/sec); names in MG_MSG_EXTRA_NAMES' order. */
+#define MG_MSG_EXTRA_NAMES                                                                         \
+    {                                                                                              \
+        "messages", "MB/s", "msg_rate_per_s", NULL                                                 \
+    }
+static inline void mg_msg_extras(double msgs, uint64_t size, const mg_stats *st, double *out)
+{
+    out[0] = msgs;
+    out[1] = st->median > 0 ? msgs * (double)size / st->median : NAN;
+    out[2] = st->median > 0 ? msgs * 1e6 / st->median : NAN;
+}
 
 /* Neighbours in a periodic chain. */
 static inline int mg_left(const mg_ctx *c) { return (c->rank + c->nranks - 1) % c->nranks; }

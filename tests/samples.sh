@@ -57,6 +57,9 @@ fi
 # 3: an injected disturbance, every 30 ms, found with its period: two
 # processes take both CPUs for 4 ms at the same instants (one start time on
 # the system's monotonic clock, so their bursts are one event, not two)
+# A detection on a shared 2-core machine: one retry when the first run
+# finds no period (its bursts can fall where no sample is taken)
+for attempt in 1 2; do
 t0=$("$PYTHON" -c 'import time; print(time.monotonic() + 0.2)')
 dist() {
     exec "$PYTHON" -c '
@@ -78,10 +81,13 @@ timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8:64 -i 800000 -x 10
     --samples "$work/d.jsonl" >/dev/null 2>"$work/err3"
 rc=$?
 kill $d1 $d2 2>/dev/null
+wait $d1 $d2 2>/dev/null
 $fe report "$work/r.jsonl" --samples "$work/d.jsonl" --no-plot -o "$work/rep.html" 2>"$work/rep.err"
 line=$(grep -o "periodic disturbance: every [0-9.]* ms" "$work/rep.err")
 ms=${line#periodic disturbance: every }
 ms=${ms% ms}
+[ $rc -ne 0 ] || [ -n "$ms" ] && break
+done
 if [ $rc -eq 0 ] && [ -n "$ms" ] && "$PYTHON" -c "import sys; sys.exit(not 25 <= float('$ms') <= 35)"; then
     echo "ok 3 - a disturbance every 30 ms injected into the run: found, every $ms ms"
 else

@@ -114,6 +114,8 @@ if [ $both = 1 ]; then
                grep -q '^| latency | 64 | us |' '$work/regr/compare.md' ||
                { cat '$work/regr.out' >&2; exit 1; }"
     interleaved() {
+        # the template's hung MPICH launches may have taken a slurmd down
+        bash "$here/slurm_cluster.sh" revive "$work/slurm" >/dev/null 2>&1
         timeout 600 salloc -N 2 -n 2 --ntasks-per-node=1 "$1/frontend/mpigauge" run --suite quick \
             --repeat 3 --timeout 120 --exit-grace 5 --config "ompi bindir=$1" --config "mpich bindir=$2" \
             -o "$work/both.jsonl" -q -- -m 1:1K -i 20 &&

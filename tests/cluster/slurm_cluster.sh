@@ -9,6 +9,9 @@
 # one folder; nothing under /etc is touched.
 #   slurm_cluster.sh start DIR   (the cluster MG_CLUSTER must be up)
 #   slurm_cluster.sh stop DIR    cancel jobs, stop the daemons of DIR
+#   slurm_cluster.sh revive DIR  restart a node's slurmd that died (a step
+#                                killed in a hung MPI_Finalize can take it
+#                                down) and resume the node
 # After start: export SLURM_CONF=DIR/slurm.conf. Knobs: SLURM_CLUSTER_CTLD_PORT,
 # SLURM_CLUSTER_SLURMD_PORT (default 6917, 6918: the slurmd port is free in
 # each node's own network namespace), SLURM_CLUSTER_TIMEOUT (60 s).
@@ -76,6 +79,15 @@ PartitionName=debug Nodes=nodeA,nodeB Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+# slurmd inside node $2: its namespaces (the daemon outlives nsrsh); node-init
+# mounted the node's own sysfs over /sys, and slurmd wants the host's cgroup
+# tree: a bind of it under DIR, made in the root namespace. Every nsrsh has
+# a mount namespace of its own, so the binds are made each time.
+start_slurmd() { # nsrsh node
+    "$1" "$2" "mount --rbind '$DIR/cgroup' /sys/fs/cgroup &&
+        mount --bind '$DIR/tmp-$2' '$DIR/nodetmp' && slurmd -f '$CONF' -N $2"
+}
+
 do_start() {
     local env mgmt head nsrsh a b n i state
     [ "$(id -u)" = 0 ] || die "must run as root"
@@ -108,12 +120,7 @@ do_start() {
     mkdir -p "$DIR/cgroup"
     mount --rbind /sys/fs/cgroup "$DIR/cgroup" || die "cannot bind /sys/fs/cgroup to $DIR/cgroup"
     for n in $NODES; do
-        # inside the node: its namespaces (the daemon outlives nsrsh); node-init
-        # mounted the node's own sysfs over /sys, and slurmd wants the host's
-        # cgroup tree: a bind of it under DIR, made in the root namespace
-        "$nsrsh" "$n" "mount --rbind '$DIR/cgroup' /sys/fs/cgroup &&
-            mount --bind '$DIR/tmp-$n' '$DIR/nodetmp' && slurmd -f '$CONF' -N $n" ||
-            die "slurmd on $n failed to start"
+        start_slurmd "$nsrsh" "$n" || die "slurmd on $n failed to start"
     done
     export SLURM_CONF=$CONF
     for i in $(seq 1 $((TIMEOUT * 5))); do
@@ -127,6 +134,26 @@ do_start() {
         { cat "$DIR/smoke.out" >&2; die "srun -N 2 hostname did not answer nodeA nodeB"; }
     log "two nodes idle, srun -N 2 reaches both"
     echo "export SLURM_CONF=$CONF"
+}
+
+do_revive() {
+    local env nsrsh n i state
+    env=$(bash "$here/netns-cluster.sh" env) || die "the cluster ${MG_CLUSTER:-mgc} is not up"
+    nsrsh=$(echo "$env" | sed -n 's/^MGC_NSRSH=//p')
+    export SLURM_CONF=$CONF
+    for n in $NODES; do
+        live_pid "$DIR/run/slurmd-$n.pid" >/dev/null && continue
+        log "slurmd on $n is gone: restarting it"
+        start_slurmd "$nsrsh" "$n" || die "slurmd on $n failed to restart"
+        timeout 5 scontrol update nodename="$n" state=resume >/dev/null 2>&1
+    done
+    for i in $(seq 1 $((TIMEOUT * 5))); do
+        state=$(timeout 5 sinfo -h -o '%T' 2>/dev/null | sort -u | tr '\n' ' ')
+        [ "$state" = "idle " ] && return 0
+        timeout 5 scontrol update nodename=nodeA,nodeB state=resume >/dev/null 2>&1
+        sleep 0.2
+    done
+    die "nodes not idle after ${TIMEOUT}s ($state)"
 }
 
 do_stop() {
@@ -163,5 +190,6 @@ do_stop() {
 case "$MODE" in
 start) do_start ;;
 stop) do_stop ;;
+revive) do_revive ;;
 *) echo "slurm_cluster.sh: unknown mode $MODE (start, stop)" >&2; exit 2 ;;
 esac
