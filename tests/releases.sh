@@ -27,12 +27,12 @@ export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 impi=$root/_mpi/impi-2021.19.0
 
 # every program of a build, once, 2 ranks, -c, 2 iterations (startup: one
-# initialisation per launch)
+# initialisation per launch; footprint: one reading of each stage)
 every_program() { # build dir -> suite file on stdout
     for f in "$1"/pt2pt/mpigauge_* "$1"/overlap/mpigauge_*; do
         case $f in *.o|*'*') continue ;; esac
         p=${f##*/mpigauge_}
-        case $p in startup) echo "ranks=2 $p -c" ;; *) echo "ranks=2 $p -c -i 2 -x 1" ;; esac
+        case $p in startup | footprint) echo "ranks=2 $p -c" ;; *) echo "ranks=2 $p -c -i 2 -x 1" ;; esac
     done
     for p in $("$1/collective/mpigauge_coll" --list-names | awk '{print $1}') \
              $("$1/onesided/mpigauge_rma" --list-names | awk '{print $1}'); do
