@@ -31,7 +31,8 @@ typedef struct {
 } fan_params;
 
 typedef struct {
-    int hub;     /* this rank's hub, -1: none (a hub, or idle) */
+    int *hub;    /* every rank's hub, -1: none (a hub, or idle) */
+    int linked;  /* the ranks that have a hub: the streams of an iteration */
     int nleaves; /* this rank's leaves (a hub) */
     int *leaves;
 } fan_state;
@@ -39,52 +40,54 @@ typedef struct {
 static const fan_params *fp(const mg_ctx *c) { return c->params; }
 static fan_state *fs(const mg_ctx *c) { return c->state; }
 
-/* The hub of every rank (-1: none) into hub[] (util/mg_pairing.h); returns
+/* Every rank's hub (util/mg_pairing.h), an array the caller frees; *linked:
  * the number of ranks that have one. */
-static int map_hubs(const mg_ctx *c, int *hub)
+static int *map_hubs(const mg_ctx *c, int *linked)
 {
-    const int n = mg_fan_hubs(fp(c)->hubs == HUBS_NODE, c->nranks, c->node_of, c->nnodes, hub);
-    if (n < 0)
+    int *hub = malloc((size_t)c->nranks * sizeof *hub);
+    if (hub == NULL || (*linked = mg_fan_hubs(fp(c)->hubs == HUBS_NODE, c->nranks, c->node_of,
+                                              c->nnodes, hub)) < 0)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
-    return n;
+    return hub;
 }
 
-/* The leaves of `rank` (into out when not NULL); their number. */
-static int leaves_of(const mg_ctx *c, int rank, int *out)
+/* The leaves of `rank` under hub[] (into out when not NULL); their number. */
+static int leaves_of(const mg_ctx *c, const int *hub, int rank, int *out)
 {
-    int n = 0, *hub = malloc((size_t)c->nranks * sizeof *hub);
-    if (hub == NULL)
-        mg_mpi_die(__FILE__, __LINE__, "out of memory");
-    map_hubs(c, hub);
+    int n = 0;
     for (int r = 0; r < c->nranks; ++r)
         if (hub[r] == rank) {
             if (out)
                 out[n] = r;
             ++n;
         }
+    return n;
+}
+
+/* This rank's leaves before the set-up (buffer and request counts). */
+static int my_leaves(const mg_ctx *c)
+{
+    int linked, *hub = map_hubs(c, &linked), n = leaves_of(c, hub, c->rank, NULL);
     free(hub);
     return n;
 }
 
-/* Collective set-up before the sweep: this rank's hub and leaves. */
+/* Collective set-up before the sweep: the hubs, this rank's leaves. */
 static void setup(mg_ctx *c, uint64_t max_size)
 {
     fan_state *s = fs(c);
-    int *hub;
     (void)max_size;
-    if ((hub = malloc((size_t)c->nranks * sizeof *hub)) == NULL ||
-        (s->leaves = malloc((size_t)c->nranks * sizeof *s->leaves)) == NULL)
+    s->hub = map_hubs(c, &s->linked);
+    if ((s->leaves = malloc((size_t)c->nranks * sizeof *s->leaves)) == NULL)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
-    map_hubs(c, hub);
-    s->hub = hub[c->rank];
-    free(hub);
-    s->nleaves = leaves_of(c, c->rank, s->leaves);
+    s->nleaves = leaves_of(c, s->hub, c->rank, s->leaves);
 }
 
 static void teardown(mg_ctx *c)
 {
+    free(fs(c)->hub);
     free(fs(c)->leaves);
-    fs(c)->leaves = NULL;
+    fs(c)->hub = fs(c)->leaves = NULL;
 }
 
 /* A hub: W messages with each leaf at once, then one acknowledgement each. */
@@ -118,7 +121,7 @@ static void hub_iteration(mg_ctx *c, uint64_t size, int in)
 static void leaf_iteration(mg_ctx *c, uint64_t size, int in)
 {
     const mg_xfer *x = &c->xfer;
-    const int w = (int)mg_window(c), hub = fs(c)->hub;
+    const int w = (int)mg_window(c), hub = fs(c)->hub[c->rank];
     char ack[ACK_BYTES] = {0};
     for (int k = 0; k < w; ++k) {
         if (in)
@@ -139,7 +142,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
     for (long i = 0; i < iters; ++i) {
         if (fs(c)->nleaves > 0)
             hub_iteration(c, size, in);
-        else if (fs(c)->hub >= 0)
+        else if (fs(c)->hub[c->rank] >= 0)
             leaf_iteration(c, size, in);
     }
 }
@@ -159,13 +162,13 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
 /* A hub receives every leaf's W messages (fan-in) into slots of its own. */
 static size_t rbuf_bytes(const mg_ctx *c, uint64_t max_size)
 {
-    const int n = fp(c)->direction == DIR_IN ? leaves_of(c, c->rank, NULL) : 0;
+    const int n = fp(c)->direction == DIR_IN ? my_leaves(c) : 0;
     return (size_t)(n > 0 ? n : 1) * mg_window_buf_bytes(c, max_size);
 }
 
 static size_t requests(const mg_ctx *c)
 {
-    const int n = leaves_of(c, c->rank, NULL);
+    const int n = my_leaves(c);
     return (size_t)(n > 0 ? n : 1) * (size_t)mg_window(c);
 }
 
@@ -175,7 +178,7 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
     int n = 0, *leaves;
     (void)size;
     if (!in)
-        return fs(c)->hub >= 0 ? mg_slots_from(c, fs(c)->hub, from, max) : 0;
+        return fs(c)->hub[c->rank] >= 0 ? mg_slots_from(c, fs(c)->hub[c->rank], from, max) : 0;
     leaves = fs(c)->leaves;
     for (int l = 0; l < fs(c)->nleaves; ++l)
         for (int k = 0; k < slots && n < max; ++k)
@@ -185,12 +188,7 @@ static int recv_slots(const mg_ctx *c, uint64_t size, int *from, int max)
 
 static double bytes_per_iter(const mg_ctx *c, uint64_t size)
 {
-    int *hub = malloc((size_t)c->nranks * sizeof *hub), n;
-    if (hub == NULL)
-        mg_mpi_die(__FILE__, __LINE__, "out of memory");
-    n = map_hubs(c, hub);
-    free(hub);
-    return (double)n * (double)mg_window(c) * (double)size;
+    return (double)fs(c)->linked * (double)mg_window(c) * (double)size;
 }
 
 static const char *const extra_names[] = {"leaves", "msg_rate_per_s", "leaf_min_MB/s",
@@ -199,20 +197,16 @@ static const char *const extra_names[] = {"leaves", "msg_rate_per_s", "leaf_min_
 static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const double *rank_s,
                    double *out)
 {
-    int *hub = malloc((size_t)c->nranks * sizeof *hub);
-    if (hub == NULL)
-        mg_mpi_die(__FILE__, __LINE__, "out of memory");
-    out[0] = map_hubs(c, hub);
+    out[0] = fs(c)->linked;
     out[1] = size > 0 ? st->median * 1e6 / (double)size : NAN;
     out[2] = INFINITY;
     out[3] = -INFINITY;
     for (int r = 0; r < c->nranks; ++r)
-        if (hub[r] >= 0 && rank_s[r] > 0) {
+        if (fs(c)->hub[r] >= 0 && rank_s[r] > 0) {
             const double mbs = (double)mg_window(c) * (double)size / rank_s[r] / 1e6;
             out[2] = fmin(out[2], mbs);
             out[3] = fmax(out[3], mbs);
         }
-    free(hub);
 }
 
 static const char *const directions[] = {"in", "out", NULL};

@@ -55,7 +55,7 @@ def best_rows(sets, threshold, alpha, control, covariate="none"):
 
 def cmd_best(a):
     from .compare import parse_threshold
-    threshold = a.threshold_value = parse_threshold(a.threshold)
+    threshold = parse_threshold(a.threshold)
     sets = load_inputs(a.files)
     if len(sets) < 2:
         raise UsageError("best needs two or more configurations (an interleaved results file)")
@@ -63,7 +63,7 @@ def cmd_best(a):
     if not rows:
         raise UsageError("no benchmark and size was measured by two or more configurations")
     if a.export:
-        return export(a, sets, rows)
+        return export(a, sets, rows, threshold)
     if a.format == "json":
         for r in rows:
             k = r["key"]
@@ -89,10 +89,13 @@ def differ(pairs, threshold, alpha, control, covariate):
     """[decided] per (forced set, own set, key): do the best forced algorithm
     and the library's own choice differ significantly (beyond the
     threshold), with one adjustment over the pairs."""
-    found = []
+    found, done = [], {}
     for best, own, key in pairs:
-        rows, _, _ = compare_sets(best, own, threshold, alpha, "none", covariate=covariate)
-        found.append(next((r for r in rows if r.key == key), None))
+        # one comparison of every series per pair of sets, not one per key
+        if (id(best), id(own)) not in done:
+            rows, _, _ = compare_sets(best, own, threshold, alpha, "none", covariate=covariate)
+            done[(id(best), id(own))] = {r.key: r for r in rows}
+        found.append(done[(id(best), id(own))].get(key))
     adj = adjust_pvalues([r.p if r is not None else None for r in found], control)
     out = []
     for r, pa in zip(found, adj):
@@ -101,7 +104,7 @@ def differ(pairs, threshold, alpha, control, covariate):
     return out
 
 
-def export(a, sets, rows):
+def export(a, sets, rows, threshold):
     """--export KIND FILE: write the tuning file, print what it says and how
     to confirm it."""
     from . import tuning
@@ -110,15 +113,14 @@ def export(a, sets, rows):
         raise UsageError(f"--export {kind}: one of {', '.join(tuning.KINDS)}")
     check_output_path(path)
     envs = tuning.config_envs(sets)
-    forcing = [(b, lb) for b in {r['key'].bench for r in rows} for lb, env in envs.items()
-               if tuning.forced(kind, env, b) is not None]
-    if not forcing:
+    if not any(tuning.forced(kind, env, b) is not None
+               for b in {r["key"].bench for r in rows} for env in envs.values()):
         raise UsageError(f"no configuration forces an algorithm for {kind}'s collectives (sweep "
                          + ("OMPI_MCA_coll_tuned_OP_algorithm with coll_tuned_use_dynamic_rules=1"
                             if kind == "ompi-rules" else "MPIR_CVAR_OP_INTRA_ALGORITHM") + ")")
     ch = tuning.choices(kind, sets, rows, envs,
-                        lambda pairs: differ(pairs, a.threshold_value, a.alpha, a.error_control,
-                                                a.covariate), a.significant_only)
+                        lambda pairs: differ(pairs, threshold, a.alpha, a.error_control,
+                                             a.covariate), a.significant_only)
     if not ch:
         raise UsageError("no collective of the sweep can go into the file (supported: "
                          + ", ".join(tuning.OMPI_COLLS if kind == "ompi-rules"

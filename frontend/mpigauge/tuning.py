@@ -15,6 +15,7 @@ import re
 
 from .common import UsageError, size_label
 from .compare import higher_is_better
+from .stats import median
 
 # Open MPI (coll_base_functions.h: COLLTYPE_T, 4.1 and 5.0): the collective's
 # id in a rules file, the fan-out its forced mode passes (tree or chain), and
@@ -130,9 +131,8 @@ def library_file(sets):
 
 
 def _median(items):
-    v = sorted(r["median"] for _, r in items)
-    n = len(v)
-    return v[n // 2] if n % 2 else 0.5 * (v[n // 2 - 1] + v[n // 2])
+    """The median of a series' launch medians."""
+    return median([r["median"] for _, r in items])
 
 
 def choices(kind, sets, rows, envs, verdict, significant_only=False):
@@ -148,6 +148,7 @@ def choices(kind, sets, rows, envs, verdict, significant_only=False):
     significant_only: an algorithm only where it is significantly better;
     elsewhere the library's own choice."""
     supported = OMPI_COLLS if kind == "ompi-rules" else MPICH_COLLS
+    series = [(st, st.series()) for st in sets]  # built once, not per row
     out, pending = {}, []
     for row in rows:
         k = row["key"]
@@ -155,8 +156,8 @@ def choices(kind, sets, rows, envs, verdict, significant_only=False):
             continue
         pick = max if higher_is_better(row["unit"]) else min
         mine, own, own_items = [], [], []
-        for st in sets:
-            items = st.series().get(k)
+        for st, ser in series:
+            items = ser.get(k)
             if not items:
                 continue
             if forced(kind, envs.get(st.label, {}), k.bench) is None:
