@@ -28,10 +28,29 @@
 #include <unistd.h>
 
 static const char *const phases[] = {"pure", "overlap", NULL};
-static const char *const blocking_extras[] = {"rank_min_us", "rank_max_us", "late",
-                                              "alg_bw_GBs",  "bus_bw_GBs",  NULL};
-static const char *const overlap_extras[] = {
-    "pure_us", "compute_us", "overlap_pct", "rank_min_us", "rank_max_us", "late", NULL};
+
+#define EXTRAS_BLOCKING "rank_min_us", "rank_max_us", "late", "alg_bw_GBs", "bus_bw_GBs"
+#define EXTRAS_OVERLAP "pure_us", "compute_us", "overlap_pct", "rank_min_us", "rank_max_us", "late"
+#define EXTRAS_GROUPS "group_min_us", "group_max_us", "slowest_group"
+
+/* -D's ratio follows the blocking call's, --multi's groups come last. */
+static int typed_form(const coll_params *p)
+{
+    return p->layout != NULL && p->form == MG_FORM_BLOCKING;
+}
+
+const char *const *mg_coll_extra_names(const coll_params *p)
+{
+    static const char *const names[6][MG_MAX_EXTRA + 1] = {
+        {EXTRAS_BLOCKING, NULL},
+        {EXTRAS_BLOCKING, "ratio_to_plain", NULL},
+        {EXTRAS_BLOCKING, EXTRAS_GROUPS, NULL},
+        {EXTRAS_BLOCKING, "ratio_to_plain", EXTRAS_GROUPS, NULL},
+        {EXTRAS_OVERLAP, NULL},
+        {EXTRAS_OVERLAP, EXTRAS_GROUPS, NULL}};
+    const int multi = p->multi > 0;
+    return p->form != MG_FORM_BLOCKING ? names[4 + multi] : names[typed_form(p) + 2 * multi];
+}
 
 static const mg_opt opts[] = {
     {.long_name = "root",
@@ -84,6 +103,23 @@ static const mg_opt opts[] = {
      .arg_name = "MIN:MAX[:STEP]|LIST",
      .help = "blocking collectives: run on ranks 0..n-1 for every count n (variant ranks=n): every "
              "count from MIN to MAX (or every STEP-th), or the counts listed"},
+    {.long_name = "multi",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(coll_params, multi),
+     .arg_name = "P",
+     .help = "run the collective in concurrent groups of P consecutive ranks, each on its own "
+             "communicator (IMB's -multi): a call's time is the slowest group's; extras the "
+             "fastest and slowest group (default: one group of all ranks)",
+     .max = 1 << 24,
+     .def = "0"},
+    {.short_name = 'D',
+     .long_name = "layout",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(coll_params, layout),
+     .arg_name = "contiguous|vector:B:S|indexed|resized",
+     .help = "bcast, scatter, gather, allgather, alltoall and the neighbourhood allgather and "
+             "alltoall, blocking: also measure each block as this derived datatype of -T's "
+             "elements (variant datatype=ELEM|LAYOUT/ELEM; doc/collectives.md)"},
     {.short_name = 't',
      .long_name = "tests",
      .type = MG_OPT_LONG,
@@ -93,6 +129,9 @@ static const mg_opt opts[] = {
      .max = 1000000,
      .def = "0"},
     {.type = MG_OPT_END}};
+
+/* --ranks-sweep and --multi: the ranks left out are not timed. */
+static int mg_coll_idle(const mg_ctx *c) { return cidle(c); }
 
 /* Every size of the sweep holds whole elements and int counts. */
 /* Counts above INT_MAX: the large-count calls (collective/ops.c's FORMS_LC)
@@ -168,7 +207,7 @@ static int resolve(mg_ctx *c, char *err, size_t errlen)
     if (p->type < 0)
         p->type = p->op->flags & MG_COLL_REDUCE ? MG_ELEM_FLOAT : MG_ELEM_CHAR;
     if (resolve_root(c, p, err, errlen) != 0 || mg_coll_topo_resolve(c, p, err, errlen) != 0 ||
-        mg_coll_sweep_resolve(c, p, err, errlen) != 0)
+        mg_coll_sweep_resolve(c, p, err, errlen) != 0 || mg_coll_dt_resolve(c, p, err, errlen) != 0)
         return -1;
     return mg_coll_matrix_resolve(c, p, err, errlen);
 }
@@ -198,7 +237,8 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
         return -1;
     }
     if (mg_coll_topo_check(c, p, err, errlen) != 0 || mg_coll_sweep_check(c, p, err, errlen) != 0 ||
-        mg_coll_matrix_check(c, p, err, errlen) != 0)
+        mg_coll_matrix_check(c, p, err, errlen) != 0 || mg_coll_dt_check(c, p, err, errlen) != 0 ||
+        mg_coll_multi_check(c, p, err, errlen) != 0)
         return -1;
     return c->cfg->sizes_spec ? check_sizes(c, p, err, errlen) : 0;
 }
@@ -225,7 +265,9 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
 {
     double lo = INFINITY, hi = 0.0;
     int k = 0;
-    for (int r = 0; r < csize(c); ++r) { /* --ranks-sweep: the ranks that called */
+    /* --ranks-sweep: the ranks that called; --multi: every group's */
+    const int ncalled = csize(c) * mg_coll_groups(c);
+    for (int r = 0; r < ncalled; ++r) {
         lo = fmin(lo, rank_s[r]);
         hi = fmax(hi, rank_s[r]);
     }
@@ -243,6 +285,11 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
         out[k + 2] = (double)c->late;
     if (prm(c)->form == MG_FORM_BLOCKING) /* nccl-tests' algbw and busbw of the median call */
         mg_coll_bus_bw(prm(c)->op->bus, size, csize(c), st->median, &out[3], &out[4]);
+    k = prm(c)->form != MG_FORM_BLOCKING ? 6 : 5;
+    if (typed_form(prm(c))) /* -D: the typed variant over the plain one */
+        out[k++] = c->ref && c->ref->median > 0 ? st->median / c->ref->median : 1.0;
+    if (prm(c)->multi > 0)
+        mg_coll_multi_extras(c, rank_s, &out[k]);
 }
 
 /* The operation and form a program name means: allreduce, iallreduce,
@@ -304,9 +351,10 @@ int mg_coll_main(const char *name, int argc, char **argv)
         .kernel.buf_bytes = mg_coll_buf_bytes,
         .kernel.rbuf_bytes = mg_coll_rbuf_bytes,
         .kernel.iterate = mg_coll_iterate,
+        .kernel.idle = mg_coll_idle,
         .valid.fill = mg_coll_fill,
         .valid.verify = mg_coll_verify,
-        .report.extra_names = blocking_extras,
+        .report.extra_names = mg_coll_extra_names(&dflt),
         .report.extras = extras,
     };
 
@@ -345,7 +393,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
         b.kernel.compute = 1;
         b.report.nfigures = 1;
         b.report.figures = figures;
-        b.report.extra_names = overlap_extras;
+        b.report.extra_names = mg_coll_extra_names(&dflt);
     }
     return mg_main(&b, argc, argv);
 }

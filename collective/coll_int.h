@@ -12,6 +12,7 @@
 #include "mg_collective.h"
 #include "mg_driver.h"
 #include "mg_graph.h"
+#include "mg_layout.h"
 #include "mg_matrix.h"
 
 #include <stdint.h>
@@ -38,6 +39,9 @@ typedef struct {
     const char *ranks_spec;  /* --ranks-sweep */
     int nsweep;              /* resolved: the rank counts, in order */
     long sweep[MG_COLL_MAX_SWEEP];
+    long multi;         /* --multi P (coll_multi.c): ranks per group, 0 without */
+    const char *layout; /* -D (coll_dtype.c) ... */
+    mg_dt_layout dl;    /* ... parsed by resolve */
 } coll_params;
 
 typedef struct {
@@ -54,6 +58,9 @@ typedef struct {
     MPI_Comm subs[MG_COLL_MAX_SWEEP]; /* --ranks-sweep: ranks 0..n-1 of each count n
                                        * (MPI_COMM_NULL on the ranks left out) */
     int nbr[2 * MAX_DIMS];            /* its neighbours in MPI's order (per dimension: -1, +1) */
+    MPI_Comm group;                   /* --multi: this rank's group (MPI_COMM_NULL: idle) */
+    MPI_Datatype bdt;                 /* -D: the typed variant's block at this size ... */
+    int have_bdt;                     /* ... made (not for 0 elements) */
     double comp_s;                    /* timed computation (overlap phase) */
     long comp_n;
     uint64_t sink;
@@ -65,11 +72,30 @@ static inline unsigned flags(const mg_ctx *c) { return prm(c)->op->flags; }
 /* --ranks-sweep: the variant is the rank count n, and the collective runs
  * on ranks 0..n-1 (their ranks unchanged); the others sit the call out. */
 static inline int mg_coll_sweeping(const mg_ctx *c) { return prm(c)->nsweep > 0; }
+/* --multi P: ranks gP..gP+P-1 are group g, of rank 0..P-1 in it; the groups
+ * call at the same time, each on its own communicator; the ranks after the
+ * last whole group sit the calls out. */
+static inline int mg_coll_groups(const mg_ctx *c)
+{
+    return prm(c)->multi > 0 ? c->nranks / (int)prm(c)->multi : 1;
+}
+/* The size of the collective and this rank's rank in it, and whether it
+ * sits the call out. */
 static inline int csize(const mg_ctx *c)
 {
-    return mg_coll_sweeping(c) ? (int)c->variant : c->nranks;
+    return mg_coll_sweeping(c) ? (int)c->variant
+           : prm(c)->multi > 0 ? (int)prm(c)->multi
+                               : c->nranks;
 }
-static inline int cidle(const mg_ctx *c) { return mg_coll_sweeping(c) && c->rank >= c->variant; }
+static inline int crank(const mg_ctx *c)
+{
+    return prm(c)->multi > 0 ? c->rank % (int)prm(c)->multi : c->rank;
+}
+static inline int cidle(const mg_ctx *c)
+{
+    return (mg_coll_sweeping(c) && c->rank >= c->variant) ||
+           (prm(c)->multi > 0 && c->rank >= mg_coll_groups(c) * (int)prm(c)->multi);
+}
 static inline size_t esize(const mg_ctx *c) { return mg_elem_size((mg_elem_type)prm(c)->type); }
 
 int mg_coll_kind(unsigned f);
@@ -127,5 +153,34 @@ struct mg_bench mg_coll_matrix_form(struct mg_bench b, int from_file);
 /* The program's choose: 1 with b's form for --ranks-sweep or --matrix in
  * *form, or 0 (b itself). */
 int mg_coll_reshape(const mg_ctx *c, const struct mg_bench *b, struct mg_form *out);
+
+/* --multi (coll_multi.c): P checked against the launch and the other
+ * options; the form (the groups' communicators made and freed, the
+ * extras' names); the groups' extras: the fastest and slowest group's
+ * median in us and the slowest group. */
+int mg_coll_multi_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen);
+struct mg_bench mg_coll_multi_form(struct mg_bench b, const coll_params *p);
+/* The extras' names for the options as parsed: the blocking call's or the
+ * phases', -D's ratio, --multi's groups (coll_bench.c). */
+const char *const *mg_coll_extra_names(const coll_params *p);
+void mg_coll_multi_extras(const mg_ctx *c, const double *rank_s, double *out);
+
+/* -D (coll_dtype.c): the typed variant is being measured; the bytes
+ * between two blocks of `size` (the layout's extent in the typed variant,
+ * or whenever `any`: the buffers serve both variants; else whole
+ * elements); the layout parsed and checked; the block type made for a size
+ * and freed; a call's count and type; the form, its labels; a received
+ * block checked (payload and untouched gaps; -1 with the offset). */
+int mg_coll_typed(const mg_ctx *c);
+uint64_t mg_coll_span(const mg_ctx *c, uint64_t size, int any);
+int mg_coll_dt_resolve(const mg_ctx *c, coll_params *p, char *err, size_t errlen);
+int mg_coll_dt_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen);
+void mg_coll_dt_begin(mg_ctx *c, uint64_t size);
+void mg_coll_dt_end(mg_ctx *c);
+void mg_coll_dt_args(const mg_ctx *c, mg_coll_args *a);
+struct mg_bench mg_coll_dt_form(struct mg_bench b, const coll_params *p, const char *const *labels);
+void mg_coll_dt_labels(const coll_params *p, struct mg_form *out);
+int mg_coll_dt_check_block(const mg_ctx *c, uint64_t size, const unsigned char *p, uint64_t pay,
+                           uint64_t poison, size_t *bad, int *gap);
 
 #endif

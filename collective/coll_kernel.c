@@ -50,7 +50,8 @@ int mg_coll_root_of(const mg_ctx *c, unsigned long long call)
 int mg_coll_in_place_here(const mg_ctx *c, int root)
 {
     unsigned f = flags(c);
-    return prm(c)->in_place && ((f & MG_COLL_IN_ALL) || ((f & MG_COLL_IN_ROOT) && c->rank == root));
+    return prm(c)->in_place &&
+           ((f & MG_COLL_IN_ALL) || ((f & MG_COLL_IN_ROOT) && crank(c) == root));
 }
 
 static uint64_t mul_sat(uint64_t a, uint64_t b)
@@ -62,12 +63,14 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
 static void slot_bytes(const mg_ctx *c, uint64_t size, uint64_t *sb, uint64_t *rb)
 {
     const unsigned f = flags(c);
-    const int may_root = prm(c)->root == ROOT_ROTATE || c->rank == prm(c)->root;
+    const int may_root = prm(c)->root == ROOT_ROTATE || crank(c) == prm(c)->root;
     /* all the ranks, not csize: the buffers serve every count of --ranks-sweep */
     const int nb = flags(c) & MG_COLL_NEIGHBOR ? mg_coll_blocks(c) : c->nranks;
-    const uint64_t p = mul_sat((uint64_t)nb, size);
-    *sb = (f & (MG_COLL_NODATA | MG_COLL_ONEBUF)) ? 0 : size;
-    *rb = (f & MG_COLL_NODATA) ? 0 : size;
+    /* -D: a block spans the layout's extent */
+    const uint64_t blk = prm(c)->layout ? mg_coll_span(c, size, 1) : size;
+    const uint64_t p = mul_sat((uint64_t)nb, blk);
+    *sb = (f & (MG_COLL_NODATA | MG_COLL_ONEBUF)) ? 0 : blk;
+    *rb = (f & MG_COLL_NODATA) ? 0 : blk;
     if ((f & MG_COLL_SEND_P) && (!(f & MG_COLL_P_ROOT) || may_root))
         *sb = p;
     if ((f & MG_COLL_RECV_P) && (!(f & MG_COLL_P_ROOT) || may_root))
@@ -141,10 +144,11 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
     a->root = mg_coll_root_of(c, call);
     a->comm = f & MG_COLL_NEIGHBOR  ? s->topo
               : mg_coll_sweeping(c) ? s->subs[c->variant_index]
+              : p->multi > 0        ? s->group
                                     : c->comm;
     a->req = form == MG_FORM_PERSISTENT ? &s->preq[slot] : &s->req;
     if (f & MG_COLL_VECTOR) {
-        a->count = (MPI_Count)mg_coll_vcount(count, c->rank, 0);
+        a->count = (MPI_Count)mg_coll_vcount(count, crank(c), 0);
         a->scounts = s->counts;
         a->sdispls = s->displs;
         a->rcounts = s->rcounts ? s->rcounts : s->counts;
@@ -152,6 +156,7 @@ static void make_args(mg_ctx *c, uint64_t size, unsigned long long call, int for
         a->types = s->types;
         a->adispls = s->adispls;
     }
+    mg_coll_dt_args(c, a);
     if (mg_coll_in_place_here(c, a->root)) {
         if ((f & MG_COLL_IN_ROOT) && (f & MG_COLL_SCATTER))
             a->rbuf = MPI_IN_PLACE;
@@ -188,7 +193,7 @@ void mg_coll_make_counts(mg_ctx *c, uint64_t size)
     if (flags(c) & MG_COLL_VECTOR) {
         /* alltoallv: block r -> j has mg_coll_vcount(count, r, j) elements,
          * the same both ways, so one array serves sends and receives */
-        const int dst = mg_coll_kind(flags(c)) == K_ALLTOALL ? c->rank : 0;
+        const int dst = mg_coll_kind(flags(c)) == K_ALLTOALL ? crank(c) : 0;
         uint64_t d = 0;
         const int w = (flags(c) & MG_COLL_WTYPES) != 0, nb = mg_coll_blocks(c);
         s->counts = malloc((size_t)nb * sizeof *s->counts);
@@ -237,6 +242,7 @@ void mg_coll_begin_size(mg_ctx *c, uint64_t size)
     if (cidle(c))
         return;
     mg_coll_make_counts(c, size);
+    mg_coll_dt_begin(c, size);
     if (prm(c)->form == MG_FORM_PERSISTENT) {
         /* one persistent request per buffer slot, all with the one root */
         s->npreq = s->slots;
@@ -256,6 +262,7 @@ void mg_coll_end_size(mg_ctx *c, uint64_t size)
         MG_MPI_CHECK(MPI_Request_free(&s->preq[k]));
     s->npreq = 0;
     mg_coll_free_counts(s);
+    mg_coll_dt_end(c);
 }
 
 /* phase=overlap: compute for the pure median between start and wait. */

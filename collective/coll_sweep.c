@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Options that reshape a collective's run: --ranks-sweep and alltoallv
- * --matrix (below).
+/* Options that reshape a collective's run: --ranks-sweep, alltoallv
+ * --matrix (below), -D and --multi (their forms in coll_dtype.c and
+ * coll_multi.c).
  *
  * --ranks-sweep LIST|MIN:MAX[:STEP] for the blocking collectives: the
  * operation on ranks 0..n-1 for every count n, inside one launch
@@ -237,12 +238,19 @@ int mg_coll_reshape(const mg_ctx *c, const mg_bench *b, mg_form *out)
 {
     const coll_params *p = prm(c);
     mg_bench form;
-    if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec)
+    if (p->layout != NULL && p->form == MG_FORM_BLOCKING && !p->ranks_spec) {
+        mg_coll_dt_labels(p, out);
+        form = mg_coll_dt_form(*b, p, out->labels);
+    } else if (p->form == MG_FORM_BLOCKING && p->ranks_spec && !p->matrix_spec)
         form = mg_coll_sweep_form(*b);
     else if (p->matrix_spec != NULL)
         form = mg_coll_matrix_form(*b, !is_generator(p->matrix_spec));
+    else if (p->multi > 0)
+        form = *b;
     else
         return 0;
+    if (p->multi > 0) /* checked against the others by mg_coll_multi_check */
+        form = mg_coll_multi_form(form, p);
     mg_form_take(out, &form);
     return 1;
 }

@@ -30,19 +30,33 @@ typedef struct {
     size_t errlen;
 } walk_ctx;
 
+/* A received block holds pay's pattern (the -D variant: in the layout's
+ * payload, its gaps still poison's poison): 0, or 1 with the first bad
+ * offset. */
+static int block_bad(const walk_ctx *w, const unsigned char *p, size_t len, uint64_t pay,
+                     uint64_t poison, size_t *bad, int *gap)
+{
+    *gap = 0;
+    if (mg_coll_typed(w->c))
+        return mg_coll_dt_check_block(w->c, w->size, p, pay, poison, bad, gap) != 0;
+    return mg_pattern_check(p, len, pay, bad) != 0;
+}
+
 /* A received block: poison it (fill) or check it. */
 static void recv_block(walk_ctx *w, unsigned char *p, size_t len, int src, unsigned dst)
 {
     size_t bad = 0;
+    int gap = 0;
     const uint64_t sd = seed(src, dst, w->size, w->pass);
     if (!w->check) {
         mg_pattern_poison(p, len, sd);
-    } else if (w->ok && mg_pattern_check(p, len, sd, &bad) != 0) {
+    } else if (w->ok && block_bad(w, p, len, sd, sd, &bad, &gap)) {
         snprintf(w->err, w->errlen,
                  "rank %d, size %llu, pass %d: block from rank %d, first bad byte at offset "
-                 "%zu (expected 0x%02x, got 0x%02x)",
+                 "%zu%s (expected 0x%02x, got 0x%02x)",
                  w->c->rank, (unsigned long long)w->size, w->pass, src, bad,
-                 mg_pattern_byte(sd, bad), p[bad]);
+                 gap ? ", a gap of the -D layout (must stay untouched)" : "",
+                 gap ? (unsigned char)~mg_pattern_byte(sd, bad) : mg_pattern_byte(sd, bad), p[bad]);
         w->ok = 0;
     }
 }
@@ -52,8 +66,9 @@ static void recv_block(walk_ctx *w, unsigned char *p, size_t len, int src, unsig
 static void walk_data(walk_ctx *w, int root)
 {
     mg_ctx *c = w->c;
-    const int k = mg_coll_kind(flags(c)), me = c->rank, inpl = mg_coll_in_place_here(c, root);
-    const size_t es = esize(c), blk = (size_t)(w->size / es) * es;
+    const int k = mg_coll_kind(flags(c)), me = crank(c), inpl = mg_coll_in_place_here(c, root);
+    /* -D: the typed variant's blocks span the layout's extent */
+    const size_t es = esize(c), blk = (size_t)mg_coll_span(c, w->size, 0);
     const int vec = (flags(c) & MG_COLL_VECTOR) != 0;
     const size_t mine = vec ? (size_t)mg_coll_vcount(w->size / es, me, 0) * es : blk;
     const coll_state *s = state(c);
@@ -91,8 +106,9 @@ static void walk_data(walk_ctx *w, int root)
              * (block j arrives as j: MPICH 4.0.2's neighbor_alltoallv and
              * Open MPI 4.1's non-blocking forms), which MPI allows */
             size_t bad = 0;
-            if (mg_pattern_check(rb + off, len, seed(src, (unsigned)j, w->size, w->pass), &bad) ==
-                0)
+            int gap;
+            if (!block_bad(w, rb + off, len, seed(src, (unsigned)j, w->size, w->pass),
+                           seed(src, dst, w->size, w->pass), &bad, &gap))
                 continue;
         }
         if (inpl && j == me && k != K_ALLTOALL) {
@@ -122,7 +138,7 @@ static void walk_reduce(walk_ctx *w, int root)
     /* reduce_local: rbuf = sbuf op rbuf, as if sbuf were rank 1's input and
      * rbuf rank 0's of two */
     const int local = (f & MG_COLL_LOCAL) != 0;
-    const int me = c->rank, P = local ? 2 : csize(c), t = p->type;
+    const int me = crank(c), P = local ? 2 : csize(c), t = p->type;
     const int inpl = mg_coll_in_place_here(c, root), me_in = local ? 1 : me;
     const uint64_t count = w->size / esize(c);
     const int slot = (int)(s->calls % (unsigned long long)s->slots);

@@ -11,7 +11,8 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_mr_steer.c mpi/mg_mr_group.c mpi/mg_mr_xfer.c mpi/mg_mr_report.c \
 	mpi/mg_prov.c mpi/mg_prov.h mpi/mg_mpit.c mpi/mg_mpit.h mpi/mg_mpit_names.h mpi/mg_osu.c mpi/mg_osu.h mpi/mg_pvars.c \
 	mpi/mg_sentinel.c mpi/mg_sentinel.h \
-	mpi/mg_turns.c mpi/mg_turns.h
+	mpi/mg_turns.c mpi/mg_turns.h \
+	mpi/mg_dtype.c mpi/mg_dtype.h
 
 # Every benchmark program links the two libraries.
 MG_LDADD = mpi/libmgmpi.a util/libmgutil.a $(HWLOC_LIBS) -lpthread -lm

@@ -305,6 +305,11 @@ typedef struct mg_bench_kernel {
      * buffers go. */
     void (*setup)(mg_ctx *ctx, uint64_t max_size);
     void (*teardown)(mg_ctx *ctx);
+    /* MG_TIME_CALL: this rank sits the current size and variant out (a
+     * collective on some of the ranks): its call times count as 0, so the
+     * figure and the ranks named are those of the ranks that called. NULL:
+     * every rank calls. */
+    int (*idle)(const mg_ctx *ctx);
     /* This form posts plain MPI requests of its own (persistent ones):
      * --rails above 1 is refused for it. */
     int plain_calls;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* -T/-D for latency, bw and bibw: see dtype.h. */
 #include "dtype.h"
+#include "mg_dtype.h"
 #include "mg_pattern.h"
 #include "mg_size.h"
 #include "persistent.h"
@@ -40,61 +41,10 @@ static MPI_Datatype elem_type(int elem)
     }
 }
 
-typedef struct {
-    int *len, *disp;
-    int n;
-} idx_blocks;
-
-static void collect(void *arg, uint64_t off, uint64_t len)
-{
-    idx_blocks *b = arg;
-    b->len[b->n] = (int)len;
-    b->disp[b->n++] = (int)off;
-}
-
 /* The derived datatype of n > 0 elements (count 1), or the element itself. */
 static void build(dt_state *s, uint64_t n)
 {
-    MPI_Datatype a, t;
-    s->count = 1;
-    s->have_dt = 1;
-    if (s->l.kind == MG_DT_BASIC) {
-        s->count = (int)n, s->dt = s->elem, s->have_dt = 0;
-        return;
-    }
-    if (s->l.kind == MG_DT_CONTIGUOUS) {
-        MG_MPI_CHECK(MPI_Type_contiguous((int)n, s->elem, &s->dt));
-    } else if (s->l.kind == MG_DT_RESIZED) {
-        MG_MPI_CHECK(MPI_Type_create_resized(s->elem, 0, 2 * (MPI_Aint)s->e, &t));
-        MG_MPI_CHECK(MPI_Type_contiguous((int)n, t, &s->dt));
-        MG_MPI_CHECK(MPI_Type_free(&t));
-    } else if (s->l.kind == MG_DT_VECTOR) {
-        uint64_t nb = n / (uint64_t)s->l.block, tail = n % (uint64_t)s->l.block;
-        if (nb == 0) {
-            MG_MPI_CHECK(MPI_Type_contiguous((int)tail, s->elem, &s->dt));
-        } else if (tail == 0) {
-            MG_MPI_CHECK(
-                MPI_Type_vector((int)nb, (int)s->l.block, (int)s->l.stride, s->elem, &s->dt));
-        } else {
-            int lens[2] = {1, 1};
-            MPI_Aint disp[2] = {0, (MPI_Aint)(nb * (uint64_t)s->l.stride * s->e)};
-            MG_MPI_CHECK(MPI_Type_vector((int)nb, (int)s->l.block, (int)s->l.stride, s->elem, &a));
-            MG_MPI_CHECK(MPI_Type_contiguous((int)tail, s->elem, &t));
-            MPI_Datatype parts[2] = {a, t};
-            MG_MPI_CHECK(MPI_Type_create_struct(2, lens, disp, parts, &s->dt));
-            MG_MPI_CHECK(MPI_Type_free(&a));
-            MG_MPI_CHECK(MPI_Type_free(&t));
-        }
-    } else {
-        idx_blocks b = {malloc(n * sizeof(int)), malloc(n * sizeof(int)), 0};
-        if (b.len == NULL || b.disp == NULL)
-            mg_mpi_die(__FILE__, __LINE__, "out of memory for an indexed datatype");
-        mg_dt_blocks(&s->l, 1, n, collect, &b); /* in elements */
-        MG_MPI_CHECK(MPI_Type_indexed(b.n, b.len, b.disp, s->elem, &s->dt));
-        free(b.len);
-        free(b.disp);
-    }
-    MG_MPI_CHECK(MPI_Type_commit(&s->dt));
+    s->have_dt = mg_dt_type(&s->l, s->elem, s->e, n, &s->dt, &s->count);
 }
 
 /* ------------------------------------------------------------------ */
@@ -249,45 +199,25 @@ static void dt_fill(mg_ctx *c, uint64_t size, int pass)
         mg_pattern_poison(c->rbuf, (size_t)ext, mg_pattern_seed(from, size, (uint64_t)pass));
 }
 
-typedef struct {
-    const unsigned char *buf;
-    uint64_t seed, next, bad_off;
-    int bad; /* 0, 1 a payload byte, 2 a gap byte */
-} walk;
-
-static void check_block(void *arg, uint64_t off, uint64_t len)
-{
-    walk *w = arg;
-    for (uint64_t i = w->next; i < off && !w->bad; ++i) {
-        unsigned char poisoned = (unsigned char)~mg_pattern_byte(w->seed, i);
-        if (w->buf[i] != poisoned)
-            w->bad = 2, w->bad_off = i;
-    }
-    for (uint64_t i = off; i < off + len && !w->bad; ++i)
-        if (w->buf[i] != mg_pattern_byte(w->seed, i))
-            w->bad = 1, w->bad_off = i;
-    w->next = off + len;
-}
-
 static int dt_verify(mg_ctx *c, uint64_t size, int pass, char *err, size_t errlen)
 {
     mg_dt_layout l;
     size_t e;
     int from = sender_of_mine(c, size);
-    walk w = {c->rbuf, 0, 0, 0, 0};
+    const unsigned char *buf = c->rbuf;
+    uint64_t seed, bad = 0;
+    int gap = 0;
     if (from < 0)
         return 0;
     current(c, &l, &e);
-    w.seed = mg_pattern_seed(from, size, (uint64_t)pass);
-    mg_dt_blocks(&l, e, size, check_block, &w);
-    if (!w.bad)
+    seed = mg_pattern_seed(from, size, (uint64_t)pass);
+    if (mg_dt_check(&l, e, size, buf, seed, seed, &bad, &gap) == 0)
         return 0;
     snprintf(err, errlen,
              "rank %d, size %llu, pass %d, datatype variant %ld: message from rank %d: %s byte "
              "at offset %llu is 0x%02x",
              c->rank, (unsigned long long)size, pass, c->variant, from,
-             w.bad == 1 ? "payload" : "gap (must stay untouched)", (unsigned long long)w.bad_off,
-             w.buf[w.bad_off]);
+             gap ? "gap (must stay untouched)" : "payload", (unsigned long long)bad, buf[bad]);
     return -1;
 }
 

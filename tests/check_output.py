@@ -117,6 +117,8 @@ def check_run(run, results, where):
             i, k = i + 1, k + 1
         need(k > 0, f"{where}: no result for size {size}")
     need(i == len(got), f"{where}: results beyond the sweep: {got[i:i + 3]}")
+    check_ratio(results, where)
+    check_groups(run, results, where)
     for p in run.get("pairs", []):
         a, b = p["ranks"]
         need(0 <= a < run["nranks"] and 0 <= b < run["nranks"] and a != b,
@@ -247,15 +249,54 @@ def check_bus_bw(r, run, where):
     if r["benchmark"] not in BUS:
         need(ex.get("alg_bw_GBs") is None, f"{where}: alg_bw_GBs in a {r['benchmark']} row")
         return
-    if "variant" in r:  # --ranks-sweep: the ranks of the variant, not the run's
+    if str(r.get("variant", "")).startswith("ranks="):  # --ranks-sweep: not the run's ranks
         return
     s, f = BUS[r["benchmark"]]
-    p = run["nranks"]
+    p = (run["options"].get("benchmark") or {}).get("multi") or run["nranks"]  # --multi: a group
     alg = r["size_bytes"] * s(p) / (r["median"] * 1e3)
     need(abs(ex["alg_bw_GBs"] - alg) <= 1e-6 * alg and
          abs(ex["bus_bw_GBs"] - alg * f(p)) <= 1e-6 * alg + 1e-12,
          f"{where}: alg_bw_GBs {ex.get('alg_bw_GBs')} bus_bw_GBs {ex.get('bus_bw_GBs')}, "
          f"expected {alg} and {alg * f(p)}")
+
+
+def check_ratio(results, where):
+    """Collectives' -D: ratio_to_plain is 1 for the first variant of a size
+    and every other's median over it."""
+    first = {}
+    for i, r in enumerate(results, 1):
+        ratio = (r.get("extra") or {}).get("ratio_to_plain")
+        if ratio is None:
+            continue
+        ref = first.setdefault(r["size_bytes"], r["median"])
+        want = r["median"] / ref if ref > 0 else 1.0
+        need(abs(ratio - want) <= 1e-6 * want, f"{where}: result {i}: ratio_to_plain {ratio}, "
+             f"expected {want}")
+
+
+def check_groups(run, results, where):
+    """Collectives' --multi P: the slowest group's median is the slowest
+    rank's, in that group; the fastest group's no larger; the ranks after the
+    last whole group, and those a --ranks-sweep count leaves out, were not
+    timed (--per-rank)."""
+    for i, r in enumerate(results, 1):  # --ranks-sweep: ranks n.. sit out variant ranks=n
+        v = str(r.get("variant", ""))
+        if v.startswith("ranks=") and "rank_median_us" in r:
+            idle = r["rank_median_us"][int(v[6:]):]
+            need(all(x == 0 for x in idle), f"{where}: result {i}: idle ranks timed: {idle}")
+    p = (run["options"].get("benchmark") or {}).get("multi") or 0
+    if not p:
+        return
+    groups = run["nranks"] // p
+    for i, r in enumerate(results, 1):
+        ex = r.get("extra") or {}
+        need(ex.get("slowest_group") is not None and 0 <= ex["slowest_group"] < groups
+             and ex["group_min_us"] <= ex["group_max_us"]
+             and abs(ex["group_max_us"] - r["slowest_rank_us"]) <= 1e-6 * ex["group_max_us"]
+             and r["slowest_rank"] // p == ex["slowest_group"],
+             f"{where}: result {i}: groups {ex}, slowest rank {r.get('slowest_rank')}")
+        idle = (r.get("rank_median_us") or [])[groups * p:]
+        need(all(x == 0 for x in idle), f"{where}: result {i}: idle ranks timed: {idle}")
 
 
 def check_imb(text):

@@ -10,7 +10,7 @@
 # Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 300),
 # MG_CASES_SAMPLE (K: only every K-th case and those that read the fixtures),
 # MG_CASES_ERRORS_SAMPLE (K: of the cases that expect a non-zero exit, only
-# every K-th; Open MPI 4.1's mpirun waits two seconds after a non-zero exit).
+# every K-th).
 set -u
 : "${MG_TESTDIR:=$(cd "$(dirname "$0")" && pwd)}"
 : "${MG_CASES:=$MG_TESTDIR/mpi_cases.txt}"
@@ -20,9 +20,8 @@ set -u
 : "${MG_MPI_FLAVOR:=unknown}"
 : "${MG_MPI_FEATURES:=}"
 
-# Open MPI refuses to run as root without these.
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+# Open MPI as root, and without its wait after a non-zero exit.
+. "$MG_TESTDIR/mpi_env.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mg-cases.XXXXXX") || exit 99
 trap 'rm -rf "$work"' EXIT INT TERM

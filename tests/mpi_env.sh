@@ -4,7 +4,11 @@
 : "${PYTHON:=python3}"
 : "${MPIEXEC_FLAGS:=}"
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+# Open MPI 4.1's mpirun waits a second for the other ranks to die after one
+# exits non-zero before it kills them (odls_base_sigkill_timeout): the
+# refusals, where every rank exits with the code, need no wait
+OMPI_MCA_odls_base_sigkill_timeout=${OMPI_MCA_odls_base_sigkill_timeout:-0}
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_odls_base_sigkill_timeout
 mg_program() {
     found=""
     for d in $(printf '%s' "$MG_BINDIR" | tr ':' ' '); do

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* -D layouts: see mg_layout.h. */
 #include "mg_layout.h"
+#include "mg_pattern.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,4 +74,34 @@ uint64_t mg_dt_blocks(const mg_dt_layout *l, size_t e, uint64_t size,
     }
 #undef EMIT
     return end;
+}
+
+typedef struct {
+    const unsigned char *buf;
+    uint64_t pay, poison, next, bad;
+    int state; /* 0 good, 1 a payload byte, 2 a gap byte */
+} check_walk;
+
+static void check_block(void *arg, uint64_t off, uint64_t len)
+{
+    check_walk *w = arg;
+    for (uint64_t i = w->next; i < off && !w->state; ++i) {
+        const unsigned char poisoned = (unsigned char)~mg_pattern_byte(w->poison, i);
+        if (w->buf[i] != poisoned)
+            w->state = 2, w->bad = i;
+    }
+    for (uint64_t i = off; i < off + len && !w->state; ++i)
+        if (w->buf[i] != mg_pattern_byte(w->pay, i))
+            w->state = 1, w->bad = i;
+    w->next = off + len;
+}
+
+int mg_dt_check(const mg_dt_layout *l, size_t e, uint64_t size, const unsigned char *buf,
+                uint64_t pay, uint64_t poison, uint64_t *bad, int *gap)
+{
+    check_walk w = {buf, pay, poison, 0, 0, 0};
+    mg_dt_blocks(l, e, size, check_block, &w);
+    *bad = w.bad;
+    *gap = w.state == 2;
+    return w.state ? -1 : 0;
 }

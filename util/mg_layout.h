@@ -34,6 +34,14 @@ int mg_dt_parse(const char *text, mg_dt_layout *out, char *err, size_t errlen);
 uint64_t mg_dt_blocks(const mg_dt_layout *l, size_t e, uint64_t size,
                       void (*block)(void *arg, uint64_t off, uint64_t len), void *arg);
 
+/* A received message of `size` payload bytes in this layout: every
+ * payload byte is the pattern of seed `pay` (mg_pattern.h), every gap
+ * byte before the last block the poison of seed `poison` (untouched since
+ * mg_pattern_poison). 0, or -1 with the first bad offset in *bad and *gap
+ * 1 when it lies in a gap. */
+int mg_dt_check(const mg_dt_layout *l, size_t e, uint64_t size, const unsigned char *buf,
+                uint64_t pay, uint64_t poison, uint64_t *bad, int *gap);
+
 #ifdef __cplusplus
 }
 #endif

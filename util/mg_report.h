@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-#define MG_MAX_EXTRA 8
+#define MG_MAX_EXTRA 10
 
 /* -z, --percentiles LIST: the percentile columns, in percent, ascending. */
 #define MG_MAX_PCTL 8

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// -D layouts: exact blocks of every layout and the parser's limits.
+// -D layouts: exact blocks of every layout, the parser's limits, and the
+// check of a received message (payload and untouched gaps).
 #include "mg_layout.h"
+#include "mg_pattern.h"
 
 #include <gtest/gtest.h>
 
@@ -87,6 +89,40 @@ TEST(Layout, ParserRefusesWhatIsNotALayout)
     EXPECT_EQ(l.kind, MG_DT_VECTOR);
     EXPECT_EQ(l.block, 3);
     EXPECT_EQ(l.stride, 7);
+}
+
+// A received vector:2:4 message of 6 int elements: payload at bytes 0-7,
+// 16-23, 32-39 (extent 40), gaps 8-15 and 24-31.
+TEST(Layout, CheckFindsPayloadAndGapBytes)
+{
+    mg_dt_layout l;
+    char err[200];
+    ASSERT_EQ(mg_dt_parse("vector:2:4", &l, err, sizeof err), 0);
+    const uint64_t pay = 11, poison = 12;
+    std::vector<unsigned char> buf(40), good(40);
+    mg_pattern_poison(buf.data(), buf.size(), poison);
+    for (uint64_t i = 0; i < 40; ++i)
+        if (i % 16 < 8)
+            buf[i] = mg_pattern_byte(pay, i);
+    good = buf;
+    uint64_t bad = 99;
+    int gap = -1;
+    EXPECT_EQ(mg_dt_check(&l, 4, 24, buf.data(), pay, poison, &bad, &gap), 0);
+    EXPECT_EQ(gap, 0);
+    buf[17] ^= 1; // payload
+    EXPECT_EQ(mg_dt_check(&l, 4, 24, buf.data(), pay, poison, &bad, &gap), -1);
+    EXPECT_EQ(bad, 17u);
+    EXPECT_EQ(gap, 0);
+    buf = good;
+    buf[26] ^= 0x80; // a gap written
+    EXPECT_EQ(mg_dt_check(&l, 4, 24, buf.data(), pay, poison, &bad, &gap), -1);
+    EXPECT_EQ(bad, 26u);
+    EXPECT_EQ(gap, 1);
+    // the same bytes as one contiguous block: the gaps are payload now
+    ASSERT_EQ(mg_dt_parse("contiguous", &l, err, sizeof err), 0);
+    EXPECT_EQ(mg_dt_check(&l, 4, 40, good.data(), pay, poison, &bad, &gap), -1);
+    EXPECT_EQ(bad, 8u);
+    EXPECT_EQ(gap, 0);
 }
 
 } // namespace
