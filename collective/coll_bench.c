@@ -109,7 +109,7 @@ static const mg_opt opts[] = {
      .arg_name = "P",
      .help = "run the collective in concurrent groups of P consecutive ranks, each on its own "
              "communicator (IMB's -multi): a call's time is the slowest group's; extras the "
-             "fastest and slowest group (default: one group of all ranks)",
+             "fastest and slowest group; 0: one group of all ranks",
      .max = 1 << 24,
      .def = "0"},
     {.short_name = 'D',

@@ -61,6 +61,10 @@ Options for 'run' and 'line':
   --np N          processes in all (default 2 x --ppn)
   --ppn N         processes per node (default 1); Open MPI: --map-by ppr:N:node,
                   MPICH: -ppn N; ranks 0..N-1 on nodeA, the next N on nodeB
+  --cyclic        ranks dealt round the nodes instead (rank r on node r mod
+                  nodes; Open MPI: --rank-by node, MPICH: -ppn 1 and -n as
+                  given), so that consecutive ranks are on different nodes
+                  (collectives' --multi groups that span the nodes)
   --devices LIST  the rail devices handed to the library, e.g. rail0 or
                   rail0,rail1, or 'all' (default rail0); always explicit, so that
                   mgmt0 never carries MPI data

@@ -7,7 +7,7 @@
 # Launch lines. Sets the array LAUNCH from the run options and the program.
 build_launch() {
     load_config
-    local mpi=ompi np="" ppn=1 devices=rail0 envs=() kv launcher="" release=""
+    local mpi=ompi np="" ppn=1 devices=rail0 envs=() kv launcher="" release="" cyclic=0
     TIMEOUT=300 DONE="" GRACE=20
     while [ $# -gt 0 ]; do
         case "$1" in
@@ -21,6 +21,7 @@ build_launch() {
             --timeout) TIMEOUT=$2; shift 2 ;;
             --done) DONE=$2; shift 2 ;;
             --grace) GRACE=$2; shift 2 ;;
+            --cyclic) cyclic=1; shift ;;
             --) shift; break ;;
             *) die "unknown run option '$1' (the program goes after --)" ;;
         esac
@@ -37,11 +38,15 @@ build_launch() {
         [ -x "$launcher" ] || die "--launcher $launcher: not an executable"
         release=$("$launcher" --version 2>/dev/null | grep -Eo '[0-9]+\.[0-9]+(\.[0-9]+)?' | head -n 1 | cut -d. -f1)
     fi
+    # --cyclic: Hydra deals -ppn 1 round the hosts again and again
+    local hppn=$ppn
+    [ "$cyclic" = 0 ] || hppn=1
     case $mpi in
         ompi|ompi-ob1|ompi-ucx)
             LAUNCH=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "${launcher:-mpirun.openmpi}"
                     -x OMPI_ALLOW_RUN_AS_ROOT -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
                     --hostfile "$STATE/hostfile.ompi" --map-by "ppr:$ppn:node" -np "$np" --bind-to none)
+            [ "$cyclic" = 0 ] || LAUNCH+=(--rank-by node)
             if [ "${release:-4}" -ge 5 ]; then
                 LAUNCH+=(--prtemca plm_ssh_agent "$STATE/nsrsh" --prtemca oob_tcp_if_include "$MGMT_NET.0/24"
                          --prtemca prte_tmpdir_base "$STATE/tmp")
@@ -65,16 +70,16 @@ build_launch() {
                 # libfabric's tcp provider on the first device (FI_TCP_IFACE takes one)
                 LAUNCH=(env "I_MPI_ROOT=$(dirname "$(dirname "$launcher")")" "$launcher"
                         -bootstrap ssh -bootstrap-exec "$STATE/nsrsh" -f "$STATE/hostfile.mpich"
-                        -ppn "$ppn" -n "$np" -genv FI_PROVIDER tcp -genv FI_TCP_IFACE "${devices%%,*}")
+                        -ppn "$hppn" -n "$np" -genv FI_PROVIDER tcp -genv FI_TCP_IFACE "${devices%%,*}")
             elif [ "$mpi" = mpich-ofi ]; then
                 # MPICH 5 from PyPI (ch4:ucx,ofi) through libfabric's tcp provider
                 LAUNCH=("${launcher:-mpiexec.mpich}" -launcher ssh -launcher-exec "$STATE/nsrsh"
-                        -f "$STATE/hostfile.mpich" -ppn "$ppn" -n "$np"
+                        -f "$STATE/hostfile.mpich" -ppn "$hppn" -n "$np"
                         -genv MPIR_CVAR_CH4_NETMOD ofi -genv FI_PROVIDER tcp
                         -genv FI_TCP_IFACE "${devices%%,*}")
             else
                 LAUNCH=("${launcher:-mpiexec.mpich}" -launcher ssh -launcher-exec "$STATE/nsrsh"
-                        -f "$STATE/hostfile.mpich" -ppn "$ppn" -n "$np"
+                        -f "$STATE/hostfile.mpich" -ppn "$hppn" -n "$np"
                         -genv UCX_TLS tcp,sm,self -genv UCX_NET_DEVICES "$devices")
                 # MPICH 5 from PyPI has ch4:ucx and ofi: UCX, as Debian's
                 [ "${release:-4}" -ge 5 ] && LAUNCH+=(-genv MPIR_CVAR_CH4_NETMOD ucx)
