@@ -2,6 +2,7 @@
 /* The library's control variables through MPI_T (mg_mpit.h). */
 #include "mg_mpit.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,4 +281,99 @@ void mg_cvars_free(mg_cvars *c)
     free(c->v);
     c->v = NULL;
     c->n = 0;
+}
+
+/* A cvar that selects op's algorithm: its name holds "_OP_" (any case) and
+ * ends in "_algorithm" (Open MPI's coll_tuned_allreduce_algorithm and
+ * coll_han_use_allreduce_algorithm; MPICH's MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM). */
+int mg_cvar_selects(const char *name, const char *op)
+{
+    char low[256], pat[80];
+    size_t n = strlen(name);
+    if (n >= sizeof low || n < 10)
+        return 0;
+    for (size_t i = 0; i <= n; ++i)
+        low[i] = (char)tolower((unsigned char)name[i]);
+    snprintf(pat, sizeof pat, "_%s_", op);
+    return strstr(low, pat) != NULL && strcmp(low + n - 10, "_algorithm") == 0;
+}
+
+/* Which algorithm served a collective: what the library's cvars say of the
+ * selection (its algorithm cvars as they were). mpigauge does not guess
+ * from timings: served_by is the algorithm only when a cvar forces one
+ * (Open MPI's coll_tuned with coll_tuned_use_dynamic_rules, MPICH's
+ * MPIR_CVAR_<OP>_INTRA_ALGORITHM other than auto where nothing in the
+ * device serves op first: mpir_decides), else "unknown". */
+/* The collective's name without _init (persistent: the blocking
+ * operation's cvars). */
+void mg_cvar_op_name(const char *benchmark, char *op, size_t len)
+{
+    snprintf(op, len, "%s", benchmark);
+    if (strlen(op) > 5 && strcmp(op + strlen(op) - 5, "_init") == 0)
+        op[strlen(op) - 5] = '\0';
+}
+
+static const char *cvar_value(const mg_cvar *v, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; ++i)
+        if (strcmp(v[i].name, name) == 0)
+            return v[i].value;
+    return NULL;
+}
+
+static int is(const char *v, const char *num, const char *word)
+{
+    return v != NULL && (strcmp(v, num) == 0 || strcmp(v, word) == 0);
+}
+
+/* MPICH: an MPIR-level algorithm cvar decides op within a node only where
+ * the device's shared-memory module cannot serve op first: the library
+ * has no MPIR_CVAR_<OP>_POSIX_INTRA_ALGORITHM, or it is mpir (0), or the
+ * device collectives are off (MPIR_CVAR_DEVICE_COLLECTIVES none (1), or
+ * percoll (2) with MPIR_CVAR_<OP>_DEVICE_COLLECTIVE off). MPICH 5's POSIX
+ * module serves allreduce, bcast, reduce and barrier first (doc/mpit.md);
+ * the cvars cannot tell when, so served_by stays unknown. Enumerations
+ * come as numbers (MPI_T), booleans as 0/1. */
+static int mpir_decides(const mg_cvar *v, size_t n, const char *op)
+{
+    char up[64], name[128];
+    const char *posix, *dev;
+    size_t k = 0;
+    for (; op[k] && k + 1 < sizeof up; ++k)
+        up[k] = (char)toupper((unsigned char)op[k]);
+    up[k] = '\0';
+    snprintf(name, sizeof name, "MPIR_CVAR_%s_POSIX_INTRA_ALGORITHM", up);
+    posix = cvar_value(v, n, name);
+    if (posix == NULL || is(posix, "0", "mpir"))
+        return 1;
+    dev = cvar_value(v, n, "MPIR_CVAR_DEVICE_COLLECTIVES");
+    if (is(dev, "1", "none"))
+        return 1;
+    snprintf(name, sizeof name, "MPIR_CVAR_%s_DEVICE_COLLECTIVE", up);
+    return is(dev, "2", "percoll") && is(cvar_value(v, n, name), "0", "false");
+}
+
+void mg_cvars_served_by(const mg_cvar *v, size_t n, const char *benchmark, char *out, size_t len)
+{
+    char op[64];
+    int dynamic = 0;
+
+    mg_cvar_op_name(benchmark, op, sizeof op);
+    snprintf(out, len, "unknown");
+    for (size_t i = 0; i < n; ++i)
+        if (strcmp(v[i].name, "coll_tuned_use_dynamic_rules") == 0)
+            dynamic = strcmp(v[i].value, "true") == 0 || strcmp(v[i].value, "1") == 0;
+    for (size_t i = 0; i < n; ++i) {
+        const mg_cvar *c = &v[i];
+        const int tuned = strncmp(c->name, "coll_tuned_", 11) == 0;
+        const int mpir = strncmp(c->name, "MPIR_CVAR_", 10) == 0 && strstr(c->name, "_INTRA_") &&
+                         !strstr(c->name, "_POSIX_");
+        if (mg_cvar_selects(c->name, op) &&
+            ((tuned && dynamic && strcmp(c->value, "ignore") != 0 && strcmp(c->value, "0") != 0) ||
+             (mpir && strcmp(c->value, "0") != 0 && strcmp(c->value, "auto") != 0 &&
+              mpir_decides(v, n, op)))) {
+            snprintf(out, len, "%s=%s", c->name, c->value);
+            return;
+        }
+    }
 }

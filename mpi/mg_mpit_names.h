@@ -24,4 +24,12 @@ uint64_t mg_cvars_digest(const mg_cvar *v, size_t n);
  * recvq, msgq, rndv or rendezvous. */
 int mg_pvars_queue_name(const char *name);
 
+/* Collectives' algorithm cvars: name selects op's algorithm ("_OP_", any
+ * case, and "_algorithm" at the end); op of a benchmark (persistent: the
+ * blocking operation's); what the cvars say served it, "NAME=VALUE" or
+ * "unknown" (mg_prov_served_by). */
+int mg_cvar_selects(const char *name, const char *op);
+void mg_cvar_op_name(const char *benchmark, char *op, size_t len);
+void mg_cvars_served_by(const mg_cvar *v, size_t n, const char *benchmark, char *out, size_t len);
+
 #endif

@@ -289,58 +289,9 @@ static void write_cvars_summary(mg_json *j, const mg_cvars *c)
     mg_json_object_end(j);
 }
 
-/* A cvar that selects op's algorithm: its name holds "_OP_" (any case) and
- * ends in "_algorithm" (Open MPI's coll_tuned_allreduce_algorithm and
- * coll_han_use_allreduce_algorithm; MPICH's MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM). */
-static int selects(const char *name, const char *op)
-{
-    char low[256], pat[80];
-    size_t n = strlen(name);
-    if (n >= sizeof low || n < 10)
-        return 0;
-    for (size_t i = 0; i <= n; ++i)
-        low[i] = (char)tolower((unsigned char)name[i]);
-    snprintf(pat, sizeof pat, "_%s_", op);
-    return strstr(low, pat) != NULL && strcmp(low + n - 10, "_algorithm") == 0;
-}
-
-/* Which algorithm served a collective: what the library's cvars say of the
- * selection (its algorithm cvars as they were). mpigauge does not guess
- * from timings: served_by is the algorithm only when a cvar forces one
- * (Open MPI's coll_tuned with coll_tuned_use_dynamic_rules, MPICH's
- * MPIR_CVAR_<OP>_INTRA_ALGORITHM other than auto), else "unknown". */
-/* The collective's name without _init (persistent: the blocking
- * operation's cvars). */
-static void op_name(const char *benchmark, char *op, size_t len)
-{
-    snprintf(op, len, "%s", benchmark);
-    if (strlen(op) > 5 && strcmp(op + strlen(op) - 5, "_init") == 0)
-        op[strlen(op) - 5] = '\0';
-}
-
 void mg_prov_served_by(const mg_prov *p, const char *benchmark, char *out, size_t len)
 {
-    char op[64];
-    const mg_cvars *c = &p->cvars;
-    int dynamic = 0;
-
-    op_name(benchmark, op, sizeof op);
-    snprintf(out, len, "unknown");
-    for (size_t i = 0; i < c->n; ++i)
-        if (strcmp(c->v[i].name, "coll_tuned_use_dynamic_rules") == 0)
-            dynamic = strcmp(c->v[i].value, "true") == 0 || strcmp(c->v[i].value, "1") == 0;
-    for (size_t i = 0; i < c->n; ++i) {
-        const mg_cvar *v = &c->v[i];
-        const int tuned = strncmp(v->name, "coll_tuned_", 11) == 0;
-        const int mpir = strncmp(v->name, "MPIR_CVAR_", 10) == 0 && strstr(v->name, "_INTRA_") &&
-                         !strstr(v->name, "_POSIX_");
-        if (selects(v->name, op) &&
-            ((tuned && dynamic && strcmp(v->value, "ignore") != 0 && strcmp(v->value, "0") != 0) ||
-             (mpir && strcmp(v->value, "0") != 0 && strcmp(v->value, "auto") != 0))) {
-            snprintf(out, len, "%s=%s", v->name, v->value);
-            return;
-        }
-    }
+    mg_cvars_served_by(p->cvars.v, p->cvars.n, benchmark, out, len);
 }
 
 static void write_algorithm(mg_json *j, const mg_prov *p, const mg_run_info *ri)
@@ -350,11 +301,11 @@ static void write_algorithm(mg_json *j, const mg_prov *p, const mg_run_info *ri)
 
     if (ri->family == NULL || strcmp(ri->family, "collective") != 0)
         return;
-    op_name(ri->benchmark, op, sizeof op);
+    mg_cvar_op_name(ri->benchmark, op, sizeof op);
     mg_json_object_begin(j, "algorithm");
     mg_json_array_begin(j, "selection");
     for (size_t i = 0; i < c->n; ++i) {
-        if (!selects(c->v[i].name, op))
+        if (!mg_cvar_selects(c->v[i].name, op))
             continue;
         mg_json_array_begin(j, NULL);
         mg_json_string(j, NULL, c->v[i].name);
