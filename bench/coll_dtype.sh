@@ -12,12 +12,7 @@
 # of the plain call in us and of ratio_to_plain.
 #   bench/coll_dtype.sh [ROUNDS]      (default 5)
 set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
-rounds=${1:-5}
-fe=$root/_build/openmpi/frontend/mpigauge
-[ -x "$fe" ] || { echo "$0: build _build/openmpi first (scripts/build.sh openmpi)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/run_env.sh"
 for op in bcast gather alltoall neighbor_alltoall; do
     for l in vector:4:8 indexed resized; do
         echo "ranks=2 $op -T double -D $l -m 1K,64K,1M --time-budget 0.1"

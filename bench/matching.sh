@@ -10,12 +10,7 @@
 # at each depth and of the cost of one queue entry (per_entry_ns).
 #   bench/matching.sh [ROUNDS]      (default 5)
 set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
-rounds=${1:-5}
-fe=$root/_build/openmpi/frontend/mpigauge
-[ -x "$fe" ] || { echo "$0: build _build/openmpi first (scripts/build.sh openmpi)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/run_env.sh"
 printf 'ranks=2 matching --queue posted\nranks=2 matching --queue unexpected\n' >"$work/suite.txt"
 set --
 for b in openmpi mpich openmpi-5.0.11 mpich-5.0.2; do

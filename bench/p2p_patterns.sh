@@ -9,12 +9,7 @@
 # of the aggregate MB/s of stencil and random.
 #   bench/p2p_patterns.sh [ROUNDS]      (default 5)
 set -eu
-root=$(cd "$(dirname "$0")/.." && pwd)
-rounds=${1:-5}
-fe=$root/_build/openmpi/frontend/mpigauge
-[ -x "$fe" ] || { echo "$0: build _build/openmpi first (scripts/build.sh openmpi)" >&2; exit 2; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/run_env.sh"
 for np in 2 4; do
     for line in "fan" "fan --direction out" "stencil" "stencil --dims 3" "random" \
         "random --pattern bi" "random --pattern co"; do

@@ -120,19 +120,10 @@ void mg_coll_dt_args(const mg_ctx *c, mg_coll_args *a)
         a->dt = s->bdt;
 }
 
-static int variants(const mg_ctx *c, long *values, int max)
-{
-    (void)c;
-    (void)max;
-    values[0] = DT_PLAIN;
-    values[1] = DT_TYPED;
-    return 2;
-}
-
 mg_bench mg_coll_dt_form(mg_bench b, const coll_params *p, const char *const *labels)
 {
     b.sweep.variant_name = "datatype";
-    b.sweep.variants = variants;
+    b.sweep.variants = mg_coll_two_variants; /* DT_PLAIN, DT_TYPED */
     b.sweep.variant_labels = labels;
     b.report.extra_names = mg_coll_extra_names(p);
     return b;

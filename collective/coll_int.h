@@ -98,6 +98,8 @@ static inline int cidle(const mg_ctx *c)
 }
 static inline size_t esize(const mg_ctx *c) { return mg_elem_size((mg_elem_type)prm(c)->type); }
 
+/* Variants 0 and 1: the phases (PURE, OVERLAP) or -D's (plain, typed). */
+int mg_coll_two_variants(const mg_ctx *c, long *values, int max);
 int mg_coll_kind(unsigned f);
 MPI_Datatype mg_coll_datatype(int t);
 MPI_Op mg_coll_reduction(int r);
