@@ -52,9 +52,10 @@ static void recv_block(walk_ctx *w, unsigned char *p, size_t len, int src, unsig
         mg_pattern_poison(p, len, sd);
     } else if (w->ok && block_bad(w, p, len, sd, sd, &bad, &gap)) {
         snprintf(w->err, w->errlen,
-                 "rank %d, size %llu, pass %d: block from rank %d, first bad byte at offset "
+                 "rank %d, size %llu, pass %d: block from rank %d%s, first bad byte at offset "
                  "%zu%s (expected 0x%02x, got 0x%02x)",
-                 w->c->rank, (unsigned long long)w->size, w->pass, src, bad,
+                 w->c->rank, (unsigned long long)w->size, w->pass, src,
+                 prm(w->c)->multi > 0 ? " of its --multi group" : "", bad,
                  gap ? ", a gap of the -D layout (must stay untouched)" : "",
                  gap ? (unsigned char)~mg_pattern_byte(sd, bad) : mg_pattern_byte(sd, bad), p[bad]);
         w->ok = 0;
