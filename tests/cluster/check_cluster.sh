@@ -21,7 +21,9 @@
 # on two hinted communicators in one process per node: runs and validates, the
 # rails' shares are the library's choice, not asserted); fan-in (Open MPI) and
 # fan-out (MPICH) with --hubs node, OSU's fan: the two ranks of nodeA the
-# hubs of nodeB's two, one rail. Every case also checks
+# hubs of nodeB's two, one rail; with Open MPI, collectives' --multi 2 (two
+# bcast groups whose ranks are dealt round the nodes load the rail, two
+# groups each on its own node leave it idle). Every case also checks
 # that the rails carried at least the bytes the benchmark moved and that the
 # management net carried little.
 #
@@ -187,7 +189,10 @@ for b in "$@"; do
     launcher=$(build_var "$b" MPIEXEC)
     echo "$b=${launcher%% *}" >>"$work/launchers"
 done
-total=$(($(wc -l <"$work/plan") + 2))
+# --multi: two cases per Open MPI build (multi_case below)
+nmulti=0
+for b in "$@"; do [ "$(flavour_of "$b")" = openmpi ] && nmulti=$((nmulti + 2)); done
+total=$(($(wc -l <"$work/plan") + 2 + nmulti))
 echo "1..$total"
 echo "# instance $MG_CLUSTER (MG_CLUSTER_ID=$MG_CLUSTER_ID), builds: $*; benchmark options: $bargs"
 
@@ -334,6 +339,68 @@ while IFS='|' read -r b fl has_rails variant label prog ppn devices envs wrap ex
         notok "$desc: $(echo "$summary" | head -n 1)" "$work/case$k.why" "$work/case$k.line" "$work/case$k.err"
     fi
 done <"$work/plan"
+
+# Collectives' --multi 2: two bcast groups of 2 ranks at once, with the
+# ranks dealt round the nodes (span: every group crosses the rail) or in
+# order (local: each group on one node, the rail idle). Checks the exit,
+# the validation, where the ranks ran, and the rail bytes: span >= 95% of 2
+# groups x the timed and warm-up calls x 4 MiB, local < 5% of one call.
+multi_case() { # build shape
+    local b=$1 shape=$2 out=$work/multi-$2.jsonl snap=$work/multi-$2.before place=()
+    [ "$shape" = span ] && place=(--cyclic)
+    local desc="$(basename "$b") (ompi) bcast 4 MiB --multi 2, $shape"
+    "$H" counters --env >"$snap" </dev/null
+    "$H" run --mpi ompi --np 4 --ppn 2 "${place[@]}" --devices rail0 --timeout "$limit" \
+        -- "$b/collective/mpigauge_bcast" --multi 2 -m 4M:4M -i "$iters" -x "$warmup" -c \
+        --format json -o "$out" </dev/null >"$work/multi-$shape.out" 2>"$work/multi-$shape.err"
+    local rc=$?
+    "$H" counters --since "$snap" --env >"$work/multi-$shape.rails" </dev/null
+    if [ $rc != 0 ]; then
+        echo "exit status $rc" >"$work/multi-$shape.why"
+        notok "$desc: exit $rc" "$work/multi-$shape.why" "$work/multi-$shape.err"
+        return
+    fi
+    if summary=$(python3 - "$out" "$work/multi-$shape.rails" "$shape" "$size" "$iters" "$warmup" <<'PY'
+import json, sys
+path, rails, shape, size, iters, warmup = sys.argv[1:]
+size, calls = int(size), int(iters) + int(warmup)
+recs = [json.loads(l) for l in open(path)]
+run = [r for r in recs if r["type"] == "run"][0]
+res = [r for r in recs if r["type"] == "result"]
+ctr = dict(l.strip().split("=", 1) for l in open(rails) if "=" in l)
+rail = float(ctr.get("rail0_bytes", 0))
+h = run["hosts"]
+bad = []
+if len(res) != 1 or res[0].get("validation") != "passed":
+    bad.append(f"results {[(r['size_bytes'], r.get('validation')) for r in res]}")
+if shape == "span" and not (h[0] != h[1] and h[2] != h[3]):
+    bad.append(f"groups not across the nodes: {h}")
+if shape == "local" and not (h[0] == h[1] and h[2] == h[3] and h[0] != h[2]):
+    bad.append(f"groups not one per node: {h}")
+if shape == "span" and rail < 0.95 * 2 * calls * size:
+    bad.append(f"the rail carried {rail / 1e6:.1f} MB, two groups moved >= {2 * calls * size / 1e6:.1f} MB")
+if shape == "local" and rail > 0.05 * size:
+    bad.append(f"the rail carried {rail / 1e3:.0f} kB with both groups on their own nodes")
+ex = res[0].get("extra", {}) if res else {}
+print(f"{res[0]['median'] / 1e3:.1f} ms per call, groups {ex.get('group_min_us', 0) / 1e3:.1f}-"
+      f"{ex.get('group_max_us', 0) / 1e3:.1f} ms, {rail / 1e6:.2f} MB on the rail, hosts {','.join(h)}"
+      if res else "no result")
+for x in bad:
+    print("FAIL: " + x)
+sys.exit(1 if bad else 0)
+PY
+    ); then
+        ok "$desc: $summary"
+    else
+        echo "$summary" >"$work/multi-$shape.why"
+        notok "$desc: $(echo "$summary" | head -n 1)" "$work/multi-$shape.why" "$work/multi-$shape.err"
+    fi
+}
+for b in "$@"; do
+    [ "$(flavour_of "$b")" = openmpi ] || continue
+    multi_case "$b" span
+    multi_case "$b" local
+done
 
 trap - EXIT
 "$H" down >"$work/down.log" 2>&1
