@@ -16,7 +16,6 @@
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 int mg_coll_multi_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen)
 {
@@ -31,12 +30,14 @@ int mg_coll_multi_check(const mg_ctx *c, const coll_params *p, char *err, size_t
                  c->nranks);
         return -1;
     }
-    if (with || (p->op->flags & (MG_COLL_NEIGHBOR | MG_COLL_LOCAL))) {
-        snprintf(err, errlen, "--multi: %s", with ? "does not combine with " : "");
-        snprintf(err + strlen(err), errlen - strlen(err), "%s",
-                 with ? with
-                      : "the neighbourhood collectives and reduce_local have no groups (a "
-                        "topology spans the launch; reduce_local does not communicate)");
+    if (with) {
+        snprintf(err, errlen, "--multi: does not combine with %s", with);
+        return -1;
+    }
+    if (p->op->flags & (MG_COLL_NEIGHBOR | MG_COLL_LOCAL)) {
+        snprintf(err, errlen, "--multi: %s has no groups (%s)", p->op->name,
+                 p->op->flags & MG_COLL_LOCAL ? "it does not communicate"
+                                              : "its topology spans the launch");
         return -1;
     }
     if (p->root != ROOT_ROTATE && p->root >= p->multi) {
