@@ -176,7 +176,7 @@ fi
 # The MPI cases once more with AddressSanitizer and UndefinedBehaviorSanitizer
 # (Open MPI; leaks are not reported: the MPI library's own would drown them;
 # every case that measures, every 4th that expects a refusal: the refusals
-# ran in full above, and Open MPI 4.1's mpirun waits two seconds after each),
+# ran in full above, and their parsing is fuzzed below),
 # and the one-process driver tests with leaks reported.
 if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
     echo "== MPI cases under ASan+UBSan (openmpi-asan)"
