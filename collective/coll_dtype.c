@@ -15,9 +15,7 @@
 
 #include "mg_dtype.h"
 
-#include <limits.h>
 #include <stdio.h>
-#include <string.h>
 
 enum { DT_PLAIN = 0, DT_TYPED = 1 };
 #define MG_COLL_DT_MAX_BYTES (1ull << 30)
