@@ -20,8 +20,6 @@
 enum { DT_PLAIN = 0, DT_TYPED = 1 };
 #define MG_COLL_DT_MAX_BYTES (1ull << 30)
 
-static void nothing(void *arg, uint64_t off, uint64_t len) { (void)arg, (void)off, (void)len; }
-
 int mg_coll_typed(const mg_ctx *c)
 {
     return prm(c)->layout != NULL && prm(c)->form == MG_FORM_BLOCKING && c->variant == DT_TYPED;
@@ -32,7 +30,7 @@ uint64_t mg_coll_span(const mg_ctx *c, uint64_t size, int any)
     const coll_params *p = prm(c);
     const size_t es = esize(c);
     if (p->layout != NULL && (any || mg_coll_typed(c)))
-        return mg_dt_blocks(&p->dl, es, size, nothing, NULL);
+        return mg_dt_extent(&p->dl, es, size);
     return size / es * es;
 }
 
@@ -130,33 +128,18 @@ mg_bench mg_coll_dt_form(mg_bench b, const coll_params *p, const char *const *la
 /* The labels: ELEM for the reference, LAYOUT/ELEM (vector:B:S/ELEM).
  * From the options as parsed (choose comes before resolve): a layout that
  * does not parse is refused by check. */
-void mg_coll_dt_labels(const coll_params *given, mg_form *out)
+void mg_coll_dt_labels(const coll_params *p, mg_form *out)
 {
     char err[128];
-    coll_params q = *given, *p = &q;
-    const char *elem;
-    if (mg_dt_parse(p->layout, &p->dl, err, sizeof err) != 0)
-        p->dl.kind = MG_DT_CONTIGUOUS;
-    if (p->type < 0) /* -D's collectives move data: char by default */
-        p->type = MG_ELEM_CHAR;
-    elem = mg_elem_type_names[p->type];
-    out->labels[0] = out->text;
+    mg_dt_layout l;
+    /* -D's collectives move data: char by default */
+    const char *elem = mg_elem_type_names[p->type < 0 ? MG_ELEM_CHAR : p->type];
+    char *const typed = out->text + sizeof out->text / 2;
+    if (mg_dt_parse(p->layout, &l, err, sizeof err) != 0)
+        l.kind = MG_DT_CONTIGUOUS;
     snprintf(out->text, sizeof out->text / 2, "%s", elem);
-    out->labels[1] = out->text + sizeof out->text / 2;
-    if (p->dl.kind == MG_DT_VECTOR)
-        snprintf(out->text + sizeof out->text / 2, sizeof out->text / 2, "vector:%ld:%ld/%s",
-                 p->dl.block, p->dl.stride, elem);
-    else
-        snprintf(out->text + sizeof out->text / 2, sizeof out->text / 2, "%s/%s",
-                 mg_dt_layout_names[p->dl.kind], elem);
+    mg_dt_label(&l, elem, typed, sizeof out->text / 2);
+    out->labels[0] = out->text;
+    out->labels[1] = typed;
     out->labels[2] = NULL;
-}
-
-int mg_coll_dt_check_block(const mg_ctx *c, uint64_t size, const unsigned char *p, uint64_t pay,
-                           uint64_t poison, size_t *bad, int *gap)
-{
-    uint64_t at = 0;
-    const int rc = mg_dt_check(&prm(c)->dl, esize(c), size, p, pay, poison, &at, gap);
-    *bad = (size_t)at;
-    return rc;
 }

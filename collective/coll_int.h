@@ -171,8 +171,7 @@ void mg_coll_multi_extras(const mg_ctx *c, const double *rank_s, double *out);
  * between two blocks of `size` (the layout's extent in the typed variant,
  * or whenever `any`: the buffers serve both variants; else whole
  * elements); the layout parsed and checked; the block type made for a size
- * and freed; a call's count and type; the form, its labels; a received
- * block checked (payload and untouched gaps; -1 with the offset). */
+ * and freed; a call's count and type; the form, its labels. */
 int mg_coll_typed(const mg_ctx *c);
 uint64_t mg_coll_span(const mg_ctx *c, uint64_t size, int any);
 int mg_coll_dt_resolve(const mg_ctx *c, coll_params *p, char *err, size_t errlen);
@@ -182,7 +181,5 @@ void mg_coll_dt_end(mg_ctx *c);
 void mg_coll_dt_args(const mg_ctx *c, mg_coll_args *a);
 struct mg_bench mg_coll_dt_form(struct mg_bench b, const coll_params *p, const char *const *labels);
 void mg_coll_dt_labels(const coll_params *p, struct mg_form *out);
-int mg_coll_dt_check_block(const mg_ctx *c, uint64_t size, const unsigned char *p, uint64_t pay,
-                           uint64_t poison, size_t *bad, int *gap);
 
 #endif

@@ -36,10 +36,14 @@ typedef struct {
 static int block_bad(const walk_ctx *w, const unsigned char *p, size_t len, uint64_t pay,
                      uint64_t poison, size_t *bad, int *gap)
 {
+    uint64_t at = 0;
     *gap = 0;
-    if (mg_coll_typed(w->c))
-        return mg_coll_dt_check_block(w->c, w->size, p, pay, poison, bad, gap) != 0;
-    return mg_pattern_check(p, len, pay, bad) != 0;
+    if (!mg_coll_typed(w->c))
+        return mg_pattern_check(p, len, pay, bad) != 0;
+    if (mg_dt_check(&prm(w->c)->dl, esize(w->c), w->size, p, pay, poison, &at, gap) == 0)
+        return 0;
+    *bad = (size_t)at;
+    return 1;
 }
 
 /* A received block: poison it (fill) or check it. */

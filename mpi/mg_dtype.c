@@ -76,13 +76,11 @@ int mg_dt_type(const mg_dt_layout *l, MPI_Datatype elem, size_t e, uint64_t n, M
     return 1;
 }
 
-static void nothing(void *arg, uint64_t off, uint64_t len) { (void)arg, (void)off, (void)len; }
-
 void mg_dt_block_type(const mg_dt_layout *l, MPI_Datatype elem, size_t e, uint64_t n,
                       MPI_Datatype *dt)
 {
     MPI_Datatype t;
-    const uint64_t ext = mg_dt_blocks(l, e, n * e, nothing, NULL);
+    const uint64_t ext = mg_dt_extent(l, e, n * e);
     derived(l, elem, e, n, &t);
     MG_MPI_CHECK(MPI_Type_create_resized(t, 0, (MPI_Aint)ext, dt));
     MG_MPI_CHECK(MPI_Type_free(&t));

@@ -109,13 +109,11 @@ static void layout_of(const mg_ctx *c, mg_dt_layout *l)
     }
 }
 
-static void nothing(void *arg, uint64_t off, uint64_t len) { (void)arg, (void)off, (void)len; }
-
 static uint64_t extent(const mg_ctx *c, uint64_t size)
 {
     mg_dt_layout l;
     layout_of(c, &l);
-    return mg_dt_blocks(&l, elem_size[prm(c)->elem], size, nothing, NULL);
+    return mg_dt_extent(&l, elem_size[prm(c)->elem], size);
 }
 
 static void dt_begin_size(mg_ctx *c, uint64_t size)
@@ -193,7 +191,7 @@ static void dt_fill(mg_ctx *c, uint64_t size, int pass)
     size_t e;
     int from = sender_of_mine(c, size);
     current(c, &l, &e);
-    uint64_t ext = mg_dt_blocks(&l, e, size, nothing, NULL);
+    uint64_t ext = mg_dt_extent(&l, e, size);
     mg_pattern_fill(c->sbuf, (size_t)ext, mg_pattern_seed(c->rank, size, (uint64_t)pass));
     if (from >= 0)
         mg_pattern_poison(c->rbuf, (size_t)ext, mg_pattern_seed(from, size, (uint64_t)pass));
@@ -264,14 +262,7 @@ int mg_p2p_choose(const mg_ctx *c, const mg_bench *b, mg_form *out,
     out->labels[1] = label;
     out->labels[2] = NULL;
     layout_of(c, &l);
-    if (l.kind == MG_DT_BASIC)
-        snprintf(label, nlabel, "%s", mg_dt_elem_names[prm(c)->elem]);
-    else if (l.kind == MG_DT_VECTOR)
-        snprintf(label, nlabel, "vector:%ld:%ld/%s", l.block, l.stride,
-                 mg_dt_elem_names[prm(c)->elem]);
-    else
-        snprintf(label, nlabel, "%s/%s", mg_dt_layout_names[l.kind],
-                 mg_dt_elem_names[prm(c)->elem]);
+    mg_dt_label(&l, mg_dt_elem_names[prm(c)->elem], label, nlabel);
     const mg_bench form = mg_dt_form(*b, out->labels, elem_size[prm(c)->elem]);
     mg_form_take(out, &form);
     return 1;

@@ -76,6 +76,23 @@ uint64_t mg_dt_blocks(const mg_dt_layout *l, size_t e, uint64_t size,
     return end;
 }
 
+static void nothing(void *arg, uint64_t off, uint64_t len) { (void)arg, (void)off, (void)len; }
+
+uint64_t mg_dt_extent(const mg_dt_layout *l, size_t e, uint64_t size)
+{
+    return mg_dt_blocks(l, e, size, nothing, NULL);
+}
+
+void mg_dt_label(const mg_dt_layout *l, const char *elem, char *out, size_t len)
+{
+    if (l->kind == MG_DT_BASIC)
+        snprintf(out, len, "%s", elem);
+    else if (l->kind == MG_DT_VECTOR)
+        snprintf(out, len, "vector:%ld:%ld/%s", l->block, l->stride, elem);
+    else
+        snprintf(out, len, "%s/%s", mg_dt_layout_names[l->kind], elem);
+}
+
 typedef struct {
     const unsigned char *buf;
     uint64_t pay, poison, next, bad;

@@ -34,6 +34,12 @@ int mg_dt_parse(const char *text, mg_dt_layout *out, char *err, size_t errlen);
 uint64_t mg_dt_blocks(const mg_dt_layout *l, size_t e, uint64_t size,
                       void (*block)(void *arg, uint64_t off, uint64_t len), void *arg);
 
+/* The extent alone (mg_dt_blocks without the blocks). */
+uint64_t mg_dt_extent(const mg_dt_layout *l, size_t e, uint64_t size);
+
+/* A variant label: ELEM for basic, vector:B:S/ELEM, LAYOUT/ELEM. */
+void mg_dt_label(const mg_dt_layout *l, const char *elem, char *out, size_t len);
+
 /* A received message of `size` payload bytes in this layout: every
  * payload byte is the pattern of seed `pay` (mg_pattern.h), every gap
  * byte before the last block the poison of seed `poison` (untouched since

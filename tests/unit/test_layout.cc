@@ -125,4 +125,21 @@ TEST(Layout, CheckFindsPayloadAndGapBytes)
     EXPECT_EQ(gap, 0);
 }
 
+TEST(Layout, ExtentAndLabel)
+{
+    mg_dt_layout l;
+    char err[200], label[64];
+    ASSERT_EQ(mg_dt_parse("vector:2:4", &l, err, sizeof err), 0);
+    EXPECT_EQ(mg_dt_extent(&l, 4, 24), 40u); // blocks at 0, 16, 32 of 8 bytes
+    mg_dt_label(&l, "int", label, sizeof label);
+    EXPECT_STREQ(label, "vector:2:4/int");
+    ASSERT_EQ(mg_dt_parse("resized", &l, err, sizeof err), 0);
+    EXPECT_EQ(mg_dt_extent(&l, 8, 32), 56u); // 4 doubles every 16 bytes
+    mg_dt_label(&l, "double", label, sizeof label);
+    EXPECT_STREQ(label, "resized/double");
+    ASSERT_EQ(mg_dt_parse("basic", &l, err, sizeof err), 0);
+    mg_dt_label(&l, "char", label, sizeof label);
+    EXPECT_STREQ(label, "char");
+}
+
 } // namespace
