@@ -3,6 +3,7 @@
 loading the file, finding spikes and a periodic disturbance among them
 (`report --samples`), and the timeline (`plot --timeline`)."""
 import json
+import math
 from typing import List, NamedTuple
 
 from .common import UsageError
@@ -12,6 +13,8 @@ SPIKE_FACTOR = 10.0    # a spike: this many times its series' median, and
 SPIKE_MADS = 10.0      # this many median absolute deviations above it
 MIN_EVENTS = 5         # spike events needed to call them periodic
 REGULAR = 0.6          # the share of gaps within 20% of the period (or a multiple)
+NULL_Q = 0.35          # the chance of that for a gap between events at random
+ALPHA = 1e-3           # how rarely events at random may look periodic
 
 
 class Series(NamedTuple):
@@ -64,11 +67,13 @@ def spikes(series):
 
 
 def events(spk, merge_s=None):
-    """Spikes closer than merge_s (default: twice the longest spike, at least
-    100 us) are one event; the events' start times."""
+    """Spikes closer than merge_s (default: twice the median spike, at least
+    100 us) are one event; the events' start times. The median, not the
+    longest: one long stall (a page-in, a descheduled rank) must not glue
+    every later event to it."""
     if not spk:
         return []
-    gap = merge_s if merge_s is not None else max(2 * max(d for _, d in spk), 1e-4)
+    gap = merge_s if merge_s is not None else max(2 * median([d for _, d in spk]), 1e-4)
     out = [spk[0][0]]
     last_end = spk[0][0] + spk[0][1]
     for t, d in spk[1:]:
@@ -78,10 +83,17 @@ def events(spk, merge_s=None):
     return out
 
 
-def period(ev):
+def binom_tail(n, k, q):
+    """P(X >= k) for X ~ Binomial(n, q)."""
+    return sum(math.comb(n, j) * q ** j * (1 - q) ** (n - j) for j in range(k, n + 1))
+
+
+def period(ev, alpha=ALPHA):
     """(period_s, regular share) of event times, or None: the median gap,
     when enough gaps are within 20% of it or of a whole multiple of it (a
-    disturbance that fell between two sizes' samples is missed, not moved)."""
+    disturbance that fell between two sizes' samples is missed, not moved),
+    and so many that events at random times would rarely give as many
+    (binomial tail at most alpha, each gap regular with chance NULL_Q)."""
     if len(ev) < MIN_EVENTS:
         return None
     gaps = [b - a for a, b in zip(ev, ev[1:]) if b > a]
@@ -92,22 +104,58 @@ def period(ev):
         return None
     ok = sum(1 for g in gaps if abs(g / p - round(g / p)) <= 0.2 and round(g / p) >= 1)
     share = ok / len(gaps)
-    return (p, share) if share >= REGULAR else None
+    if share < REGULAR or binom_tail(len(gaps), ok, NULL_Q) > alpha:
+        return None
+    return p, share
+
+
+def duration_classes(spk, ratio=1.25):
+    """The spikes grouped by duration: sorted by duration, a spike joins the
+    previous one's class when it lasts less than ratio times as long. A
+    disturbance that stalls for the same time at every visit forms one
+    class, apart from the shorter or longer noise beside it."""
+    out = []
+    for t, d in sorted(spk, key=lambda x: x[1]):
+        if out and d < ratio * out[-1][-1][1]:
+            out[-1].append((t, d))
+        else:
+            out.append([(t, d)])
+    return [sorted(c) for c in out]
+
+
+def periodic(spk):
+    """(period_s, regular share, events, typical stall_s or None) of the
+    spikes, or None. All spikes first; else the spikes of one duration
+    class (the class with the most events that has a period): a periodic
+    stall among irregular ones of other lengths, such as time slices lost
+    to load beside the ranks."""
+    ev = events(spk)
+    found = period(ev)
+    if found:
+        return found[0], found[1], len(ev), None
+    best = None
+    classes = [c for c in duration_classes(spk) if len(c) >= MIN_EVENTS]
+    for c in classes:
+        cev = events(c)
+        got = period(cev, ALPHA / len(classes))
+        if got and (best is None or len(cev) > best[2]):
+            best = (got[0], got[1], len(cev), median([d for _, d in c]))
+    return best
 
 
 def describe_spikes(series):
     """One line about the run's disturbances: a period, spikes without one,
     or none."""
     spk = spikes(series)
-    ev = events(spk)
-    found = period(ev)
+    found = periodic(spk)
     n = sum(len(s.start) for s in series)
     if found:
-        p, share = found
-        return (f"periodic disturbance: every {p * 1e3:.3g} ms ({len(ev)} events, "
+        p, share, nev, stall = found
+        what = f"stalls of {stall * 1e3:.3g} ms, " if stall is not None else ""
+        return (f"periodic disturbance: every {p * 1e3:.3g} ms ({what}{nev} events, "
                 f"{share:.0%} of the gaps regular; {len(spk)} of {n} samples spiked)")
     if spk:
-        return f"{len(spk)} of {n} samples spiked ({len(ev)} events), no period found"
+        return f"{len(spk)} of {n} samples spiked ({len(events(spk))} events), no period found"
     return f"no spikes among {n} samples"
 
 

@@ -57,6 +57,16 @@ class Period(unittest.TestCase):
         self.assertAlmostEqual(p, 0.020, delta=0.001)
         self.assertEqual(share, 1.0)
 
+    def test_one_long_stall_does_not_swallow_the_period(self):
+        s = series(n=20000, spikes_at=[0.005 + 0.020 * k for k in range(30)])
+        k = next(i for i, d in enumerate(s.per_iter) if d > 1e-5)
+        late = 0.2 - s.per_iter[k] * s.iters[k]  # the first event lasts 200 ms
+        s.per_iter[k] = 0.2 / s.iters[k]
+        s.start[k + 1:] = [t + late for t in s.start[k + 1:]]
+        p, share = S.period(S.events(S.spikes([s])))
+        self.assertAlmostEqual(p, 0.020, delta=0.001)
+        self.assertEqual(share, 1.0)
+
     def test_irregular_spikes_have_no_period_and_no_spikes_say_so(self):
         rng = random.Random(3)
         at = sorted(rng.uniform(0, 0.9) for _ in range(12))
@@ -64,8 +74,45 @@ class Period(unittest.TestCase):
         self.assertIn("no period found", S.describe_spikes([series(n=20000, spikes_at=at)]))
         self.assertEqual(S.describe_spikes([series()]), "no spikes among 2000 samples")
 
-    def test_spikes_closer_than_twice_the_longest_are_one_event(self):
+    def test_spikes_closer_than_twice_the_median_spike_are_one_event(self):
         self.assertEqual(S.events([(0.0, 0.001), (0.0015, 0.001), (0.01, 0.001)]), [0.0, 0.01])
+        self.assertEqual(S.events([(0.0, 0.001), (0.004, 0.3), (0.31, 0.001)]), [0.0, 0.004, 0.31])
+
+    def test_events_at_random_times_are_not_called_periodic(self):
+        # 400 runs of 6 to 80 spikes at random times (30 ms apart on average)
+        # and of random lengths (0.5 to 30 ms): the old rule (60% of the gaps
+        # regular, nothing more) called one in five of the short ones periodic
+        rng, called = random.Random(1), 0
+        for k in range(400):
+            t, spk = 0.0, []
+            for _ in range((6, 10, 20, 40, 80)[k % 5]):
+                t += rng.expovariate(1 / 0.03)
+                spk.append((t, 10 ** rng.uniform(-3.3, -1.5)))
+                t += spk[-1][1]
+            called += S.periodic(spk) is not None
+        self.assertEqual(called, 0)
+
+    def test_a_periodic_stall_among_shorter_irregular_ones_is_found_by_its_length(self):
+        # 12 ms every 50 ms, and 4 ms slices lost to load every 6 to 16 ms
+        rng = random.Random(5)
+        spk = [(0.01 + 0.05 * k, 0.012) for k in range(25)]
+        t = 0.0
+        while t < 1.25:
+            t += rng.uniform(0.006, 0.016)
+            if all(abs(t - a) > 0.013 for a, _ in spk):
+                spk.append((t, 0.004))
+        spk.sort()
+        self.assertIsNone(S.period(S.events(spk)))
+        p, share, n, stall = S.periodic(spk)
+        self.assertAlmostEqual(p, 0.05, delta=1e-9)
+        self.assertEqual((share, n, stall), (1.0, 25, 0.012))
+
+    def test_binomial_tail(self):
+        self.assertAlmostEqual(S.binom_tail(4, 4, 0.5), 1 / 16)
+        self.assertAlmostEqual(S.binom_tail(3, 2, 0.5), 0.5)
+        self.assertAlmostEqual(S.binom_tail(5, 0, 0.3), 1.0)
+        self.assertEqual(S.duration_classes([(0, 1.0), (1, 4.0), (2, 1.1), (3, 4.5)]),
+                         [[(0, 1.0), (2, 1.1)], [(1, 4.0), (3, 4.5)]])
 
 
 class Files(unittest.TestCase):
