@@ -9,7 +9,7 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_mpi.c mpi/mg_mpi.h \
 	mpi/mg_multirail.c mpi/mg_multirail.h mpi/mg_mr.h \
 	mpi/mg_mr_steer.c mpi/mg_mr_group.c mpi/mg_mr_xfer.c mpi/mg_mr_report.c \
-	mpi/mg_prov.c mpi/mg_prov.h mpi/mg_mpit.c mpi/mg_mpit.h mpi/mg_mpit_names.h mpi/mg_osu.c mpi/mg_osu.h mpi/mg_pvars.c \
+	mpi/mg_prov.c mpi/mg_prov.h mpi/mg_mpit.c mpi/mg_mpit.h mpi/mg_mpit_names.h mpi/mg_osu.c mpi/mg_osu_names.c mpi/mg_osu.h mpi/mg_pvars.c \
 	mpi/mg_sentinel.c mpi/mg_sentinel.h \
 	mpi/mg_turns.c mpi/mg_turns.h \
 	mpi/mg_dtype.c mpi/mg_dtype.h

@@ -1,115 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The OSU drop-in's names and command lines (mg_osu.h). OSU's facts here:
- * the option letters of each kind, the default sizes (point-to-point and
+/* The OSU drop-in's command lines (mg_osu.h; the names are in
+ * mg_osu_names.c). OSU's facts here: the option letters of each kind, the default sizes (point-to-point and
  * one-sided 1 B to 4 MiB (OSU 7.4 skips the size 0), collectives 1 B to
  * 1 MiB), iterations and
  * warm-up (latency 10000/100, bandwidth 100/10, collectives 1000/100, and
- * above 8 KiB 1000/10, 20/2, 100/10), the window of 64, and the titles. */
+ * above 8 KiB 1000/10, 20/2, 100/10), the window of 64, and the element
+ * types of -T. */
 #include "mg_osu.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define E_P2P(o, b, t, k)                                                                          \
-    {                                                                                              \
-        "osu_" o, "mpigauge_" b, b, t, k                                                           \
-    }
-#define E_COLL(o, t, k)                                                                            \
-    {                                                                                              \
-        "osu_" o, "mpigauge_" o, o, "OSU MPI " t " Latency Test", k                                \
-    }
-#define E_PERS(o, t)                                                                               \
-    {                                                                                              \
-        "osu_" o "_persistent", "mpigauge_" o "_init", o "_init",                                  \
-            "OSU MPI " t " Persistent Latency Test", MG_OSU_PERS                                   \
-    }
-#define E_NBC(o, t)                                                                                \
-    {                                                                                              \
-        "osu_i" o, "mpigauge_i" o, "i" o, "OSU MPI Non-blocking " t " Latency Test", MG_OSU_NBC    \
-    }
-
-static const mg_osu_entry entries[] = {
-    E_P2P("latency", "latency", "OSU MPI Latency Test", MG_OSU_LAT),
-    E_P2P("bw", "bw", "OSU MPI Bandwidth Test", MG_OSU_BW),
-    E_P2P("bibw", "bibw", "OSU MPI Bi-Directional Bandwidth Test", MG_OSU_BW),
-    E_P2P("mbw_mr", "mbw_mr", "OSU MPI Multiple Bandwidth / Message Rate Test", MG_OSU_MBW),
-    E_P2P("bw_fan_in", "fan", "OSU MPI Bandwidth Test", MG_OSU_FAN_IN),
-    E_P2P("bw_fan_out", "fan", "OSU MPI Bandwidth Test", MG_OSU_FAN_OUT),
-    E_P2P("multi_lat", "multi_lat", "OSU MPI Multi Latency Test", MG_OSU_LAT),
-    E_P2P("latency_mt", "latency_mt", "OSU MPI Multi-threaded Latency Test", MG_OSU_MT),
-    E_P2P("latency_persistent", "latency", "OSU MPI Latency Persistent Test", MG_OSU_LAT_P),
-    E_P2P("bw_persistent", "bw", "OSU MPI Bandwidth Persistent Test", MG_OSU_BW_P),
-    E_P2P("bibw_persistent", "bibw", "OSU MPI Bi-Directional Bandwidth Persistent Test",
-          MG_OSU_BW_P),
-    E_P2P("init", "startup", "OSU MPI Init Test", MG_OSU_INIT),
-    E_P2P("hello", "hello", "OSU MPI Hello World Test", MG_OSU_HELLO),
-    E_COLL("allgather", "Allgather", MG_OSU_COLL),
-    E_COLL("allgatherv", "Allgatherv", MG_OSU_COLL),
-    E_COLL("allreduce", "Allreduce", MG_OSU_COLL),
-    E_COLL("alltoall", "All-to-All Personalized Exchange", MG_OSU_COLL),
-    E_COLL("alltoallv", "All-to-Allv Personalized Exchange", MG_OSU_COLL),
-    E_COLL("alltoallw", "All-to-Allw Personalized Exchange", MG_OSU_COLL),
-    E_COLL("barrier", "Barrier", MG_OSU_BARRIER),
-    E_COLL("bcast", "Broadcast", MG_OSU_ROOTED),
-    E_COLL("gather", "Gather", MG_OSU_ROOTED),
-    E_COLL("gatherv", "Gatherv", MG_OSU_ROOTED),
-    E_COLL("reduce", "Reduce", MG_OSU_ROOTED),
-    E_COLL("reduce_scatter", "Reduce_scatter", MG_OSU_COLL),
-    E_COLL("reduce_scatter_block", "Reduce_scatter_block", MG_OSU_COLL),
-    E_COLL("scatter", "Scatter", MG_OSU_ROOTED),
-    E_COLL("scatterv", "Scatterv", MG_OSU_ROOTED),
-    E_COLL("neighbor_allgather", "Neighborhood Allgather", MG_OSU_COLL),
-    E_COLL("neighbor_allgatherv", "Neighborhood Allgatherv", MG_OSU_COLL),
-    E_COLL("neighbor_alltoall", "Neighborhood Alltoall", MG_OSU_COLL),
-    E_COLL("neighbor_alltoallv", "Neighborhood All-to-Allv", MG_OSU_COLL),
-    E_COLL("neighbor_alltoallw", "Neighborhood All-to-Allw", MG_OSU_COLL),
-    E_PERS("allgather", "Allgather"),
-    E_PERS("allgatherv", "Allgatherv"),
-    E_PERS("allreduce", "Allreduce"),
-    E_PERS("alltoall", "All-to-All Personalized Exchange"),
-    E_PERS("alltoallv", "All-to-Allv Personalized Exchange"),
-    E_PERS("alltoallw", "All-to-Allw Personalized Exchange"),
-    E_PERS("barrier", "Barrier"),
-    E_PERS("bcast", "Broadcast"),
-    E_PERS("gather", "Gather"),
-    E_PERS("gatherv", "Gatherv"),
-    E_PERS("reduce", "Reduce"),
-    E_PERS("reduce_scatter", "Reduce_scatter"),
-    E_PERS("scatter", "Scatter"),
-    E_PERS("scatterv", "Scatterv"),
-    E_NBC("allgather", "Allgather"),
-    E_NBC("allgatherv", "Allgatherv"),
-    E_NBC("allreduce", "Allreduce"),
-    E_NBC("alltoall", "All-to-All"),
-    E_NBC("alltoallv", "All-to-Allv"),
-    E_NBC("alltoallw", "All-to-Allw"),
-    E_NBC("barrier", "Barrier"),
-    {"osu_ibcast", "mpigauge_ibcast", "ibcast", "OSU MPI Non-Blocking Broadcast Latency Test",
-     MG_OSU_NBC},
-    E_NBC("gather", "Gather"),
-    E_NBC("gatherv", "Gatherv"),
-    E_NBC("reduce", "Reduce"),
-    E_NBC("reduce_scatter", "Reduce_scatter"),
-    E_NBC("reduce_scatter_block", "Reduce_scatter_block"),
-    E_NBC("scatter", "Scatter"),
-    E_NBC("scatterv", "Scatterv"),
-    E_NBC("neighbor_allgather", "Neighborhood Allgather"),
-    E_NBC("neighbor_allgatherv", "Neighborhood Allgatherv"),
-    E_NBC("neighbor_alltoall", "Neighborhood Alltoall"),
-    E_NBC("neighbor_alltoallv", "Neighborhood Alltoallv"),
-    E_NBC("neighbor_alltoallw", "Neighborhood Alltoallw"),
-    E_P2P("put_latency", "put_latency", "OSU MPI_Put Latency Test", MG_OSU_RMA_LAT),
-    E_P2P("get_latency", "get_latency", "OSU MPI_Get latency Test", MG_OSU_RMA_LAT),
-    E_P2P("acc_latency", "acc_latency", "OSU MPI_Accumulate latency Test", MG_OSU_RMA_LAT),
-    E_P2P("cas_latency", "cas_latency", "OSU MPI_Compare_and_swap latency Test", MG_OSU_RMA_LAT),
-    E_P2P("fop_latency", "fop_latency", "OSU MPI_Fetch_and_op latency Test", MG_OSU_RMA_LAT),
-    E_P2P("get_acc_latency", "get_acc_latency", "OSU MPI_Get_accumulate latency Test",
-          MG_OSU_RMA_LAT),
-    E_P2P("put_bw", "put_bw", "OSU MPI_Put Bandwidth Test", MG_OSU_RMA_BW),
-    E_P2P("get_bw", "get_bw", "OSU MPI_Get Bandwidth Test", MG_OSU_RMA_BW),
-    E_P2P("put_bibw", "put_bibw", "OSU MPI_Put Bi-directional Bandwidth Test", MG_OSU_RMA_BW),
-};
+#include <strings.h>
 
 /* Per kind: OSU's option letters (getopt's syntax; c takes an optional
  * attached argument), sizes, iterations and warm-up at and below 8 KiB and
@@ -157,28 +59,21 @@ static const kind_facts facts[] = {
 /* Barriers have no message size. */
 static int sizeless(const mg_osu_entry *e) { return strstr(e->bench, "barrier") != NULL; }
 
-static const char *base_name(const char *path)
+/* The one-sided programs with an element type: the accumulates and the
+ * atomics. */
+static int rma_typed(const mg_osu_entry *e)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    return (e->kind == MG_OSU_RMA_LAT || e->kind == MG_OSU_RMA_BW) &&
+           strstr(e->bench, "put") == NULL && strcmp(e->bench, "get_latency") != 0 &&
+           strcmp(e->bench, "get_bw") != 0;
 }
 
-const mg_osu_entry *mg_osu_find(const char *argv0)
+/* The atomics move one element: OSU prints one row, its size, whatever -m
+ * says. */
+static int one_element(const mg_osu_entry *e)
 {
-    const char *name = base_name(argv0);
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; ++i)
-        if (strcmp(entries[i].osu, name) == 0)
-            return &entries[i];
-    return NULL;
+    return strcmp(e->bench, "fop_latency") == 0 || strcmp(e->bench, "cas_latency") == 0;
 }
-
-void mg_osu_list(FILE *f)
-{
-    for (size_t i = 0; i < sizeof entries / sizeof entries[0]; ++i)
-        fprintf(f, "%s %s %s\n", entries[i].osu, entries[i].prog, entries[i].bench);
-}
-
-int mg_osu_exit(int rc) { return rc == 0 ? 0 : 1; }
 
 /* OSU's command line into mpigauge's: getopt's rules with OSU's leading '+'
  * (the first argument that is no option ends the options), then at most
@@ -223,6 +118,7 @@ typedef struct {
     char min_buf[32], max_buf[32]; /* -m's, as given */
     int help;                      /* -h or -v: only that is passed on */
     int full;                      /* -f */
+    int type;                      /* -T: an index into types[] (0: MPI_CHAR, OSU's default) */
     args opt;                      /* translated options */
     char *err;
     size_t errlen;
@@ -334,6 +230,34 @@ static int threads(state *s, const char *v)
     return 0;
 }
 
+/* OSU's -T element types: OSU's name, mpigauge's, the size in bytes. */
+static const struct {
+    const char *osu, *mg, *mpi;
+    int size;
+} types[] = {{"mpi_char", "char", "MPI_CHAR", 1},
+             {"mpi_int", "int", "MPI_INT", 4},
+             {"mpi_float", "float", "MPI_FLOAT", 4}};
+
+/* -T mpi_char|mpi_int|mpi_float (OSU: any case). The collectives and the
+ * one-sided accumulates and atomics take it as their element; latency and
+ * bandwidth measure it beside their bytes (its variant is kept). */
+static int element(state *s, const char *v)
+{
+    mg_osu_kind k = s->e->kind;
+    if (k != MG_OSU_COLL && k != MG_OSU_ROOTED && k != MG_OSU_PERS && k != MG_OSU_NBC &&
+        k != MG_OSU_LAT && k != MG_OSU_BW && !rma_typed(s->e))
+        return refused(s, 'T');
+    if (strcasecmp(v, "all") == 0)
+        return fail(s, "-T all: mpigauge prints one table per launch under the OSU names; "
+                       "launch once per type (-T mpi_char, mpi_int, mpi_float)");
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; ++i)
+        if (strcasecmp(v, types[i].osu) == 0) {
+            s->type = (int)i + 1;
+            return 0;
+        }
+    return fail(s, "-T %s: Invalid data type. Valid types [mpi_char, mpi_int, mpi_float, all]", v);
+}
+
 /* One letter with its argument (NULL: none). */
 static int letter(state *s, int c, const char *v)
 {
@@ -347,7 +271,7 @@ static int letter(state *s, int c, const char *v)
         s->help = 1;
         pass(s, "-v", NULL);
         return 0;
-    case 'm': return k == MG_OSU_BARRIER ? 0 : sizes(s, v);
+    case 'm': return k == MG_OSU_BARRIER || one_element(s->e) ? 0 : sizes(s, v);
     case 'x':
         if (!is_count(v, 0))
             return fail(s, "-x %s: Invalid Number of Warmup Iterations", v);
@@ -371,6 +295,7 @@ static int letter(state *s, int c, const char *v)
     case 'f': s->full = 1; return 0;
     case 'k': return root(s, v);
     case 'l': pass(s, "--in-place", NULL); return 0;
+    case 'T': return element(s, v);
     case 'a': /* a device array's size, R the message rate column: nothing to do */
     case 'u': /* validation warm-up iterations */
     case 'R': return 0;
@@ -456,9 +381,14 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
             push(out, "--columns");
             push(out, "osu");
         }
-        if (k->max && !sizeless(s->e)) {
-            char m[80];
-            snprintf(m, sizeof m, "%s:%s", s->min ? s->min : k->min, s->max ? s->max : k->max);
+        if (k->max && !sizeless(s->e) && !one_element(s->e)) {
+            char m[80], least[16];
+            const char *min = s->min ? s->min : k->min;
+            if (s->type && atol(min) < types[s->type - 1].size) { /* OSU skips sizes below one */
+                snprintf(least, sizeof least, "%d", types[s->type - 1].size);
+                min = least;
+            }
+            snprintf(m, sizeof m, "%s:%s", min, s->max ? s->max : k->max);
             push(out, "-m");
             push(out, m);
         }
@@ -480,11 +410,15 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
             push(out, "--direction");
             push(out, s->e->kind == MG_OSU_FAN_IN ? "in" : "out");
         }
-        if ((s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED || s->e->kind == MG_OSU_NBC ||
-             s->e->kind == MG_OSU_PERS) &&
-            !sizeless(s->e)) {
+        if (((s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED ||
+              s->e->kind == MG_OSU_NBC || s->e->kind == MG_OSU_PERS) &&
+             !sizeless(s->e)) ||
+            rma_typed(s->e)) {
             push(out, "-T"); /* OSU's default element: MPI_CHAR */
-            push(out, "char");
+            push(out, types[s->type ? s->type - 1 : 0].mg);
+        } else if (s->type) {
+            push(out, "-T");
+            push(out, types[s->type - 1].mg);
         }
     }
     for (int j = 0; j < s->opt.n; ++j)
@@ -527,6 +461,12 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
         o->substituted |= strcmp(argv[i], "H") != 0;
     }
     o->full = s.full;
+    o->mpi_type = types[s.type ? s.type - 1 : 0].mpi;
+    if (s.type && (e->kind == MG_OSU_LAT || e->kind == MG_OSU_BW))
+        snprintf(o->keep, sizeof o->keep, "datatype=%s", types[s.type - 1].mg);
+    if (rc == 0 && s.type && s.max && atol(s.max) < types[s.type - 1].size)
+        rc = fail(&s, "-m %s: no size holds one %s (%d bytes)", s.max, o->mpi_type,
+                  types[s.type - 1].size);
     if (rc == 0) {
         assemble(&s, argv[0], columns, &out);
         if (s.opt.failed || out.failed)
@@ -589,11 +529,12 @@ void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
     meta->osu_no_size = sizeless(o->e);
     /* the phase OSU reports: start + wait alone (persistent), or with the
      * computation between them (non-blocking, with compute and pure beside) */
-    meta->osu_keep = k == MG_OSU_NBC                         ? "phase=overlap"
+    meta->osu_keep = o->keep[0]                              ? o->keep
+                     : k == MG_OSU_NBC                       ? "phase=overlap"
                      : k == MG_OSU_PERS                      ? "phase=pure"
                      : k == MG_OSU_LAT_P || k == MG_OSU_BW_P ? "calls=persistent"
                                                              : NULL;
     meta->osu_line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
     meta->osu_nbc = k == MG_OSU_NBC;
-    meta->osu_datatype = !sizeless(o->e) && !meta->osu_line;
+    meta->osu_datatype = !sizeless(o->e) && !meta->osu_line ? o->mpi_type : NULL;
 }

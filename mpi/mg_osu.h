@@ -57,6 +57,8 @@ typedef struct {
     char **argv;
     int given_argc; /* OSU's, as given (not owned) */
     char **given_argv;
+    const char *mpi_type; /* -T: the element's MPI name ("MPI_INT"; OSU's default MPI_CHAR) */
+    char keep[32];        /* point-to-point -T: the variant OSU's table shows ("datatype=int") */
 } mg_osu;
 
 /* The entry of argv0's base name, or NULL when it is no OSU name. */

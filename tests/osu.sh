@@ -9,7 +9,9 @@
 # same sizes, Pass on every row); D D is taken as host memory with one
 # warning line; OSU's exit codes (1 for a usage error and for a wrong rank
 # count, 0 for -h); the non-blocking, persistent and barrier forms print
-# OSU's columns; osu_init and osu_hello print OSU's lines. Environment as for mpi_cases.sh, and MG_BUILDDIR.
+# OSU's columns; osu_init and osu_hello print OSU's lines; every name runs
+# with OSU's default sizes and element; -T mpi_int|mpi_float|mpi_char is the
+# element OSU's way. Environment as for mpi_cases.sh, and MG_BUILDDIR.
 set -u
 . "$(dirname "$0")/mpi_env.sh"
 osu=${MG_BUILDDIR:-.}/osu
@@ -17,7 +19,7 @@ osu=${MG_BUILDDIR:-.}/osu
 fx=$MG_TESTDIR/fixtures/osu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..10"
+echo "1..12"
 TAP_DIR=$work
 # shellcheck source=tests/tap.sh
 . "$MG_TESTDIR/tap.sh"
@@ -139,4 +141,59 @@ if [ $i -eq 0 ] && [ $hl -eq 0 ] && [ $lp -eq 0 ] &&
     ok "osu_init: $(grep '^nprocs' "$work/i.out"); osu_hello; osu_latency_persistent: the persistent rows"
 else
     notok "osu_init ($i), osu_hello ($hl), osu_latency_persistent ($lp)" "$work/i.out" "$work/hl.out" "$work/lp.out" "$work/lp.err"
+fi
+
+# 11: every name of the folder with OSU's defaults (sizes, element type)
+# and few iterations: one table with rows, exit 0. The fan names need two
+# nodes: on one, a usage error (1) that says so.
+bad=""
+names=0
+while read -r name _; do
+    names=$((names + 1))
+    case $name in
+        osu_init | osu_hello) set -- ;;
+        *) set -- -i 5 -x 1 -m 8 ;; # the smallest size: OSU's default
+    esac
+    run "$work/all.out" "$work/all.err" 2 "$name" "$@" </dev/null
+    rc=$?
+    case $name in
+        osu_bw_fan_in | osu_bw_fan_out)
+            [ $rc -eq 1 ] && grep -q "needs two or more nodes" "$work/all.err" || bad="$bad $name:$rc" ;;
+        osu_init | osu_hello) [ $rc -eq 0 ] && [ -s "$work/all.out" ] || bad="$bad $name:$rc" ;;
+        *) [ $rc -eq 0 ] && grep -q '^# OSU' "$work/all.out" && grep -q '^ *[0-9]' "$work/all.out" ||
+            bad="$bad $name:$rc($(grep -m1 error: "$work/all.err"))" ;;
+    esac
+done <"$osu/links.stamp"
+if [ -z "$bad" ]; then
+    ok "all $names names with OSU's defaults: a table each (the fan names: two nodes needed)"
+else
+    notok "names that fail with OSU's defaults:$bad"
+fi
+
+# 12: -T mpi_int|mpi_float|mpi_char: the element of the collectives and the
+# accumulates, the typed rows of latency; sizes below one element skipped;
+# -T all and -T on a program without types refused (1)
+run "$work/ti.out" "$work/ti.err" 2 osu_allreduce -m 1:16 -i 20 -x 1 -T mpi_int -c
+t1=$?
+run "$work/tf.out" "$work/tf.err" 2 osu_latency -m 1:8 -i 20 -x 1 -T MPI_FLOAT
+t2=$?
+run "$work/ta.out" "$work/ta.err" 2 osu_acc_latency -m 1:2 -i 20 -x 1 -c
+t3=$?
+run "$work/tp.out" "$work/tp.err" 2 osu_fop_latency -i 20 -x 1 -T mpi_int -m 64
+t4=$?
+run "$work/tx.out" "$work/tx.err" 2 osu_allreduce -T all
+t5=$?
+run "$work/ty.out" "$work/ty.err" 2 osu_put_latency -T mpi_int
+t6=$?
+rows() { grep -v '^#' "$1" | awk '{printf "%s%s ", $1, (NF > 2 ? ":" $NF : "")}'; }
+if [ $t1 -eq 0 ] && grep -q '^# Datatype: MPI_INT.$' "$work/ti.out" &&
+    [ "$(rows "$work/ti.out")" = "4:Pass 8:Pass 16:Pass " ] &&
+    [ $t2 -eq 0 ] && grep -q '^# Datatype: MPI_FLOAT.$' "$work/tf.out" && [ "$(rows "$work/tf.out")" = "4 8 " ] &&
+    [ $t3 -eq 0 ] && grep -q '^# Datatype: MPI_CHAR.$' "$work/ta.out" && [ "$(rows "$work/ta.out")" = "1:Pass 2:Pass " ] &&
+    [ $t4 -eq 0 ] && [ "$(rows "$work/tp.out")" = "4 " ] &&
+    [ $t5 -eq 1 ] && grep -q "launch once per type" "$work/tx.err" &&
+    [ $t6 -eq 1 ] && grep -q "datatypes (-T): not taken" "$work/ty.err"; then
+    ok "-T: osu_allreduce MPI_INT 4..16 Pass, osu_latency MPI_FLOAT rows only, osu_acc_latency MPI_CHAR by default, osu_fop_latency one row; -T all and put's -T refused"
+else
+    notok "-T ($t1 $t2 $t3 $t4 $t5 $t6)" "$work/ti.out" "$work/tf.out" "$work/tf.err" "$work/ta.out" "$work/ta.err" "$work/tp.out" "$work/tx.err" "$work/ty.err"
 fi

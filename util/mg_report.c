@@ -103,7 +103,7 @@ static void osu_header(FILE *f, const mg_table_meta *meta)
     if (meta->osu_line)
         return; /* osu_init, osu_hello: one line, no table */
     if (meta->osu_datatype)
-        fprintf(f, "# Datatype: MPI_CHAR.\n");
+        fprintf(f, "# Datatype: %s.\n", meta->osu_datatype);
     if (meta->osu_no_size)
         fprintf(f, "# %s", meta->osu_figure);
     else

@@ -106,9 +106,9 @@ typedef struct {
      * first header line (NULL: not OSU's table), osu_figure the figure's
      * column title; osu_full adds Min and Max over ranks and Iterations
      * (-f), osu_no_size drops the size (barrier), osu_datatype names the
-     * element type. */
-    const char *osu_title, *osu_figure;
-    int osu_full, osu_no_size, osu_datatype;
+     * element type ("MPI_CHAR"; NULL: no such line). */
+    const char *osu_title, *osu_figure, *osu_datatype;
+    int osu_full, osu_no_size;
     const char *osu_keep; /* only rows of this variant ("phase=pure"), or NULL */
     int osu_nbc;          /* non-blocking: Compute, Pure Comm. and Overlap columns */
     int gbits;            /* bandwidth rows (MB/s): a Gbit/s column */
