@@ -64,36 +64,6 @@ cat >"$work/rank.sh" <<'SH'
 echo $$ >>"$MG_PIDS"
 exec "$@"
 SH
-cat >"$work/stop.py" <<'PY'
-import os, signal, sys, time
-path, period, stall = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-deadline, pids = time.monotonic() + 100, []
-while len(pids) < 2 and time.monotonic() < deadline:
-    time.sleep(0.01)
-    pids = [int(x) for x in open(path).read().split()]
-t0, k, stops, alive = time.monotonic() + 0.1, 0, 0, len(pids)
-try:
-    while alive and time.monotonic() < deadline:
-        time.sleep(max(0.0, t0 + k * period - time.monotonic()))
-        k += 1
-        try:
-            for p in pids:
-                os.kill(p, signal.SIGSTOP)
-            stops += 1
-            time.sleep(stall)
-        except ProcessLookupError:
-            pass
-        finally:
-            alive = 0
-            for p in pids:
-                try:
-                    os.kill(p, signal.SIGCONT)
-                    alive += 1
-                except ProcessLookupError:
-                    pass
-finally:
-    print(f"{stops} stops")
-PY
 hi=
 [ "$(id -u)" -eq 0 ] && hi="nice -n -15"
 MG_PIDS=$work/pids
@@ -101,7 +71,7 @@ export MG_PIDS
 # one retry: a burst of load beside the test can hide a run's period
 for attempt in 1 2; do
     : >"$MG_PIDS"
-    $hi "$PYTHON" "$work/stop.py" "$MG_PIDS" 0.050 0.012 >"$work/dist.out" 2>&1 &
+    $hi "$PYTHON" "$MG_TESTDIR/stall.py" "$MG_PIDS" 2 0.050 0.012 >"$work/dist.out" 2>&1 &
     d1=$!
     # shellcheck disable=SC2086
     $hi timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 sh "$work/rank.sh" "$prog" -m 8:8 \
