@@ -56,25 +56,6 @@ static const kind_facts facts[] = {
     [MG_OSU_HELLO] = {"hvI", NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
-/* Barriers have no message size. */
-static int sizeless(const mg_osu_entry *e) { return strstr(e->bench, "barrier") != NULL; }
-
-/* The one-sided programs with an element type: the accumulates and the
- * atomics. */
-static int rma_typed(const mg_osu_entry *e)
-{
-    return (e->kind == MG_OSU_RMA_LAT || e->kind == MG_OSU_RMA_BW) &&
-           strstr(e->bench, "put") == NULL && strcmp(e->bench, "get_latency") != 0 &&
-           strcmp(e->bench, "get_bw") != 0;
-}
-
-/* The atomics move one element: OSU prints one row, its size, whatever -m
- * says. */
-static int one_element(const mg_osu_entry *e)
-{
-    return strcmp(e->bench, "fop_latency") == 0 || strcmp(e->bench, "cas_latency") == 0;
-}
-
 /* OSU's command line into mpigauge's: getopt's rules with OSU's leading '+'
  * (the first argument that is no option ends the options), then at most
  * two buffer locations. mpigauge's own long options (--format json,
@@ -245,7 +226,7 @@ static int element(state *s, const char *v)
 {
     mg_osu_kind k = s->e->kind;
     if (k != MG_OSU_COLL && k != MG_OSU_ROOTED && k != MG_OSU_PERS && k != MG_OSU_NBC &&
-        k != MG_OSU_LAT && k != MG_OSU_BW && !rma_typed(s->e))
+        k != MG_OSU_LAT && k != MG_OSU_BW && !mg_osu_rma_typed(s->e))
         return refused(s, 'T');
     if (strcasecmp(v, "all") == 0)
         return fail(s, "-T all: mpigauge prints one table per launch under the OSU names; "
@@ -271,7 +252,7 @@ static int letter(state *s, int c, const char *v)
         s->help = 1;
         pass(s, "-v", NULL);
         return 0;
-    case 'm': return k == MG_OSU_BARRIER || one_element(s->e) ? 0 : sizes(s, v);
+    case 'm': return k == MG_OSU_BARRIER || mg_osu_one_element(s->e) ? 0 : sizes(s, v);
     case 'x':
         if (!is_count(v, 0))
             return fail(s, "-x %s: Invalid Number of Warmup Iterations", v);
@@ -381,7 +362,7 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
             push(out, "--columns");
             push(out, "osu");
         }
-        if (k->max && !sizeless(s->e) && !one_element(s->e)) {
+        if (k->max && !mg_osu_sizeless(s->e) && !mg_osu_one_element(s->e)) {
             char m[80], least[16];
             const char *min = s->min ? s->min : k->min;
             if (s->type && atol(min) < types[s->type - 1].size) { /* OSU skips sizes below one */
@@ -412,8 +393,8 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
         }
         if (((s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED ||
               s->e->kind == MG_OSU_NBC || s->e->kind == MG_OSU_PERS) &&
-             !sizeless(s->e)) ||
-            rma_typed(s->e)) {
+             !mg_osu_sizeless(s->e)) ||
+            mg_osu_rma_typed(s->e)) {
             push(out, "-T"); /* OSU's default element: MPI_CHAR */
             push(out, types[s->type ? s->type - 1 : 0].mg);
         } else if (s->type) {
@@ -482,59 +463,10 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
     return 0;
 }
 
-void mg_osu_warning(const mg_osu *o, char *buf, size_t len)
-{
-    if (!o->substituted) {
-        snprintf(buf, len, "%s", "");
-        return;
-    }
-    snprintf(buf, len,
-             "buffer locations '%s' taken as host memory, as an OSU build without GPU support "
-             "takes them: this build has host buffers only",
-             o->buffers);
-}
-
 void mg_osu_free(mg_osu *o)
 {
     args a = {o->argv, o->argc, o->argc, 0};
     release(&a);
     o->argv = NULL;
     o->argc = 0;
-}
-
-void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
-{
-    static const char *const figure[] = {[MG_OSU_LAT] = "Median Latency(us)",
-                                         [MG_OSU_MT] = "Median Latency(us)",
-                                         [MG_OSU_BW] = "Bandwidth (MB/s)",
-                                         [MG_OSU_MBW] = "MB/s",
-                                         [MG_OSU_COLL] = "Median Latency(us)",
-                                         [MG_OSU_ROOTED] = "Median Latency(us)",
-                                         [MG_OSU_BARRIER] = "Median Latency(us)",
-                                         [MG_OSU_RMA_LAT] = "Latency (us)",
-                                         [MG_OSU_RMA_BW] = "Bandwidth (MB/s)",
-                                         [MG_OSU_NBC] = "Overall(us)",
-                                         [MG_OSU_PERS] = "Median Latency(us)",
-                                         [MG_OSU_LAT_P] = "Median Latency(us)",
-                                         [MG_OSU_BW_P] = "Bandwidth (MB/s)",
-                                         [MG_OSU_FAN_IN] = "Bandwidth (MB/s)",
-                                         [MG_OSU_FAN_OUT] = "Bandwidth (MB/s)",
-                                         [MG_OSU_INIT] = "",
-                                         [MG_OSU_HELLO] = ""};
-    const mg_osu_kind k = o->e->kind;
-    meta->osu_title = o->e->title;
-    meta->osu_figure = figure[k];
-    meta->osu_full = o->full && (k == MG_OSU_COLL || k == MG_OSU_ROOTED || k == MG_OSU_BARRIER ||
-                                 k == MG_OSU_PERS);
-    meta->osu_no_size = sizeless(o->e);
-    /* the phase OSU reports: start + wait alone (persistent), or with the
-     * computation between them (non-blocking, with compute and pure beside) */
-    meta->osu_keep = o->keep[0]                              ? o->keep
-                     : k == MG_OSU_NBC                       ? "phase=overlap"
-                     : k == MG_OSU_PERS                      ? "phase=pure"
-                     : k == MG_OSU_LAT_P || k == MG_OSU_BW_P ? "calls=persistent"
-                                                             : NULL;
-    meta->osu_line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
-    meta->osu_nbc = k == MG_OSU_NBC;
-    meta->osu_datatype = !sizeless(o->e) && !meta->osu_line ? o->mpi_type : NULL;
 }

@@ -77,5 +77,10 @@ void mg_osu_free(mg_osu *o);
 void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta);
 /* OSU's exit code for mpigauge's: 0 stays 0, every failure is 1. */
 int mg_osu_exit(int rc);
+/* What an entry's program is: a barrier (no sizes), a one-sided
+ * accumulate or atomic (an element type), an atomic (one element). */
+int mg_osu_sizeless(const mg_osu_entry *e);
+int mg_osu_rma_typed(const mg_osu_entry *e);
+int mg_osu_one_element(const mg_osu_entry *e);
 
 #endif

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The OSU drop-in's names (mg_osu.h): every OSU program mpigauge answers
- * to, the program that runs it, and OSU's title line. */
+ * to, the program that runs it, OSU's title line, and what its table
+ * shows. */
 #include "mg_osu.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define E_P2P(o, b, t, k)                                                                          \
@@ -127,3 +129,71 @@ void mg_osu_list(FILE *f)
 }
 
 int mg_osu_exit(int rc) { return rc == 0 ? 0 : 1; }
+
+/* Barriers have no message size. */
+int mg_osu_sizeless(const mg_osu_entry *e) { return strstr(e->bench, "barrier") != NULL; }
+
+/* The one-sided programs with an element type: the accumulates and the
+ * atomics. */
+int mg_osu_rma_typed(const mg_osu_entry *e)
+{
+    return (e->kind == MG_OSU_RMA_LAT || e->kind == MG_OSU_RMA_BW) &&
+           strstr(e->bench, "put") == NULL && strcmp(e->bench, "get_latency") != 0 &&
+           strcmp(e->bench, "get_bw") != 0;
+}
+
+/* The atomics move one element: OSU prints one row, its size, whatever -m
+ * says. */
+int mg_osu_one_element(const mg_osu_entry *e)
+{
+    return strcmp(e->bench, "fop_latency") == 0 || strcmp(e->bench, "cas_latency") == 0;
+}
+
+void mg_osu_warning(const mg_osu *o, char *buf, size_t len)
+{
+    if (!o->substituted) {
+        snprintf(buf, len, "%s", "");
+        return;
+    }
+    snprintf(buf, len,
+             "buffer locations '%s' taken as host memory, as an OSU build without GPU support "
+             "takes them: this build has host buffers only",
+             o->buffers);
+}
+
+void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
+{
+    static const char *const figure[] = {[MG_OSU_LAT] = "Median Latency(us)",
+                                         [MG_OSU_MT] = "Median Latency(us)",
+                                         [MG_OSU_BW] = "Bandwidth (MB/s)",
+                                         [MG_OSU_MBW] = "MB/s",
+                                         [MG_OSU_COLL] = "Median Latency(us)",
+                                         [MG_OSU_ROOTED] = "Median Latency(us)",
+                                         [MG_OSU_BARRIER] = "Median Latency(us)",
+                                         [MG_OSU_RMA_LAT] = "Latency (us)",
+                                         [MG_OSU_RMA_BW] = "Bandwidth (MB/s)",
+                                         [MG_OSU_NBC] = "Overall(us)",
+                                         [MG_OSU_PERS] = "Median Latency(us)",
+                                         [MG_OSU_LAT_P] = "Median Latency(us)",
+                                         [MG_OSU_BW_P] = "Bandwidth (MB/s)",
+                                         [MG_OSU_FAN_IN] = "Bandwidth (MB/s)",
+                                         [MG_OSU_FAN_OUT] = "Bandwidth (MB/s)",
+                                         [MG_OSU_INIT] = "",
+                                         [MG_OSU_HELLO] = ""};
+    const mg_osu_kind k = o->e->kind;
+    meta->osu_title = o->e->title;
+    meta->osu_figure = figure[k];
+    meta->osu_full = o->full && (k == MG_OSU_COLL || k == MG_OSU_ROOTED || k == MG_OSU_BARRIER ||
+                                 k == MG_OSU_PERS);
+    meta->osu_no_size = mg_osu_sizeless(o->e);
+    /* the phase OSU reports: start + wait alone (persistent), or with the
+     * computation between them (non-blocking, with compute and pure beside) */
+    meta->osu_keep = o->keep[0]                              ? o->keep
+                     : k == MG_OSU_NBC                       ? "phase=overlap"
+                     : k == MG_OSU_PERS                      ? "phase=pure"
+                     : k == MG_OSU_LAT_P || k == MG_OSU_BW_P ? "calls=persistent"
+                                                             : NULL;
+    meta->osu_line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
+    meta->osu_nbc = k == MG_OSU_NBC;
+    meta->osu_datatype = !mg_osu_sizeless(o->e) && !meta->osu_line ? o->mpi_type : NULL;
+}
