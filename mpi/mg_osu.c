@@ -48,7 +48,7 @@ static const kind_facts facts[] = {
     [MG_OSU_COLL] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::"),
     [MG_OSU_ROOTED] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:"),
     [MG_OSU_PERS] = F_COLL("hvfm:i:x:M:a:c::u:G:D:P:T:Ilz::k:"),
-    [MG_OSU_NBC] = F_COLL("hvfm:i:x:M:t:a:c::u:G:P:T:Ilz::k:"),
+    [MG_OSU_NBC] = F_COLL("hvfm:i:x:M:t:a:c::u:G:D:P:T:Ilz::k:"),
     [MG_OSU_BARRIER] = {"hvfm:i:x:M:a:u:G:P:Iz::", NULL, NULL, "1000", "100", "1000", "100"},
     [MG_OSU_RMA_LAT] = {"w:s:hvm:x:i:G:Iz::P:cT:", "1", "4194304", "10000", "100", "1000", "10"},
     [MG_OSU_RMA_BW] = {"w:s:hvm:x:i:G:Iz::W:P:cT:", "1", "4194304", "100", "10", "20", "2"},
@@ -100,6 +100,8 @@ typedef struct {
     int help;                      /* -h or -v: only that is passed on */
     int full;                      /* -f */
     int type;                      /* -T: an index into types[] (0: MPI_CHAR, OSU's default) */
+    int ddt;                       /* -D: 0 none, 1 cont, 2 vect */
+    long stride, block;            /* -D vect:STRIDE:BLOCK, in bytes */
     args opt;                      /* translated options */
     char *err;
     size_t errlen;
@@ -152,14 +154,10 @@ static int sizes(state *s, const char *v)
 /* The features OSU has and mpigauge does not take under its names. */
 static int refused(state *s, int c)
 {
-    static const char *const what[][2] = {{"G", "graphs (-G)"},
-                                          {"D", "derived datatypes (-D)"},
-                                          {"P", "PAPI counters (-P)"},
-                                          {"I", "MPI sessions (-I)"},
-                                          {"z", "tail latencies (-z)"},
-                                          {"T", "datatypes (-T)"},
-                                          {"p", "a number of pairs (-p)"},
-                                          {"V", "a varying window (-V)"}};
+    static const char *const what[][2] = {
+        {"G", "graphs (-G)"},          {"P", "PAPI counters (-P)"}, {"I", "MPI sessions (-I)"},
+        {"z", "tail latencies (-z)"},  {"T", "datatypes (-T)"},     {"p", "a number of pairs (-p)"},
+        {"V", "a varying window (-V)"}};
     for (size_t i = 0; i < sizeof what / sizeof what[0]; ++i)
         if (what[i][0][0] == c)
             return fail(s,
@@ -239,6 +237,86 @@ static int element(state *s, const char *v)
     return fail(s, "-T %s: Invalid data type. Valid types [mpi_char, mpi_int, mpi_float, all]", v);
 }
 
+/* Where OSU's -D meets mpigauge's: latency, bandwidth and the blocking
+ * collectives that move blocks. */
+static int takes_layout(const mg_osu_entry *e)
+{
+    static const char *const benches[] = {"latency",
+                                          "bw",
+                                          "bibw",
+                                          "bcast",
+                                          "scatter",
+                                          "gather",
+                                          "allgather",
+                                          "alltoall",
+                                          "neighbor_allgather",
+                                          "neighbor_alltoall"};
+    if (e->kind != MG_OSU_LAT && e->kind != MG_OSU_BW && e->kind != MG_OSU_COLL &&
+        e->kind != MG_OSU_ROOTED)
+        return 0;
+    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; ++i)
+        if (strcmp(e->bench, benches[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* -D cont|vect:STRIDE:BLOCK (OSU's --ddt, any case): each message one
+ * derived type of MPI_CHAR over OSU's size, contiguous or BLOCK bytes of
+ * every STRIDE. indx:FILE (displacements from a file) is refused. */
+static int layout(state *s, const char *v)
+{
+    const char *bench = s->e->bench, *colon = strchr(v, ':');
+    char *end = NULL;
+    if (!takes_layout(s->e))
+        return fail(s,
+                    "derived datatypes (-D): under the OSU names on osu_latency, osu_bw, "
+                    "osu_bibw and the blocking bcast, scatter, gather, allgather, alltoall and "
+                    "neighbourhood allgather and alltoall; run mpigauge_%s with its own options "
+                    "(doc/osu.md)",
+                    bench);
+    if (strncasecmp(v, "cont", 4) == 0) {
+        s->ddt = 1;
+        return 0;
+    }
+    if (strncasecmp(v, "indx", 4) == 0)
+        return fail(s,
+                    "-D %s: indexed layouts read from a file are not taken under the OSU names; "
+                    "mpigauge_%s -D indexed measures mpigauge's own (doc/osu.md)",
+                    v, bench);
+    if (strncasecmp(v, "vect", 4) != 0)
+        return fail(s, "-D %s: Invalid ddt type. Valid ddt types [cont, vect, indx]", v);
+    if (colon != NULL) {
+        s->stride = strtol(colon + 1, &end, 10);
+        s->block = *end == ':' ? strtol(end + 1, &end, 10) : 0;
+    }
+    if (colon == NULL || *end != '\0' || s->stride < 1 || s->block < 1 || s->block > s->stride)
+        return fail(s, "-D %s: a vector is vect:STRIDE:BLOCK, with 1 <= BLOCK <= STRIDE (bytes)",
+                    v);
+    s->ddt = 2;
+    return 0;
+}
+
+/* -D's rows, layout and kept variant; MPI_CHAR only. */
+static int ddt_setup(state *s, mg_osu *o)
+{
+    const kind_facts *k = &facts[s->e->kind];
+    if (s->type > 1)
+        return fail(s, "-D with -T %s: derived datatypes of MPI_CHAR only under the OSU names",
+                    types[s->type - 1].osu);
+    o->ddt_rows = mg_osu_ddt_rows(
+        strtoull(s->min ? s->min : k->min, NULL, 10), strtoull(s->max ? s->max : k->max, NULL, 10),
+        s->ddt == 2 ? s->stride : 0, s->block, o->ddt_size, o->ddt_sent, MG_OSU_DDT_MAX);
+    if (o->ddt_rows == 0)
+        return fail(s, "-D vect:%ld:%ld: no size of -m holds one stride (%ld bytes)", s->stride,
+                    s->block, s->stride);
+    if (s->ddt == 1)
+        snprintf(o->layout, sizeof o->layout, "contiguous");
+    else
+        snprintf(o->layout, sizeof o->layout, "vector:%ld:%ld", s->block, s->stride);
+    snprintf(o->keep, sizeof o->keep, "datatype=%s/char", o->layout);
+    return 0;
+}
+
 /* One letter with its argument (NULL: none). */
 static int letter(state *s, int c, const char *v)
 {
@@ -277,6 +355,7 @@ static int letter(state *s, int c, const char *v)
     case 'k': return root(s, v);
     case 'l': pass(s, "--in-place", NULL); return 0;
     case 'T': return element(s, v);
+    case 'D': return layout(s, v);
     case 'a': /* a device array's size, R the message rate column: nothing to do */
     case 'u': /* validation warm-up iterations */
     case 'R': return 0;
@@ -288,9 +367,9 @@ static int letter(state *s, int c, const char *v)
 static const char *long_letter(const char *name, size_t len)
 {
     static const char *const names[][2] = {
-        {"message-size", "m"}, {"iterations", "i"}, {"warmup", "x"},
-        {"validation", "c"},   {"full", "f"},       {"window-size", "W"},
-        {"mem-limit", "M"},    {"help", "h"},       {"version", "v"}};
+        {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},    {"validation", "c"},
+        {"full", "f"},         {"window-size", "W"}, {"mem-limit", "M"}, {"help", "h"},
+        {"version", "v"},      {"type", "T"},        {"ddt", "D"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         if (strlen(names[i][0]) == len && strncmp(names[i][0], name, len) == 0)
             return names[i][1];
@@ -353,7 +432,7 @@ static int letters(state *s, int argc, char **argv, int *i)
 }
 
 /* mpigauge's command line from what the letters set. */
-static void assemble(state *s, const char *argv0, int given_columns, args *out)
+static void assemble(state *s, const mg_osu *o, const char *argv0, int given_columns, args *out)
 {
     const kind_facts *k = &facts[s->e->kind];
     push(out, argv0);
@@ -362,7 +441,14 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
             push(out, "--columns");
             push(out, "osu");
         }
-        if (k->max && !mg_osu_sizeless(s->e) && !mg_osu_one_element(s->e)) {
+        if (o->ddt_rows) { /* the bytes each of OSU's sizes carries */
+            char list[MG_OSU_DDT_MAX * 22] = "";
+            for (int r = 0; r < o->ddt_rows; ++r)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%llu", r ? "," : "",
+                         o->ddt_sent[r]);
+            push(out, "-m");
+            push(out, list);
+        } else if (k->max && !mg_osu_sizeless(s->e) && !mg_osu_one_element(s->e)) {
             char m[80], least[16];
             const char *min = s->min ? s->min : k->min;
             if (s->type && atol(min) < types[s->type - 1].size) { /* OSU skips sizes below one */
@@ -397,9 +483,13 @@ static void assemble(state *s, const char *argv0, int given_columns, args *out)
             mg_osu_rma_typed(s->e)) {
             push(out, "-T"); /* OSU's default element: MPI_CHAR */
             push(out, types[s->type ? s->type - 1 : 0].mg);
-        } else if (s->type) {
+        } else if (s->type && !o->layout[0]) {
             push(out, "-T");
             push(out, types[s->type - 1].mg);
+        }
+        if (o->layout[0]) {
+            push(out, "-D");
+            push(out, o->layout);
         }
     }
     for (int j = 0; j < s->opt.n; ++j)
@@ -448,8 +538,10 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
     if (rc == 0 && s.type && s.max && atol(s.max) < types[s.type - 1].size)
         rc = fail(&s, "-m %s: no size holds one %s (%d bytes)", s.max, o->mpi_type,
                   types[s.type - 1].size);
+    if (rc == 0 && s.ddt)
+        rc = ddt_setup(&s, o);
     if (rc == 0) {
-        assemble(&s, argv[0], columns, &out);
+        assemble(&s, o, argv[0], columns, &out);
         if (s.opt.failed || out.failed)
             rc = fail(&s, "out of memory");
     }

@@ -47,6 +47,8 @@ typedef struct {
     mg_osu_kind kind;
 } mg_osu_entry;
 
+#define MG_OSU_DDT_MAX 64 /* -D: rows at most */
+
 /* A command line under an OSU name, translated. */
 typedef struct {
     const mg_osu_entry *e;
@@ -58,7 +60,10 @@ typedef struct {
     int given_argc; /* OSU's, as given (not owned) */
     char **given_argv;
     const char *mpi_type; /* -T: the element's MPI name ("MPI_INT"; OSU's default MPI_CHAR) */
-    char keep[32];        /* point-to-point -T: the variant OSU's table shows ("datatype=int") */
+    char keep[64];        /* -T (point-to-point), -D: the variant OSU's table shows */
+    char layout[48];      /* -D: mpigauge's layout ("contiguous", "vector:B:S"), "" none */
+    int ddt_rows;         /* -D: OSU's sizes and the bytes each carries, row by row */
+    unsigned long long ddt_size[MG_OSU_DDT_MAX], ddt_sent[MG_OSU_DDT_MAX];
 } mg_osu;
 
 /* The entry of argv0's base name, or NULL when it is no OSU name. */
@@ -82,5 +87,11 @@ int mg_osu_exit(int rc);
 int mg_osu_sizeless(const mg_osu_entry *e);
 int mg_osu_rma_typed(const mg_osu_entry *e);
 int mg_osu_one_element(const mg_osu_entry *e);
+/* OSU's -D rows: the sizes from min to max that mpigauge sweeps (powers of
+ * two), each with the bytes its derived type carries: all of them (stride
+ * 0, contiguous) or block bytes of every stride (whole strides only). Rows
+ * that carry nothing are left out; at most cap rows. The number of rows. */
+int mg_osu_ddt_rows(unsigned long long min, unsigned long long max, long stride, long block,
+                    unsigned long long *size, unsigned long long *sent, int cap);
 
 #endif

@@ -149,6 +149,26 @@ int mg_osu_one_element(const mg_osu_entry *e)
     return strcmp(e->bench, "fop_latency") == 0 || strcmp(e->bench, "cas_latency") == 0;
 }
 
+int mg_osu_ddt_rows(unsigned long long min, unsigned long long max, long stride, long block,
+                    unsigned long long *size, unsigned long long *sent, int cap)
+{
+    int n = 0;
+    unsigned long long s = 1;
+    while (s < min && s <= max / 2)
+        s <<= 1;
+    for (; s >= min && s <= max && n < cap; s <<= 1) {
+        const unsigned long long b =
+            stride > 0 ? s / (unsigned long long)stride * (unsigned long long)block : s;
+        if (b > 0) {
+            size[n] = s;
+            sent[n++] = b;
+        }
+        if (s > max / 2)
+            break;
+    }
+    return n;
+}
+
 void mg_osu_warning(const mg_osu *o, char *buf, size_t len)
 {
     if (!o->substituted) {
@@ -196,4 +216,7 @@ void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
     meta->osu_line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
     meta->osu_nbc = k == MG_OSU_NBC;
     meta->osu_datatype = !mg_osu_sizeless(o->e) && !meta->osu_line ? o->mpi_type : NULL;
+    meta->osu_ddt_rows = o->ddt_rows;
+    meta->osu_ddt_size = o->ddt_size;
+    meta->osu_ddt_sent = o->ddt_sent;
 }

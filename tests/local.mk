@@ -45,7 +45,7 @@ tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lpth
 check_PROGRAMS += tests/unit/driver_tests
 tests_unit_driver_tests_SOURCES = \
 	tests/unit/driver_fake.c tests/unit/driver_fake.h \
-	tests/unit/test_driver.cc tests/unit/test_group.cc tests/unit/test_mpit.cc \
+	tests/unit/test_driver.cc tests/unit/test_group.cc tests/unit/test_mpit.cc tests/unit/test_osu.cc \
 	tests/unit/golden.h
 tests_unit_driver_tests_CPPFLAGS = $(tests_unit_unit_tests_CPPFLAGS)
 tests_unit_driver_tests_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)

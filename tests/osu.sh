@@ -19,7 +19,7 @@ osu=${MG_BUILDDIR:-.}/osu
 fx=$MG_TESTDIR/fixtures/osu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..12"
+echo "1..13"
 TAP_DIR=$work
 # shellcheck source=tests/tap.sh
 . "$MG_TESTDIR/tap.sh"
@@ -196,4 +196,29 @@ if [ $t1 -eq 0 ] && grep -q '^# Datatype: MPI_INT.$' "$work/ti.out" &&
     ok "-T: osu_allreduce MPI_INT 4..16 Pass, osu_latency MPI_FLOAT rows only, osu_acc_latency MPI_CHAR by default, osu_fop_latency one row; -T all and put's -T refused"
 else
     notok "-T ($t1 $t2 $t3 $t4 $t5 $t6)" "$work/ti.out" "$work/tf.out" "$work/tf.err" "$work/ta.out" "$work/ta.err" "$work/tp.out" "$work/tx.err" "$work/ty.err"
+fi
+
+# 13: -D cont|vect:STRIDE:BLOCK: OSU's sizes, the bytes each carries in the
+# Transmit Size column, Pass; indx:FILE and -D where mpigauge has none refused
+run "$work/dc.out" "$work/dc.err" 2 osu_latency -D cont -m 8:16 -i 20 -x 1 -c
+d1=$?
+run "$work/dv.out" "$work/dv.err" 2 osu_bw -D vect:8:4 -m 4:32 -i 5 -x 1 -c
+d2=$?
+run "$work/da.out" "$work/da.err" 2 osu_alltoall --ddt vect:4:2 -m 8 -i 10 -x 1 -c
+d3=$?
+run "$work/dx.out" "$work/dx.err" 2 osu_latency -D indx:"$work/none"
+d4=$?
+run "$work/dr.out" "$work/dr.err" 2 osu_allreduce -D cont
+d5=$?
+# size:figure-present:validation:transmit, one per row
+drows() { grep -v '^#' "$1" | awk '{printf "%s:%s:%s ", $1, $(NF - 1), $NF}'; }
+if [ $d1 -eq 0 ] && grep -q 'Validation *Transmit Size$' "$work/dc.out" &&
+    [ "$(drows "$work/dc.out")" = "8:Pass:8 16:Pass:16 " ] &&
+    [ $d2 -eq 0 ] && [ "$(drows "$work/dv.out")" = "8:Pass:4 16:Pass:8 32:Pass:16 " ] &&
+    [ $d3 -eq 0 ] && [ "$(drows "$work/da.out")" = "4:Pass:2 8:Pass:4 " ] &&
+    [ $d4 -eq 1 ] && grep -q "indexed layouts read from a file" "$work/dx.err" &&
+    [ $d5 -eq 1 ] && grep -q "derived datatypes (-D): under the OSU names" "$work/dr.err"; then
+    ok "-D: osu_latency cont 8, 16; osu_bw vect:8:4 8, 16, 32 carrying 4, 8, 16; osu_alltoall vect:4:2; all Pass; indx and allreduce refused (1)"
+else
+    notok "-D ($d1 $d2 $d3 $d4 $d5)" "$work/dc.out" "$work/dc.err" "$work/dv.out" "$work/dv.err" "$work/da.out" "$work/da.err" "$work/dx.err" "$work/dr.err"
 fi

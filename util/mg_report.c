@@ -116,6 +116,8 @@ static void osu_header(FILE *f, const mg_table_meta *meta)
                 "Max Latency(us)", 12, "Iterations");
     if (meta->validated)
         fprintf(f, "%*s", OSU_FIELD_WIDTH, "Validation");
+    if (meta->osu_ddt_rows)
+        fprintf(f, "%*s", OSU_FIELD_WIDTH, "Transmit Size");
     if (meta->variant_name && !meta->osu_keep)
         fprintf(f, "  %s", meta->variant_name);
     fputc('\n', f);
@@ -130,8 +132,19 @@ static double extra_named(const mg_result *r, const char *name)
     return NAN;
 }
 
+/* The size OSU's table shows for a row: its own, or under -D the size
+ * whose derived type carries the row's bytes. */
+static unsigned long long osu_size(const mg_table_meta *meta, const mg_result *r)
+{
+    for (int i = 0; i < meta->osu_ddt_rows; ++i)
+        if (meta->osu_ddt_sent[i] == r->size_bytes)
+            return meta->osu_ddt_size[i];
+    return (unsigned long long)r->size_bytes;
+}
+
 /* A row of OSU's table: the size, the figure, with -f the fastest and
- * slowest rank's medians and the iterations, Pass or Fail. */
+ * slowest rank's medians and the iterations, Pass or Fail, under -D the
+ * bytes sent. */
 static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
 {
     if (meta->osu_line == 1) /* MPI_Init: the fastest, slowest and mean rank */
@@ -145,8 +158,8 @@ static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
     if (meta->osu_no_size)
         fprintf(f, "%*.2f", 17, r->stats.median);
     else
-        fprintf(f, "%-*llu%*.2f", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes,
-                OSU_FIELD_WIDTH, r->stats.median);
+        fprintf(f, "%-*llu%*.2f", OSU_SIZE_WIDTH, osu_size(meta, r), OSU_FIELD_WIDTH,
+                r->stats.median);
     if (meta->osu_nbc)
         fprintf(f, "%*.2f%*.2f%*.2f", OSU_FIELD_WIDTH, extra_named(r, "compute_us"),
                 OSU_FIELD_WIDTH, extra_named(r, "pure_us"), OSU_FIELD_WIDTH,
@@ -157,6 +170,8 @@ static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
                 r->ranks_timed > 0 ? r->slowest_rank_us : r->stats.max, 12, r->iterations);
     if (meta->validated)
         fprintf(f, "%*s", OSU_FIELD_WIDTH, pass_fail(r));
+    if (meta->osu_ddt_rows)
+        fprintf(f, "%*llu", OSU_FIELD_WIDTH, (unsigned long long)r->size_bytes);
     if (!meta->osu_keep)
         mg_report_variant_cell(f, r);
 }

@@ -110,14 +110,18 @@ typedef struct {
     const char *osu_title, *osu_figure, *osu_datatype;
     int osu_full, osu_no_size;
     const char *osu_keep; /* only rows of this variant ("phase=pure"), or NULL */
-    int osu_nbc;          /* non-blocking: Compute, Pure Comm. and Overlap columns */
-    int gbits;            /* bandwidth rows (MB/s): a Gbit/s column */
-    int ranks_named;      /* rows name their slowest and fastest rank (--columns imb) */
-    int osu_line;         /* 1: osu_init's line, 2: osu_hello's, in place of a table */
-    int osu_nprocs;       /* the ranks (osu_init, osu_hello) */
-    int columns;          /* the table's columns: MG_COLUMNS_* (--columns) */
-    int validated;        /* -c: a Validation column (Pass/Fail), in CSV too */
-    const mg_pctl *pctl;  /* -z: these percentile columns in place of P90, P99 (table) and
+    /* OSU's -D: the row of payload osu_ddt_sent[i] shows OSU's size
+     * osu_ddt_size[i], and a Transmit Size column the payload (0 rows: no -D) */
+    int osu_ddt_rows;
+    const unsigned long long *osu_ddt_size, *osu_ddt_sent;
+    int osu_nbc;         /* non-blocking: Compute, Pure Comm. and Overlap columns */
+    int gbits;           /* bandwidth rows (MB/s): a Gbit/s column */
+    int ranks_named;     /* rows name their slowest and fastest rank (--columns imb) */
+    int osu_line;        /* 1: osu_init's line, 2: osu_hello's, in place of a table */
+    int osu_nprocs;      /* the ranks (osu_init, osu_hello) */
+    int columns;         /* the table's columns: MG_COLUMNS_* (--columns) */
+    int validated;       /* -c: a Validation column (Pass/Fail), in CSV too */
+    const mg_pctl *pctl; /* -z: these percentile columns in place of P90, P99 (table) and
                           * p50, p90, p99 (CSV); NULL: those */
 } mg_table_meta;
 
