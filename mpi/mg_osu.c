@@ -155,9 +155,8 @@ static int sizes(state *s, const char *v)
 static int refused(state *s, int c)
 {
     static const char *const what[][2] = {
-        {"G", "graphs (-G)"},          {"P", "PAPI counters (-P)"}, {"I", "MPI sessions (-I)"},
-        {"z", "tail latencies (-z)"},  {"T", "datatypes (-T)"},     {"p", "a number of pairs (-p)"},
-        {"V", "a varying window (-V)"}};
+        {"G", "graphs (-G)"},    {"P", "PAPI counters (-P)"},     {"I", "MPI sessions (-I)"},
+        {"T", "datatypes (-T)"}, {"p", "a number of pairs (-p)"}, {"V", "a varying window (-V)"}};
     for (size_t i = 0; i < sizeof what / sizeof what[0]; ++i)
         if (what[i][0][0] == c)
             return fail(s,
@@ -354,6 +353,7 @@ static int letter(state *s, int c, const char *v)
     case 'f': s->full = 1; return 0;
     case 'k': return root(s, v);
     case 'l': pass(s, "--in-place", NULL); return 0;
+    case 'z': pass(s, "-z", v ? v : "50,90,99"); return 0; /* OSU's default tail */
     case 'T': return element(s, v);
     case 'D': return layout(s, v);
     case 'a': /* a device array's size, R the message rate column: nothing to do */
@@ -369,7 +369,7 @@ static const char *long_letter(const char *name, size_t len)
     static const char *const names[][2] = {
         {"message-size", "m"}, {"iterations", "i"},  {"warmup", "x"},    {"validation", "c"},
         {"full", "f"},         {"window-size", "W"}, {"mem-limit", "M"}, {"help", "h"},
-        {"version", "v"},      {"type", "T"},        {"ddt", "D"}};
+        {"version", "v"},      {"type", "T"},        {"ddt", "D"},       {"tail-lat", "z"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         if (strlen(names[i][0]) == len && strncmp(names[i][0], name, len) == 0)
             return names[i][1];

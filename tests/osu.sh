@@ -19,7 +19,7 @@ osu=${MG_BUILDDIR:-.}/osu
 fx=$MG_TESTDIR/fixtures/osu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..13"
+echo "1..14"
 TAP_DIR=$work
 # shellcheck source=tests/tap.sh
 . "$MG_TESTDIR/tap.sh"
@@ -221,4 +221,21 @@ if [ $d1 -eq 0 ] && grep -q 'Validation *Transmit Size$' "$work/dc.out" &&
     ok "-D: osu_latency cont 8, 16; osu_bw vect:8:4 8, 16, 32 carrying 4, 8, 16; osu_alltoall vect:4:2; all Pass; indx and allreduce refused (1)"
 else
     notok "-D ($d1 $d2 $d3 $d4 $d5)" "$work/dc.out" "$work/dc.err" "$work/dv.out" "$work/dv.err" "$work/da.out" "$work/da.err" "$work/dx.err" "$work/dr.err"
+fi
+
+# 14: -z: OSU's tail columns after Validation (P50, P90, P99 by default;
+# MB/s for bandwidth), one value each, the P50 the median
+run "$work/z1.out" "$work/z1.err" 2 osu_latency -m 8:16 -i 2000 -x 10 -z
+z1=$?
+run "$work/z2.out" "$work/z2.err" 2 osu_bw -m 8:8 -i 20 -x 2 -z50,99 -c
+z2=$?
+# fields per row, and whether the P50 column is the figure
+zrows() { grep -v '^#' "$1" | awk -v c="$2" '{printf "%s:%d:%s ", $1, NF, ($2 == $c ? "p50" : "?")}'; }
+if [ $z1 -eq 0 ] && grep -q 'Median Latency(us)    P50 Tail Lat(us)    P90 Tail Lat(us)    P99 Tail Lat(us)$' "$work/z1.out" &&
+    [ "$(zrows "$work/z1.out" 3)" = "8:5:p50 16:5:p50 " ] &&
+    [ $z2 -eq 0 ] && grep -q 'Validation   P50 Tail BW(MB/s)   P99 Tail BW(MB/s)$' "$work/z2.out" &&
+    [ "$(zrows "$work/z2.out" 4)" = "8:5:p50 " ]; then
+    ok "-z: osu_latency P50, P90, P99 Tail Lat(us); osu_bw -z50,99 -c: Tail BW(MB/s) after Validation; P50 the median"
+else
+    notok "-z ($z1 $z2)" "$work/z1.out" "$work/z1.err" "$work/z2.out" "$work/z2.err"
 fi

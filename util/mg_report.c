@@ -116,6 +116,13 @@ static void osu_header(FILE *f, const mg_table_meta *meta)
                 "Max Latency(us)", 12, "Iterations");
     if (meta->validated)
         fprintf(f, "%*s", OSU_FIELD_WIDTH, "Validation");
+    for (int i = 0; meta->pctl && i < meta->pctl->n; ++i) { /* -z: OSU's tail columns */
+        char name[16], title[48];
+        mg_pctl_name(meta->pctl->p[i], name, sizeof name);
+        snprintf(title, sizeof title, "P%s Tail %s", name,
+                 strstr(meta->osu_figure, "MB/s") ? "BW(MB/s)" : "Lat(us)");
+        fprintf(f, "%*s", OSU_FIELD_WIDTH, title);
+    }
     if (meta->osu_ddt_rows)
         fprintf(f, "%*s", OSU_FIELD_WIDTH, "Transmit Size");
     if (meta->variant_name && !meta->osu_keep)
@@ -170,6 +177,8 @@ static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
                 r->ranks_timed > 0 ? r->slowest_rank_us : r->stats.max, 12, r->iterations);
     if (meta->validated)
         fprintf(f, "%*s", OSU_FIELD_WIDTH, pass_fail(r));
+    for (int i = 0; r->pctl && i < r->pctl->n; ++i)
+        fprintf(f, "%*.2f", OSU_FIELD_WIDTH, r->pctl_v[i]);
     if (meta->osu_ddt_rows)
         fprintf(f, "%*llu", OSU_FIELD_WIDTH, (unsigned long long)r->size_bytes);
     if (!meta->osu_keep)

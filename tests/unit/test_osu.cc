@@ -117,3 +117,15 @@ TEST(Osu, DdtSendsTheBytesOfEachOsuSizeInMpigaugesLayout)
     EXPECT_EQ(translate("osu_bcast", {"-D", "cont", "-T", "mpi_int"}, &err), "");
     EXPECT_EQ(err, "-D with -T mpi_int: derived datatypes of MPI_CHAR only under the OSU names");
 }
+
+TEST(Osu, TailTakesOsusDefaultPercentilesOrTheList)
+{
+    EXPECT_EQ(translate("osu_barrier", {"-z", "-i", "10"}),
+              "--columns osu -i 10 --iterations-large 10 -x 100 --warmup-large 100 -z 50,90,99");
+    EXPECT_EQ(translate("osu_latency", {"-m", "8", "-z99,99.9"}),
+              "--columns osu -m 1:8 -i 10000 --iterations-large 1000 -x 100 --warmup-large 10 "
+              "-z 99,99.9");
+    EXPECT_EQ(translate("osu_latency", {"-m", "8", "--tail-lat=50"}),
+              "--columns osu -m 1:8 -i 10000 --iterations-large 1000 -x 100 --warmup-large 10 "
+              "-z 50");
+}
