@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The OSU drop-in's command lines (mg_osu.h; the names are in
- * mg_osu_names.c). OSU's facts here: the option letters of each kind, the default sizes (point-to-point and
- * one-sided 1 B to 4 MiB (OSU 7.4 skips the size 0), collectives 1 B to
- * 1 MiB), iterations and
- * warm-up (latency 10000/100, bandwidth 100/10, collectives 1000/100, and
- * above 8 KiB 1000/10, 20/2, 100/10), the window of 64, and the element
- * types of -T. */
+ * mg_osu_names.c). OSU's facts here: the option letters of each kind, the
+ * default sizes (point-to-point and one-sided 1 B to 4 MiB (OSU 7.4 skips
+ * the size 0), collectives 1 B to 1 MiB), iterations and warm-up (latency
+ * 10000/100, bandwidth 100/10, collectives 1000/100, and above 8 KiB
+ * 1000/10, 20/2, 100/10), the window of 64, the element types of -T, the
+ * layouts of -D and the tail of -z. */
 #include "mg_osu.h"
 
 #include <stdarg.h>
