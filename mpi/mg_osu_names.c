@@ -153,17 +153,14 @@ int mg_osu_ddt_rows(unsigned long long min, unsigned long long max, long stride,
                     unsigned long long *size, unsigned long long *sent, int cap)
 {
     int n = 0;
-    unsigned long long s = 1;
-    while (s < min && s <= max / 2)
-        s <<= 1;
-    for (; s >= min && s <= max && n < cap; s <<= 1) {
+    for (unsigned long long s = 1; s <= max && n < cap; s <<= 1) {
         const unsigned long long b =
             stride > 0 ? s / (unsigned long long)stride * (unsigned long long)block : s;
-        if (b > 0) {
+        if (s >= min && b > 0) {
             size[n] = s;
             sent[n++] = b;
         }
-        if (s > max / 2)
+        if (s > max / 2) /* the next power of two is past max (or overflows) */
             break;
     }
     return n;
