@@ -72,11 +72,14 @@ def _kill_group_now(proc, grace, collect):
     return (b"", b"") if collect else None
 
 
-def _pdeathsig_prefix():
-    """`setpriv --pdeathsig TERM --` where util-linux's setpriv has it: the
-    launcher then gets SIGTERM when the front-end dies, even by SIGKILL (it
-    ran on until its next write before). The launches are started from the
-    main thread, whose end is the process's end."""
+def _pdeathsig_prefix(parent=None):
+    """`setpriv --pdeathsig TERM -- sh -c GUARD PID` where util-linux's
+    setpriv has it: the launcher then gets SIGTERM when the front-end dies,
+    even by SIGKILL (it ran on until its next write before). The launches are
+    started from the main thread, whose end is the process's end. The guard
+    closes the window before setpriv's prctl: a front-end that died in it is
+    no longer the parent (PID), and the launch ends there instead of running
+    on without the signal."""
     global _PDEATH
     if _PDEATH is None:
         _PDEATH = []
@@ -88,11 +91,15 @@ def _pdeathsig_prefix():
             except (OSError, subprocess.SubprocessError):
                 ok = False
             if ok:
-                _PDEATH = [exe, "--pdeathsig", "TERM", "--"]
-    return _PDEATH
+                _PDEATH = [exe, "--pdeathsig", "TERM", "--", "sh", "-c", _PARENT_GUARD]
+    if not _PDEATH:
+        return []
+    return _PDEATH + [str(os.getpid() if parent is None else parent)]
 
 
 _PDEATH = None
+# $PPID is read when sh starts, after setpriv's prctl: the signal is armed.
+_PARENT_GUARD = '[ "$PPID" = "$0" ] || exit 143; exec "$@"'
 
 
 def _start(argv, env):

@@ -462,6 +462,20 @@ class TestFrontEndDeath(unittest.TestCase):
             self.fail("the launch outlived the front-end")
 
 
+    def test_a_launch_whose_front_end_died_before_the_signal_was_armed_ends(self):
+        """The window before setpriv's prctl: a launch whose parent is not the
+        front-end that started it (it died there) ends at once, exit 143,
+        without running the command; with its parent alive, the command runs."""
+        if not mg.launch._pdeathsig_prefix():
+            self.skipTest("no setpriv --pdeathsig here")
+        gone = subprocess.run(mg.launch._pdeathsig_prefix(parent=1) + ["echo", "ran"],
+                              capture_output=True, text=True, timeout=30)
+        self.assertEqual((gone.returncode, gone.stdout), (143, ""))
+        p = mg.launch._start(["sh", "-c", "echo ran \"$1\"; exit 3", "sh", "a b"], None)
+        out, _ = p.communicate(timeout=30)
+        self.assertEqual((p.returncode, out), (3, b"ran a b\n"))
+
+
 class TestSecondInterrupt(unittest.TestCase):
     def test_a_second_ctrl_c_does_not_abandon_a_launch_that_ignores_sigterm(self):
         """The first SIGINT stops the launch (SIGTERM, then SIGKILL after the
