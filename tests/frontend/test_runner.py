@@ -40,7 +40,10 @@ elif name == "startup":
 elif name == "fail":
     print("mpigauge_fail: error: MPI error on rank 1", file=sys.stderr); sys.exit(99)
 elif name == "hang":
-    out(run()); time.sleep(60)
+    out(run())
+    if os.environ.get("FAKE_MARK"):   # the test's sign that the launch runs
+        open(os.environ["FAKE_MARK"], "w").close()
+    time.sleep(60)
 elif name == "hangafter":
     out(run()); out(res(8, 1.0)); out(res(16, 2.0)); time.sleep(60)
 elif name == "finalhang":
@@ -79,6 +82,16 @@ elif name == "meet":
         time.sleep(0.01)
     out(run()); out(res(8, 1.0)); out(res(16, 2.0))
 '''
+
+def _wait_for(path, limit=30.0):
+    """Until PATH exists: a launch's own sign that it runs, in place of a sleep
+    that a loaded machine can outlast."""
+    deadline = time.time() + limit
+    while not os.path.exists(path):
+        if time.time() > deadline:
+            raise AssertionError(f"{path} did not appear in {limit:.0f} s")
+        time.sleep(0.02)
+
 
 # A fake launcher: "fakerun -n N PROGRAM ARGS..." runs PROGRAM with FAKE_NRANKS=N.
 LAUNCHER = r'''#!/bin/sh
@@ -416,13 +429,10 @@ class RunnerTest(unittest.TestCase):
         cmd = [sys.executable, h.FRONTEND, "run", "--suite", self.suite("ok\nhang\nok\n"),
                "--bindir", self.bin, "--launcher", self.launcher, "--mpi", "openmpi",
                "-o", self.out, "--repeat", "2"]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 20
-        while time.time() < deadline:   # wait until the hang launch runs
-            time.sleep(0.2)
-            if os.path.exists(self.out) and '"status":"ok"' in self.text():
-                time.sleep(0.5)
-                break
+        mark = os.path.join(self.d, "hang.running")
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=dict(os.environ, FAKE_MARK=mark))
+        _wait_for(mark)   # the hang launch runs, after the first ok
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
         self.assertEqual(proc.returncode, 130, err)
@@ -484,11 +494,14 @@ class TestSecondInterrupt(unittest.TestCase):
         code = ("import json, signal, sys; sys.path.insert(0, sys.argv[1]); "
                 "from mpigauge import launch; "
                 "signal.signal(signal.SIGINT, launch.raise_interrupt); "
-                "r = launch.run_launch(['sh', '-c', 'trap \"\" TERM; echo $$; sleep 60'], None, "
-                "100, 2); print(json.dumps({'status': r['status'], 'out': r['exit_code']}))")
-        front = subprocess.Popen([sys.executable, "-c", code, h.FRONTEND_DIR],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(1.0)
+                "r = launch.run_launch(['sh', '-c', 'trap \"\" TERM; touch \"$0\"; sleep 60', "
+                "sys.argv[2]], None, 100, 2); "
+                "print(json.dumps({'status': r['status'], 'out': r['exit_code']}))")
+        with tempfile.TemporaryDirectory() as tmp:
+            mark = os.path.join(tmp, "running")
+            front = subprocess.Popen([sys.executable, "-c", code, h.FRONTEND_DIR, mark],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            _wait_for(mark)   # the handler is set before the launch starts
         front.send_signal(signal.SIGINT)
         time.sleep(1.0)
         front.send_signal(signal.SIGINT)
