@@ -2,7 +2,8 @@
 /* Where the library switches protocol (eager to rendezvous), from two kinds
  * of evidence over a size sweep between ranks 0 and 1:
  *  phase=pingpong (the reference): the ping-pong round trip; a step in the
- *    latency curve above its per-byte trend marks a protocol change;
+ *    latency curve, against the per-byte trend on either side of it, marks
+ *    a protocol change;
  *  phase=send_progress and phase=recv_progress: as the programs of those
  *    names, with a delay of 2 x that round trip: post-delay work near 0 means
  *    the message moved on its own (eager, or a peer that does the copy), near

@@ -36,10 +36,15 @@ typedef struct {
     double ratio; /* latency at index / latency predicted from the trend before */
 } mg_switch;
 
-/* Steps in a latency curve (sizes ascending): a point whose latency exceeds
- * the prediction from the two points before it (their per-byte slope, never
- * negative; the previous latency for the second point) by at least
- * min_ratio (e.g. 1.5). Writes up to max steps, returns how many. */
+/* Steps in a latency curve (sizes ascending) between a point and the one
+ * before it, where either the old path's trend carried forward or the new
+ * path's carried back shows a jump of at least min_ratio (e.g. 1.5): the
+ * point's latency over the prediction from the two points before it, or the
+ * prediction from the point and the one after it over the point before
+ * (per-byte slopes never negative; flat where there is no second point). The
+ * second catches a switch to a path with a higher start-up cost and a lower
+ * per-byte cost, whose step the old path's slope hides. Writes up to max
+ * steps (ratio: the larger of the two), returns how many. */
 int mg_detect_steps(const double *sizes, const double *lat, size_t n, double min_ratio,
                     mg_switch *out, int max);
 

@@ -81,6 +81,25 @@ TEST(Switch, AStepAboveTheTrendIsFound)
     EXPECT_GT(sw[0].ratio, 2.0);
 }
 
+TEST(Switch, AStepSeenFromTheNewPathsTrendIsFound)
+{
+    // 512 B .. 64 KiB: eager 0.5 us + 0.15 ns/B below 4 KiB, rendezvous 1.3 us
+    // + 0.025 ns/B from there: 1.26x over the eager trend carried forward, but
+    // the rendezvous trend carried back to 2 KiB is 1.67x over it
+    std::vector<double> s = sizes_pow2(8, 512), l;
+    for (double b : s)
+        l.push_back(b < 4096 ? 0.5 + 1.5e-4 * b : 1.3 + 2.5e-5 * b);
+    mg_switch sw[4];
+    ASSERT_EQ(mg_detect_steps(s.data(), l.data(), s.size(), 1.5, sw, 4), 1);
+    EXPECT_EQ(sw[0].index, 3u); // sizes[3] = 4096
+    EXPECT_NEAR(sw[0].ratio, (1.3 + 2.5e-5 * 2048) / (0.5 + 1.5e-4 * 2048), 1e-12);
+    // the same 1.26x jump followed by a path as steep as the one before: no step
+    l[4] = l[3] + (l[3] - l[2]) * 2.0;
+    for (size_t i = 5; i < l.size(); ++i)
+        l[i] = l[i - 1] * 2.0;
+    EXPECT_EQ(mg_detect_steps(s.data(), l.data(), s.size(), 1.5, sw, 4), 0);
+}
+
 TEST(Switch, ABandwidthBoundCurveHasNoStep)
 {
     // latency doubling with size (pure bandwidth) is the trend, not a step
