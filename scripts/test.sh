@@ -21,6 +21,10 @@
 # Builds use -Werror (MG_WERROR, default 1).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
+t_start=$(date +%s)
+# A stage's heading with the seconds since the start: what each stage costs
+# of the suite's budget (45 minutes on 2 cores).
+stage() { echo "== $* [$(($(date +%s) - t_start)) s]"; }
 MG_WERROR=${MG_WERROR:-1}
 export MG_WERROR
 "$root/scripts/setup-deps.sh" || exit 1
@@ -50,14 +54,14 @@ tally_build() { # build dir
 
 status=0
 for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
-    echo "== building with $mpi"
+    stage "building with $mpi"
     if ! "$root/scripts/build.sh" "$mpi"; then
         failed=$((failed + 1)); status=1; continue
     fi
     d="$root/_build/$mpi"
     rm -f "$d/tests/unit/unit_tests.log" "$d/tests/unit/driver_tests.log" "$d/tests/mpi_cases.log" \
         "$d/tests/protocol_switch.log"
-    echo "== make check ($mpi)"
+    stage "make check ($mpi)"
     if ! make -C "$d" -j1 check >"$d/check.out" 2>&1; then
         status=1
         cat "$d/check.out"
@@ -77,7 +81,7 @@ tally_tap() { # TAP output file -> add its ok / not ok lines to the tally (# SKI
     passed=$((passed + tp))
     failed=$((failed + tf))
 }
-echo "== front-end unit tests"
+stage "front-end unit tests"
 fe_out=$(mktemp)
 sh "$root/tests/frontend/run_unit_tests.sh" python3 >"$fe_out" 2>&1
 rc=$?
@@ -94,7 +98,7 @@ rm -f "$fe_out"
 
 # The history and dashboard at 1,000 launches (bench/history_scale.py): every
 # command works; its timings are printed (doc/history.md), not asserted.
-echo "== history and dashboard at 1,000 launches (bench/history_scale.py)"
+stage "history and dashboard at 1,000 launches (bench/history_scale.py)"
 if python3 "$root/bench/history_scale.py" --no-time-target; then
     passed=$((passed + 1)); echo "ok - history and dashboard at 1,000 launches"
 else
@@ -105,7 +109,7 @@ mpis=" ${MG_TEST_MPIS:-openmpi mpich} "
 case "$mpis" in *" openmpi "*) case "$mpis" in *" mpich "*) both=1 ;; *) both=0 ;; esac ;; *) both=0 ;; esac
 case "$both" in
 1)
-    echo "== front-end end-to-end (Open MPI and MPICH, 2 ranks)"
+    stage "front-end end-to-end (Open MPI and MPICH, 2 ranks)"
     make -C "$root/_build/openmpi" frontend/mpigauge >/dev/null 2>&1
     e2e_out=$(mktemp)
     sh "$root/tests/frontend/e2e.sh" "$root/_build/openmpi" "$root/_build/mpich" >"$e2e_out" 2>&1 || status=1
@@ -121,7 +125,7 @@ esac
 # when the machine cannot run it.
 #   make_check_tap TARGET BUILDS_VARIABLE [SKIP_REASON]
 make_check_tap() {
-    echo "== make $1"
+    stage "make $1"
     builds=""
     for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do builds="$builds $root/_build/$mpi"; done
     first=$(echo $builds | cut -d' ' -f1)
@@ -149,7 +153,7 @@ make_check_tap() {
 if [ "${MG_TEST_REFRAME:-1}" = 1 ]; then
     case "$both" in
     1)
-        echo "== ReFrame checks (tests/reframe/check_reframe.sh)"
+        stage "ReFrame checks (tests/reframe/check_reframe.sh)"
         rf_out=$(mktemp)
         sh "$root/tests/reframe/check_reframe.sh" "$root/_build/openmpi" "$root/_build/mpich" \
             >"$rf_out" 2>&1 || status=1
@@ -179,7 +183,7 @@ fi
 # ran in full above, and their parsing is fuzzed below),
 # and the one-process driver tests with leaks reported.
 if [ "${MG_TEST_SANITIZE:-1}" = 1 ]; then
-    echo "== MPI cases under ASan+UBSan (openmpi-asan)"
+    stage "MPI cases under ASan+UBSan (openmpi-asan)"
     d="$root/_build/openmpi-asan"
     if "$root/scripts/build.sh" openmpi-asan; then
         rm -f "$d/tests/mpi_cases.log"
@@ -218,7 +222,7 @@ fi
 # The C parsers under libFuzzer (ASan + UBSan): the corpus and its
 # reproducers, then a bounded time of fuzzing per target.
 if [ "${MG_TEST_FUZZ:-1}" = 1 ]; then
-    echo "== fuzzing the parsers (tests/fuzz)"
+    stage "fuzzing the parsers (tests/fuzz)"
     fz_out=$(mktemp)
     MG_FUZZ_SECONDS=${MG_FUZZ_SECONDS:-20} sh "$root/tests/fuzz/run.sh" >"$fz_out" 2>&1
     cat "$fz_out"
@@ -233,7 +237,7 @@ fi
 # under two libraries, an interleaved run across all releases, and the
 # refusal of another release's launcher (tests/releases.sh).
 if [ "${MG_TEST_RELEASES:-1}" = 1 ]; then
-    echo "== newer MPI releases (tests/releases.sh)"
+    stage "newer MPI releases (tests/releases.sh)"
     rel_builds=""
     if "$root/scripts/setup-releases.sh"; then
         for r in openmpi-5.0.11 mpich-5.0.2 impi-2021.19.0 abi; do
@@ -259,7 +263,7 @@ fi
 # its make check runs every 8th MPI case and those that read the fixtures
 # (the full cases ran above).
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then
-    echo "== make distcheck (openmpi)"
+    stage "make distcheck (openmpi)"
     d="$root/_build/openmpi"
     if MG_CASES_SAMPLE=8 make -C "$d" distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.openmpi" >"$d/distcheck.out" 2>&1; then
         passed=$((passed + 1)); echo "ok - make distcheck"
@@ -271,5 +275,6 @@ if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then
 fi
 
 echo
+echo "== the whole suite took $(($(date +%s) - t_start)) s"
 echo "mpigauge: $passed passed, $failed failed"
 exit $status
