@@ -33,7 +33,7 @@ int mg_progress_grows(double l0, double ld, double d);
 
 typedef struct {
     size_t index; /* the step lies between sizes[index - 1] and sizes[index] */
-    double ratio; /* latency at index / latency predicted from the trend before */
+    double ratio; /* the jump seen from the trend before or after (mg_detect_steps) */
 } mg_switch;
 
 /* Steps in a latency curve (sizes ascending) between a point and the one
