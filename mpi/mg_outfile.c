@@ -349,6 +349,58 @@ int mg_out_check(const char *path, const mg_ctx *ctx, char *err)
     return ok;
 }
 
+/* path as an absolute name with its folder's links resolved (the file itself
+ * may not exist yet); the path as given when its folder cannot be resolved. */
+static void canonical(const char *path, char *out, size_t len)
+{
+    char dir[PATH_MAX], *real;
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    real = realpath(dir, NULL);
+    if (real == NULL)
+        snprintf(out, len, "%s", path);
+    else
+        snprintf(out, len, "%s/%s", strcmp(real, "/") == 0 ? "" : real, slash ? slash + 1 : path);
+    free(real);
+}
+
+/* Whether two output paths end in the same replaceable file: the same
+ * device and inode (a hard link), or for a file not there yet the same
+ * name once links are resolved. Paths written through (a device, a pipe,
+ * a descriptor) and paths that classify refuses are never the same here. */
+static int same_replaceable(const char *a, const char *b)
+{
+    char ta[PATH_MAX], tb[PATH_MAX], ca[PATH_MAX + NAME_MAX + 2], cb[PATH_MAX + NAME_MAX + 2];
+    char err[MG_ERRLEN];
+    mg_out_kind ka, kb;
+    struct stat sa, sb;
+    if (own_descriptor(a) >= 0 || own_descriptor(b) >= 0 ||
+        classify(a, ta, sizeof ta, &ka, err) != 0 || classify(b, tb, sizeof tb, &kb, err) != 0 ||
+        ka != MG_OUT_REPLACE || kb != MG_OUT_REPLACE)
+        return 0;
+    if (stat(ta, &sa) == 0 && stat(tb, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    canonical(ta, ca, sizeof ca);
+    canonical(tb, cb, sizeof cb);
+    return strcmp(ca, cb) == 0;
+}
+
+int mg_out_distinct(const char *a, const char *a_opt, const char *b, const char *b_opt,
+                    const mg_ctx *ctx, char *err)
+{
+    int ok = 1;
+    if (ctx->rank == 0 && a != NULL && b != NULL && same_replaceable(a, b)) {
+        snprintf(err, MG_ERRLEN,
+                 "%s '%.200s' and %s '%.200s' are the same file: one would replace the other "
+                 "(nothing measured, nothing written)",
+                 a_opt, a, b_opt, b);
+        ok = 0;
+    }
+    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
+    return ok;
+}
+
 /* Rank 0: make the file appear complete under its name, or not at all. */
 int mg_out_commit(mg_out_file *o, const char *path)
 {

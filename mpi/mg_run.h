@@ -222,6 +222,11 @@ int mg_out_commit(mg_out_file *o, const char *path);
 /* What mg_out_open would refuse, checked without creating anything (rank 0;
  * every rank learns the outcome): 1, or 0 with the reason in err. */
 int mg_out_check(const char *path, const mg_ctx *ctx, char *err);
+/* 0 with the reason in err when paths a and b (either NULL: fine) would
+ * write the same file (a link or a hard link between them counts), e.g. -o
+ * and --samples; rank 0 decides, every rank learns it. */
+int mg_out_distinct(const char *a, const char *a_opt, const char *b, const char *b_opt,
+                    const mg_ctx *ctx, char *err);
 void mg_output_begin(mg_run *s);
 /* Rank 0: one row; -1 (nothing written) when the samples give no valid
  * statistics. */

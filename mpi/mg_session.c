@@ -163,6 +163,8 @@ int mg_session_resources(mg_run *s)
     if ((rc = check_memory(s, max_size, rbytes)) != MG_EXIT_OK)
         return rc;
     s->out.log = s->io.err;
+    if (!mg_out_distinct(s->plan->cfg.output, "-o", s->plan->cfg.samples, "--samples", ctx, err))
+        return mg_run_usage(s, err);
     if (s->plan->cfg.output && !mg_out_open(&s->out, s->plan->cfg.output, ctx, err))
         return mg_run_usage(s, err);
     /* --samples FILE is written at the end (one temporary at a time), but

@@ -11,7 +11,9 @@
 #   kept; buffers that cannot be allocated leave no temporary; a full disk (a 4 KiB tmpfs, as root) ends in exit 1 with nothing
 #   left; SIGTERM and SIGINT to rank 0, to the launcher and to its process
 #   group, and SIGKILL to rank 0, leave no temporary file and no process
-#   (rank 0's guard); SIGKILL to the guard as well: the next run removes it.
+#   (rank 0's guard); SIGKILL to the guard as well: the next run removes it;
+#   --samples naming the -o file (the same name, a link, a hard link) is
+#   refused before measuring and both files keep their bytes.
 # Environment as for mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_BINDIR).
 set -u
 . "$(dirname "$0")/mpi_env.sh"
@@ -31,7 +33,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..18"
+echo "1..21"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -201,4 +203,19 @@ rc=$?
 [ "$left" = 1 ] && [ "$rc" = 0 ] && [ -z "$(ls sig.jsonl.tmp.* 2>/dev/null)" ] &&
     [ -s sig.jsonl ] && [ -z "$(ranks)" ] && grep -q "removed 1 temporary file" run.err
 ok $? "SIGKILL to rank 0 and its guard: the temporary ($left) is removed by the next run"
+# --samples FILE that is the -o file (the samples would be renamed over the
+# results): refused before measuring, exit 2, the file's bytes as they were;
+# the same through a symbolic link and through a hard link (device and inode)
+printf 'earlier results\n' >same.jsonl
+ln -s same.jsonl same-link.jsonl
+ln same.jsonl same-hard.jsonl
+for pair in "same.jsonl same.jsonl" "same-link.jsonl same.jsonl" "same.jsonl same-hard.jsonl"; do
+    set -- $pair
+    run -o "$1" --samples "$2"
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(cat same.jsonl)" = "earlier results" ] && [ -L same-link.jsonl ] &&
+        grep -q "are the same file" run.err && [ ! -s run.out ] &&
+        [ -z "$(ls same*.tmp.* 2>/dev/null)" ]
+    ok $? "-o $1 --samples $2: exit $rc, refused before measuring, the file unchanged"
+done
 exit 0
