@@ -111,7 +111,7 @@ def export(a, sets, rows, threshold):
     kind, path = a.export
     if kind not in tuning.KINDS:
         raise UsageError(f"--export {kind}: one of {', '.join(tuning.KINDS)}")
-    check_output_path(path)
+    check_output_path(path, list(a.files) + [a.library or ""], opt="--export " + kind)
     envs = tuning.config_envs(sets)
     if not any(tuning.forced(kind, env, b) is not None
                for b in {r["key"].bench for r in rows} for env in envs.values()):

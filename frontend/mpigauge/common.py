@@ -45,23 +45,49 @@ def split_words(text, where):
         raise UsageError(f"{where}: {e}") from None
 
 
-def check_output_path(path):
+def check_output_path(path, inputs=(), opt="-o"):
     """An output path of the front-end: a new file, or an existing regular
     file to replace. A symbolic link, device, pipe or folder is refused
-    (UsageError), as is a folder that does not exist."""
+    (UsageError), as is a folder that does not exist, and a file that is one
+    of the command's inputs (a path of `inputs`, LABEL=FILE read as FILE;
+    the same file through a hard link counts)."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
         st = None
     except OSError as e:
-        raise UsageError(f"-o {path}: {e.strerror}") from None
+        raise UsageError(f"{opt} {path}: {e.strerror}") from None
     import stat
     if st is not None and not stat.S_ISREG(st.st_mode):
-        raise UsageError(f"-o {path}: exists and is not a regular file (a link, device, pipe "
+        raise UsageError(f"{opt} {path}: exists and is not a regular file (a link, device, pipe "
                          "or folder is never replaced)")
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"-o {path}: folder {folder} does not exist")
+        raise UsageError(f"{opt} {path}: folder {folder} does not exist")
+    same = same_file_as(path, inputs)
+    if same is not None:
+        raise UsageError(f"{opt} {path}: is also an input of this command ({same}); it would "
+                         "be replaced by its own output: choose another output name")
+
+
+def same_file_as(path, inputs):
+    """The first of inputs (LABEL=FILE read as FILE too) that is the very file
+    `path` names (same device and inode), else None."""
+    if path is None:
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    for given in inputs:
+        for cand in (given, str(given).partition("=")[2]):
+            try:
+                other = os.stat(cand) if cand else None
+            except (OSError, ValueError):
+                continue
+            if other is not None and (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+                return given
+    return None
 
 
 def check_link_followable(path, opt="-o"):

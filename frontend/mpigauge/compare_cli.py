@@ -23,7 +23,7 @@ def cmd_compare(a):
     if not 0 < a.alpha < 1:
         raise UsageError("--alpha must be between 0 and 1")
     if a.output:
-        check_output_path(a.output)
+        check_output_path(a.output, a.files)
     sets = load_inputs(a.files)
     if len(sets) < 2:
         raise UsageError("compare needs BASE and NEW: two or more files, or a file of an "

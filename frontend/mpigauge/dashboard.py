@@ -330,7 +330,12 @@ def cmd_dashboard(a):
     threshold = parse_threshold(a.threshold)
     if not 0 < a.alpha < 1:
         raise UsageError("--alpha must be between 0 and 1")
-    hist = History(a.db or default_db())
+    db = a.db or default_db()
+    inside = os.path.realpath(db).startswith(os.path.realpath(a.output) + os.sep)
+    if inside:
+        raise UsageError(f"-o {a.output}: holds the history database {db}, and the folder is "
+                         "replaced whole: choose another folder for the site")
+    hist = History(db)
     try:
         site = build(hist, threshold, a.alpha, a.title or "mpigauge history", a.by)
     finally:

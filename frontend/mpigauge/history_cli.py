@@ -4,8 +4,8 @@ import json
 import os
 import sys
 
-from .common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, fmt_num, parse_size_arg,
-                     size_label, text_table, warn, write_text_atomic)
+from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, fmt_num,
+                     parse_size_arg, size_label, text_table, warn, write_text_atomic)
 from .history import History, default_db, launch_records, result_problem
 from .results import SeriesKey
 from .stats import median, median_ci
@@ -196,6 +196,8 @@ def _check(hist, a):
     threshold = parse_threshold(a.threshold)
     if not 0 < a.alpha < 1:
         raise UsageError("--alpha must be between 0 and 1")
+    if a.output:
+        check_output_path(a.output, [a.new, a.against, hist.path])
     new, new_tag, new_label = _side(hist, a.new)
     base, base_tag, base_label = _side(hist, a.against, against=new_tag or "")
     if new_tag == base_tag and new_label == base_label:
@@ -231,15 +233,21 @@ def _check(hist, a):
 
 
 def _export(hist, a):
+    if a.output:
+        check_output_path(a.output, [hist.path])
     tags = a.tag or [None]
     recs = []
     for t in tags:
         if t is not None and not hist.has_tag(t):
             raise UsageError(f"no tag {t!r} in {hist.path}")
         recs += hist.records(t)
+    if not recs:
+        raise UsageError(f"nothing to export: {hist.path} holds no results"
+                         + (f" under the tags {', '.join(a.tag)}" if a.tag else "")
+                         + (f"; {a.output} was not written" if a.output else ""))
     text = "".join(json.dumps(r, sort_keys=True, separators=(",", ":")) + "\n" for r in recs)
     if a.output:
         write_text_atomic(a.output, text)
     else:
         sys.stdout.write(text)
-    return EXIT_OK if recs else EXIT_USAGE
+    return EXIT_OK

@@ -241,7 +241,7 @@ def cmd_plot(a):
         raise UsageError(f"-o {a.output}: the name must end in .png, .svg or .pdf")
     if not 10 <= a.dpi <= 1000:
         raise UsageError(f"--dpi {a.dpi}: give 10 to 1000")
-    check_output_path(a.output)
+    check_output_path(a.output, a.files)
     return _save(plt, _figure(plt, a), a)
 
 

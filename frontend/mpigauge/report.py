@@ -154,7 +154,7 @@ def samples_section(paths, no_plot):
 
 
 def cmd_report(a):
-    check_output_path(a.output)
+    check_output_path(a.output, list(a.files) + list(a.samples or []))
     sets = load_inputs(a.files)
     for s in sets:
         for w in s.warnings:

@@ -167,7 +167,10 @@ class Writer:
             except BaseException:
                 self.f.close()
                 raise
-        self.f.seek(0, os.SEEK_END)
+        self.f.flush()
+        # the end of the last complete write: records go there through the
+        # descriptor itself (no buffer that could hold half a record)
+        self.end = os.lseek(self.f.fileno(), 0, os.SEEK_END)
 
     def _known_cvar_sets(self):
         self.f.seek(0)
@@ -223,21 +226,37 @@ class Writer:
         recs = [r for r in recs if r.get("type") != "cvars" or r.get("digest") not in
                 self.cvar_sets]
         data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()
+        fd = self.f.fileno()
         with ln.BlockSignals():
-            start = self.f.tell()
             try:
-                self.f.write(data)
-                self.f.flush()
-                os.fsync(self.f.fileno())
+                view = memoryview(data)
+                while view:     # a full disk takes part of a write before it fails
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
             except OSError as e:
-                try:
-                    self.f.truncate(start)
-                except OSError:
-                    pass
-                raise OutputError(f"cannot write {self.path}: {e.strerror}; the file holds every "
-                                  "launch before this one") from None
+                cut = self._roll_back(fd)
+                raise OutputError(f"cannot write {self.path}: {e.strerror}; "
+                                  + ("rolled back to the last whole record: the file holds "
+                                     "every launch before this one" if cut else
+                                     "and it could not be cut back to the last whole record")
+                                  ) from None
+            self.end += len(data)
         self.records += recs
         self.cvar_sets.update(r.get("digest") for r in recs if r.get("type") == "cvars")
+
+    def _roll_back(self, fd):
+        """Cut the file back to the end of the last complete write and write
+        on from there (no hole); True when that worked."""
+        try:
+            os.ftruncate(fd, self.end)
+            os.lseek(fd, self.end, os.SEEK_SET)
+            os.fsync(fd)
+            return True
+        except OSError:
+            try:        # a device (/dev/full) has nothing to cut
+                return os.fstat(fd).st_size == self.end
+            except OSError:
+                return False
 
     def close(self):
         try:

@@ -13,6 +13,29 @@ from . import launcher as lr
 from .common import now_utc, redact_argv, redact_env, tail_text
 
 
+def samples_per_launch(argv, lid):
+    """argv with the program's --samples FILE (or --samples=FILE) made the
+    launch's own: FILE's name with the launch id before its extension
+    (s.jsonl -> s.SESSION-0003.jsonl), so launches never share a samples
+    file (each program replaces its --samples FILE whole, and launches in
+    turns run at once). Returns (argv, the launch's samples path or None)."""
+    def own(path):
+        head, tail = os.path.split(path)
+        stem, ext = os.path.splitext(tail)
+        return os.path.join(head, f"{stem}.{lid}{ext}" if stem else f"{tail}.{lid}")
+    out, path, i = list(argv), None, 0
+    while i < len(out):
+        w = out[i]
+        if w == "--samples" and i + 1 < len(out):
+            path = out[i + 1] = own(out[i + 1])
+            i += 1
+        elif w.startswith("--samples="):
+            path = own(w[len("--samples="):])
+            out[i] = "--samples=" + path
+        i += 1
+    return out, path
+
+
 def launch_record(lid, session, it, where, launcher, res, timeout, argv):
     """where: (round, position, rounds); argv: the command as launched."""
     rnd, pos, rounds = where
@@ -123,22 +146,24 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
     grace = getattr(a, "exit_grace", None) or ln.EXIT_GRACE
     name = None
     if not turns or len(items) < 2:
-        argvs = [items[0].argv]
-        res = [ln.run_launch(argvs[0], _env(items[0]), timeouts[0], items[0].n, grace)]
+        argvs = [samples_per_launch(items[0].argv, ids[0])]
+        res = [ln.run_launch(argvs[0][0], _env(items[0]), timeouts[0], items[0].n, grace)]
     else:
         name = group_name(ids[0])
         timeouts = [sum(timeouts)] * len(items)
-        argvs = [turns_argv(it, launcher, name, k, len(items), a.turn_slice)
-                 for k, it in enumerate(items)]
+        argvs = [samples_per_launch(turns_argv(it, launcher, name, k, len(items), a.turn_slice),
+                                    ids[k]) for k, it in enumerate(items)]
         try:
             res = ln.run_group([(argv, _env(it), timeouts[0], it.n)
-                                for argv, it in zip(argvs, items)], grace)
+                                for (argv, _), it in zip(argvs, items)], grace)
         finally:
             remove_semaphores(name)
     for k, (it, r) in enumerate(zip(items, res)):
         r["began"] = began
         rec = launch_record(ids[k], session, it, (rnd, positions[k], rounds), launcher, r,
-                            timeouts[k], argvs[k])
+                            timeouts[k], argvs[k][0])
+        if argvs[k][1] is not None:
+            rec["samples_file"] = argvs[k][1]
         if name is not None:
             rec["turns"] = {"group": name, "role": k, "count": len(items)}
         if r["status"] == "partial" and getattr(a, "keep_partial", False):

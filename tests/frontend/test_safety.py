@@ -301,7 +301,7 @@ class TestResultsFile(unittest.TestCase):
     def test_a_failed_write_is_rolled_back(self):
         # /dev/full: every write fails with ENOSPC, as on a full disk
         w = mg.runner.Writer.__new__(mg.runner.Writer)
-        w.path, w.records, w.torn = "/dev/full", [], 0
+        w.path, w.records, w.torn, w.end = "/dev/full", [], 0, 0
         w.f = open("/dev/full", "wb")
         with self.assertRaises(mg.OutputError) as cm:
             w.write([{"type": "launch"}])
