@@ -2,6 +2,8 @@
 /* The library's control variables through MPI_T (mg_mpit.h). */
 #include "mg_mpit.h"
 
+#include "mg_secret.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,6 +235,12 @@ static void read_one(mg_cvars *c, int i, MPI_Comm *comm)
         return;
     }
     mg_cvar *v = &c->v[c->n];
+    /* the one secrets rule (mg_secret.h) on every value: one holding a
+     * secret's NAME=... (Open MPI's mca_base_env_list=AWS_SECRET_ACCESS_KEY=...),
+     * and a string under a secret-looking name; a number, a switch or an
+     * enum under such a name (MPICH's ..._MR_PROV_KEY) is a setting, kept */
+    if (mg_cvar_is_secret(name, value, strcmp(mg_mpit_type_name(t, e), "char") == 0))
+        snprintf(value, sizeof value, "%s", MG_REDACTED);
     if ((v->name = strdup(name)) == NULL || (v->value = strdup(value)) == NULL) {
         free(v->name);
         c->unreadable++;

@@ -13,7 +13,8 @@
 #   group, and SIGKILL to rank 0, leave no temporary file and no process
 #   (rank 0's guard); SIGKILL to the guard as well: the next run removes it;
 #   --samples naming the -o file (the same name, a link, a hard link) is
-#   refused before measuring and both files keep their bytes.
+#   refused before measuring and both files keep their bytes; a secret in a
+#   control variable (Open MPI's mca_base_env_list) never reaches the file.
 # Environment as for mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_BINDIR).
 set -u
 . "$(dirname "$0")/mpi_env.sh"
@@ -33,7 +34,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..21"
+echo "1..22"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -218,4 +219,16 @@ for pair in "same.jsonl same.jsonl" "same-link.jsonl same.jsonl" "same.jsonl sam
         [ -z "$(ls same*.tmp.* 2>/dev/null)" ]
     ok $? "-o $1 --samples $2: exit $rc, refused before measuring, the file unchanged"
 done
+# A secret handed to the library as a control variable (Open MPI's
+# mca_base_env_list, which its launcher forwards to the ranks' environment):
+# the cvars record says <redacted>, the value is nowhere in the file.
+if [ "${MG_MPI_FLAVOR:-}" = openmpi ] || "$prog" --version 2>/dev/null | grep -qi "open mpi"; then
+    OMPI_MCA_mca_base_env_list="AWS_SECRET_ACCESS_KEY=mgSecretValue42" run -o cv.jsonl --format json
+    rc=$?
+    [ "$rc" = 0 ] && ! grep -q mgSecretValue42 cv.jsonl run.out run.err &&
+        grep -q '\["mca_base_env_list","<redacted>"' cv.jsonl
+    ok $? "a secret in Open MPI's mca_base_env_list: exit $rc, <redacted> in the cvars record"
+else
+    n=$((n + 1)); echo "ok $n # SKIP Open MPI's mca_base_env_list"
+fi
 exit 0

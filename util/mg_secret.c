@@ -57,6 +57,11 @@ static int ident_char(char c, int first)
     return c == '_' || isalpha((unsigned char)c) || (!first && isdigit((unsigned char)c));
 }
 
+int mg_cvar_is_secret(const char *name, const char *value, int is_string)
+{
+    return mg_env_value_has_secret(value) || (is_string && mg_env_is_secret(name));
+}
+
 int mg_env_value_has_secret(const char *value)
 {
     for (const char *c = value; *c; ++c) {

@@ -32,6 +32,12 @@ int mg_env_is_secret(const char *name);
 /* 1 when a variable's value holds NAME=... with a secret NAME. */
 int mg_env_value_has_secret(const char *value);
 
+/* 1 when an MPI_T control variable's value is to be redacted: a value
+ * holding NAME=... with a secret NAME (any type), or a string value under a
+ * secret-looking name; a number, switch or enum under such a name (MPICH's
+ * MPIR_CVAR_CH4_OFI_ENABLE_MR_PROV_KEY) is a setting and kept. */
+int mg_cvar_is_secret(const char *name, const char *value, int is_string);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,13 +7,33 @@ explanations `compare`, `report` and `history check` give for a verdict
 a results file (doc/output.md)."""
 from collections import Counter
 
+from .common import REDACTED, env_is_secret, value_has_secret
+
 SHOWN = 12          # differing variables named in a comparison's notes
 SAME_LIBRARY = 0.5  # shared names / the smaller set: below it, two libraries' sets
 
 
-def table(rec):
-    """{name: value} of a cvars record, or None when it is malformed."""
+def redact(rec):
+    """The cvars record with the project's one secrets rule applied to every
+    value (a file written before the programs applied it themselves): a
+    copy, or rec itself when nothing is secret."""
     rows = rec.get("cvars")
+    if not isinstance(rows, list):
+        return rec
+    def secret(r):      # as the programs decide (mpi/mg_mpit.c): a value holding a
+        # secret's NAME=..., or a string (type char) under a secret-looking name
+        return r[1] != REDACTED and (value_has_secret(r[1]) or (
+            env_is_secret(r[0]) and (len(r) < 3 or r[2] in ("char", None))))
+    fixed = [[r[0], REDACTED] + r[2:]
+             if isinstance(r, list) and len(r) >= 2 and isinstance(r[0], str) and secret(r)
+             else r for r in rows]
+    return rec if fixed == rows else dict(rec, cvars=fixed)
+
+
+def table(rec):
+    """{name: value} of a cvars record (secrets redacted), or None when it is
+    malformed."""
+    rows = redact(rec).get("cvars")
     if not isinstance(rows, list):
         return None
     out = {}

@@ -21,6 +21,7 @@ import sqlite3
 from contextlib import contextmanager
 
 from .common import UsageError, now_utc
+from .cvars import redact as redact_cvars
 
 APP_ID = 0x4D474831            # "MGH1": the file is an mpigauge history
 SCHEMA = 1
@@ -275,7 +276,7 @@ class History:
             self.db.execute(CVARS_TABLE)
             for c in cvar_sets:
                 self.db.execute("INSERT OR IGNORE INTO cvars VALUES (?, ?)",
-                                (c["digest"], _dump(c)))
+                                (c["digest"], _dump(redact_cvars(c))))
             for s in sessions:
                 end = ends.get(s["session_id"])
                 self.db.execute("INSERT OR IGNORE INTO sessions VALUES (?, ?, ?)",

@@ -177,3 +177,48 @@ class Command(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Secrets(unittest.TestCase):
+    """The one secrets rule on every cvar value, also for a file written
+    before the programs applied it: `cvars`, `compare` and the history never
+    show or keep the value."""
+    SECRET = "AKIAXXSECRETVALUE"
+
+    def test_a_secret_in_an_old_file_is_redacted_everywhere(self):
+        old = dict(OLD, mca_base_env_list=f"AWS_SECRET_ACCESS_KEY={self.SECRET}")
+        new = dict(NEW, mca_base_env_list=f"AWS_SECRET_ACCESS_KEY={self.SECRET}x")
+        rec_old, rec_new = cvars_record(old), cvars_record(new)
+        for rec in (rec_old, rec_new):      # a string, as the programs write it
+            for row in rec["cvars"]:
+                if row[0] == "mca_base_env_list":
+                    row[2] = "char"
+        with tempfile.TemporaryDirectory() as d:
+            a, b, db = (os.path.join(d, n) for n in ("a.jsonl", "b.jsonl", "h.sqlite"))
+            h.write_jsonl(a, with_cvars(h.synthetic_set("L", {}, launches=2), rec_old))
+            h.write_jsonl(b, with_cvars(h.synthetic_set("L", {}, launches=2), rec_new))
+            rc, out, _ = h.cli("cvars", a, "--list")
+            self.assertEqual(rc, 0)
+            self.assertIn("mca_base_env_list = <redacted>", out)
+            self.assertIn("btl_sm_eager_limit = 4096", out)
+            for argv in (("cvars", a, b), ("compare", a, b)):
+                rc, out, err = h.cli(*argv)
+                self.assertNotIn(self.SECRET, out + err)
+            self.assertEqual(h.cli("history", "--db", db, "add", a, "--tag", "v1")[0], 0)
+            with open(db, "rb") as f:
+                self.assertNotIn(self.SECRET.encode(), f.read())
+            rc, out, err = h.cli("history", "--db", db, "export")
+            self.assertEqual(rc, 0, err)
+            self.assertNotIn(self.SECRET, out)
+            self.assertIn("<redacted>", out)
+
+    def test_the_rule_as_the_programs_apply_it(self):
+        rec = {"cvars": [["mca_base_env_list", "X=1;DB_PASS=2", "char"],
+                         ["plm_rsh_pass_libpath", "/opt/lib", "char"],
+                         ["MPIR_CVAR_CH4_OFI_ENABLE_MR_PROV_KEY", "1", "int"],
+                         ["btl", "self,vader", "char"]]}
+        self.assertEqual(mg.cvars.table(rec),
+                         {"mca_base_env_list": "<redacted>", "plm_rsh_pass_libpath": "<redacted>",
+                          "MPIR_CVAR_CH4_OFI_ENABLE_MR_PROV_KEY": "1", "btl": "self,vader"})
+        clean = {"cvars": [["btl", "self,vader", "char"]]}
+        self.assertIs(mg.cvars.redact(clean), clean)

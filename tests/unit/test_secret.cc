@@ -42,6 +42,20 @@ TEST(Secret, SettingsAreKept)
     EXPECT_FALSE(mg_env_is_secret("__="));
 }
 
+// Control variables (MPI_T cvars): the rule on every value, the name only
+// for strings.
+TEST(Secret, ControlVariables)
+{
+    EXPECT_TRUE(mg_cvar_is_secret("mca_base_env_list", "AWS_SECRET_ACCESS_KEY=abc123", 1));
+    EXPECT_TRUE(mg_cvar_is_secret("mca_base_env_list", "X=1;SLURM_JWT=abc", 1));
+    EXPECT_TRUE(mg_cvar_is_secret("some_int", "DB_PASS=1", 0)); // any type, by its value
+    EXPECT_TRUE(mg_cvar_is_secret("plm_rsh_pass_libpath", "/opt/lib", 1));
+    EXPECT_FALSE(mg_cvar_is_secret("MPIR_CVAR_CH4_OFI_ENABLE_MR_PROV_KEY", "1", 0));
+    EXPECT_FALSE(mg_cvar_is_secret("mca_base_env_list", "OMP_NUM_THREADS=2", 1));
+    EXPECT_FALSE(mg_cvar_is_secret("btl", "self,vader", 1));
+    EXPECT_FALSE(mg_cvar_is_secret("btl", "", 1));
+}
+
 } // namespace
 
 // The vectors the front-end's rule is tested on too (tests/fixtures/secrets.txt).
