@@ -107,24 +107,47 @@ static void agree_lost(mg_turns *t)
     t->turn_start_s = now_s();
 }
 
+/* Every other role is done: nobody is left to hand this launch the turn. */
+static int others_done(const mg_turns *t)
+{
+    for (int r = 0; r < t->spec.count; ++r)
+        if (r != t->spec.role && sem_value(sem_of(t, r, SEM_DONE)) < t->nlocal)
+            return 0;
+    return 1;
+}
+
+/* The realtime clock s seconds from now, for sem_timedwait. */
+static struct timespec realtime_in(double s)
+{
+    struct timespec at;
+    clock_gettime(CLOCK_REALTIME, &at);
+    at.tv_sec += (time_t)s;
+    at.tv_nsec += (long)((s - (double)(time_t)s) * 1e9);
+    if (at.tv_nsec >= 1000000000L) {
+        at.tv_sec += 1;
+        at.tv_nsec -= 1000000000L;
+    }
+    return at;
+}
+
+/* Asleep until the turn comes, in slices of 0.2 s: a group whose other
+ * launches all ended (one that died holding the turn, its done posted by
+ * `mpigauge run`) gives the turn to this one at once; the timeout, when
+ * nothing moves, makes it lost. */
 static void wait_turn(mg_turns *t)
 {
     double t0 = now_s();
-    if (!t->lost) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_sec += (time_t)t->timeout_s;
-        until.tv_nsec += (long)((t->timeout_s - (double)(time_t)t->timeout_s) * 1e9);
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec += 1;
-            until.tv_nsec -= 1000000000L;
-        }
-        while (sem_timedwait(sem_of(t, t->spec.role, SEM_TURN), &until) != 0) {
-            if (errno != EINTR) {
-                t->lost = 1;
-                break;
-            }
-        }
+    while (!t->lost) {
+        double left = t->timeout_s - (now_s() - t0);
+        struct timespec until = realtime_in(left < 0.2 ? (left > 0 ? left : 0) : 0.2);
+        if (sem_timedwait(sem_of(t, t->spec.role, SEM_TURN), &until) == 0)
+            break;
+        if (errno == EINTR)
+            continue;
+        if (others_done(t))
+            break; /* the next hand_on finds this role alone */
+        if (left <= 0.2)
+            t->lost = 1;
     }
     t->stats.waited_s += now_s() - t0;
     t->holding = 1;
@@ -146,6 +169,21 @@ static int await_roles(const mg_turns *t, int or_ready, double limit_s)
     return 0;
 }
 
+/* Rank 0, once every role is ready or done: the first turn's holder, the
+ * lowest role that began (a role done without ever being ready never
+ * started: its launch failed before, and `mpigauge run` posted its done when
+ * the launch ended); every rank gets it. Roles never become ready after
+ * they are done without it, so every launch of the group finds the same. */
+static int first_holder(const mg_turns *t)
+{
+    int first = 0;
+    if (t->rank == 0)
+        while (first < t->spec.count - 1 && sem_value(sem_of(t, first, SEM_READY)) < t->nlocal)
+            ++first;
+    MG_MPI_CHECK(MPI_Bcast(&first, 1, MPI_INT, 0, t->comm));
+    return first;
+}
+
 void mg_turns_begin(mg_turns *t)
 {
     double t0 = now_s();
@@ -155,6 +193,9 @@ void mg_turns_begin(mg_turns *t)
     t->began = 1;
     t->began_s = t0;
     t->lost = await_roles(t, 1, t->timeout_s);
+    agree_lost(t);
+    if (!t->lost)
+        t->holding = first_holder(t) == t->spec.role;
     t->stats.waited_s += now_s() - t0;
     if (!t->holding)
         wait_turn(t);
@@ -230,7 +271,8 @@ void mg_turns_close(mg_turns *t)
         return;
     n = t->spec.count * SEM_KINDS;
     sem_post(sem_of(t, t->spec.role, SEM_DONE));
-    if (t->holding && !t->lost && !t->alone)
+    /* a launch that never began never held the turn (first_holder skips it) */
+    if (t->holding && t->began && !t->lost && !t->alone)
         hand_on(t);
     if (t->began && !t->lost) {
         /* the others run about as long as this launch did: wait that long

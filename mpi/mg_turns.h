@@ -9,18 +9,22 @@
  * turn); the others wait in a semaphore (sem_timedwait: no CPU, no MPI
  * call). The holder passes the turn to the next role that is not done after
  * every slice of measuring (--turn-slice), at a point outside the timed
- * samples; role 0 holds the first turn. A launch that ends (or fails before
+ * samples; the lowest role that began holds the first turn (a launch that
+ * failed before it began is skipped). A launch that ends (or fails before
  * it began) says so, and the others skip it; it then waits, asleep, until
  * every launch of the group is done, so that its MPI_Finalize does not run
  * while another measures.
  *
  * The semaphores are POSIX named semaphores, one set per node:
  * /mgt-NAME-{ready,turn,done}-ROLE, each posted once per rank of the node.
- * A wait that lasts the timeout (--turn-timeout, 120 s: a peer died or
- * hangs) gives up the
- * turns: the launch goes on alone and its record says "lost". The launch of
- * role ROLE unlinks its own names at the end; `mpigauge run` removes what a
- * killed group left.
+ * A launch that dies or never starts (MPI_Init failed, a launcher that did
+ * not start the program) cannot say it is done: `mpigauge run` posts its
+ * done semaphore when it sees the launch end, so the others skip it at
+ * once; one waiting for the turn when every other launch is done takes it
+ * itself. A wait that lasts the timeout (--turn-timeout, 120 s: a peer
+ * hangs) gives up the turns: the launch goes on alone and its record says
+ * "lost". The launch of role ROLE unlinks its own names at the end;
+ * `mpigauge run` removes what a killed group left.
  */
 #ifndef MG_TURNS_H
 #define MG_TURNS_H

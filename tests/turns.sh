@@ -5,7 +5,10 @@
 # nothing and leaves no semaphore behind; a member that fails with a usage
 # error before it begins does not hold the other up; a group of three where
 # role 0 fails still runs the other two; a member killed mid-run makes the
-# other give the turns up after --turn-timeout and finish alone ("lost"). Environment as for mpi_cases.sh
+# other give the turns up after --turn-timeout and finish alone ("lost");
+# under `mpigauge run`, a member that dies in MPI_Init (role 0 or 1) or whose
+# launcher never starts the program lets the other go on at once, named on
+# standard error and in the launch records. Environment as for mpi_cases.sh
 # (MPIEXEC, MPIEXEC_FLAGS, MG_MPI_FLAVOR, MG_BINDIR, PYTHON).
 set -u
 . "$(dirname "$0")/mpi_env.sh"
@@ -13,7 +16,7 @@ prog=$(mg_program latency)
 [ -n "$prog" ] || { echo "1..0 # SKIP mpigauge_latency not built"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"; rm -f /dev/shm/sem.mgt-tt$$?-*' EXIT
-echo "1..5"
+echo "1..7"
 
 # group NAME ROLE COUNT [ARGS...]: one member in the background, JSON to $work/NAME.ROLE
 member() {
@@ -112,3 +115,47 @@ got=$(check tt$$e 0:2 1:0)
 [ "$got" = ok ] && [ "$dt" -lt 60 ] && echo "ok 5 - $MG_MPI_FLAVOR: an option that does not parse ends its launch, the other runs alone ($dt s)" \
     || echo "not ok 5 - $MG_MPI_FLAVOR: unparsable member: $got, $dt s"
 
+# `mpigauge run` with turns, one member that cannot start: the front-end sees
+# its launch end and posts its done, so the other goes on within seconds
+# (--turn-timeout is 120 s), not lost, and the member is named.
+fe="$(dirname "$0")/../frontend/mpigauge.py"
+printf 'latency -m 8,1K --time-budget 0.05\n' >"$work/s.txt"
+printf '#!/bin/sh\nexit 1\n' >"$work/nolaunch" && chmod +x "$work/nolaunch"
+case "$MG_MPI_FLAVOR" in
+    mpich) broken="MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=nosuchalgorithm" ;;
+    *) broken="OMPI_MCA_pml=bogus" ;;
+esac
+bindir=$(dirname "$prog")
+fe_turns() { # N DESCRIPTION CONFIG... : the group, the good member's record, the time
+    k=$1 what=$2
+    shift 2
+    t0=$(date +%s)
+    timeout -k 10 200 "$PYTHON" "$fe" run --suite "$work/s.txt" --bindir "$bindir" \
+        --mpi "$MG_MPI_FLAVOR" -n 2 -o "$work/fe$k.jsonl" "$@" >"$work/fe$k.out" 2>"$work/fe$k.err"
+    rc=$?
+    dt=$(($(date +%s) - t0))
+    got=$("$PYTHON" - "$work/fe$k.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+la = {r["config"]: r for r in recs if r["type"] == "launch"}
+after = [r for r in recs if r["type"] == "sentinel" and r.get("phase") == "after"]
+bad = []
+if la.get("good", {}).get("status") != "ok" or la.get("bad", {}).get("status") == "ok":
+    bad.append(f"statuses {[(c, r['status']) for c, r in la.items()]}")
+if len(after) != 1 or after[0]["turns"]["lost"]:
+    bad.append(f"the good member's turns: {[a['turns'] for a in after]}")
+if la.get("good", {}).get("turns", {}).get("ended_without_closing") != [la["bad"]["turns"]["role"]]:
+    bad.append(f"records {la.get('good', {}).get('turns')}")
+print("; ".join(bad) or "ok")
+PY
+)
+    if [ "$rc" = 1 ] && [ "$got" = ok ] && [ "$dt" -lt 30 ] && grep -q "turns: bad (role [01]) ended" "$work/fe$k.err"; then
+        echo "ok $k - $MG_MPI_FLAVOR: mpigauge run, $what: the other went on, named ($dt s)"
+    else
+        echo "not ok $k - $MG_MPI_FLAVOR: mpigauge run, $what: exit $rc, $got, $dt s"
+        tail -n 5 "$work/fe$k.err" | sed 's/^/# /'
+    fi
+}
+fe_turns 6 "role 0 dies in MPI_Init ($broken)" --config "bad $broken" --config good
+fe_turns 7 "role 1's launcher never starts the program" --config good --config "bad launcher=$work/nolaunch"
+exit 0

@@ -175,13 +175,20 @@ class _Watch:
             th.join()
 
 
-def _supervise(watches, deadlines, exit_grace):
+def _supervise(watches, deadlines, exit_grace, on_end=None):
     """Wait for every launch; stop one past its deadline ("timeout") or exit_grace
-    seconds after its last record ("hung"). Returns (how each ended, interrupted)."""
+    seconds after its last record ("hung"); on_end(i, stdout so far), when
+    given, as soon as launch i is seen to have ended. Returns (how each ended,
+    interrupted)."""
     ended = [None] * len(watches)
+    told = set()
     try:
         while True:
             live = [i for i, w in enumerate(watches) if w.running()]
+            for i in range(len(watches)):
+                if on_end is not None and i not in live and i not in told:
+                    told.add(i)
+                    on_end(i, b"".join(watches[i].out))
             if not live:
                 break
             now = time.time()
@@ -205,12 +212,12 @@ def _supervise(watches, deadlines, exit_grace):
     return ended, False
 
 
-def run_group(specs, exit_grace=EXIT_GRACE):
+def run_group(specs, exit_grace=EXIT_GRACE, on_end=None):
     """Start the launches [(argv, env, timeout, nranks)] at once (one, or a group
     taking turns, mpi/mg_turns.h) and wait for all of them; a launch past its
     timeout, one that hangs exit_grace seconds after its last record, or every
-    launch on an interrupt, is stopped. One result per launch: status, records,
-    timing."""
+    launch on an interrupt, is stopped; on_end(i, its standard output) is called
+    as soon as launch i ends. One result per launch: status, records, timing."""
     t0 = time.time()
     procs = []
     try:
@@ -221,7 +228,7 @@ def run_group(specs, exit_grace=EXIT_GRACE):
             _kill_group(p, grace=1.0)
         raise
     watches = [_Watch(p) for p in procs]
-    ended, interrupted = _supervise(watches, [t0 + sp[2] for sp in specs], exit_grace)
+    ended, interrupted = _supervise(watches, [t0 + sp[2] for sp in specs], exit_grace, on_end)
     return [_result(w.proc, b"".join(w.out), w.err, ended[i], interrupted, specs[i][3], t0)
             for i, w in enumerate(watches)]
 

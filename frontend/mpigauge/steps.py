@@ -7,6 +7,7 @@ record and the program's records, written in one piece."""
 import glob
 import os
 import re
+import sys
 
 from . import launch as ln
 from . import launcher as lr
@@ -82,6 +83,11 @@ def _env(it):
     return env
 
 
+def _member(it, role):
+    """A group member as a person names it: its configuration (or program) and role."""
+    return f"{it.config.label or it.entry.name} (role {role})"
+
+
 def group_name(lid):
     """A name no other group on the node uses: its first launch's id (the
     session and the step) and this process."""
@@ -127,6 +133,39 @@ def remove_stale_semaphores(shm="/dev/shm"):
     return sum(remove_semaphores(g, shm) for g in stale)
 
 
+def post_done(name, role, nranks):
+    """Say for role ROLE of turns group NAME that it is done, as its own
+    ranks would (mg_turns_close posts /mgt-NAME-done-ROLE once per rank of the
+    node): post it up to nranks, the launch's ranks (more than its share on
+    one node of several is harmless: the others test done >= their count).
+    For a launch that ended without closing its turns (it died, or never
+    started); its partners skip it at once instead of waiting out
+    --turn-timeout. Returns the posts made: 0 when it had closed them itself,
+    or when the semaphores cannot be used here."""
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        sem_open, sem_post = libc.sem_open, libc.sem_post
+        sem_getvalue, sem_close = libc.sem_getvalue, libc.sem_close
+    except (OSError, AttributeError):
+        return 0
+    sem_open.restype = ctypes.c_void_p
+    sem_open.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+    for f in (sem_post, sem_close, sem_getvalue):
+        f.argtypes = [ctypes.c_void_p] + ([ctypes.POINTER(ctypes.c_int)]
+                                          if f is sem_getvalue else [])
+    sem = sem_open(f"/mgt-{name}-done-{role}".encode(), os.O_CREAT, 0o600, 0)
+    if sem is None or sem == ctypes.c_void_p(-1).value:
+        return 0
+    value = ctypes.c_int(0)
+    posts = 0
+    if sem_getvalue(sem, ctypes.byref(value)) == 0:
+        while value.value + posts < nranks and sem_post(sem) == 0:
+            posts += 1
+    sem_close(sem)
+    return posts
+
+
 def turns_argv(it, launcher, name, role, count, slice_s):
     """The item's command with --turns; under srun the steps must share the
     allocation's CPUs (--overlap), or the second would wait for the first."""
@@ -153,11 +192,24 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
         timeouts = [sum(timeouts)] * len(items)
         argvs = [samples_per_launch(turns_argv(it, launcher, name, k, len(items), a.turn_slice),
                                     ids[k]) for k, it in enumerate(items)]
+        posted = {}
+
+        def ended(k, out):
+            # a member's launch ended: post its done (harmless when it said so
+            # itself); it never started when it printed no record at all
+            n = post_done(name, k, items[k].n)
+            posted[k] = n > 0 and b'"type"' not in out
         try:
             res = ln.run_group([(argv, _env(it), timeouts[0], it.n)
-                                for (argv, _), it in zip(argvs, items)], grace)
+                                for (argv, _), it in zip(argvs, items)], grace, ended)
         finally:
             remove_semaphores(name)
+        early = [k for k in sorted(posted) if posted[k]]
+        for k in early if not getattr(a, "quiet", False) else ():
+            print(f"mpigauge run: turns: {_member(items[k], k)} ended after "
+                  f"{res[k]['duration_s']:.1f} s without closing its turns ({res[k]['status']}, "
+                  f"exit {res[k]['exit_code']}); the rest of its group went on without it",
+                  file=sys.stderr, flush=True)
     for k, (it, r) in enumerate(zip(items, res)):
         r["began"] = began
         rec = launch_record(ids[k], session, it, (rnd, positions[k], rounds), launcher, r,
@@ -166,6 +218,8 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
             rec["samples_file"] = argvs[k][1]
         if name is not None:
             rec["turns"] = {"group": name, "role": k, "count": len(items)}
+            if early:   # members whose done the front-end posted, by role
+                rec["turns"]["ended_without_closing"] = early
         if r["status"] == "partial" and getattr(a, "keep_partial", False):
             rec["message"] = rec["message"].replace("left out", "kept (--keep-partial)")
         out.write([rec] + _records(ids[k], it, rnd, r, getattr(a, "keep_partial", False)))

@@ -277,6 +277,19 @@ class RunnerTest(unittest.TestCase):
                     if os.path.exists(p):
                         os.unlink(p)
 
+    @unittest.skipUnless(os.path.isdir("/dev/shm"), "POSIX named semaphores live in /dev/shm")
+    def test_post_done_says_a_member_is_done_once(self):
+        # the done semaphore of a member that never started, as its ranks would
+        from mpigauge import steps
+        name = f"t{os.getpid()}-pd"
+        try:
+            self.assertEqual(steps.post_done(name, 1, 3), 3)     # made, posted once per rank
+            self.assertEqual(steps.post_done(name, 1, 3), 0)     # done already: nothing more
+            self.assertEqual(steps.post_done(name, 1, 4), 1)     # up to the count asked for
+            self.assertTrue(os.path.exists(f"/dev/shm/sem.mgt-{name}-done-1"))
+        finally:
+            self.assertEqual(steps.remove_semaphores(name), 1)
+
     def test_configuration_errors(self):
         for args, why in ((["--config", "a"], "one configuration is nothing to interleave"),
                           (["--config", "a", "--config", "a"], "given twice"),
