@@ -8,6 +8,8 @@
  * layouts of -D and the tail of -z. */
 #include "mg_osu.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,12 +118,18 @@ static int fail(state *s, const char *fmt, ...)
     return -1;
 }
 
-static int is_count(const char *v, long lo)
+/* A whole number from lo to hi. */
+static int in_range(const char *v, long lo, long hi)
 {
     char *end;
-    long n = strtol(v, &end, 10);
-    return *v && *end == '\0' && n >= lo;
+    long n;
+    errno = 0;
+    n = strtol(v, &end, 10);
+    return *v && *end == '\0' && errno == 0 && n >= lo && n <= hi;
 }
+
+/* A size in bytes from lo. */
+static int is_count(const char *v, long lo) { return in_range(v, lo, LONG_MAX); }
 
 /* -m MAX, MIN:MAX, :MAX or MIN: (OSU: MIN > 0, MAX >= 0, bytes). */
 static int sizes(state *s, const char *v)
@@ -273,16 +281,16 @@ static int layout(state *s, const char *v)
                     "neighbourhood allgather and alltoall; run mpigauge_%s with its own options "
                     "(doc/osu.md)",
                     bench);
-    if (strncasecmp(v, "cont", 4) == 0) {
+    if (strcasecmp(v, "cont") == 0) {
         s->ddt = 1;
         return 0;
     }
-    if (strncasecmp(v, "indx", 4) == 0)
+    if (strncasecmp(v, "indx", 4) == 0 && (v[4] == '\0' || v[4] == ':'))
         return fail(s,
                     "-D %s: indexed layouts read from a file are not taken under the OSU names; "
                     "mpigauge_%s -D indexed measures mpigauge's own (doc/osu.md)",
                     v, bench);
-    if (strncasecmp(v, "vect", 4) != 0)
+    if (strncasecmp(v, "vect", 4) != 0 || (v[4] != '\0' && v[4] != ':'))
         return fail(s, "-D %s: Invalid ddt type. Valid ddt types [cont, vect, indx]", v);
     if (colon != NULL) {
         s->stride = strtol(colon + 1, &end, 10);
@@ -329,14 +337,20 @@ static int letter(state *s, int c, const char *v)
         s->help = 1;
         pass(s, "-v", NULL);
         return 0;
-    case 'm': return k == MG_OSU_BARRIER || mg_osu_one_element(s->e) ? 0 : sizes(s, v);
+    case 'm': /* checked as OSU does everywhere; without sizes (barrier, the
+               * one-element atomics) a good one changes nothing */
+        if (k == MG_OSU_BARRIER || mg_osu_one_element(s->e)) {
+            state probe = *s;
+            return sizes(&probe, v) == 0 ? 0 : -1;
+        }
+        return sizes(s, v);
     case 'x':
-        if (!is_count(v, 0))
+        if (!in_range(v, 0, INT_MAX)) /* OSU reads its counts as int */
             return fail(s, "-x %s: Invalid Number of Warmup Iterations", v);
         s->warm = v;
         return 0;
     case 'i':
-        if (!is_count(v, 1))
+        if (!in_range(v, 1, INT_MAX))
             return fail(s, "-i %s: Invalid Number of Iterations", v);
         s->iters = v;
         return 0;

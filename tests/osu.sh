@@ -19,7 +19,7 @@ osu=${MG_BUILDDIR:-.}/osu
 fx=$MG_TESTDIR/fixtures/osu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..14"
+echo "1..15"
 TAP_DIR=$work
 # shellcheck source=tests/tap.sh
 . "$MG_TESTDIR/tap.sh"
@@ -238,4 +238,23 @@ if [ $z1 -eq 0 ] && grep -q 'Median Latency(us)    P50 Tail Lat(us)    P90 Tail 
     ok "-z: osu_latency P50, P90, P99 Tail Lat(us); osu_bw -z50,99 -c: Tail BW(MB/s) after Validation; P50 the median"
 else
     notok "-z ($z1 $z2)" "$work/z1.out" "$work/z1.err" "$work/z2.out" "$work/z2.err"
+fi
+
+# 15: bad values OSU refuses are refused (exit 1, one line, nothing run):
+# counts past OSU's int, -m on the sizeless names, -D names that only start
+# like cont / vect / indx
+bad=""
+for args in "osu_latency -x 2147483648" "osu_latency -i 99999999999999999999" \
+    "osu_barrier -m bad" "osu_fop_latency -m bad" "osu_cas_latency -m 1:x" \
+    "osu_latency -D contxyz" "osu_bw -D vectfoo:8:4" "osu_latency -D indxfoo"; do
+    # shellcheck disable=SC2086
+    run "$work/b.out" "$work/b.err" 2 $args
+    rc=$?
+    { [ $rc -eq 1 ] && [ "$(grep -c "error:" "$work/b.err")" -eq 1 ] && [ ! -s "$work/b.out" ]; } ||
+        bad="$bad [$args: exit $rc]"
+done
+if [ -z "$bad" ]; then
+    ok "bad values refused as OSU refuses them: -x/-i past int, -m on osu_barrier/fop/cas, -D contxyz, vectfoo, indxfoo"
+else
+    notok "bad values:$bad" "$work/b.err"
 fi

@@ -90,6 +90,28 @@ def same_file_as(path, inputs):
     return None
 
 
+def open_input(path, mode="r", **kw):
+    """open(path, mode) for reading a regular file: a pipe, device, socket or
+    folder is refused (UsageError) without blocking on it or reading it (a
+    FIFO with no writer, /dev/zero). Other failures raise OSError as open
+    does."""
+    import stat
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a folder" if stat.S_ISDIR(st.st_mode) else "a pipe" if stat.S_ISFIFO(st.st_mode)
+                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+                    else "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+            raise UsageError(f"{path}: is {kind}; only regular files are read")
+        os.set_blocking(fd, True)
+        f = os.fdopen(fd, mode, **kw)
+    except BaseException:
+        os.close(fd)
+        raise
+    return f
+
+
 def check_link_followable(path, opt="-o"):
     """Refuse (UsageError) a symbolic link that the kernel's protected_symlinks
     rule would not let this process follow: one in a sticky, world-writable

@@ -35,7 +35,7 @@ In a TOML file (--configs FILE; Python 3.11's tomllib):
 import os
 import re
 
-from .common import UsageError, redact_argv, redact_env, split_words
+from .common import UsageError, open_input, redact_argv, redact_env, split_words
 from .tuning import file_kind, load_env
 
 _LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+:=,-]*$")
@@ -203,7 +203,7 @@ def load_config_file(path):
         raise UsageError("--configs needs Python 3.11 or later (tomllib); give --config "
                          "on the command line instead") from None
     try:
-        with open(path, "rb") as f:
+        with open_input(path, "rb") as f:
             data = tomllib.load(f)
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None

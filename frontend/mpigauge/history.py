@@ -20,7 +20,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 
-from .common import UsageError, now_utc
+from .common import UsageError, open_input, now_utc
 from .cvars import redact as redact_cvars
 
 APP_ID = 0x4D474831            # "MGH1": the file is an mpigauge history
@@ -105,7 +105,7 @@ class History:
         if os.path.isdir(self.path):
             _refuse(self.path, "is a folder, not a history database")
         try:
-            with open(self.path, "rb") as f:
+            with open_input(self.path, "rb") as f:
                 head = f.read(len(SQLITE_MAGIC))
         except OSError as e:
             raise UsageError(f"cannot read {self.path}: {e.strerror}") from None

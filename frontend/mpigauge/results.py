@@ -10,7 +10,7 @@ import re
 from collections import OrderedDict
 from typing import NamedTuple
 
-from .common import UsageError
+from .common import UsageError, open_input
 from .cvars import table as cvar_table
 from .schema import problem
 
@@ -128,7 +128,7 @@ class ResultSet:
 def read_records(path):
     """(records, warnings) of a JSON Lines file."""
     try:
-        f = open(path, encoding="utf-8", errors="replace")
+        f = open_input(path, encoding="utf-8", errors="replace")
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
     recs, warns, bad = [], [], 0

@@ -6,7 +6,7 @@ import json
 import math
 from typing import List, NamedTuple
 
-from .common import UsageError
+from .common import UsageError, open_input
 from .stats import median
 
 SPIKE_FACTOR = 10.0    # a spike: this many times its series' median, and
@@ -28,7 +28,7 @@ class Series(NamedTuple):
 def load(path):
     """(header, [Series]) of a samples file; UsageError when it is not one."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_input(path, encoding="utf-8") as f:
             lines = [json.loads(line) for line in f if line.strip()]
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None

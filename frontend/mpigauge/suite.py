@@ -4,7 +4,7 @@ import os
 import re
 import shlex
 
-from .common import PATHS, UsageError
+from .common import PATHS, UsageError, open_input
 
 SUITE_NAMES = ("quick", "pt2pt", "collectives", "onesided", "overlap", "full")
 # "each FAMILY ARGS": one line per name the family's program answers to
@@ -52,8 +52,9 @@ def find_suite(spec, relative_to=None):
             cand = os.path.join(relative_to, path)
             if os.path.isfile(cand):
                 path = cand
-        if not os.path.isfile(path):
+        if not os.path.exists(path):
             raise UsageError(f"suite file {spec!r} not found")
+        open_input(path).close()    # a pipe, device or folder: refused here
         return path
     if not _NAME_RE.match(spec):
         raise UsageError(f"bad suite name {spec!r}")
@@ -140,7 +141,7 @@ def load_suite(spec):
         return _load(path, stack + (real,))
 
     def _load(path, stack):
-        with open(path, encoding="utf-8") as f:
+        with open_input(path, encoding="utf-8") as f:
             return parse_suite(f.read(), path, include, stack)
 
     path = find_suite(spec)

@@ -13,7 +13,7 @@ one's choice; rank counts likewise."""
 import json
 import re
 
-from .common import UsageError, size_label
+from .common import UsageError, open_input, size_label
 from .compare import higher_is_better
 from .stats import median
 
@@ -255,7 +255,7 @@ def mpich_default_tree(path):
     holds it (compiled in as a JSON string): the tree whose containers are
     MPIR_ algorithms."""
     try:
-        with open(path, "rb") as f:
+        with open_input(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise UsageError(f"{path}: {e.strerror} (give the MPICH library with --library)") from None
@@ -343,7 +343,7 @@ def load_env(kind, path):
 def file_kind(path):
     """ompi-rules or mpich-json, from the file's first non-blank character."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
+        with open_input(path, encoding="utf-8", errors="replace") as f:
             head = f.read(4096)
     except OSError as e:
         raise UsageError(f"tuning={path}: {e.strerror}") from None

@@ -116,6 +116,45 @@ class TestOutputIsAnInput(unittest.TestCase):
         self.assertEqual(_bytes(db), before)
 
 
+class TestReadersTakeRegularFilesOnly(unittest.TestCase):
+    """A FIFO with no writer or /dev/zero given as an input: exit 2 with one
+    message at once, never a hang or a read until memory runs out."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.fifo = os.path.join(self.d, "fifo")
+        os.mkfifo(self.fifo)
+        self.res = os.path.join(self.d, "r.jsonl")
+        shutil.copy(os.path.join(h.DATA, "base.jsonl"), self.res)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def check(self, *argv, kind):
+        cmd = [sys.executable, h.FRONTEND] + list(argv)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn(f"is {kind}; only regular files are read", p.stderr)
+        self.assertNotIn("Traceback", p.stderr)
+
+    def test_each_reader(self):
+        out = os.path.join(self.d, "o.png")
+        self.check("cvars", self.fifo, kind="a pipe")
+        self.check("compare", self.res, "/dev/zero", kind="a device")
+        self.check("report", self.res, "--samples", "/dev/zero", "-o",
+                   os.path.join(self.d, "r.html"), "--no-plot", kind="a device")
+        self.check("history", "--db", self.fifo, "list", kind="a pipe")
+        self.check("run", "--suite", self.fifo, "--dry-run", kind="a pipe")
+        self.check("run", "--suite", "quick", "--configs", self.fifo, "--dry-run", kind="a pipe")
+        try:
+            import matplotlib  # noqa: F401
+            self.check("plot", "--timeline", "/dev/zero", "-o", out, kind="a device")
+        except ImportError:
+            pass
+
+
 class RunOutput(unittest.TestCase):
     """`mpigauge run` with the fake programs of test_runner."""
 

@@ -200,6 +200,16 @@ class TuningExport(unittest.TestCase):
         self.assertIn("no MPIR_Allreduce_intra_ring", se)
         self.assertFalse(os.path.exists(out))
 
+    def test_a_library_that_is_not_a_file_is_refused_at_once(self):
+        # /dev/zero was read until MemoryError
+        envs = {"default": {}, "ring": {"MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM": "ring"}}
+        truth = {("default", "allreduce"): {8: 4.0}, ("ring", "allreduce"): {8: 3.0}}
+        h.write_jsonl(self.path, sweep_records(envs, truth))
+        rc, _, se, out = self.export("mpich-json", "--library", "/dev/zero")
+        self.assertEqual(rc, 2)
+        self.assertIn("/dev/zero: is a device; only regular files are read", se)
+        self.assertFalse(os.path.exists(out))
+
     @unittest.skipUnless(os.path.exists("/usr/lib/x86_64-linux-gnu/libmpich.so.12"),
                          "Debian's MPICH is not installed")
     def test_mpich_library_tree_is_found(self):

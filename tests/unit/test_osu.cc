@@ -129,3 +129,28 @@ TEST(Osu, TailTakesOsusDefaultPercentilesOrTheList)
               "--columns osu -m 1:8 -i 10000 --iterations-large 1000 -x 100 --warmup-large 10 "
               "-z 50");
 }
+
+// What OSU refuses is refused, with OSU's message: counts past its int, -m
+// on the sizeless names (a good -m still changes nothing there), -D names
+// that only start like OSU's.
+TEST(Osu, BadValuesAreRefusedAsOsuRefusesThem)
+{
+    std::string err;
+    EXPECT_EQ(translate("osu_latency", {"-x", "2147483648"}, &err), "");
+    EXPECT_EQ(err, "-x 2147483648: Invalid Number of Warmup Iterations");
+    EXPECT_EQ(translate("osu_latency", {"-i", "99999999999999999999"}, &err), "");
+    EXPECT_EQ(err, "-i 99999999999999999999: Invalid Number of Iterations");
+    EXPECT_NE(translate("osu_latency", {"-x", "2147483647", "-i", "2147483647"}), "");
+    EXPECT_EQ(translate("osu_barrier", {"-m", "bad"}, &err), "");
+    EXPECT_EQ(err, "-m bad: Invalid Message Size");
+    EXPECT_EQ(translate("osu_fop_latency", {"-m", "1:x"}, &err), "");
+    EXPECT_EQ(err, "-m 1:x: Invalid Message Size");
+    EXPECT_EQ(translate("osu_barrier", {"-m", "64", "-i", "10"}),
+              translate("osu_barrier", {"-i", "10"}));
+    for (const char *d : {"contxyz", "vectfoo:8:4", "indxfoo", "vect8:4"}) {
+        EXPECT_EQ(translate("osu_latency", {"-D", d}, &err), "") << d;
+        EXPECT_EQ(err, std::string("-D ") + d +
+                           ": Invalid ddt type. Valid ddt types [cont, vect, indx]");
+    }
+    EXPECT_NE(translate("osu_latency", {"-D", "CONT"}), "");
+}
