@@ -5,9 +5,9 @@
 # rank's own samples (rank 0's are the samples of a ping-pong; a collective's
 # sample is the slowest rank's call), a path that cannot be
 # written is refused before measuring (exit 2, nothing left), and a
-# disturbance of a known period injected into the run (both ranks stopped
-# for 12 ms every 50 ms) is found by `mpigauge report --samples` with its
-# period. Environment as for mpi_cases.sh.
+# disturbance injected into the run (both ranks stopped for 12 ms every 50
+# ms) is in the samples (its detection rate is bench/samples_period.sh's).
+# Environment as for mpi_cases.sh.
 set -u
 . "$(dirname "$0")/mpi_env.sh"
 prog=$(mg_program latency)
@@ -54,44 +54,48 @@ else
     echo "not ok 2 - unwritable samples path (exit $rc)"; sed 's/^/# /' "$work/err2"
 fi
 
-# 3: an injected disturbance, every 50 ms, found with its period. Both ranks
-# are stopped (SIGSTOP) for 12 ms at the same instants and continued: a
-# stall no scheduler and no core count can hide, unlike load beside the
-# ranks, and long beside a sample even when load beside the test slows the
-# ranks down. Each rank is a shell that writes its PID and becomes the
-# program; the ranks and the stopper run at a higher priority when they can.
+# 3: an injected disturbance (both ranks stopped, SIGSTOP, for 12 ms every
+# 50 ms, tests/stall.py) reaches the samples file, asserted only as far as
+# load beside the test cannot change it: the run completes, the stopper made
+# its stops, and a stopped sample is in the file (a sample that spans a stop
+# lasts at least its 12 ms, whatever else runs). Whether `report --samples`
+# then finds the period is statistics on a real run: it is measured with
+# its rate in bench/samples_period.sh (doc/output.md), and the detector is
+# tested exactly on synthetic samples (tests/frontend/test_samples.py); the
+# report's line is printed here, not judged.
 cat >"$work/rank.sh" <<'SH'
 echo $$ >>"$MG_PIDS"
 exec "$@"
 SH
-hi=
-[ "$(id -u)" -eq 0 ] && hi="nice -n -15"
 MG_PIDS=$work/pids
 export MG_PIDS
-# one retry: a burst of load beside the test can hide a run's period
-for attempt in 1 2; do
-    : >"$MG_PIDS"
-    $hi "$PYTHON" "$MG_TESTDIR/stall.py" "$MG_PIDS" 2 0.050 0.012 >"$work/dist.out" 2>&1 &
-    d1=$!
-    # shellcheck disable=SC2086
-    $hi timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 sh "$work/rank.sh" "$prog" -m 8:8 \
-        -i 3000000 -x 100 --max-samples 30000 --samples "$work/d.jsonl" >/dev/null 2>"$work/err3"
-    rc=$?
-    wait $d1 2>/dev/null
-    $fe report "$work/r.jsonl" --samples "$work/d.jsonl" --no-plot -o "$work/rep.html" \
-        2>"$work/rep.err"
-    line=$(grep -o "periodic disturbance: every [0-9.]* ms" "$work/rep.err")
-    ms=${line#periodic disturbance: every }
-    ms=${ms% ms}
-    [ $rc -ne 0 ] || [ -n "$ms" ] && break
-done
+: >"$MG_PIDS"
+"$PYTHON" "$MG_TESTDIR/stall.py" "$MG_PIDS" 2 0.050 0.012 >"$work/dist.out" 2>&1 &
+d1=$!
+# shellcheck disable=SC2086
+timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 sh "$work/rank.sh" "$prog" -m 8:8 \
+    -i 1000000 -x 100 --max-samples 10000 --samples "$work/d.jsonl" >/dev/null 2>"$work/err3"
+rc=$?
+wait $d1 2>/dev/null
 stops=$(cat "$work/dist.out")
-if [ $rc -eq 0 ] && [ -n "$ms" ] && "$PYTHON" -c "import sys; sys.exit(not 42 <= float('$ms') <= 58)"; then
-    echo "ok 3 - a 12 ms stall every 50 ms injected into the run ($stops): found, every $ms ms"
+longest=$("$PYTHON" - "$work/d.jsonl" <<'PY'
+import json, sys
+try:
+    recs = [json.loads(l) for l in open(sys.argv[1])]
+    s = recs[1]
+    print(max(t * k for t, k in zip(s["per_iteration_s"], s["iterations"])))
+except (OSError, ValueError, IndexError, KeyError):
+    print(0)
+PY
+)
+$fe report "$work/r.jsonl" --samples "$work/d.jsonl" --no-plot -o "$work/rep.html" 2>"$work/rep.err"
+if [ $rc -eq 0 ] && "$PYTHON" -c "import sys; sys.exit(not (int('$stops'.split()[0]) >= 1 and $longest >= 0.0115))" 2>/dev/null; then
+    echo "ok 3 - a 12 ms stall every 50 ms ($stops): the longest sample $longest s holds a stop"
 else
-    echo "not ok 3 - the injected 50 ms stall (exit $rc, $stops): $(cat "$work/rep.err")"
+    echo "not ok 3 - the injected stall (exit $rc, $stops, longest sample $longest s)"
     sed 's/^/# /' "$work/err3"
 fi
+sed 's/^/# report: /' "$work/rep.err"
 
 # 4, 5: --per-rank: every rank's own samples, one array per rank, entry by
 # entry the samples of the series (time_mode root: rank 0's own; call: the
