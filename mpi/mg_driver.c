@@ -328,7 +328,7 @@ static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu
     }
     mg_run_init(&s, &plan);
     if (!plan.failed)
-        mg_out_guard_start(plan.cfg.output);
+        mg_out_guard_start(plan.cfg.output ? plan.cfg.output : plan.cfg.samples);
     if (s.b->layout.init)
         s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
     else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)

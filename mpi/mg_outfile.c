@@ -327,6 +327,47 @@ int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
     return ok;
 }
 
+/* The temporary's name for target fits (its folder's NAME_MAX, PATH_MAX,
+ * the signal handler's copy); 0, or -1 with the reason in err. */
+static int temporary_fits(const char *target, char *err)
+{
+    char host[256], name[PATH_MAX + 64];
+    const char *slash = strrchr(target, '/');
+    host_name(host, sizeof host);
+    if (mg_outname_template(target, host, (long)getpid(), name, sizeof name) != 0 ||
+        strlen(name) >= sizeof active_tmp ||
+        strlen(slash ? strrchr(name, '/') + 1 : name) > NAME_MAX) {
+        snprintf(err, MG_ERRLEN,
+                 "output file '%.300s': the name is too long (its temporary "
+                 "would not fit)",
+                 target);
+        return -1;
+    }
+    return 0;
+}
+
+int mg_out_prepare(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
+{
+    int ok = 1;
+    FILE *log = o->log;
+    memset(o, 0, sizeof *o);
+    o->log = log;
+    if (ctx->rank == 0) {
+        char target[PATH_MAX];
+        mg_out_kind kind = MG_OUT_REPLACE;
+        const int fd = own_descriptor(path);
+        if (fd >= 0)
+            ok = open_descriptor(o, fd, path, err) == 0;
+        else if ((ok = classify(path, target, sizeof target, &kind, err) == 0) &&
+                 kind == MG_OUT_THROUGH) {
+            snprintf(o->target, sizeof o->target, "%s", target);
+            ok = open_through(o, target, err) == 0;
+        }
+    }
+    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
+    return ok && mg_out_check(path, ctx, err);
+}
+
 int mg_out_check(const char *path, const mg_ctx *ctx, char *err)
 {
     int ok = 1;
@@ -334,6 +375,8 @@ int mg_out_check(const char *path, const mg_ctx *ctx, char *err)
         char target[PATH_MAX], dir[PATH_MAX];
         mg_out_kind kind;
         ok = classify(path, target, sizeof target, &kind, err) == 0;
+        if (ok && kind != MG_OUT_THROUGH && temporary_fits(target, err) != 0)
+            ok = 0;
         if (ok && kind != MG_OUT_THROUGH) {
             const char *slash = strrchr(target, '/');
             snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - target) + 1 : 1,

@@ -367,25 +367,27 @@ int mg_samples_finish(mg_run *s)
 {
     const char *path = s->plan->cfg.samples;
     char err[MG_ERRLEN];
-    mg_out_file o;
-    int rc = 0;
+    mg_out_file *o = &s->samples_out;
+    int rc = 0, opened = o->f != NULL; /* written through: opened before measuring */
 
     if (s->samples_mem != NULL && fclose(s->samples_mem) != 0)
         rc = -1;
     s->samples_mem = NULL;
-    memset(&o, 0, sizeof o);
-    o.log = s->io.err;
-    if (!mg_out_open(&o, path, &s->ctx, err)) {
+    mg_group_bcast(&s->ctx.drv.group, &opened, sizeof opened);
+    if (!opened && !mg_out_open(o, path, &s->ctx, err)) {
         if (s->ctx.rank == 0)
             fprintf(s->io.err, "mpigauge_%s: error: %s\n", s->b->id.name, err);
         return -1;
     }
     if (s->ctx.rank == 0 &&
-        (rc != 0 || fwrite(s->samples_text, 1, s->samples_len, o.f) != s->samples_len)) {
-        mg_out_discard(&o);
+        (rc != 0 || fwrite(s->samples_text, 1, s->samples_len, o->f) != s->samples_len ||
+         fflush(o->f) != 0)) {
+        fprintf(s->io.err, "mpigauge_%s: error: cannot write samples file '%s': %s\n",
+                s->b->id.name, path, rc != 0 ? "out of memory" : strerror(errno));
+        mg_out_discard(o);
         rc = -1;
     } else if (s->ctx.rank == 0)
-        rc = mg_out_commit(&o, path);
+        rc = mg_out_commit(o, path);
     mg_group_bcast(&s->ctx.drv.group, &rc, sizeof rc);
     return rc;
 }

@@ -111,6 +111,7 @@ typedef struct {
     /* rank 0, --samples: every timed sample, kept in memory (samples_mem)
      * and written to the file at the end */
     FILE *samples_mem;
+    mg_out_file samples_out; /* the --samples FILE when written through */
     char *samples_text;
     size_t samples_len;
     double t_zero; /* rank 0: its clock when the sweep began (the samples' zero) */
@@ -222,6 +223,11 @@ int mg_out_commit(mg_out_file *o, const char *path);
 /* What mg_out_open would refuse, checked without creating anything (rank 0;
  * every rank learns the outcome): 1, or 0 with the reason in err. */
 int mg_out_check(const char *path, const mg_ctx *ctx, char *err);
+/* mg_out_check, and a path written through (a pipe, a character device,
+ * rank 0's own descriptor) opened now into o, so that a pipe with no
+ * reader is refused before measuring; a file to replace is opened by
+ * mg_out_open at the end. */
+int mg_out_prepare(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err);
 /* 0 with the reason in err when paths a and b (either NULL: fine) would
  * write the same file (a link or a hard link between them counts), e.g. -o
  * and --samples; rank 0 decides, every rank learns it. */

@@ -169,7 +169,8 @@ int mg_session_resources(mg_run *s)
         return mg_run_usage(s, err);
     /* --samples FILE is written at the end (one temporary at a time), but
      * a path that cannot be written is refused now, before measuring */
-    if (s->plan->cfg.samples && !mg_out_check(s->plan->cfg.samples, ctx, err)) {
+    s->samples_out.log = s->io.err;
+    if (s->plan->cfg.samples && !mg_out_prepare(&s->samples_out, s->plan->cfg.samples, ctx, err)) {
         if (ctx->rank == 0)
             mg_out_discard(&s->out);
         return mg_run_usage(s, err);

@@ -216,8 +216,10 @@ int mg_run_sweep(mg_run *s)
 {
     int rc;
     if ((rc = mg_session_resources(s)) != MG_EXIT_OK) {
-        if (s->ctx.rank == 0)
+        if (s->ctx.rank == 0) {
             mg_out_discard(&s->out); /* e.g. the buffers could not be had */
+            mg_out_discard(&s->samples_out);
+        }
         return rc;
     }
     rc = sweep(s);
@@ -230,5 +232,7 @@ int mg_run_sweep(mg_run *s)
         rc = MG_EXIT_FAIL;
     if (s->plan->cfg.samples && !s->aborted && mg_samples_finish(s) != 0)
         rc = MG_EXIT_FAIL;
+    if (s->ctx.rank == 0)
+        mg_out_discard(&s->samples_out); /* an aborted run's, written through */
     return rc;
 }

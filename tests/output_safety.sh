@@ -14,7 +14,10 @@
 #   (rank 0's guard); SIGKILL to the guard as well: the next run removes it;
 #   --samples naming the -o file (the same name, a link, a hard link) is
 #   refused before measuring and both files keep their bytes; a secret in a
-#   control variable (Open MPI's mca_base_env_list) never reaches the file.
+#   control variable (Open MPI's mca_base_env_list) never reaches the file;
+#   --samples to a FIFO with no reader or a name too long for its temporary
+#   is refused before measuring, to /dev/full fails with a message, to a
+#   FIFO with a reader is written through.
 # Environment as for mpi_cases.sh (MPIEXEC, MPIEXEC_FLAGS, MG_BINDIR).
 set -u
 . "$(dirname "$0")/mpi_env.sh"
@@ -34,7 +37,7 @@ run() { # run ARGS...: a quick latency run, output to run.out / run.err
     timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 "$prog" -m 8 -i 20 -x 2 "$@" \
         >run.out 2>run.err </dev/null
 }
-echo "1..22"
+echo "1..26"
 
 if [ "$(id -u)" = 0 ]; then
     run -o /dev/null
@@ -231,4 +234,27 @@ if [ "${MG_MPI_FLAVOR:-}" = openmpi ] || "$prog" --version 2>/dev/null | grep -q
 else
     n=$((n + 1)); echo "ok $n # SKIP Open MPI's mca_base_env_list"
 fi
+# --samples: what cannot be written is refused before measuring (exit 2,
+# nothing on standard output); a failed write says why (exit 1)
+mkfifo sfifo
+long=$(printf '%0250d' 0)
+for bad in "sfifo:a pipe with no reader" "$long:the name is too long"; do
+    path=${bad%%:*} why=${bad#*:}
+    run --samples "$path"
+    rc=$?
+    [ "$rc" = 2 ] && [ ! -s run.out ] && grep -q "$why" run.err && [ -z "$(ls ./*.tmp.* 2>/dev/null)" ]
+    ok $? "--samples ${path%"${path#?????}"}...: exit $rc before measuring ($why)"
+done
+run --samples /dev/full
+rc=$?
+[ "$rc" = 1 ] && grep -q "cannot write samples file '/dev/full': No space left on device" run.err
+ok $? "--samples /dev/full: exit $rc, the reason said"
+# a FIFO with a reader is written through, whole
+cat sfifo >sfifo.got &
+reader=$!
+run --samples sfifo
+rc=$?
+wait $reader
+[ "$rc" = 0 ] && head -n 1 sfifo.got | grep -q '"type":"samples"' && [ -p sfifo ]
+ok $? "--samples to a FIFO with a reader: exit $rc, written through, the FIFO stays"
 exit 0

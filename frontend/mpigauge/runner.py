@@ -387,6 +387,11 @@ def cmd_run(a):
     if not a.output:
         raise UsageError("run needs -o FILE (the results file)")
     check_link_followable(a.output)
+    if os.path.islink(a.output) and not os.path.exists(a.output):
+        raise UsageError(f"-o {a.output}: a symbolic link to nothing: not followed, nothing "
+                         "created (as the programs' -o)")
+    if os.path.exists(a.output) and not os.path.isfile(a.output):
+        raise UsageError(f"-o {a.output}: exists and is not a regular file: never replaced")
     if os.path.exists(a.output) and os.path.getsize(a.output) > 0 and not (a.append or a.force):
         raise UsageError(f"{a.output} exists; use --append to add to it or --force to replace it")
     seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")

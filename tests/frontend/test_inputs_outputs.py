@@ -265,6 +265,25 @@ class TestFullDisk(RunOutput):
             subprocess.run(["umount", fs], capture_output=True)
 
 
+class TestRunOutputLinks(RunOutput):
+    def test_a_link_to_nothing_is_refused_and_nothing_created(self):
+        link = os.path.join(self.d, "r.jsonl")
+        target = os.path.join(self.d, "made.jsonl")
+        os.symlink(target, link)
+        for extra in ([], ["--force"], ["--append"]):
+            p = self.run_cli("ok\n", link, *extra)
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("a symbolic link to nothing", p.stderr)
+            self.assertFalse(os.path.exists(target))
+            self.assertTrue(os.path.islink(link))
+
+    def test_a_folder_or_device_is_refused(self):
+        for path in (self.d, "/dev/null"):
+            p = self.run_cli("ok\n", path, "--force")
+            self.assertEqual(p.returncode, 2, p.stderr)
+            self.assertIn("is not a regular file", p.stderr)
+
+
 class TestSamplesPerLaunch(RunOutput):
     def test_every_launch_gets_its_own_samples_file(self):
         out = os.path.join(self.d, "r.jsonl")
