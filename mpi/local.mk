@@ -12,7 +12,9 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_prov.c mpi/mg_prov.h mpi/mg_mpit.c mpi/mg_mpit.h mpi/mg_mpit_names.h mpi/mg_osu.c mpi/mg_osu_names.c mpi/mg_osu.h mpi/mg_pvars.c \
 	mpi/mg_sentinel.c mpi/mg_sentinel.h \
 	mpi/mg_turns.c mpi/mg_turns.h \
-	mpi/mg_dtype.c mpi/mg_dtype.h
+	mpi/mg_dtype.c mpi/mg_dtype.h \
+	mpi/mg_observe.c mpi/mg_observe.h mpi/mg_observers.c \
+	mpi/obs_hostcost.c
 
 # Every benchmark program links the two libraries.
 MG_LDADD = mpi/libmgmpi.a util/libmgutil.a $(HWLOC_LIBS) -lpthread -lm

@@ -119,6 +119,11 @@ typedef struct {
      * NULL: nothing. */
     void (*timed_edge)(mg_ctx *ctx, int end);
     void *edge_arg;
+    /* The run-wide features that joined this run (mg_observe.h), or NULL. */
+    struct mg_observe_set *obs;
+    /* How the host's usage is read (getrusage; a fake in the one-process
+     * tests, as the clock): 0, or -1 when it cannot be; NULL: getrusage. */
+    int (*usage)(const mg_ctx *ctx, struct mg_host_usage *u);
     const mg_opt *opts;         /* the benchmark's option rows, and which of them the */
     const unsigned char *given; /* command line gives (mg_ctx_given) */
     /* A condition the user's settings cause, met by a kernel or the driver

@@ -168,6 +168,7 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
         offset_s = ctx->drv.clock_offset(ctx, &rtt_s);
     if (ctx->drv.timed_edge)
         ctx->drv.timed_edge(ctx, 0);
+    mg_observe_timed(ctx->drv.obs, ctx, 0, 0);
     if (window && ctx->cfg->sync_window_us > 0.0)
         plan.window_s = ctx->cfg->sync_window_us * 1e-6;
     else if (window)
@@ -188,6 +189,7 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     ctx->timed = 0;
     if (ctx->drv.timed_edge)
         ctx->drv.timed_edge(ctx, 1);
+    mg_observe_timed(ctx->drv.obs, ctx, 1, m);
     ctx->window_s = plan.window_s;
     if (b->kernel.end_size)
         b->kernel.end_size(ctx, size);
@@ -220,6 +222,7 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
     }
     if (ctx->drv.timed_edge)
         ctx->drv.timed_edge(ctx, 0);
+    mg_observe_timed(ctx->drv.obs, ctx, 0, 0);
     ctx->timed = 1;
     for (size_t i = 0;; ++i) {
         long bi = mg_policy_block_iters(&pol, i);
@@ -259,6 +262,7 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
     ctx->timed = 0;
     if (ctx->drv.timed_edge)
         ctx->drv.timed_edge(ctx, 1);
+    mg_observe_timed(ctx->drv.obs, ctx, 1, iters);
     if (b->kernel.end_size)
         b->kernel.end_size(ctx, size);
     if (is_max)

@@ -115,6 +115,8 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
         r.pvar_max = s->pv_max;
         r.pvar_max_rank = s->pv_max_rank;
     }
+    if (s->obs.n > 0)
+        r.observed = &s->row_observed;
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k]->ops->row(s->sink[k], &r);
     free(rank_us);

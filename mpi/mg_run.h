@@ -27,6 +27,7 @@
 
 #include "mg_driver.h"
 #include "mg_multirail.h"
+#include "mg_observe.h"
 #include "mg_osu.h"
 #include "mg_policy.h"
 #include "mg_prov.h"
@@ -125,6 +126,10 @@ typedef struct {
     mg_sink *sink[3]; /* rank 0: the run's sinks (own ones, then the injected one) */
     int nsinks;
     mg_rows rows;
+    /* the run-wide features that joined (mg_observe.h), and rank 0's copy of
+     * what they said of the row being written */
+    mg_observe_set obs;
+    mg_kvlist row_observed;
     /* rank 0: what the run record says, built by mg_output_begin */
     mg_run_info info;
     char served_by[160]; /* rank 0, a collective: its algorithm (mg_prov_served_by), or "" */

@@ -136,6 +136,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         gather_pvars(s);
     if (w->rank_samples) /* the same count on every rank: one schedule */
         mg_group_gather(&ctx->drv.group, w->mine, nmine, w->rank_all);
+    mg_kv_init(&s->row_observed);
+    mg_observe_row(&s->obs, ctx, &s->row_observed);
     *ok = s->plan->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
         return -1;
@@ -212,10 +214,20 @@ static int sweep(mg_run *s)
     return rc;
 }
 
+/* The run-wide features that join this run (mg_observers.c). */
+static int observe(mg_run *s)
+{
+    char err[MG_ERRLEN];
+    if (mg_observe_open(&s->obs, mg_observers, &s->ctx, err, sizeof err) != MG_EXIT_OK)
+        return mg_run_usage(s, err);
+    s->ctx.drv.obs = &s->obs;
+    return MG_EXIT_OK;
+}
+
 int mg_run_sweep(mg_run *s)
 {
     int rc;
-    if ((rc = mg_session_resources(s)) != MG_EXIT_OK) {
+    if ((rc = mg_session_resources(s)) != MG_EXIT_OK || (rc = observe(s)) != MG_EXIT_OK) {
         if (s->ctx.rank == 0) {
             mg_out_discard(&s->out); /* e.g. the buffers could not be had */
             mg_out_discard(&s->samples_out);
@@ -223,6 +235,7 @@ int mg_run_sweep(mg_run *s)
         return rc;
     }
     rc = sweep(s);
+    mg_observe_close(&s->obs, &s->ctx);
     if (s->b->kernel.teardown)
         s->b->kernel.teardown(&s->ctx);
     if (s->ctx.rank == 0 && s->aborted)

@@ -99,6 +99,7 @@ def check_run(run, results, where):
             need(isinstance(pv, dict) and set(pv) == {"class", "sum", "max", "max_rank"}
                  and 0 <= pv["max_rank"] < run["nranks"] and pv["max"] <= pv["sum"] + 1e-9
                  or pv["max"] < 0, f"{where}: result {i}: pvar {name}: {pv}")
+        check_host(r, run, f"{where}: result {i}")
         if "rank_median_us" in r:  # --per-rank
             m = r["rank_median_us"]
             need(len(m) == run["nranks"] and max(m) == r["slowest_rank_us"]
@@ -125,6 +126,22 @@ def check_run(run, results, where):
              f"{where}: bad pair {p['ranks']}")
         need(p["same_node"] == (run["node_of_rank"][a] == run["node_of_rank"][b]),
              f"{where}: pair {p['ranks']} same_node is wrong")
+
+
+HOST_FIELDS = ("user_us_per_iter", "sys_us_per_iter", "vol_cs_per_iter", "invol_cs_per_iter",
+               "minor_faults_per_iter", "major_faults_per_iter", "cpu_util", "busiest_rank")
+
+
+def check_host(r, run, where):
+    """The host-cost observer's object (mpi/obs_hostcost.c): every field, each
+    a number >= 0 or null; a row of timed samples names its busiest rank and
+    spent some CPU on it (a process that runs does)."""
+    h = r.get("host")
+    need(isinstance(h, dict) and sorted(h) == sorted(HOST_FIELDS), f"{where}: host {h!r}")
+    need(all(v is None or (isinstance(v, (int, float)) and v >= 0) for v in h.values()),
+         f"{where}: host {h}")
+    need(h["busiest_rank"] is None or 0 <= h["busiest_rank"] < run["nranks"],
+         f"{where}: host busiest_rank {h['busiest_rank']}")
 
 
 def check_jsonl(text, where):

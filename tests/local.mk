@@ -10,6 +10,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_compute.cc \
 	tests/unit/test_graph.cc \
 	tests/unit/test_guard.cc \
+	tests/unit/test_hostcost.cc \
 	tests/unit/test_json.cc \
 	tests/unit/test_layout.cc \
 	tests/unit/test_netdev.cc \

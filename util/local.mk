@@ -7,11 +7,13 @@ util_libmgutil_a_SOURCES = \
 	util/mg_binding.c util/mg_binding.h \
 	util/mg_graph.c util/mg_graph.h \
 	util/mg_guard.c util/mg_guard.h \
+	util/mg_hostcost.c util/mg_hostcost.h \
 	util/mg_group.c util/mg_group.h \
 	util/mg_clocksync.c util/mg_clocksync.h \
 	util/mg_coll.c util/mg_coll.h \
 	util/mg_compute.c util/mg_compute.h \
 	util/mg_json.c util/mg_json.h \
+	util/mg_kv.c util/mg_kv.h \
 	util/mg_layout.c util/mg_layout.h \
 	util/mg_netdev.c util/mg_netdev.h \
 	util/mg_nodestate.c util/mg_nodestate.h \

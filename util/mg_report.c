@@ -3,6 +3,7 @@
 #include "mg_report.h"
 
 #include "mg_json.h"
+#include "mg_kv.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -478,6 +479,8 @@ static void json_ranks(mg_json *j, const mg_result *r)
         }
         mg_json_object_end(j);
     }
+    if (r->observed)
+        mg_kv_write_json(j, r->observed);
     if (r->rank_median_us) {
         mg_json_array_begin(j, r->ranks_by_value ? "rank_median" : "rank_median_us");
         for (int i = 0; i < r->nranks; ++i)

@@ -84,6 +84,9 @@ typedef struct {
     const char *const *pvar_class;
     const double *pvar_sum, *pvar_max;
     const int *pvar_max_rank;
+    /* What the run's observers (mpi/mg_observe.h) say of the row, as named
+     * values: JSON writes them as members ("host": {...}); NULL: none. */
+    const struct mg_kvlist *observed;
 } mg_result;
 
 /* The slowest and fastest of n ranks' medians (ranks with no positive,

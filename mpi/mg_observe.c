@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The observers' phases, called by the driver's stages (mg_observe.h). */
+#include "mg_observe.h"
+
+#include "mg_exit.h"
+#include "mg_group.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx *ctx, char *err,
+                    size_t errlen)
+{
+    memset(set, 0, sizeof *set);
+    for (int i = 0; list[i] != NULL && set->n < MG_MAX_OBSERVERS; ++i) {
+        const mg_observer *o = list[i];
+        void *st = calloc(1, o->state_size ? o->state_size : 1);
+        char msg[sizeof ctx->drv.fail] = "";
+        int join;
+        if (st == NULL)
+            snprintf(msg, sizeof msg, "out of memory for the observer %s", o->name);
+        join = st == NULL ? -1 : o->open ? o->open(st, ctx, msg, sizeof msg) : 1;
+        if (join < 0 && !msg[0])
+            snprintf(msg, sizeof msg, "%s: cannot be observed", o->name);
+        if (mg_group_agree_message(&ctx->drv.group, msg, sizeof msg) != 0) {
+            snprintf(err, errlen, "%s", msg);
+            if (join > 0 && o->close)
+                o->close(st, ctx);
+            free(st);
+            mg_observe_close(set, ctx);
+            return MG_EXIT_USAGE;
+        }
+        if (!mg_group_all_true(&ctx->drv.group, join > 0)) {
+            if (join > 0 && o->close)
+                o->close(st, ctx);
+            free(st);
+            continue;
+        }
+        set->obs[set->n] = o;
+        set->state[set->n++] = st;
+    }
+    return MG_EXIT_OK;
+}
+
+void mg_observe_timed(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long long iters)
+{
+    for (int i = 0; set != NULL && i < set->n; ++i) {
+        const mg_observer *o = set->obs[i];
+        if (!end && o->timed_begin)
+            o->timed_begin(set->state[i], ctx);
+        else if (end && o->timed_end)
+            o->timed_end(set->state[i], ctx, iters);
+    }
+}
+
+void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, mg_kvlist *out)
+{
+    for (int i = 0; set != NULL && i < set->n; ++i) {
+        const mg_observer *o = set->obs[i];
+        if (o->row == NULL)
+            continue;
+        if (ctx->rank == 0)
+            mg_kv_object(out, o->name);
+        o->row(set->state[i], ctx, out);
+        if (ctx->rank == 0)
+            mg_kv_end(out);
+    }
+}
+
+void mg_observe_close(mg_observe_set *set, mg_ctx *ctx)
+{
+    for (int i = 0; set != NULL && i < set->n; ++i) {
+        if (set->obs[i]->close)
+            set->obs[i]->close(set->state[i], ctx);
+        free(set->state[i]);
+    }
+    if (set != NULL)
+        set->n = 0;
+}

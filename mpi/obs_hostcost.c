@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The observer "host": what the host paid per timed iteration of a row,
+ * on every rank (util/mg_hostcost.h: getrusage around the timed samples),
+ * as the mean over ranks and the rank that paid the most CPU. The result
+ * record's "host" object (doc/output.md):
+ *
+ *   "host": {"user_us_per_iter":..,"sys_us_per_iter":..,"vol_cs_per_iter":..,
+ *            "invol_cs_per_iter":..,"minor_faults_per_iter":..,
+ *            "major_faults_per_iter":..,"cpu_util":..,"busiest_rank":R}
+ *
+ * The readings are taken outside the timed blocks, so the figures of the
+ * row do not pay for them. */
+#include "mg_observe.h"
+
+#include "mg_group.h"
+#include "mg_hostcost.h"
+#include "mg_run.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+typedef struct {
+    mg_host_usage before;
+    double t0_s;
+    double fig[MG_HOST_NFIG]; /* this rank's, of the last row */
+    double *all;              /* rank 0: every rank's */
+} host_state;
+
+static int read_usage(const mg_ctx *ctx, mg_host_usage *u)
+{
+    return ctx->drv.usage ? ctx->drv.usage(ctx, u) : mg_host_usage_now(u);
+}
+
+static void forget_row(host_state *h)
+{
+    for (int k = 0; k < MG_HOST_NFIG; ++k)
+        h->fig[k] = NAN;
+}
+
+static int host_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
+{
+    host_state *h = st;
+    mg_host_usage probe;
+    (void)err;
+    (void)errlen;
+    forget_row(h);
+    if (ctx->rank == 0 &&
+        (h->all = malloc((size_t)ctx->nranks * MG_HOST_NFIG * sizeof *h->all)) == NULL)
+        return 0;
+    return read_usage(ctx, &probe) == 0; /* the others stay out with this one */
+}
+
+static void host_timed_begin(void *st, mg_ctx *ctx)
+{
+    host_state *h = st;
+    if (read_usage(ctx, &h->before) != 0)
+        h->t0_s = NAN;
+    else
+        h->t0_s = mg_now(ctx);
+}
+
+static void host_timed_end(void *st, mg_ctx *ctx, unsigned long long iters)
+{
+    host_state *h = st;
+    mg_host_usage after;
+    const double t1_s = mg_now(ctx);
+    if (!isfinite(h->t0_s) || read_usage(ctx, &after) != 0) {
+        forget_row(h);
+        return;
+    }
+    mg_host_figures(&h->before, &after, iters, t1_s - h->t0_s, h->fig);
+}
+
+static void host_row(void *st, mg_ctx *ctx, mg_kvlist *out)
+{
+    host_state *h = st;
+    mg_group_gather(&ctx->drv.group, h->fig, MG_HOST_NFIG, h->all);
+    if (ctx->rank == 0) {
+        double mean[MG_HOST_NFIG];
+        int busiest;
+        mg_host_summary(h->all, ctx->nranks, mean, &busiest);
+        for (int k = 0; k < MG_HOST_NFIG; ++k)
+            mg_kv_number(out, mg_host_names[k], mean[k]);
+        if (busiest >= 0)
+            mg_kv_number(out, "busiest_rank", busiest);
+        else
+            mg_kv_null(out, "busiest_rank");
+    }
+    forget_row(h);
+}
+
+static void host_close(void *st, mg_ctx *ctx)
+{
+    (void)ctx;
+    free(((host_state *)st)->all);
+}
+
+const mg_observer mg_obs_hostcost = {.name = "host",
+                                     .state_size = sizeof(host_state),
+                                     .open = host_open,
+                                     .timed_begin = host_timed_begin,
+                                     .timed_end = host_timed_end,
+                                     .row = host_row,
+                                     .close = host_close};

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The host's cost of a row's timed samples: see mg_hostcost.h. */
+#include "mg_hostcost.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/resource.h>
+
+const char *const mg_host_names[MG_HOST_NFIG] = {
+    "user_us_per_iter",      "sys_us_per_iter",       "vol_cs_per_iter", "invol_cs_per_iter",
+    "minor_faults_per_iter", "major_faults_per_iter", "cpu_util"};
+
+int mg_host_usage_now(mg_host_usage *u)
+{
+    struct rusage r;
+    memset(u, 0, sizeof *u);
+    if (getrusage(RUSAGE_SELF, &r) != 0)
+        return -1;
+    u->user_s = (double)r.ru_utime.tv_sec + 1e-6 * (double)r.ru_utime.tv_usec;
+    u->sys_s = (double)r.ru_stime.tv_sec + 1e-6 * (double)r.ru_stime.tv_usec;
+    u->vol_cs = (double)r.ru_nvcsw;
+    u->invol_cs = (double)r.ru_nivcsw;
+    u->minor_faults = (double)r.ru_minflt;
+    u->major_faults = (double)r.ru_majflt;
+    return 0;
+}
+
+void mg_host_figures(const mg_host_usage *a, const mg_host_usage *b, unsigned long long iters,
+                     double wall_s, double out[MG_HOST_NFIG])
+{
+    const double n = iters > 0 ? (double)iters : NAN;
+    const double cpu = (b->user_s - a->user_s) + (b->sys_s - a->sys_s);
+    out[MG_HOST_USER_US] = 1e6 * (b->user_s - a->user_s) / n;
+    out[MG_HOST_SYS_US] = 1e6 * (b->sys_s - a->sys_s) / n;
+    out[MG_HOST_VOL_CS] = (b->vol_cs - a->vol_cs) / n;
+    out[MG_HOST_INVOL_CS] = (b->invol_cs - a->invol_cs) / n;
+    out[MG_HOST_MINOR_FAULT] = (b->minor_faults - a->minor_faults) / n;
+    out[MG_HOST_MAJOR_FAULT] = (b->major_faults - a->major_faults) / n;
+    out[MG_HOST_CPU_UTIL] = wall_s > 0 ? cpu / wall_s : NAN;
+}
+
+void mg_host_summary(const double *all, int nranks, double mean[MG_HOST_NFIG], int *busiest)
+{
+    double most = -INFINITY;
+    *busiest = -1;
+    for (int k = 0; k < MG_HOST_NFIG; ++k) {
+        double sum = 0.0;
+        int n = 0;
+        for (int r = 0; r < nranks; ++r) {
+            const double v = all[(size_t)r * MG_HOST_NFIG + (size_t)k];
+            if (isfinite(v)) {
+                sum += v;
+                ++n;
+            }
+        }
+        mean[k] = n > 0 ? sum / n : NAN;
+    }
+    for (int r = 0; r < nranks; ++r) {
+        const double *f = all + (size_t)r * MG_HOST_NFIG;
+        const double cpu = f[MG_HOST_USER_US] + f[MG_HOST_SYS_US];
+        if (isfinite(cpu) && cpu > most) {
+            most = cpu;
+            *busiest = r;
+        }
+    }
+}
