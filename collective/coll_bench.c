@@ -332,6 +332,7 @@ int mg_coll_main(const char *name, int argc, char **argv)
     mg_bench b = {
         .report.headline = "Latency (us)",
         .id.family = "collective",
+        .id.facts = MG_FACT_NO_QUEUE_PVARS | MG_FACT_ALGORITHM,
         .layout.min_ranks = 1,
         .layout.max_ranks = 1 << 24,
         .timing.metric = MG_METRIC_LATENCY,

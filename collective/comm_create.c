@@ -292,6 +292,7 @@ static const mg_bench bench = {
                           "in us; the free apart (free_us)",
     .report.headline = "Create (us)",
     .id.family = "collective",
+    .id.facts = MG_FACT_NO_QUEUE_PVARS | MG_FACT_ALGORITHM,
     .params.opts = opts,
     .params.params_size = sizeof(cc_params),
     .params.check = check,

@@ -131,7 +131,7 @@ static const char *pvars_spec(const mg_run *s, int *given)
     *given = spec != NULL;
     if (spec != NULL)
         return strcmp(spec, "none") == 0 ? NULL : spec;
-    return s->b->id.family == NULL ? "queues" : NULL;
+    return s->b->id.facts & MG_FACT_NO_QUEUE_PVARS ? NULL : "queues";
 }
 
 /* --pvars all|queues|NAME,...: selected and started on every rank (the
@@ -381,7 +381,7 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     return mg_osu_exit(rc);
 }
 
-int mg_main_named(const char *family, const char *what, int (*run)(const char *, int, char **),
+int mg_main_named(const char *program, const char *what, int (*run)(const char *, int, char **),
                   void (*list)(FILE *), int argc, char **argv)
 {
     const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
@@ -391,7 +391,7 @@ int mg_main_named(const char *family, const char *what, int (*run)(const char *,
     const mg_osu_entry *osu = mg_osu_find(name);
     if (osu != NULL) /* an OSU name: mg_main sees argv[0] too */
         return run(osu->bench, argc, argv);
-    if (strcmp(name, family) != 0)
+    if (strcmp(name, program) != 0) /* started under one of its operations' names */
         return run(name, argc, argv);
     if (argc > 1 && strcmp(argv[1], "--list-names") == 0) {
         list(stdout);
@@ -401,8 +401,8 @@ int mg_main_named(const char *family, const char *what, int (*run)(const char *,
         snprintf(msg, sizeof msg,
                  "no %s named: mpigauge_%s NAME [OPTIONS], or mpigauge_NAME (the names: "
                  "mpigauge_%s --list-names)",
-                 what, family, family);
-        return mg_main_refuse(family, "usage", MG_EXIT_USAGE, msg, argc, argv);
+                 what, program, program);
+        return mg_main_refuse(program, "usage", MG_EXIT_USAGE, msg, argc, argv);
     }
     name = argv[1];
     argv[1] = argv[0];

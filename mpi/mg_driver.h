@@ -180,7 +180,19 @@ typedef struct mg_bench_id {
      * shared descriptor, so a new collective or RMA operation is filed
      * by its ops row alone. */
     const char *family;
+    /* What the driver does for the program, as facts of the descriptor
+     * (the driver never compares the family's name), set with the family:
+     *   MG_FACT_NO_QUEUE_PVARS  its messages are not the point-to-point
+     *                           traffic --pvars reads by default (the
+     *                           library's matching queues): none by default
+     *   MG_FACT_ALGORITHM       the library chooses an algorithm for the
+     *                           operation: the run record's "algorithm" and
+     *                           every row name the one that served it */
+    unsigned facts;
 } mg_bench_id;
+
+#define MG_FACT_NO_QUEUE_PVARS 1u
+#define MG_FACT_ALGORITHM 2u
 
 typedef struct mg_bench_params {
     const mg_opt *opts; /* the benchmark's options over params, or NULL */
@@ -520,9 +532,9 @@ int mg_main_refuse(const char *name, const char *code, int exit_code, const char
 
 /* The main of a program installed under many names (mpigauge_coll,
  * mpigauge_rma): started as mpigauge_NAME it runs NAME; as
- * mpigauge_FAMILY, "--list-names" lists them and "NAME ARGS" runs NAME;
+ * mpigauge_PROGRAM ("coll"), "--list-names" lists them and "NAME ARGS" runs NAME;
  * anything else is a usage error naming `what` ("collective"). */
-int mg_main_named(const char *family, const char *what, int (*run)(const char *, int, char **),
+int mg_main_named(const char *program, const char *what, int (*run)(const char *, int, char **),
                   void (*list)(FILE *), int argc, char **argv);
 
 #endif

@@ -215,7 +215,8 @@ static void build_info(mg_run *s)
     ri->argc = s->plan->argc;
     ri->argv = s->plan->argv;
     s->served_by[0] = '\0';
-    if (b->id.family && strcmp(b->id.family, "collective") == 0)
+    ri->algorithm = (b->id.facts & MG_FACT_ALGORITHM) != 0;
+    if (ri->algorithm)
         mg_prov_served_by(&s->prov, b->id.name, s->served_by, sizeof s->served_by);
     if (s->plan->osu) {
         ri->osu_name = s->plan->osu->e->osu;

@@ -299,7 +299,7 @@ static void write_algorithm(mg_json *j, const mg_prov *p, const mg_run_info *ri)
     char op[64], served[160];
     const mg_cvars *c = &p->cvars;
 
-    if (ri->family == NULL || strcmp(ri->family, "collective") != 0)
+    if (!ri->algorithm)
         return;
     mg_cvar_op_name(ri->benchmark, op, sizeof op);
     mg_json_object_begin(j, "algorithm");

@@ -34,9 +34,10 @@ typedef struct {
  * ones. */
 typedef struct {
     const char *benchmark, *description, *family;
-    const int *node_of;              /* every rank's node index */
-    const int *partner_of;           /* every rank's partner (layout.pairs), or NULL */
-    int links;                       /* MG_LINKS_*: the links the record shows without pairs */
+    int algorithm;         /* the library chooses the operation's algorithm (MG_FACT_ALGORITHM) */
+    const int *node_of;    /* every rank's node index */
+    const int *partner_of; /* every rank's partner (layout.pairs), or NULL */
+    int links;             /* MG_LINKS_*: the links the record shows without pairs */
     const mg_compute_calib *compute; /* the calibrated busy loop, or NULL */
     double compute_err_max;
     const mg_kvlist *kernel;  /* the kernel's own objects (report.describe), or NULL */

@@ -412,6 +412,7 @@ int mg_rma_main(const char *name, int argc, char **argv)
     base.id.name = g->name;
     base.report.description = desc;
     base.id.family = "onesided";
+    base.id.facts = MG_FACT_NO_QUEUE_PVARS;
     base.params.opts = opts;
     base.params.params_size = sizeof(rma_params);
     base.params.params_default = &dflt;

@@ -119,6 +119,7 @@ static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL,
 static const mg_bench bench = {
     .id.name = NAME,
     .id.family = "overlap",
+    .id.facts = MG_FACT_NO_QUEUE_PVARS,
     .report.description = DESCRIPTION "; time per iteration in us, c_m grown by 10% of l_0",
     MG_OVL_FIELDS,
     .sizes.default_min_size = 1024,

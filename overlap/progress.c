@@ -121,6 +121,7 @@ static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL,
 static const mg_bench bench = {
     .id.name = NAME,
     .id.family = "overlap",
+    .id.facts = MG_FACT_NO_QUEUE_PVARS,
     .report.description = DESCRIPTION "; go-to-data time in us at rank 0",
     MG_OVL_FIELDS,
     .sizes.default_min_size = 1024,

@@ -142,6 +142,7 @@ static const mg_opt opts[] = {MG_OPT_TEST_INTERVAL, MG_OPT_LAST_OVL};
 static const mg_bench bench = {
     .id.name = "protocol",
     .id.family = "overlap",
+    .id.facts = MG_FACT_NO_QUEUE_PVARS,
     .report.description = "protocol switch: ping-pong round trip and send progress over sizes, "
                           "in us at rank 0",
     MG_OVL_FIELDS,

@@ -226,11 +226,11 @@ static const mg_opt opts[] = {
     MG_OPT_LAST};
 
 #define COMMON                                                                                     \
-    .id.name = NAME, .id.family = FAMILY, MG_PT2PT_PAIR_FIELDS, .params.opts = opts,               \
-    .kernel.compute = 1, .params.params_size = sizeof(overhead_params), .params.choose = choose,   \
-    .params.check = check, .sweep.variants = variants,                                             \
-    .kernel.state_size = sizeof(overhead_state), .kernel.begin_size = begin_size,                  \
-    .report.nfigures = 2, .report.figures = figures
+    .id.name = NAME, .id.family = FAMILY, .id.facts = MG_FACT_NO_QUEUE_PVARS,                      \
+    MG_PT2PT_PAIR_FIELDS, .params.opts = opts, .kernel.compute = 1,                                \
+    .params.params_size = sizeof(overhead_params), .params.choose = choose, .params.check = check, \
+    .sweep.variants = variants, .kernel.state_size = sizeof(overhead_state),                       \
+    .kernel.begin_size = begin_size, .report.nfigures = 2, .report.figures = figures
 
 static int choose(const mg_ctx *c, const mg_bench *base, mg_form *out);
 static int check(const mg_ctx *c, char *err, size_t errlen);

@@ -20,6 +20,7 @@ from typing import Optional
 
 from . import regimes as rg
 from .common import UsageError
+from .hostcost import differences as host_differences
 from .results import SeriesKey, bench_label, needs_config_label
 from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mann_whitney, median,
                     min_p_value, min_pairs, pairs_needed, ratio_ci, signed_rank)
@@ -58,6 +59,7 @@ class Row:
     base_launches: list = field(default_factory=list)
     new_launches: list = field(default_factory=list)
     outliers: list = field(default_factory=list)
+    host: list = field(default_factory=list)  # host-cost differences (hostcost.differences)
     speedup: float = NAN
     verdict: str = ""
     rounds_needed: Optional[int] = None
@@ -306,6 +308,7 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
         row.base_launches = [la.launch_id for la, _ in items]
         row.new_launches = [la.launch_id for la, _ in sn[key]]
         row.outliers = _explanations([(base, items, cb), (new, sn[key], cn)], row)
+        row.host = host_differences(items, sn[key])
         rows.append(row)
     adj = adjust_pvalues([r.p for r in rows], control)
     for r, pa in zip(rows, adj):

@@ -7,7 +7,8 @@ import json
 import math
 
 from .common import fmt_num, fmt_p, size_label, text_table, version
-from .compare import SLIGHTLY, verdict_counts
+from .compare import DIFFERENCES, SLIGHTLY, verdict_counts
+from .hostcost import describe as describe_host
 
 COLUMNS = ("benchmark", "size", "unit", "base", "new", "new/base", "95% CI", "p (adj.)",
            "launches", "verdict")
@@ -73,6 +74,9 @@ def notes(rows, base, new):
             out.append(f"{r.label} {size_label(r.key.size)}: launch regimes: {rt}{d}")
         for o in r.outliers:
             out.append(f"{r.label} {size_label(r.key.size)}: outside: {o}")
+        if r.host and r.verdict in DIFFERENCES:
+            out.append(f"{r.label} {size_label(r.key.size)}: {r.verdict}, the host paid: "
+                       + describe_host(r.host))
     return out
 
 
@@ -252,7 +256,9 @@ def json_records(comparisons, threshold, alpha, control):
                 "same_mixture": bool(r.same_mixture),
                 "rounds_needed": r.rounds_needed, "more_rounds": more_rounds(r),
                 "launches": {"base": r.base_launches, "new": r.new_launches},
-                "note": r.note, "outliers": list(r.outliers)})
+                "note": r.note, "outliers": list(r.outliers),
+                "host": [{"field": f, "base": _num(b), "new": _num(n)}
+                         for f, _, _, b, n in r.host]})
     return recs
 
 
