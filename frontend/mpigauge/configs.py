@@ -33,6 +33,7 @@ In a TOML file (--configs FILE; Python 3.11's tomllib):
     env = { OMPI_MCA_coll_tuned_use_dynamic_rules = "1" }
 """
 import os
+import shutil
 import re
 
 from .common import UsageError, open_input, redact_argv, redact_env, split_words
@@ -52,9 +53,9 @@ class Config:
         self.env = dict(env or {})
         self.args = list(args)
         self.launcher_args = list(launcher_args)
-        self.launcher = launcher
+        self.launcher = _check_launcher(launcher, label)
         self.library = library
-        if library:
+        if library is not None:
             self.env["LD_LIBRARY_PATH"] = _library_dirs(library, self.env)
         self.tuning = None
         if tuning:
@@ -72,9 +73,41 @@ class Config:
         return f"Config({self.record()!r})"
 
 
+def _check_launcher(launcher, label):
+    """launcher=PATH|NAME as given: a program that can be run (None: not
+    given); an empty value, a folder, a file that cannot be run or a name
+    not on PATH is refused before any launch."""
+    where = f"configuration {label}: launcher={launcher}"
+    if launcher is None:
+        return None
+    if not launcher:
+        raise UsageError(f"configuration {label}: launcher= is empty: give the launcher's path "
+                         "or name (or leave the key out for the library's own)")
+    if os.sep not in launcher:
+        if shutil.which(launcher) is None:
+            raise UsageError(f"{where}: no such program on PATH")
+        return launcher
+    if not os.path.exists(launcher):
+        raise UsageError(f"{where}: no such file")
+    if os.path.isdir(launcher):
+        raise UsageError(f"{where}: a folder, not a program")
+    if not os.access(launcher, os.X_OK):
+        raise UsageError(f"{where}: not executable")
+    return launcher
+
+
+_MPI_LIB_GLOBS = ("libmpi.so*", "libmpi_*.so*", "libmpich*.so*", "libmpi_abi*.so*")
+
+
 def _library_dirs(library, env):
     """LD_LIBRARY_PATH that makes the dynamic linker take the MPI library at
-    `library` (a file, its folder, or an installation folder with lib/)."""
+    `library` (a file, its folder, or an installation folder with lib/): a
+    place without an MPI library is refused, so that no configuration is
+    measured under a label with the default library."""
+    import glob
+    if not library:
+        raise UsageError("library= is empty: give the MPI library, its folder or its "
+                         "installation (or leave the key out)")
     lib = os.path.abspath(library)
     if os.path.isfile(lib):
         lib = os.path.dirname(lib)
@@ -82,6 +115,9 @@ def _library_dirs(library, env):
         lib = os.path.join(lib, "lib")
     elif not os.path.isdir(lib):
         raise UsageError(f"library={library}: no such file or folder")
+    if not any(glob.glob(os.path.join(glob.escape(lib), g)) for g in _MPI_LIB_GLOBS):
+        raise UsageError(f"library={library}: no MPI library in {lib} (libmpi*.so, "
+                         "libmpich*.so): give the folder that holds the library")
     rest = env.get("LD_LIBRARY_PATH", os.environ.get("LD_LIBRARY_PATH", ""))
     return lib + (os.pathsep + rest if rest else "")
 
@@ -139,7 +175,7 @@ def parse_config_arg(text):
                   _check_mpi(kv.get("mpi"), where), env,
                   _words(kv.get("args", ""), where, "args"),
                   _words(kv.get("launcher-args", ""), where, "launcher-args"),
-                  kv.get("launcher") or None, kv.get("library") or None, kv.get("tuning") or None)
+                  kv.get("launcher"), kv.get("library"), kv.get("tuning") or None)
 
 
 _TABLE_KEYS = {"label", "bindir", "prefix", "mpi", "env", "args", "launcher_args", "launcher",
@@ -187,7 +223,7 @@ def _from_table(t, defaults, where, base_dir):
             v = os.path.normpath(os.path.join(base_dir, v))
         if v and key == "launcher" and os.sep in v and not os.path.isabs(v):
             v = os.path.normpath(os.path.join(base_dir, v))
-        paths[key] = v or None
+        paths[key] = v if key in ("launcher", "library") else v or None
     return Config(_check_label(str(merged.get("label", "")), where), bindir,
                   _check_mpi(merged.get("mpi"), where), {k: str(v) for k, v in env.items()},
                   _words(merged.get("args", []), where, "args"),

@@ -109,8 +109,31 @@ def program_library(program, env):
             lib = Library(impl, version, rec.get("library", ""), library_file(program, env),
                           rec.get("build_header"))
             break
+    if lib is None:
+        _failures[program] = _start_problem(rc, out)
     _cache[key] = lib
     return lib
+
+
+_failures = {}
+
+
+def _start_problem(rc, out):
+    """Why a program gave no library record: it could not start (the dynamic
+    linker's or the library's own first line), or it answered nothing."""
+    lines = [ln.strip() for ln in (out or "").splitlines() if ln.strip()]
+    loader = [ln for ln in lines if "error while loading shared libraries" in ln
+              or "undefined symbol" in ln or "cannot open shared object" in ln]
+    if loader:
+        return f"it cannot start: {loader[0]}"
+    if rc is None or rc not in (0, 2):
+        return f"it cannot start (exit {rc}): {lines[0] if lines else 'no message'}"
+    return "it does not answer --mpi-library (built by an older mpigauge?): rebuild it"
+
+
+def start_problem(program):
+    """What program_library found wrong with program ("" when nothing)."""
+    return _failures.get(program, "")
 
 
 _launcher_cache = {}
@@ -188,7 +211,7 @@ def names_mpi_launcher(command):
     return bool(words) and bool(_MPI_LAUNCHER_NAMES.match(os.path.basename(words[0])))
 
 
-def choose_launcher(launcher, own, lib, env, where):
+def choose_launcher(launcher, own, lib, env, where, program=None):
     """(path, what it says it is) of the MPI launcher a launch uses, or
     (None, (None, None)) for srun. launcher: mpirun|mpiexec (the library's
     own), srun, or a command line; own: a configuration's launcher=PATH.
@@ -200,8 +223,9 @@ def choose_launcher(launcher, own, lib, env, where):
         return path, check_launcher(path, lib, env, where)
     if launcher in ("mpirun", "mpiexec"):
         if lib is None:
-            raise UsageError(f"{where}: the programs do not answer --mpi-library (built by an "
-                             "older mpigauge?): rebuild them, or give launcher=PATH")
+            raise UsageError(f"{where}: cannot tell which MPI library the programs load: "
+                             f"{_failures.get(program, 'no answer to --mpi-library')}; or "
+                             "give launcher=PATH")
         if lib.impl is None:
             raise UsageError(f"{where}: cannot tell which MPI the programs load "
                              f"({lib.text.splitlines()[0] if lib.text else 'no version string'}"

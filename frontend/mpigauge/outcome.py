@@ -24,6 +24,8 @@ def parse_json_lines(data):
 PLUGIN_HINT = ("the launcher started separate one-rank jobs instead of one MPI job "
                "(with srun: Open MPI needs --mpi=pmix, MPICH --mpi=pmi2)")
 EXIT_MEANING = {1: "validation or output failure", 2: "usage error", 77: "not applicable here",
+                126: "the launcher or the program cannot be run",
+                127: "the launcher, or a program it runs, not found",
                 99: "MPI or internal error"}
 
 
@@ -59,7 +61,8 @@ def classify(rc, timed_out, recs, nranks, hung=False):
         return ("timeout", "timed out", False)
     if rc == 0:
         if not runs:
-            return ("failed", "exit 0 but no run record on standard output", False)
+            return ("failed", "exit 0 but no run record on standard output (did the launcher "
+                    "start the program?)", False)
         if not complete:
             return ("failed", f"exit 0 but results are missing for {len(missing) or 'all'} sizes "
                     "(the program was stopped early)", False)

@@ -54,6 +54,24 @@ def configs_of(a):
     return check_unique(cfgs) or [Config(None)]
 
 
+def _check_library(c, a, lib, prog, where):
+    """Refuse before any launch a configuration whose programs do not load
+    what it says: library= they do not start with or do not load, mpi= of
+    another implementation than the one they load."""
+    if c.library is not None:
+        if lib is None:
+            raise UsageError(f"{where}: library={c.library}: {os.path.basename(prog)} "
+                             f"{mpilib.start_problem(prog) or 'names no MPI library'}")
+        want = os.path.realpath(c.env["LD_LIBRARY_PATH"].split(os.pathsep)[0])
+        if lib.path and os.path.dirname(lib.path) != want:
+            raise UsageError(f"{where}: library={c.library}: the programs load {lib.path}, not a "
+                             f"library of {want} (another ABI family than their build?)")
+    declared = c.mpi or a.mpi
+    if declared and lib is not None and lib.family and lib.family != declared:
+        raise UsageError(f"{where}: mpi={declared}, but the programs load {lib.name()}: leave "
+                         "mpi= out (it is read from the programs) or give the matching one")
+
+
 def _mpi_of(prog, c, a, launcher, n):
     """Launch family, launcher command prefix and the library/launcher record
     of prog under configuration c (mpilib: the launcher of the library the
@@ -63,10 +81,11 @@ def _mpi_of(prog, c, a, launcher, n):
     kind = "mpirun" if c.launcher else launcher
     asked = kind in ("mpirun", "mpiexec") or mpilib.names_mpi_launcher(kind) \
         or not (c.mpi or a.mpi)
-    lib = mpilib.program_library(prog, env) if asked else None
+    lib = mpilib.program_library(prog, env) if asked or c.library else None
+    _check_library(c, a, lib, prog, where)
     flavour = c.mpi or a.mpi or (lib.family if lib is not None and lib.family
                                   else pg.detect_mpi(prog))
-    path, says = mpilib.choose_launcher(launcher, c.launcher, lib, env, where)
+    path, says = mpilib.choose_launcher(launcher, c.launcher, lib, env, where, prog)
     head = lr.launcher_argv(kind, flavour, n, path=path,
                             release=lib.version if lib is not None else None)
     rec = {"library": lib.record() if lib is not None else None,

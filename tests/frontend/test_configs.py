@@ -2,6 +2,8 @@
 """Configurations: the --config form, TOML files with sweeps, and the
 launch commands they make (environment through the launcher's flags)."""
 import os
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -196,3 +198,73 @@ class TestOsuDir(unittest.TestCase):
             self.assertIn("no folder of osu_* names here", err)
         finally:
             paths["osudir"] = saved
+
+
+class TestWhatAConfigurationNames(unittest.TestCase):
+    """launcher= and library= that cannot be what they say are refused when
+    the configuration is read (exit 2 before any launch), one line each
+    (issue 46, 8)."""
+
+    def test_launcher_values(self):
+        with tempfile.TemporaryDirectory() as d:
+            plain = os.path.join(d, "plain")
+            with open(plain, "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(plain, 0o644)
+            cases = {"": "launcher= is empty", d: "a folder, not a program",
+                     os.path.join(d, "none"): "no such file",
+                     "no-such-launcher-x": "no such program on PATH"}
+            cases[plain] = "not executable"     # no x bit: not even root runs it
+            for value, msg in cases.items():
+                with self.assertRaises(mg.UsageError) as cm:
+                    mg.parse_config_arg(f"c launcher={value}")
+                self.assertIn(msg, str(cm.exception), value)
+                self.assertIn("configuration c:", str(cm.exception))
+
+    def test_library_values(self):
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaises(mg.UsageError) as cm:
+                mg.parse_config_arg("c library=")
+            self.assertIn("library= is empty", str(cm.exception))
+            with self.assertRaises(mg.UsageError) as cm:
+                mg.parse_config_arg(f"c library={d}")
+            self.assertIn(f"no MPI library in {d}", str(cm.exception))
+            open(os.path.join(d, "libmpi.so.40"), "w").close()
+            c = mg.parse_config_arg(f"c library={d}")
+            self.assertTrue(c.env["LD_LIBRARY_PATH"].startswith(d))
+
+
+BUILT = os.path.join(h.TOP, "_build", "openmpi", "pt2pt")
+
+
+@unittest.skipUnless(os.path.exists(os.path.join(BUILT, "mpigauge_latency")),
+                     "needs the Open MPI build (scripts/build.sh openmpi)")
+class TestConfigurationsAgainstThePrograms(unittest.TestCase):
+    """With real programs: a library they cannot start with, and mpi= of
+    another implementation than they load, are refused before any launch."""
+
+    def run_fe(self, *config):
+        with tempfile.TemporaryDirectory() as d:
+            s = os.path.join(d, "s.txt")
+            with open(s, "w") as f:
+                f.write("latency -m 8 -i 10\n")
+            out = os.path.join(d, "r.jsonl")
+            env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+            p = subprocess.run([sys.executable, h.FRONTEND, "run", "--suite", s, "--bindir", BUILT,
+                                "-o", out, "--config", "good"] + [a for c in config for a in
+                                                                   ("--config", c)],
+                               capture_output=True, text=True, timeout=120, env=env)
+            return p.returncode, p.stderr, os.path.exists(out) and os.path.getsize(out) > 0
+
+    def test_a_broken_library_and_another_implementation(self):
+        with tempfile.TemporaryDirectory() as d:
+            open(os.path.join(d, "libmpi.so.40"), "w").close()     # a library that is not one
+            rc, err, wrote = self.run_fe(f"bad library={d}")
+            self.assertEqual(rc, 2, err)
+            self.assertIn("it cannot start: ", err)
+            self.assertIn("libmpi.so.40", err)
+            self.assertFalse(wrote)
+        rc, err, wrote = self.run_fe("bad mpi=mpich")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("mpi=mpich, but the programs load Open MPI", err)
+        self.assertFalse(wrote)
