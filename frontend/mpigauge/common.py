@@ -297,6 +297,12 @@ def redact_argv(argv, env=None):
     return [redact_text(w) for w in out]
 
 
+def plain_text(text):
+    """Text as matplotlib shows it literally: a `$` would start mathtext (a
+    unit, label, host or title from a results file is never a formula)."""
+    return str(text).replace("$", r"\$")
+
+
 def fmt_duration(s):
     s = int(round(s))
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"

@@ -274,6 +274,8 @@ def load_config_file(path):
         pattern = str(t.get("label", var + "={value}"))
         if "{value}" not in pattern:
             raise UsageError(f"{where}: the label must contain {{value}}")
+        if t.get("env") is not None and not isinstance(t.get("env"), dict):
+            raise UsageError(f"{where}: env must be a table (env = {{ NAME = \"VALUE\" }})")
         for v in values:
             table = dict(t)
             table["env"] = dict(t.get("env") or {}, **{var: str(v)})

@@ -18,7 +18,7 @@ import shutil
 import tempfile
 
 from . import regimes as rg
-from .common import EXIT_OK, UsageError, fmt_num, size_label, version, now_utc
+from .common import EXIT_OK, UsageError, fmt_num, now_utc, size_label, version, warn
 from .history import History, default_db
 from .history_cli import point, trend
 from .render import HTML_STYLE
@@ -135,6 +135,9 @@ def tag_order(hist, by):
 def build(hist, threshold, alpha, title, by="tag"):
     """{file name: html} of the site."""
     rows = hist.series()
+    if hist.left_out:
+        warn(f"{hist.path}: {hist.left_out} results without a positive median (NaN, zero or "
+             "negative, from an earlier release) left out of the trends")
     if not rows:
         raise UsageError(f"{hist.path} holds no results yet")
     series = trend(rows)

@@ -336,9 +336,16 @@ class History:
 
     def series(self, benchmark=None, size=None):
         """Rows (tag, config, benchmark, variant, nranks, size, unit, median, ci95_low,
-        ci95_high, launch id, date, library) of every result, in tag order."""
+        ci95_high, launch id, date, library) of every result, in tag order. A
+        result without a positive, finite median (a history written by an
+        earlier release took NaN, zero or a negative) is left out and counted
+        in self.left_out."""
         where, args = _where([("r.benchmark", benchmark), ("r.size_bytes", size)],
                              "r.validation IS NOT 'failed'")
+        self.left_out = self.db.execute(
+            "SELECT count(*) FROM results r" + where + " AND NOT " + _GOOD_MEDIAN,
+            args).fetchone()[0]
+        where += " AND " + _GOOD_MEDIAN
         return self.db.execute(
             "SELECT l.tag, coalesce(l.config, ''), r.benchmark, r.variant, l.nranks, "
             "r.size_bytes, r.unit, r.median, r.ci95_low, r.ci95_high, l.id, l.date_utc, "
@@ -366,6 +373,12 @@ class History:
     def benchmarks(self):
         return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "
                                               "ORDER BY benchmark")]
+
+
+# a median the trends can use: a finite positive number (SQLite keeps a NaN
+# written as text, which compares above every number)
+_GOOD_MEDIAN = ("(typeof(r.median) IN ('real', 'integer') AND r.median > 0 "
+                "AND r.median < 1e308)")
 
 
 def result_problem(r):

@@ -139,6 +139,9 @@ def point(meds, cis):
 
 def _show(hist, a):
     rows = hist.series(a.benchmark, a.size)
+    if hist.left_out:
+        warn(f"{hist.path}: {hist.left_out} results without a positive median (NaN, zero or "
+             "negative, from an earlier release) left out")
     if not rows:
         known = ", ".join(hist.benchmarks()) or "none"
         raise UsageError(f"no results of {a.benchmark!r}"

@@ -10,6 +10,7 @@ from collections import OrderedDict
 
 from .common import (parse_size_arg, EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, check_output_path, size_label,
                      warn, write_atomic)
+from .common import plain_text as plain
 from .compare import higher_is_better
 from .results import bench_label, load_inputs, needs_config_label
 from .stats import median, median_ci
@@ -56,11 +57,6 @@ MISSING_MPL = ("mpigauge plot: needs matplotlib, which this Python ({}) cannot i
                "`python3 -m pip install matplotlib`, or run scripts/setup-deps.sh")
 
 
-def plain(text):
-    """Text as matplotlib shows it literally: a `$` would start mathtext."""
-    return str(text).replace("$", r"\$")
-
-
 def make_figure(plt, sets, title=None):
     from matplotlib.ticker import FuncFormatter, LogLocator
     pans = panels(sets)
@@ -93,7 +89,7 @@ def make_figure(plt, sets, title=None):
         name = bench_label(pk, need)
         ax.set_title(plain(name))
         ax.set_xlabel("message size (bytes)")
-        ax.set_ylabel(f"{pk.unit}" + (f" ({better})" if better else ""))
+        ax.set_ylabel(plain(f"{pk.unit}" + (f" ({better})" if better else "")))
         ax.grid(True, which="major", alpha=0.3)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
         lo, hi = ax.get_ylim()
@@ -177,7 +173,7 @@ def make_ranks_figure(plt, sets, size=None, title=None):
         ax.set_yscale("log")
         ax.set_title(plain(f"{label}: {size_label(sz)}" if sz else label))
         ax.set_xlabel("ranks")
-        ax.set_ylabel(unit)
+        ax.set_ylabel(plain(unit))
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize="small", ncol=2)
     for ax in flat[len(pans):]:

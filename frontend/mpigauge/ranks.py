@@ -6,7 +6,7 @@ import argparse
 import html
 import io
 
-from .common import UsageError, parse_size_arg, size_label
+from .common import UsageError, parse_size_arg, plain_text, size_label
 
 
 def parse_spec(text):
@@ -28,6 +28,16 @@ def rows_of(sets, bench, size):
                         r.get("size_bytes") == size and isinstance(r.get("rank_median_us"), list):
                     out.append((s.label, la.run, r))
     return out
+
+
+def _finite(v):
+    return -1.7976931348623157e308 <= v <= 1.7976931348623157e308 and v == v
+
+
+def _fmt(v):
+    """A rank's median as the table shows it; what is not a number, as it is."""
+    return f"{v:.4g}" if isinstance(v, (int, float)) and not isinstance(v, bool) \
+        else html.escape(str(v))
 
 
 def summary(run, r):
@@ -61,21 +71,24 @@ def section(sets, spec, no_plot):
         hosts = run.get("hosts") or []
         parts.append("<table><tr><th>rank</th><th>host</th><th>median (us)</th></tr>" + "".join(
             f"<tr><td>{k}</td><td>{html.escape(hosts[k] if k < len(hosts) else '')}</td>"
-            f"<td>{v:.4g}</td></tr>" for k, v in enumerate(r["rank_median_us"])) + "</table>")
+            f"<td>{_fmt(v)}</td></tr>" for k, v in enumerate(r["rank_median_us"])) + "</table>")
         return "\n".join(parts)
     fig, ax = plt.subplots(figsize=(10, 1.2 + 0.5 * len(rows)))
     colours = {}
     for y, (lb, run, r) in enumerate(rows):
         hosts = run.get("hosts") or []
         for k, v in enumerate(r["rank_median_us"]):
+            if not isinstance(v, (int, float)) or isinstance(v, bool) or not _finite(v):
+                continue            # a rank without a median (or a damaged one)
             h = hosts[k] if k < len(hosts) else "?"
             new = h not in colours
             c = colours.setdefault(h, f"C{len(colours) % 10}")
-            ax.scatter([v], [y], color=c, s=18, label=h if new else None)
+            ax.scatter([v], [y], color=c, s=18, label=plain_text(h) if new else None)
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([f"{lb} {run.get('launch_id') or ''}" for lb, run, _ in rows], fontsize=7)
+    ax.set_yticklabels([plain_text(f"{lb} {run.get('launch_id') or ''}") for lb, run, _ in rows],
+                       fontsize=7)
     ax.set_xlabel("rank's median time per iteration (us)")
-    ax.set_title(f"{bench} {size_label(size)}: every rank (colour: host)", fontsize=9)
+    ax.set_title(plain_text(f"{bench} {size_label(size)}: every rank (colour: host)"), fontsize=9)
     ax.legend(fontsize=7, loc="best")
     fig.tight_layout()
     buf = io.StringIO()

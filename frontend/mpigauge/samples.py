@@ -6,7 +6,7 @@ import json
 import math
 from typing import List, NamedTuple
 
-from .common import UsageError, open_input
+from .common import UsageError, open_input, plain_text
 from .stats import median
 
 SPIKE_FACTOR = 10.0    # a spike: this many times its series' median, and
@@ -164,13 +164,14 @@ def make_timeline(plt, header, series, title=None):
     per size; warm-up, spikes and regime switches show as they happened."""
     fig, ax = plt.subplots(figsize=(10, 4.5))
     for s in series:
-        lab = f"{s.size} B" + (f" {s.variant}" if s.variant else "")
+        lab = plain_text(f"{s.size} B" + (f" {s.variant}" if s.variant else ""))
         ax.scatter(s.start, [x * 1e6 for x in s.per_iter], s=4, label=lab)
     ax.set_yscale("log")
     ax.set_xlabel("start of the sample (s since the sweep began, rank 0's clock)")
     ax.set_ylabel("time per iteration (us)")
     what = describe_spikes(series)
-    ax.set_title(title or f"{header.get('benchmark')}: every timed sample ({what})", fontsize=9)
+    ax.set_title(plain_text(title or f"{header.get('benchmark')}: every timed sample ({what})"),
+                 fontsize=9)
     if len(series) <= 12:
         ax.legend(fontsize=7, markerscale=3)
     fig.tight_layout()

@@ -10,6 +10,13 @@ STR, INT, NUM, BOOL, LIST, DICT = "string", "integer", "number", "boolean", "lis
 MAX_SIZE = 1 << 62      # bytes: beyond any message an MPI program sends
 
 
+def _finite(v):
+    """A number a float can hold (an integer of 400 digits is not one)."""
+    if isinstance(v, int):
+        return -1.7976931348623157e308 <= v <= 1.7976931348623157e308
+    return math.isfinite(v)
+
+
 def _is(v, kind):
     if kind == STR:
         return isinstance(v, str)
@@ -64,7 +71,7 @@ def problem(rec):
         v = rec.get(k)
         if v is not None and not _is(v, kind):
             return f"{t} record: {k} is not a {kind}"
-        if v is not None and kind == NUM and not math.isfinite(v):
+        if v is not None and kind == NUM and not _finite(v):
             return f"{t} record: {k} is not a finite number"
     if t == "result" and not 0 <= rec["size_bytes"] <= MAX_SIZE:
         return "result record: size_bytes is not a message size (0 to 2^62)"

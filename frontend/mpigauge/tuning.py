@@ -67,13 +67,13 @@ def ompi_forced(env, bench):
     if not v:
         return None
     names = OMPI_ALGORITHMS[bench].split()
-    if v.isdigit():
+    if v.isascii() and v.isdigit() and len(v) <= 3 and int(v) < len(names):
         n = int(v)
     elif v in names:
         n = names.index(v)
     else:
-        raise UsageError(f"OMPI_MCA_coll_tuned_{bench}_algorithm={v}: not one of coll_tuned's "
-                         f"algorithms ({', '.join(names)})")
+        raise UsageError(f"OMPI_MCA_coll_tuned_{bench}_algorithm={v[:40]}: not one of coll_tuned's "
+                         f"algorithms (0 to {len(names) - 1}: {', '.join(names)})")
     return n or None
 
 

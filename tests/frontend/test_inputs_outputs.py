@@ -155,6 +155,99 @@ class TestReadersTakeRegularFilesOnly(unittest.TestCase):
             pass
 
 
+class TestDamagedInputs(unittest.TestCase):
+    """Damaged or hostile input ends in an exit code and a message, never a
+    traceback (issue 46, 9): each case its exact command."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.recs = h.synthetic_set("L", {})
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name, recs):
+        p = os.path.join(self.d, name)
+        h.write_jsonl(p, recs)
+        return p
+
+    def fe(self, *argv):
+        p = subprocess.run([sys.executable, h.FRONTEND] + list(argv), capture_output=True,
+                           text=True, timeout=120)
+        self.assertNotIn("Traceback", p.stderr)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_ranks_that_are_not_numbers(self):
+        recs = [dict(r, rank_median_us=[1.0, "a", None], slowest_rank=0)
+                if r["type"] == "result" else r for r in self.recs]
+        f = self.path("r.jsonl", recs)
+        out = os.path.join(self.d, "r.html")
+        rc, _, err = self.fe("report", f, "--ranks", "latency:8", "-o", out, "--no-plot")
+        self.assertEqual(rc, 0, err)
+        with open(out) as fh:
+            self.assertIn("<td>a</td>", fh.read())
+
+    def test_a_unit_that_looks_like_a_formula(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("needs matplotlib")
+        recs = [dict(r, unit="$\\foo$") if r["type"] == "result" else r for r in self.recs]
+        rc, _, err = self.fe("plot", self.path("u.jsonl", recs), "-o",
+                             os.path.join(self.d, "u.png"))
+        self.assertEqual(rc, 0, err)
+
+    def test_a_median_of_four_hundred_digits(self):
+        base = self.path("a.jsonl", self.recs)
+        huge = os.path.join(self.d, "b.jsonl")
+        with open(huge, "w") as f:
+            for r in self.recs:
+                line = json.dumps(r)
+                if r["type"] == "result":
+                    line = line.replace(f'"median": {json.dumps(r["median"])}',
+                                        '"median": 1' + "0" * 400)
+                f.write(line + "\n")
+        rc, _, err = self.fe("compare", base, huge)
+        self.assertEqual(rc, 2, err)
+        self.assertIn("median is not a finite number", err)
+
+    def test_a_sweep_whose_env_is_not_a_table(self):
+        toml = os.path.join(self.d, "c.toml")
+        with open(toml, "w") as f:
+            f.write('[[sweep]]\nlabel = "a{value}"\nvar = "X"\nvalues = [1, 2]\nenv = "abc"\n')
+        rc, _, err = self.fe("run", "--suite", "quick", "--configs", toml, "--dry-run")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("sweep 1: env must be a table", err)
+
+    def test_algorithm_values_coll_tuned_does_not_have(self):
+        from test_tuning import sweep_records
+        for alg in ("\u00b2", "9" * 400, "99", "-3"):
+            envs = {"default": {}, "x": {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
+                                         "OMPI_MCA_coll_tuned_allreduce_algorithm": alg}}
+            truth = {("default", "allreduce"): {8: 4.0}, ("x", "allreduce"): {8: 3.0}}
+            f = self.path("s.jsonl", sweep_records(envs, truth))
+            out = os.path.join(self.d, "rules")
+            rc, _, err = self.fe("best", f, "--export", "ompi-rules", out)
+            self.assertEqual(rc, 2, (alg, err))
+            self.assertIn("not one of coll_tuned's algorithms (0 to 6", err)
+            self.assertFalse(os.path.exists(out))
+
+    def test_a_history_with_medians_an_earlier_release_took(self):
+        import sqlite3
+        db = os.path.join(self.d, "h.sqlite")
+        self.assertEqual(cli("history", "--db", db, "add", "--tag", "v1",
+                             self.path("a.jsonl", self.recs))[0], 0)
+        con = sqlite3.connect(db)
+        con.execute("UPDATE results SET median = 'NaN' WHERE rowid % 3 = 0")
+        con.execute("UPDATE results SET median = 0 WHERE rowid % 3 = 1")
+        con.commit()
+        con.close()
+        rc, out, err = self.fe("dashboard", "--db", db, "-o", os.path.join(self.d, "site"))
+        self.assertEqual(rc, 0, err)
+        self.assertIn("results without a positive median", err)
+
+
 class RunOutput(unittest.TestCase):
     """`mpigauge run` with the fake programs of test_runner."""
 

@@ -102,7 +102,7 @@ class TestOutputPaths(unittest.TestCase):
         os.mkdir(empty)
         for argv, want in (
                 (["run", "--bindir", empty, "-o", os.path.join(self.d, "adir"), "--force"],
-                 "Is a directory"),
+                 "exists and is not a regular file"),
                 (["run", "--bindir", empty, "-o", os.path.join(self.d, "no", "such", "x.jsonl")],
                  "No such file or directory"),
                 (["run", "--suite", bad, "-o", os.path.join(self.d, "x.jsonl")], "not UTF-8"),
