@@ -226,7 +226,7 @@ fi
 if [ "${MG_TEST_FUZZ:-1}" = 1 ]; then
     stage "fuzzing the parsers (tests/fuzz)"
     fz_out=$(mktemp)
-    MG_FUZZ_SECONDS=${MG_FUZZ_SECONDS:-20} sh "$root/tests/fuzz/run.sh" >"$fz_out" 2>&1
+    MG_FUZZ_SECONDS=${MG_FUZZ_SECONDS:-20} PYTHON=python3 sh "$root/tests/fuzz/run.sh" >"$fz_out" 2>&1
     cat "$fz_out"
     tally_tap "$fz_out"
     grep -q '^not ok' "$fz_out" && status=1

@@ -89,7 +89,7 @@ EXTRA_DIST += tests/man_pages.sh tests/releases.sh tests/mpi_cases.sh tests/mpi_
 	build-aux/tap-driver.sh
 
 # libFuzzer targets of the C parsers and their corpus (scripts/test.sh runs them)
-EXTRA_DIST += tests/fuzz/run.sh \
+EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/frontend.py \
 	tests/fuzz/fuzz_sizes.c \
 	tests/fuzz/fuzz_opts.c \
 	tests/fuzz/fuzz_rails.c \

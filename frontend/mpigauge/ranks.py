@@ -74,16 +74,19 @@ def section(sets, spec, no_plot):
             f"<td>{_fmt(v)}</td></tr>" for k, v in enumerate(r["rank_median_us"])) + "</table>")
         return "\n".join(parts)
     fig, ax = plt.subplots(figsize=(10, 1.2 + 0.5 * len(rows)))
-    colours = {}
+    points = {}         # host -> ([x], [y]): one scatter per host, not one per rank
     for y, (lb, run, r) in enumerate(rows):
         hosts = run.get("hosts") or []
         for k, v in enumerate(r["rank_median_us"]):
             if not isinstance(v, (int, float)) or isinstance(v, bool) or not _finite(v):
                 continue            # a rank without a median (or a damaged one)
-            h = hosts[k] if k < len(hosts) else "?"
-            new = h not in colours
-            c = colours.setdefault(h, f"C{len(colours) % 10}")
-            ax.scatter([v], [y], color=c, s=18, label=plain_text(h) if new else None)
+            xs, ys = points.setdefault(hosts[k] if k < len(hosts) else "?", ([], []))
+            xs.append(v)
+            ys.append(y)
+    for i, (h, (xs, ys)) in enumerate(points.items()):
+        # more hosts than the legend can hold: the first ten named
+        ax.scatter(xs, ys, color=f"C{i % 10}", s=18 if len(xs) < 2000 else 4,
+                   label=plain_text(h) if i < 10 else None)
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels([plain_text(f"{lb} {run.get('launch_id') or ''}") for lb, run, _ in rows],
                        fontsize=7)

@@ -4,7 +4,9 @@ loading the file, finding spikes and a periodic disturbance among them
 (`report --samples`), and the timeline (`plot --timeline`)."""
 import json
 import math
-from typing import List, NamedTuple
+import re
+from array import array
+from typing import NamedTuple, Sequence
 
 from .common import UsageError, open_input, plain_text
 from .stats import median
@@ -20,34 +22,156 @@ ALPHA = 1e-3           # how rarely events at random may look periodic
 class Series(NamedTuple):
     size: int
     variant: str
-    start: List[float]      # seconds since the sweep began, rank 0's clock
-    per_iter: List[float]   # seconds per iteration
-    iters: List[int]
+    start: Sequence[float]      # seconds since the sweep began, rank 0's clock
+    per_iter: Sequence[float]   # seconds per iteration
+    iters: Sequence[int]
+
+
+_ARRAYS = {b"start_s": "d", b"per_iteration_s": "d", b"iterations": "q"}
+_KEY_OR_END = re.compile(rb'"([A-Za-z_]+)"\s*:\s*\[|\n')
+_BRACKET = re.compile(rb"[][]")
+CHUNK = 1 << 20
+
+
+def _append(arr, text, kind):
+    """The comma-separated numbers of text (whole ones) onto arr."""
+    words = text.split(b",")
+    if words and not words[-1].strip():
+        words.pop()
+    if not words:
+        return
+    conv = float if kind == "d" else int
+    arr.extend(map(conv, words))
+
+
+def _lines(f):
+    """The records of a samples file read in chunks, each ({its small
+    members}, {array name: array}): the three sample arrays are parsed
+    number by number into arrays ('d', 'q'), and any other array (the
+    per-rank ones) is skipped without being held, so a file of millions of
+    samples never sits in memory as text or as Python lists."""
+    buf, pos, head, arrays, name, depth = b"", 0, bytearray(), {}, None, 0
+    while True:
+        more = f.read(CHUNK)
+        buf, pos = buf[pos:] + more, 0
+        while True:
+            if name is not None:            # inside an array: its numbers
+                if name in _ARRAYS:
+                    end = buf.find(b"]", pos)
+                    cut = end if end >= 0 else buf.rfind(b",", pos) + 1
+                    if cut <= pos and end < 0:
+                        if not more:
+                            raise ValueError("the file ends inside an array")
+                        break               # more text needed
+                    _append(arrays[name], buf[pos:cut], _ARRAYS[name])
+                    pos = cut
+                    if end >= 0:
+                        pos, name = end + 1, None
+                    continue
+                m = _BRACKET.search(buf, pos)
+                while m and depth:          # a skipped array: where it closes
+                    depth += 1 if m.group(0) == b"[" else -1
+                    pos = m.end()
+                    m = _BRACKET.search(buf, pos) if depth else None
+                if depth:
+                    pos = len(buf)
+                    break
+                name = None
+                continue
+            m = _KEY_OR_END.search(buf, pos)
+            if m is None:
+                keep = max(pos, len(buf) - 64)      # a key may straddle chunks
+                head += buf[pos:keep]
+                pos = keep
+                break
+            head += buf[pos:m.start()]
+            pos = m.end()
+            if m.group(0) == b"\n":
+                if head.strip() or arrays:
+                    yield bytes(head), arrays
+                head, arrays = bytearray(), {}
+                continue
+            key = m.group(1)
+            head += b'"' + key + b'":[]'
+            if key in _ARRAYS:
+                arrays[key] = array(_ARRAYS[key])
+                name = key
+            else:
+                name, depth = key, 1
+        if not more:
+            if name is not None:
+                raise ValueError("the file ends inside an array")
+            if buf[pos:].strip() or head.strip() or arrays:
+                yield bytes(head) + buf[pos:], arrays
+            return
 
 
 def load(path):
-    """(header, [Series]) of a samples file; UsageError when it is not one."""
+    """(header, [Series]) of a samples file, read as a stream (see _lines);
+    UsageError when it is not one."""
+    out, header = [], None
     try:
-        with open_input(path, encoding="utf-8") as f:
-            lines = [json.loads(line) for line in f if line.strip()]
+        with open_input(path, "rb") as f:
+            for k, (head, arrays) in enumerate(_lines(f), 1):
+                rec = json.loads(head)
+                if k == 1:
+                    if not isinstance(rec, dict) or rec.get("type") != "samples":
+                        raise UsageError(f"{path}: not a samples file (mpigauge_NAME --samples "
+                                         "FILE writes one)")
+                    header = rec
+                    continue
+                out.append(_series(rec, arrays, f"{path}:{k}"))
     except OSError as e:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
-    except ValueError:
+    except (ValueError, RecursionError):
         raise UsageError(f"{path}: not a samples file (a line is not JSON)") from None
-    if not lines or not isinstance(lines[0], dict) or lines[0].get("type") != "samples":
+    if header is None:
         raise UsageError(f"{path}: not a samples file (mpigauge_NAME --samples FILE writes one)")
-    out = []
-    for k, r in enumerate(lines[1:], 2):
-        try:
-            s = Series(int(r["size_bytes"]), r.get("variant") or "",
-                       [float(x) for x in r["start_s"]], [float(x) for x in r["per_iteration_s"]],
-                       [int(x) for x in r["iterations"]])
-        except (KeyError, TypeError, ValueError):
-            raise UsageError(f"{path}:{k}: not a sample_series record") from None
-        if not len(s.start) == len(s.per_iter) == len(s.iters):
-            raise UsageError(f"{path}:{k}: arrays of different lengths")
-        out.append(s)
-    return lines[0], out
+    return header, out
+
+
+def _series(rec, arrays, where):
+    try:
+        s = Series(int(rec["size_bytes"]), str(rec.get("variant") or ""),
+                   arrays[b"start_s"], arrays[b"per_iteration_s"], arrays[b"iterations"])
+    except (KeyError, TypeError, ValueError, OverflowError):
+        raise UsageError(f"{where}: not a sample_series record") from None
+    if not len(s.start) == len(s.per_iter) == len(s.iters):
+        raise UsageError(f"{where}: arrays of different lengths")
+    if not all(math.isfinite(x) for x in s.per_iter) or not all(math.isfinite(x) for x in s.start):
+        raise UsageError(f"{where}: a sample is not a finite number")
+    return s
+
+
+TYPICAL_MAX = 1_000_000   # samples a series' median and MAD are taken from
+DRAW_MAX = 20_000         # points a timeline draws of one series
+
+
+def typical(per_iter):
+    """(median, median absolute deviation) of a series; of a series longer
+    than TYPICAL_MAX, those of every k-th sample (an even subsample of
+    TYPICAL_MAX: a spike is ten times the median, which the subsample gives
+    to well within that), so that millions of samples are not sorted whole."""
+    step = -(-len(per_iter) // TYPICAL_MAX)
+    sub = per_iter[::step] if step > 1 else per_iter
+    m = median(sub)
+    return m, median([abs(x - m) for x in sub])
+
+
+def drawn(s, most=DRAW_MAX):
+    """(starts, per_iter, k) a timeline draws of series s: every sample, or
+    of a longer series the largest of every k consecutive ones (spikes stay
+    visible; k is said in the title)."""
+    k = -(-len(s.per_iter) // most)
+    if k <= 1:
+        return list(s.start), list(s.per_iter), 1
+    ts, ds = [], []
+    for i in range(0, len(s.per_iter), k):
+        block = s.per_iter[i:i + k]
+        j = max(range(len(block)), key=block.__getitem__)
+        ts.append(s.start[i + j])
+        ds.append(block[j])
+    return ts, ds, k
 
 
 def spikes(series):
@@ -58,8 +182,7 @@ def spikes(series):
     for s in series:
         if len(s.per_iter) < 10:
             continue
-        m = median(s.per_iter)
-        mad = median([abs(x - m) for x in s.per_iter])
+        m, mad = typical(s.per_iter)
         for t, d, n in zip(s.start, s.per_iter, s.iters):
             if d > SPIKE_FACTOR * m and d > m + SPIKE_MADS * mad:
                 out.append((t, d * n))
@@ -163,15 +286,18 @@ def make_timeline(plt, header, series, title=None):
     """Every sample against its start: time per iteration (log), one colour
     per size; warm-up, spikes and regime switches show as they happened."""
     fig, ax = plt.subplots(figsize=(10, 4.5))
+    most = 1
     for s in series:
         lab = plain_text(f"{s.size} B" + (f" {s.variant}" if s.variant else ""))
-        ax.scatter(s.start, [x * 1e6 for x in s.per_iter], s=4, label=lab)
+        ts, ds, k = drawn(s)
+        most = max(most, k)
+        ax.scatter(ts, [x * 1e6 for x in ds], s=4, label=lab)
     ax.set_yscale("log")
     ax.set_xlabel("start of the sample (s since the sweep began, rank 0's clock)")
     ax.set_ylabel("time per iteration (us)")
     what = describe_spikes(series)
-    ax.set_title(plain_text(title or f"{header.get('benchmark')}: every timed sample ({what})"),
-                 fontsize=9)
+    shown = "every timed sample" if most == 1 else f"the largest of every {most} samples"
+    ax.set_title(plain_text(title or f"{header.get('benchmark')}: {shown} ({what})"), fontsize=9)
     if len(series) <= 12:
         ax.legend(fontsize=7, markerscale=3)
     fig.tight_layout()

@@ -132,6 +132,45 @@ class Files(unittest.TestCase):
             with self.assertRaisesRegex(mg.UsageError, "s.jsonl:2: arrays of different"):
                 S.load(p)
 
+    def test_read_as_a_stream_across_chunk_boundaries(self):
+        # chunks of 7 bytes: keys, numbers and closing brackets cut anywhere;
+        # the per-rank arrays (nested) skipped; the values exact
+        import io
+        text = ('{"type":"samples","benchmark":"latency","fields":["start_s","per_iteration_s"]}\n'
+                '{"type":"sample_series","size_bytes":8,"variant":"ways=2","start_s":[0,0.5,1e-3],'
+                '"per_iteration_s":[2.5e-07,3e-07,0.012],"iterations":[10,20,30],'
+                '"rank_per_iteration_s":[[1,2,3],[4,[5],6]]}\n'
+                '{"type":"sample_series","size_bytes":1024,"start_s":[],"per_iteration_s":[],'
+                '"iterations":[]}\n')
+        old = S.CHUNK
+        try:
+            S.CHUNK = 7
+            got = list(S._lines(io.BytesIO(text.encode())))
+        finally:
+            S.CHUNK = old
+        self.assertEqual(len(got), 3)
+        head, arrays = got[1]
+        rec = __import__("json").loads(head)
+        self.assertEqual((rec["size_bytes"], rec["variant"]), (8, "ways=2"))
+        self.assertEqual(list(arrays[b"start_s"]), [0.0, 0.5, 1e-3])
+        self.assertEqual(list(arrays[b"per_iteration_s"]), [2.5e-07, 3e-07, 0.012])
+        self.assertEqual(list(arrays[b"iterations"]), [10, 20, 30])
+        self.assertNotIn(b"rank_per_iteration_s", arrays)
+        self.assertEqual(list(got[2][1][b"start_s"]), [])
+
+    def test_long_series_are_summarised_and_drawn_bounded(self):
+        from array import array
+        per = array("d", [1.0] * 2_500_000)
+        per[1234] = 50.0
+        m, mad = S.typical(per)     # an even subsample of at most a million
+        self.assertEqual((m, mad), (1.0, 0.0))
+        s = S.Series(8, "", array("d", range(len(per))), per, array("q", [1] * len(per)))
+        ts, ds, k = S.drawn(s, most=1000)
+        self.assertEqual((k, len(ds)), (2500, 1000))
+        self.assertEqual((ds[0], ts[0]), (50.0, 1234.0))    # the spike is what is drawn
+        self.assertEqual(ds[1], 1.0)
+        self.assertEqual(S.drawn(S.Series(8, "", [0, 1], [2, 3], [1, 1]))[2], 1)
+
     def test_report_names_the_period_and_plot_draws_the_timeline(self):
         with tempfile.TemporaryDirectory() as d:
             p, res = os.path.join(d, "s.jsonl"), os.path.join(d, "r.jsonl")

@@ -9,7 +9,9 @@
 # seeds and the reproducers of bugs found before, which must stay fixed),
 # then MG_FUZZ_SECONDS (default 20) of fuzzing from them in a scratch copy.
 # A crash is kept in MG_FUZZ_OUT (default a temporary folder) and shown.
-# Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev).
+# Needs clang with libFuzzer (Debian: clang, libclang-rt-14-dev). Then the
+# front-end's readers (cvars, samples, best --export, --configs TOML) for
+# MG_FUZZ_SECONDS each, in Python (tests/fuzz/frontend.py, PYTHON).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -20,7 +22,9 @@ out=${MG_FUZZ_OUT:-$work/crashes}
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 targets="sizes opts rails"
-echo "1..6"
+echo "1..10"
+# the front-end's readers: every mutant an exit code and a message
+"${PYTHON:-python3}" "$here/frontend.py" 2>&1 | grep -v '^1\.\.'
 if ! command -v "$cc" >/dev/null 2>&1; then
     for t in $targets; do
         echo "ok - $t corpus # SKIP no $cc"
