@@ -300,62 +300,59 @@ elif name == "samples":
 
 
 class TestFullDisk(RunOutput):
-    def test_a_full_disk_leaves_whole_records_and_no_hole(self):
+    """A 64 KiB tmpfs (as root) as the full disk."""
+
+    def setUp(self):
+        super().setUp()
         if os.geteuid() != 0 or shutil.which("mount") is None:
             self.skipTest("needs root to mount a small tmpfs")
-        fs = os.path.join(self.d, "fs")
-        os.mkdir(fs)
-        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", fs],
+        self.fs = os.path.join(self.d, "fs")
+        os.mkdir(self.fs)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", self.fs],
                           capture_output=True).returncode != 0:
             self.skipTest("cannot mount a tmpfs here")
-        try:
-            out = os.path.join(fs, "r.jsonl")
-            p = self.run_cli("ok\nbig\nok\n", out)
-            self.assertEqual(p.returncode, 1, p.stderr)
-            self.assertIn("No space left on device", p.stderr)
-            self.assertIn("rolled back to the last whole record", p.stderr)
-            data = _bytes(out)
-            self.assertEqual(data.count(b"\0"), 0)
-            self.assertTrue(data.endswith(b"\n"))
-            recs = [json.loads(line) for line in data.splitlines()]
-            launches = [r for r in recs if r["type"] == "launch"]
-            # the first launch whole; the big one never marked ok, nothing after it
-            self.assertEqual([la["benchmark"] for la in launches], ["ok"])
-            self.assertEqual(launches[0]["status"], "ok")
-            self.assertEqual(recs[-1]["type"], "session_end")
-            # the history counts what is there, complete
-            db = os.path.join(self.d, "h.sqlite")
-            rc, _, err = cli("history", "--db", db, "add", "--tag", "v1", out)
-            self.assertEqual(rc, 0, err)
-        finally:
-            subprocess.run(["umount", fs], capture_output=True)
+
+    def tearDown(self):
+        if getattr(self, "fs", None):
+            subprocess.run(["umount", self.fs], capture_output=True)
+        super().tearDown()
+
+    def test_a_full_disk_leaves_whole_records_and_no_hole(self):
+        out = os.path.join(self.fs, "r.jsonl")
+        p = self.run_cli("ok\nbig\nok\n", out)
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("No space left on device", p.stderr)
+        self.assertIn("rolled back to the last whole record", p.stderr)
+        data = _bytes(out)
+        self.assertEqual(data.count(b"\0"), 0)
+        self.assertTrue(data.endswith(b"\n"))
+        recs = [json.loads(line) for line in data.splitlines()]
+        launches = [r for r in recs if r["type"] == "launch"]
+        # the first launch whole; the big one never marked ok, nothing after it
+        self.assertEqual([la["benchmark"] for la in launches], ["ok"])
+        self.assertEqual(launches[0]["status"], "ok")
+        self.assertEqual(recs[-1]["type"], "session_end")
+        # the history counts what is there, complete
+        db = os.path.join(self.d, "h.sqlite")
+        rc, _, err = cli("history", "--db", db, "add", "--tag", "v1", out)
+        self.assertEqual(rc, 0, err)
 
     def test_a_write_cut_part_way_is_rolled_back_and_writing_goes_on_after_it(self):
         # the Writer alone on a tmpfs: the big write fails part way, the file
         # is cut back, and the next write lands right after the last record
-        if os.geteuid() != 0:
-            self.skipTest("needs root to mount a small tmpfs")
-        fs = os.path.join(self.d, "fs")
-        os.mkdir(fs)
-        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", fs],
-                          capture_output=True).returncode != 0:
-            self.skipTest("cannot mount a tmpfs here")
-        try:
-            path = os.path.join(fs, "r.jsonl")
-            w = mg.runner.Writer(path, append=False)
-            w.write([{"type": "session", "session_id": "A"}])
-            first = _bytes(path)
-            with self.assertRaises(mg.OutputError):
-                w.write([{"type": "launch", "status": "ok", "pad": "y" * 200000}])
-            self.assertEqual(_bytes(path), first)
-            w.write([{"type": "session_end", "session_id": "A"}])
-            w.close()
-            data = _bytes(path)
-            self.assertEqual(data.count(b"\0"), 0)
-            self.assertEqual([json.loads(x)["type"] for x in data.splitlines()],
-                             ["session", "session_end"])
-        finally:
-            subprocess.run(["umount", fs], capture_output=True)
+        path = os.path.join(self.fs, "r.jsonl")
+        w = mg.runner.Writer(path, append=False)
+        w.write([{"type": "session", "session_id": "A"}])
+        first = _bytes(path)
+        with self.assertRaises(mg.OutputError):
+            w.write([{"type": "launch", "status": "ok", "pad": "y" * 200000}])
+        self.assertEqual(_bytes(path), first)
+        w.write([{"type": "session_end", "session_id": "A"}])
+        w.close()
+        data = _bytes(path)
+        self.assertEqual(data.count(b"\0"), 0)
+        self.assertEqual([json.loads(x)["type"] for x in data.splitlines()],
+                         ["session", "session_end"])
 
 
 class TestRunOutputLinks(RunOutput):
