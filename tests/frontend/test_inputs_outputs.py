@@ -374,6 +374,25 @@ class TestRunOutputLinks(RunOutput):
             self.assertIn("is not a regular file", p.stderr)
 
 
+class TestLaunchersThatDoNotLaunch(RunOutput):
+    def test_a_launcher_that_exits_0_or_1_without_the_program(self):
+        # launcher= a script that never starts the program: the launch is
+        # failed and says why, never ok; run exits 1
+        for code, want in (("0", "exit 0 but no run record on standard output (did the launcher "
+                                 "start the program?)"),
+                           ("1", "exit 1 (validation or output failure)"),
+                           ("127", "exit 127 (the launcher, or a program it runs, not found)")):
+            fake = os.path.join(self.d, f"exit{code}")
+            self._exe(fake, f"#!/bin/sh\nexit {code}\n")
+            out = os.path.join(self.d, f"r{code}.jsonl")
+            p = self.run_cli("ok\n", out, "--config", "a", "--config", f"b launcher={fake}")
+            self.assertEqual(p.returncode, 1, p.stderr)
+            la = {r["config"]: r for r in map(json.loads, _bytes(out).splitlines())
+                  if r["type"] == "launch"}
+            self.assertEqual(la["a"]["status"], "ok")
+            self.assertEqual((la["b"]["status"], la["b"]["message"]), ("failed", want))
+
+
 class TestSamplesPerLaunch(RunOutput):
     def test_every_launch_gets_its_own_samples_file(self):
         out = os.path.join(self.d, "r.jsonl")
