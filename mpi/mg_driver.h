@@ -98,6 +98,7 @@ typedef struct {
 
 typedef struct mg_ctx mg_ctx;
 struct mg_bench;
+struct mg_host_usage;
 struct mg_form;
 
 /* The driver's own part of the context: how its measuring stages reach the
