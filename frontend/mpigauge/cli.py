@@ -5,8 +5,8 @@ import os
 import sqlite3
 import sys
 
-from . import (best, compare_cli, cvars_cli, dashboard, history_cli, plot, report, run_cli,
-               selftest)
+from . import (best, catalogue_cli, compare_cli, cvars_cli, dashboard, history_cli, plot, report,
+               run_cli, selftest)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, version)
 from .launch import Interrupted
@@ -35,7 +35,8 @@ def build_parser():
                         "it first on PATH to run mpigauge where a pipeline runs OSU")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, each adding its own parser
-    for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars_cli):
+    for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars_cli,
+              catalogue_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p

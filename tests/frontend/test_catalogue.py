@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The catalogue of MPI installations (`mpigauge mpi`,
+frontend/mpigauge/catalogue.py): what a library says it is, its ABI family
+and launcher, release order, the catalogue file, PyPI's refusals, and
+configurations that run under an installation (install=NAME)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import helpers as h
+from helpers import load_frontend
+
+mg = load_frontend()
+import mpigauge.catalogue as cat  # noqa: E402 (load_frontend put the package on the path)
+
+MPICH = "/usr/lib/x86_64-linux-gnu/libmpich.so.12"
+OMPI = "/usr/lib/x86_64-linux-gnu/libmpi.so.40"
+BUILT = os.path.join(h.TOP, "_build", "openmpi", "pt2pt")
+
+
+class Catalogue(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+        self.env = dict(os.environ, MPIGAUGE_MPI_CACHE=os.path.join(self.d, "cache"))
+        os.environ["MPIGAUGE_MPI_CACHE"] = self.env["MPIGAUGE_MPI_CACHE"]
+
+    def tearDown(self):
+        os.environ.pop("MPIGAUGE_MPI_CACHE", None)
+        self.tmp.cleanup()
+
+    def fe(self, *argv):
+        p = subprocess.run([sys.executable, h.FRONTEND] + list(argv), capture_output=True,
+                           text=True, timeout=120, env=self.env)
+        self.assertNotIn("Traceback", p.stderr)
+        return p.returncode, p.stdout, p.stderr
+
+    @unittest.skipUnless(os.path.exists(MPICH) and os.path.exists(OMPI),
+                         "needs Debian's MPICH and Open MPI")
+    def test_the_libraries_say_what_they_are(self):
+        rc, out, err = self.fe("mpi", "add", MPICH)
+        self.assertEqual(rc, 0, err)
+        self.assertIn("mpich-4.0.2: MPICH Version:", out)
+        self.assertEqual(self.fe("mpi", "add", OMPI, "--name", "deb-ompi")[0], 0)
+        rc, out, _ = self.fe("mpi", "list", "--format", "json")
+        got = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual([(e["name"], e["implementation"], e["release"], e["abi"], e["launcher"])
+                          for e in got],
+                         [("mpich-4.0.2", "mpich", "4.0.2", "mpich", "/usr/bin/mpiexec.mpich"),
+                          ("deb-ompi", "openmpi", "4.1.4", "openmpi", "/usr/bin/mpirun.openmpi")])
+        # the same library twice, a folder with two MPIs
+        rc, _, err = self.fe("mpi", "add", MPICH, "--name", "again")
+        self.assertEqual(rc, 2)
+        self.assertIn("is in the catalogue already, as mpich-4.0.2", err)
+        rc, _, err = self.fe("mpi", "add", os.path.dirname(MPICH))
+        self.assertEqual(rc, 2)
+        self.assertIn("holds the libraries of several MPIs", err)
+        # a configuration runs under one: its library and launcher
+        c = mg.parse_config_arg("x install=mpich-4.0.2")
+        self.assertEqual(c.launcher, "/usr/bin/mpiexec.mpich")
+        self.assertTrue(c.env["LD_LIBRARY_PATH"].startswith(os.path.dirname(MPICH)))
+        self.assertEqual(c.record()["install"], "mpich-4.0.2")
+        with self.assertRaises(mg.UsageError) as cm:
+            mg.parse_config_arg(f"x install=mpich-4.0.2 library={MPICH}")
+        self.assertIn("install= or library=, not both", str(cm.exception))
+        rc, out, _ = self.fe("mpi", "remove", "deb-ompi")
+        self.assertEqual(rc, 0)
+        self.assertIn("its installation is left where it is", out)
+        self.assertTrue(os.path.exists(OMPI))
+
+    @unittest.skipUnless(os.path.exists(MPICH) and os.path.exists(os.path.join(
+        BUILT, "mpigauge_latency")), "needs Debian's MPICH and the Open MPI build")
+    def test_a_library_of_another_abi_family_is_refused_before_any_launch(self):
+        self.assertEqual(self.fe("mpi", "add", MPICH)[0], 0)
+        s = os.path.join(self.d, "s.txt")
+        with open(s, "w") as f:
+            f.write("latency -m 8 -i 10\n")
+        out = os.path.join(self.d, "r.jsonl")
+        rc, _, err = self.fe("run", "--suite", s, "--bindir", BUILT, "-o", out, "--config", "a",
+                             "--config", "b install=mpich-4.0.2")
+        self.assertEqual(rc, 2, err)
+        self.assertIn("install=mpich-4.0.2 is", err)
+        self.assertIn("they were built for another ABI family", err)
+        self.assertFalse(os.path.exists(out))
+
+    def test_what_is_not_an_installation(self):
+        rc, _, err = self.fe("mpi", "add", self.d)
+        self.assertEqual(rc, 2)
+        self.assertIn("no MPI library there", err)
+        fake = os.path.join(self.d, "lib")
+        os.mkdir(fake)
+        with open(os.path.join(fake, "libmpi.so.12"), "w") as f:
+            f.write("not a library\n")
+        rc, _, err = self.fe("mpi", "add", self.d)
+        self.assertEqual(rc, 2)
+        self.assertIn("does not say which MPI it is", err)
+        for spec, msg in (("mpich", "give IMPL==RELEASE"), ("lam==7.1", "IMPL one of"),
+                          ("mpich==;rm", "give IMPL==RELEASE")):
+            rc, _, err = self.fe("mpi", "install", spec)
+            self.assertEqual(rc, 2, spec)
+            self.assertIn(msg, err)
+        rc, _, err = self.fe("mpi", "remove", "nothing")
+        self.assertEqual(rc, 2)
+        self.assertIn("no MPI installation 'nothing'", err)
+
+    def test_a_damaged_catalogue_is_left_as_it_is(self):
+        os.makedirs(self.env["MPIGAUGE_MPI_CACHE"])
+        p = os.path.join(self.env["MPIGAUGE_MPI_CACHE"], "catalogue.json")
+        for text in ("{not json", '{"installations": [1]}', "[]"):
+            with open(p, "w") as f:
+                f.write(text)
+            rc, _, err = self.fe("mpi", "list")
+            self.assertEqual(rc, 2)
+            self.assertIn("not a catalogue of MPI installations", err)
+            with open(p) as f:
+                self.assertEqual(f.read(), text)
+
+    def test_release_order_and_series(self):
+        self.assertEqual(sorted(["4.1.10", "4.1.9", "4.0.3", "5.0.0", "3.4.3"], key=cat.version_key),
+                         ["3.4.3", "4.0.3", "4.1.9", "4.1.10", "5.0.0"])
+        c = cat.Catalogue(os.path.join(self.d, "c"))
+        for n, impl, rel in (("b", "mpich", "4.1.3"), ("a", "mpich", "3.4.3"),
+                             ("o", "openmpi", "5.0.9"), ("c", "mpich", "4.1.10")):
+            c.entries.append({"name": n, "implementation": impl, "release": rel, "library": n})
+        self.assertEqual([e["name"] for e in c.series("mpich")], ["a", "b", "c"])
+        self.assertEqual([e["name"] for e in c.series()], ["a", "b", "c", "o"])
+
+    def test_what_pypi_says(self):
+        out = ("ERROR: Could not find a version that satisfies the requirement mpich==9.9 (from "
+               "versions: 3.4.3, 4.0.3, 5.0.2)\nERROR: No matching distribution found for "
+               "mpich==9.9\n")
+        self.assertEqual(cat.pip_failure(out, "mpich==9.9"),
+                         "PyPI has no mpich==9.9 (it has: 3.4.3, 4.0.3, 5.0.2)")
+        self.assertEqual(cat.pip_failure("x\nERROR: disk full\n", "mpich==4.1.3"),
+                         "pip could not install mpich==4.1.3: ERROR: disk full")
+
+    def test_remove_deletes_only_what_it_installed(self):
+        c = cat.Catalogue()
+        mine = os.path.join(c.folder, "mpich-4.1.3")
+        os.makedirs(mine)
+        other = os.path.join(self.d, "site-mpi")
+        os.makedirs(other)
+        c.entries = [{"name": "mpich-4.1.3", "prefix": mine, "source": "pypi mpich==4.1.3"},
+                     {"name": "site", "prefix": other, "source": "prefix"}]
+        c.save()
+        for name in ("mpich-4.1.3", "site"):
+            self.assertEqual(self.fe("mpi", "remove", name)[0], 0)
+        self.assertFalse(os.path.exists(mine))
+        self.assertTrue(os.path.exists(other))
+        self.assertEqual(cat.Catalogue().entries, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
