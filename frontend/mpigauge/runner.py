@@ -67,7 +67,9 @@ def _check_library(c, a, lib, prog, where):
                 os.path.realpath(lib.path) != os.path.realpath(c.library):
             raise UsageError(f"{where}: install={c.install} is {c.library}, but the programs "
                              f"load {lib.name()} ({lib.path}): they were built for another ABI "
-                             "family; give bindir= of a build for it (scripts/build.sh)")
+                             "family or link another library name (a Debian MPICH build needs "
+                             "libmpich.so.12, PyPI's MPICH has libmpi.so.12); give bindir= of a "
+                             "build made with that installation's family (its mpicc)")
         if lib.path and os.path.dirname(lib.path) != want:
             raise UsageError(f"{where}: library={c.library}: the programs load {lib.path}, not a "
                              f"library of {want} (another ABI family than their build?)")
