@@ -107,7 +107,7 @@ def _check_launcher(launcher, label):
     return launcher
 
 
-_MPI_LIB_GLOBS = ("libmpi.so*", "libmpi_*.so*", "libmpich*.so*", "libmpi_abi*.so*")
+MPI_LIB_GLOBS = ("libmpi.so*", "libmpi_*.so*", "libmpich*.so*", "libmpi_abi*.so*")
 
 
 def _library_dirs(library, env):
@@ -126,7 +126,7 @@ def _library_dirs(library, env):
         lib = os.path.join(lib, "lib")
     elif not os.path.isdir(lib):
         raise UsageError(f"library={library}: no such file or folder")
-    if not any(glob.glob(os.path.join(glob.escape(lib), g)) for g in _MPI_LIB_GLOBS):
+    if not any(glob.glob(os.path.join(glob.escape(lib), g)) for g in MPI_LIB_GLOBS):
         raise UsageError(f"library={library}: no MPI library in {lib} (libmpi*.so, "
                          "libmpich*.so): give the folder that holds the library")
     rest = env.get("LD_LIBRARY_PATH", os.environ.get("LD_LIBRARY_PATH", ""))

@@ -54,6 +54,14 @@ def configs_of(a):
     return check_unique(cfgs) or [Config(None)]
 
 
+def mpi_libraries_in(folder):
+    """The MPI library files (links followed) a library= folder offers."""
+    import glob
+    from .configs import MPI_LIB_GLOBS
+    return {os.path.realpath(p) for g in MPI_LIB_GLOBS
+            for p in glob.glob(os.path.join(glob.escape(folder), g))}
+
+
 def _check_library(c, a, lib, prog, where):
     """Refuse before any launch a configuration whose programs do not load
     what it says: library= they do not start with or do not load, mpi= of
@@ -70,7 +78,8 @@ def _check_library(c, a, lib, prog, where):
                              "family or link another library name (a Debian MPICH build needs "
                              "libmpich.so.12, PyPI's MPICH has libmpi.so.12); give bindir= of a "
                              "build made with that installation's family (its mpicc)")
-        if lib.path and os.path.dirname(lib.path) != want:
+        if lib.path and os.path.realpath(lib.path) not in mpi_libraries_in(want) and \
+                os.path.dirname(lib.path) != want:
             raise UsageError(f"{where}: library={c.library}: the programs load {lib.path}, not a "
                              f"library of {want} (another ABI family than their build?)")
     declared = c.mpi or a.mpi
