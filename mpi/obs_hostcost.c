@@ -6,7 +6,10 @@
  *
  *   "host": {"user_us_per_iter":..,"sys_us_per_iter":..,"vol_cs_per_iter":..,
  *            "invol_cs_per_iter":..,"minor_faults_per_iter":..,
- *            "major_faults_per_iter":..,"cpu_util":..,"busiest_rank":R}
+ *            "major_faults_per_iter":..,"cpu_util":..,"migrations_per_iter":..,
+ *            "instructions_per_iter":..,"cycles_per_iter":..,
+ *            "cache_misses_per_iter":..,"busiest_rank":R}
+ * (the last four from perf counters where the kernel allows; null else)
  *
  * The readings are taken outside the timed blocks, so the figures of the
  * row do not pay for them. */
@@ -20,15 +23,21 @@
 #include <stdlib.h>
 
 typedef struct {
+    mg_perf perf; /* this rank's perf counters (those the kernel allows) */
     mg_host_usage before;
     double t0_s;
     double fig[MG_HOST_NFIG]; /* this rank's, of the last row */
     double *all;              /* rank 0: every rank's */
 } host_state;
 
-static int read_usage(const mg_ctx *ctx, mg_host_usage *u)
+static int read_usage(const host_state *h, const mg_ctx *ctx, mg_host_usage *u)
 {
-    return ctx->drv.usage ? ctx->drv.usage(ctx, u) : mg_host_usage_now(u);
+    if (ctx->drv.usage)
+        return ctx->drv.usage(ctx, u);
+    if (mg_host_usage_now(u) != 0)
+        return -1;
+    mg_perf_read(&h->perf, u);
+    return 0;
 }
 
 static void forget_row(host_state *h)
@@ -44,16 +53,20 @@ static int host_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     forget_row(h);
+    for (int k = 0; k < MG_PERF_N; ++k)
+        h->perf.fd[k] = -1;
     if (ctx->rank == 0 &&
         (h->all = malloc((size_t)ctx->nranks * MG_HOST_NFIG * sizeof *h->all)) == NULL)
         return 0;
-    return read_usage(ctx, &probe) == 0; /* the others stay out with this one */
+    if (ctx->drv.usage == NULL)
+        (void)mg_perf_open(&h->perf);
+    return read_usage(h, ctx, &probe) == 0; /* the others stay out with this one */
 }
 
 static void host_timed_begin(void *st, mg_ctx *ctx)
 {
     host_state *h = st;
-    if (read_usage(ctx, &h->before) != 0)
+    if (read_usage(h, ctx, &h->before) != 0)
         h->t0_s = NAN;
     else
         h->t0_s = mg_now(ctx);
@@ -64,7 +77,7 @@ static void host_timed_end(void *st, mg_ctx *ctx, unsigned long long iters)
     host_state *h = st;
     mg_host_usage after;
     const double t1_s = mg_now(ctx);
-    if (!isfinite(h->t0_s) || read_usage(ctx, &after) != 0) {
+    if (!isfinite(h->t0_s) || read_usage(h, ctx, &after) != 0) {
         forget_row(h);
         return;
     }
@@ -91,8 +104,10 @@ static void host_row(void *st, mg_ctx *ctx, mg_kvlist *out)
 
 static void host_close(void *st, mg_ctx *ctx)
 {
+    host_state *h = st;
     (void)ctx;
-    free(((host_state *)st)->all);
+    mg_perf_close(&h->perf);
+    free(h->all);
 }
 
 const mg_observer mg_obs_hostcost = {.name = "host",

@@ -129,7 +129,9 @@ def check_run(run, results, where):
 
 
 HOST_FIELDS = ("user_us_per_iter", "sys_us_per_iter", "vol_cs_per_iter", "invol_cs_per_iter",
-               "minor_faults_per_iter", "major_faults_per_iter", "cpu_util", "busiest_rank")
+               "minor_faults_per_iter", "major_faults_per_iter", "cpu_util",
+               "migrations_per_iter", "instructions_per_iter", "cycles_per_iter",
+               "cache_misses_per_iter", "busiest_rank")
 
 
 def check_host(r, run, where):

@@ -14,7 +14,11 @@ FIELDS = (("sys_us_per_iter", "system CPU", " us", 0.05),
           ("vol_cs_per_iter", "voluntary context switches", "", 0.01),
           ("invol_cs_per_iter", "involuntary context switches", "", 0.01),
           ("minor_faults_per_iter", "minor page faults", "", 0.01),
-          ("major_faults_per_iter", "major page faults", "", 0.001))
+          ("major_faults_per_iter", "major page faults", "", 0.001),
+          ("migrations_per_iter", "CPU migrations", "", 0.001),
+          ("instructions_per_iter", "instructions", "", 50.0),
+          ("cycles_per_iter", "cycles", "", 50.0),
+          ("cache_misses_per_iter", "cache misses", "", 1.0))
 FACTOR = 1.5        # a side's median this many times the other's is a difference
 
 

@@ -98,6 +98,10 @@ static int fake_usage(const mg_ctx *c, mg_host_usage *u)
     u->invol_cs = 0.0;
     u->minor_faults = 2.0 * (double)w->calls;
     u->major_faults = 0.0;
+    u->perf[MG_PERF_MIGRATIONS] = 0.0;
+    u->perf[MG_PERF_INSTRUCTIONS] = 1000.0 * (double)w->iters;
+    u->perf[MG_PERF_CYCLES] = 2000.0 * (double)w->iters;
+    u->perf[MG_PERF_CACHE_MISSES] = NAN; /* a counter the machine does not have */
     return 0;
 }
 

@@ -49,6 +49,37 @@ TEST(HostCost, SummaryIsTheMeanOverRanksAndTheBusiestRank)
     EXPECT_EQ(busiest, -1);
 }
 
+TEST(HostCost, PerfCountersArePerIterationAndNaNWhereNotCounted)
+{
+    mg_host_usage a = {}, b = {};
+    for (int k = 0; k < MG_PERF_N; ++k) {
+        a.perf[k] = 100.0;
+        b.perf[k] = 100.0 + 1000.0 * (k + 1);
+    }
+    a.perf[MG_PERF_CACHE_MISSES] = b.perf[MG_PERF_CACHE_MISSES] = NAN;
+    double f[MG_HOST_NFIG];
+    mg_host_figures(&a, &b, 500, 1.0, f);
+    EXPECT_DOUBLE_EQ(f[MG_HOST_MIGRATIONS], 2.0);
+    EXPECT_DOUBLE_EQ(f[MG_HOST_INSTRUCTIONS], 4.0);
+    EXPECT_DOUBLE_EQ(f[MG_HOST_CYCLES], 6.0);
+    EXPECT_TRUE(std::isnan(f[MG_HOST_CACHE_MISSES]));
+    // what the kernel gives here: every counter it opened reads a number
+    mg_perf p;
+    const int opened = mg_perf_open(&p);
+    mg_host_usage u;
+    ASSERT_EQ(mg_host_usage_now(&u), 0);
+    mg_perf_read(&p, &u);
+    int read = 0;
+    for (int k = 0; k < MG_PERF_N; ++k) {
+        EXPECT_EQ(p.fd[k] >= 0, !std::isnan(u.perf[k])) << k;
+        read += !std::isnan(u.perf[k]);
+    }
+    EXPECT_EQ(read, opened);
+    mg_perf_close(&p);
+    for (int fd : p.fd)
+        EXPECT_EQ(fd, -1);
+}
+
 TEST(HostCost, TheProcessUsageIsRead)
 {
     mg_host_usage u;
