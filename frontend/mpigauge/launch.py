@@ -219,16 +219,32 @@ def run_group(specs, exit_grace=EXIT_GRACE, on_end=None):
     launch on an interrupt, is stopped; on_end(i, its standard output) is called
     as soon as launch i ends. One result per launch: status, records, timing."""
     t0 = time.time()
-    procs = []
-    try:
-        for argv, env, _, _ in specs:
+    procs, early = [], False
+    for argv, env, _, _ in specs:
+        try:
             procs.append(_start(argv, env))
-    except OSError:
-        for p in procs:
-            _kill_group(p, grace=1.0)
-        raise
-    watches = [_Watch(p) for p in procs]
-    ended, interrupted = _supervise(watches, [t0 + sp[2] for sp in specs], exit_grace, on_end)
+        except Interrupted:         # Ctrl-C while they start: started, then stopped
+            early = True
+            procs.append(_start(argv, env))
+        except OSError:
+            for p in procs:
+                _kill_group(p, grace=1.0)
+            raise
+    try:
+        # the readers start with SIGINT/SIGTERM held: a Ctrl-C that comes while a
+        # thread starts is taken once every launch has its readers
+        with BlockSignals():
+            watches = [_Watch(p) for p in procs]
+    except Interrupted:
+        early = True
+    if early:
+        for w in watches:
+            if w.running():
+                w.stop(5.0)
+        ended, interrupted = [None] * len(watches), True
+    else:
+        ended, interrupted = _supervise(watches, [t0 + sp[2] for sp in specs], exit_grace,
+                                        on_end)
     return [_result(w.proc, b"".join(w.out), w.err, ended[i], interrupted, specs[i][3], t0)
             for i, w in enumerate(watches)]
 
