@@ -55,8 +55,10 @@ check "two-node Slurm: slurmctld on the head, slurmd in nodeA and nodeB, srun -N
     bash "$here/slurm_cluster.sh" start "$work/slurm"
 SLURM_CONF=$work/slurm/slurm.conf
 export SLURM_CONF
+# right after the step of the check before, a node can still be "completing"
+# (or not yet registered): wait up to 30 s for both to settle idle
 check "sinfo: nodeA and nodeB idle in partition debug" sh -c \
-    "[ \"\$(sinfo -h -N -o '%N %T' | sort | tr '\n' ' ')\" = 'nodeA idle nodeB idle ' ]"
+    "for i in \$(seq 60); do [ \"\$(sinfo -h -N -o '%N %T' | sort | tr '\n' ' ')\" = 'nodeA idle nodeB idle ' ] && exit 0; sleep 0.5; done; sinfo -N; exit 1"
 
 # results FILE LAUNCHES [LABELS]: every launch ok, 2 ranks on 2 nodes, one per node
 two_nodes() {
