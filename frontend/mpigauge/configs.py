@@ -110,12 +110,18 @@ def _check_launcher(launcher, label):
 MPI_LIB_GLOBS = ("libmpi.so*", "libmpi_*.so*", "libmpich*.so*", "libmpi_abi*.so*")
 
 
+def mpi_libraries_in(folder):
+    """The MPI library files (links followed) a folder offers."""
+    import glob
+    return {os.path.realpath(p) for g in MPI_LIB_GLOBS
+            for p in glob.glob(os.path.join(glob.escape(folder), g))}
+
+
 def _library_dirs(library, env):
     """LD_LIBRARY_PATH that makes the dynamic linker take the MPI library at
     `library` (a file, its folder, or an installation folder with lib/): a
     place without an MPI library is refused, so that no configuration is
     measured under a label with the default library."""
-    import glob
     if not library:
         raise UsageError("library= is empty: give the MPI library, its folder or its "
                          "installation (or leave the key out)")
@@ -126,7 +132,7 @@ def _library_dirs(library, env):
         lib = os.path.join(lib, "lib")
     elif not os.path.isdir(lib):
         raise UsageError(f"library={library}: no such file or folder")
-    if not any(glob.glob(os.path.join(glob.escape(lib), g)) for g in MPI_LIB_GLOBS):
+    if not mpi_libraries_in(lib):
         raise UsageError(f"library={library}: no MPI library in {lib} (libmpi*.so, "
                          "libmpich*.so): give the folder that holds the library")
     rest = env.get("LD_LIBRARY_PATH", os.environ.get("LD_LIBRARY_PATH", ""))

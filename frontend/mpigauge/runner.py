@@ -22,7 +22,7 @@ from . import programs as pg
 from . import mpilib
 from .common import (fmt_duration, tail_text, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
                      check_link_followable, now_utc, redact_argv, version)
-from .configs import Config, check_unique, load_config_file, parse_config_arg
+from .configs import Config, check_unique, load_config_file, mpi_libraries_in, parse_config_arg
 from .stats import min_pairs
 from .steps import remove_stale_semaphores, run_step
 from .suite import load_suite
@@ -52,14 +52,6 @@ def configs_of(a):
         raise UsageError("one configuration is nothing to interleave: give two or more "
                          "(or none for a plain run)")
     return check_unique(cfgs) or [Config(None)]
-
-
-def mpi_libraries_in(folder):
-    """The MPI library files (links followed) a library= folder offers."""
-    import glob
-    from .configs import MPI_LIB_GLOBS
-    return {os.path.realpath(p) for g in MPI_LIB_GLOBS
-            for p in glob.glob(os.path.join(glob.escape(folder), g))}
 
 
 def _check_library(c, a, lib, prog, where):
