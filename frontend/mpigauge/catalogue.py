@@ -65,6 +65,12 @@ def find_library(where):
         if found.get(real) is None:
             found[real] = abi
     families = {a for a in found.values() if a is not None}
+    if len(families) == 2 and "mpi5" in families:
+        # MPICH 5 and later: its own ABI (libmpi.so.12) and the MPI-5 standard
+        # ABI's (libmpi_abi.so) from one installation; the series and
+        # configurations load the former, programs built with mpicc_abi the latter
+        found = {p: a for p, a in found.items() if a != "mpi5"}
+        families.discard("mpi5")
     if len(families) > 1:
         raise UsageError(f"{where}: holds the libraries of several MPIs ("
                          + ", ".join(sorted(os.path.basename(p) for p in found))
@@ -199,10 +205,14 @@ def install(cat, spec):
     steps = ([sys.executable, "-m", "venv", dest],
              [os.path.join(dest, "bin", "python3"), "-m", "pip", "install", "--quiet",
               "--disable-pip-version-check"] + flags + reqs)
+    import shutil
     for argv in steps:
         p = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         if p.returncode != 0:
-            import shutil
             shutil.rmtree(dest, ignore_errors=True)
             raise UsageError(pip_failure(p.stdout + p.stderr, " ".join(reqs)))
-    return describe(dest, name, source="pypi " + " ".join(reqs))
+    try:
+        return describe(dest, name, source="pypi " + " ".join(reqs))
+    except UsageError:
+        shutil.rmtree(dest, ignore_errors=True)     # installed, but not an MPI we can use
+        raise

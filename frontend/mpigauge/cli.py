@@ -6,7 +6,7 @@ import sqlite3
 import sys
 
 from . import (best, catalogue_cli, compare_cli, cvars_cli, dashboard, history_cli, plot, report,
-               run_cli, selftest)
+               run_cli, selftest, series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, version)
 from .launch import Interrupted
@@ -23,6 +23,8 @@ DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare, plot and 
   mpigauge history   keep results per release in a database; check a run against the last
   mpigauge dashboard a static site of the history: trends, regimes, regressions
   mpigauge cvars     the MPI library's control variables (MPI_T) of results, and their changes
+  mpigauge mpi       the catalogue of MPI installations (list, add, install from PyPI, remove)
+  mpigauge series    walk a release series: the release that changed each figure, and why
 """
 
 
@@ -36,7 +38,7 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, each adding its own parser
     for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars_cli,
-              catalogue_cli):
+              catalogue_cli, series_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p

@@ -125,6 +125,8 @@ def load(path):
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
     except (ValueError, RecursionError):
         raise UsageError(f"{path}: not a samples file (a line is not JSON)") from None
+    except OverflowError:       # an iteration count beyond 64 bits
+        raise UsageError(f"{path}: not a samples file (a count out of range)") from None
     if header is None:
         raise UsageError(f"{path}: not a samples file (mpigauge_NAME --samples FILE writes one)")
     return header, out

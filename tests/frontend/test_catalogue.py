@@ -97,6 +97,12 @@ class Catalogue(unittest.TestCase):
         rc, _, err = self.fe("mpi", "add", self.d)
         self.assertEqual(rc, 2)
         self.assertIn("does not say which MPI it is", err)
+        # MPICH 5: its own ABI and the MPI-5 standard ABI in one lib/: its own
+        for n in ("libmpi_abi.so.1", "libmpi_abi.so", "libmpi.so"):
+            with open(os.path.join(fake, n), "w") as f:
+                f.write("not a library\n")
+        self.assertEqual(cat.find_library(self.d),
+                         (os.path.join(os.path.realpath(fake), "libmpi.so.12"), "mpich"))
         for spec, msg in (("mpich", "give IMPL==RELEASE"), ("lam==7.1", "IMPL one of"),
                           ("mpich==;rm", "give IMPL==RELEASE")):
             rc, _, err = self.fe("mpi", "install", spec)

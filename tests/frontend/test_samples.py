@@ -131,6 +131,12 @@ class Files(unittest.TestCase):
                                                     "iterations": [1, 1]}])
             with self.assertRaisesRegex(mg.UsageError, "s.jsonl:2: arrays of different"):
                 S.load(p)
+            # an iteration count beyond 64 bits (found by tests/fuzz/frontend.py)
+            h.write_jsonl(p, [{"type": "samples"}, {"type": "sample_series", "size_bytes": 8,
+                                                    "start_s": [0], "per_iteration_s": [1],
+                                                    "iterations": [2 ** 70]}])
+            with self.assertRaisesRegex(mg.UsageError, "a count out of range"):
+                S.load(p)
 
     def test_read_as_a_stream_across_chunk_boundaries(self):
         # chunks of 7 bytes: keys, numbers and closing brackets cut anywhere;

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Which release changed it (`mpigauge series`, doc/releases.md): a series
+of installations of one ABI family in release order, walked by bisection.
+
+The ends (and every --stride-th release between them) are measured in one
+interleaved run; where two neighbours of that run differ (a verdict of
+`compare` beyond the threshold, with its error control), the release half
+way between them is measured in the next run together with both, until
+each change is pinned to two adjacent releases. Every comparison is made
+between configurations of the same run (paired by round), never across
+runs. A change the halves do not show (each step below the threshold) is
+reported as gradual; a change that came and went between two releases
+measured together is seen when a release between them is measured, and
+missed when both ends lie within one stride (said in the report).
+
+This module is the walk itself, pure: measure(step, indices, pairs) gives
+the comparison rows of each pair; series_cli runs the steps."""
+from dataclasses import dataclass, field
+
+from .compare import SLIGHTLY, DIFFERENCES
+
+
+def probes(n, stride):
+    """The indices the first run measures: the ends and every stride-th."""
+    if n < 2:
+        return list(range(n))
+    idx = list(range(0, n, max(1, stride)))
+    if idx[-1] != n - 1:
+        idx.append(n - 1)
+    return idx
+
+
+@dataclass
+class Finding:
+    """A change pinned to releases (lo, hi): adjacent ones (kind "step"), or
+    not (kind "gradual": the interval showed it, no step within it did)."""
+    lo: int
+    hi: int
+    kind: str
+    row: object             # the compare Row of (lo, hi) that shows it
+    step: int               # the run it was measured in
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class Walk:
+    """What a series walk did: the runs (step -> indices measured), the
+    comparisons (step -> [(lo, hi)]), and the findings."""
+    n: int
+    steps: list = field(default_factory=list)
+    pairs: list = field(default_factory=list)
+    findings: list = field(default_factory=list)
+
+    def measured(self):
+        return sorted({i for s in self.steps for i in s})
+
+    def unmeasured(self):
+        m = set(self.measured())
+        return [i for i in range(self.n) if i not in m]
+
+
+def differing(rows):
+    """{key: row} of the rows whose verdict claims a change beyond the
+    threshold (not "slightly": a certain change within it)."""
+    return {r.key: r for r in rows if r.verdict in DIFFERENCES
+            and not r.verdict.startswith(SLIGHTLY)}
+
+
+def walk(n, measure, stride=4, max_steps=64):
+    """Bisect a series of n releases. measure(step, indices, pairs) -> {(lo,
+    hi): [Row]} for every pair asked (step counts from 1). Returns a Walk."""
+    w = Walk(n)
+    if n < 2:
+        return w
+    first = probes(n, stride)
+    todo = [(a, b, None) for a, b in zip(first, first[1:])]   # (lo, hi, parent diffs)
+    while todo and len(w.steps) < max_steps:
+        step = len(w.steps) + 1
+        pairs = [(a, b) for a, b, _ in todo]
+        indices = sorted({i for p in pairs for i in p})
+        w.steps.append(indices)
+        w.pairs.append(pairs)
+        got = measure(step, indices, pairs)
+        todo = _next(w, step, todo, got)
+    return w
+
+
+def _next(w, step, todo, got):
+    """The findings of one run and the pairs the next run measures."""
+    nxt = []
+    by_parent = {}
+    for a, b, parent in todo:
+        diff = differing(got.get((a, b), []))
+        if parent is not None:
+            by_parent.setdefault(id(parent), (parent, []))[1].append(diff)
+        if not diff:
+            continue
+        if b == a + 1:
+            w.findings += [Finding(a, b, "step", r, step) for r in diff.values()]
+            continue
+        m = (a + b) // 2
+        node = (a, b, diff, step)
+        nxt += [(a, m, node), (m, b, node)]
+    for (a, b, diff, pstep), halves in by_parent.values():
+        seen = set().union(*[set(h) for h in halves])
+        for key, row in diff.items():
+            if key not in seen:
+                w.findings.append(Finding(a, b, "gradual", row, pstep))
+    return nxt

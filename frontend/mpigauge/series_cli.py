@@ -1,0 +1,358 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge series run|report`: a release series walked by bisection
+(series.py), each step one interleaved `mpigauge run` of the releases it
+measures, in a folder of its own that a second call resumes
+(doc/releases.md, "Which release changed it")."""
+import argparse
+import json
+import os
+import sys
+import time
+from types import SimpleNamespace
+
+from . import mpilib
+from . import programs as pg
+from .catalogue import Catalogue, version_key
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, open_input, \
+    write_text_atomic
+from .configs import Config
+from .options import add_verdict_options, with_threshold
+from .series import walk
+from .series_report import report_json, report_text
+
+STATE = "series.json"
+SETTINGS = ("suite", "rounds", "stride", "threshold", "alpha", "error_control", "nranks", "args")
+
+
+def select(cat, a):
+    """The catalogue entries of the series, in release order."""
+    if a.names:
+        entries = [cat.get(n) for n in a.names]
+        impls = {e.get("implementation") for e in entries}
+        if len(impls) > 1:
+            raise UsageError("a series is one implementation's releases: these are "
+                             + ", ".join(sorted(str(i) for i in impls)))
+    elif a.impl:
+        entries = cat.series(a.impl)
+    else:
+        raise UsageError("series run: give the installations (names of `mpigauge mpi list`) "
+                         "or --impl IMPL")
+    entries = sorted(entries, key=lambda e: version_key(e.get("release", "")))
+    lo = version_key(a.first) if a.first else None
+    hi = version_key(a.last) if a.last else None
+    entries = [e for e in entries if (lo is None or version_key(e["release"]) >= lo)
+               and (hi is None or version_key(e["release"]) <= hi)]
+    if len(entries) < 2:
+        raise UsageError(f"a series needs two or more releases; the catalogue gives "
+                         f"{len(entries)} ({cat.path}: `mpigauge mpi install`, `mpigauge mpi add`)")
+    return entries
+
+
+def runs_under(entry, bindir, program="latency"):
+    """None when the programs of bindir start under the installation and
+    load its library; else why not (found by starting one, not guessed)."""
+    prog = pg.find_program(program, pg.program_dirs([bindir]))
+    if prog is None:
+        return f"no mpigauge_{program} in {bindir}"
+    try:
+        c = Config(entry["name"], bindir=bindir, install=entry["name"])
+        lib = mpilib.program_library(prog, dict(os.environ, **c.env))
+        from .runner import _check_library
+        _check_library(c, SimpleNamespace(mpi=None), lib, prog, f"release {entry['name']}")
+    except UsageError as e:
+        return str(e)
+    return None
+
+
+def builds(entries, bindir, own):
+    """([(entry, bindir)], [(name, why)]): each release with the build it runs
+    (the family's; else its own, from --build NAME=DIR or the catalogue's
+    `build`), or skipped with the reason."""
+    use, skipped = [], []
+    for e in entries:
+        why = runs_under(e, bindir)
+        if why is None:
+            use.append((e, bindir))
+            continue
+        mine = own.get(e["name"]) or e.get("build")
+        if mine and runs_under(e, mine) is None:
+            use.append((e, mine))
+            continue
+        skipped.append((e["name"], why + (f"; its own build {mine} does not run either" if mine
+                                          else "; give --build NAME=DIR, a build made with its "
+                                          "mpicc")))
+    return use, skipped
+
+
+class Folder:
+    """The series' folder: series.json (settings, releases, steps done) and
+    one results file per step; written whole after each step."""
+
+    def __init__(self, path, settings, releases, skipped, force):
+        self.path = path
+        self.state_path = os.path.join(path, STATE)
+        want = {"schema": 1, "settings": settings, "releases": releases, "skipped": skipped,
+                "steps": []}
+        if os.path.lexists(path) and not os.path.isdir(path):
+            raise UsageError(f"-o {path}: exists and is not a folder")
+        if os.path.isdir(path) and os.listdir(path) and not os.path.isfile(self.state_path):
+            raise UsageError(f"-o {path}: a folder that is not a series' (no {STATE}): "
+                             "give a new or empty folder")
+        self.state = want
+        if os.path.isfile(self.state_path):
+            old = load_state(path)
+            same = old.get("settings") == settings and [r["name"] for r in old["releases"]] == \
+                [r["name"] for r in releases]
+            if not same and not force:
+                raise UsageError(f"-o {path}: holds a series of other releases or settings: "
+                                 "give another folder, or --force to start it over")
+            if same:
+                self.state = dict(want, steps=old.get("steps", []))
+            else:
+                for s in old.get("steps", []):
+                    f = os.path.join(path, os.path.basename(s.get("file", "")))
+                    if os.path.isfile(f):
+                        os.unlink(f)
+        os.makedirs(path, exist_ok=True)
+        self.save()
+
+    def done(self, step, labels):
+        for s in self.state["steps"]:
+            if s["step"] == step and s["labels"] == labels and s.get("done"):
+                return s
+        return None
+
+    def record(self, entry):
+        self.state["steps"] = [s for s in self.state["steps"] if s["step"] != entry["step"]]
+        self.state["steps"].append(entry)
+        self.state["steps"].sort(key=lambda s: s["step"])
+        self.save()
+
+    def save(self):
+        write_text_atomic(self.state_path, json.dumps(self.state, indent=1, sort_keys=True) + "\n")
+
+
+def load_state(path):
+    p = os.path.join(path, STATE)
+    try:
+        with open_input(p, encoding="utf-8") as f:
+            st = json.load(f)
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError(f"{p}: not a series' state (not JSON)") from None
+    if not isinstance(st, dict) or not isinstance(st.get("releases"), list) or \
+            not all(isinstance(r, dict) and isinstance(r.get("name"), str) for r in st["releases"]):
+        raise UsageError(f"{p}: not a series' state")
+    if not isinstance(st.get("steps"), list) or not all(
+            isinstance(s, dict) and isinstance(s.get("step"), int) and isinstance(s.get("labels"), list)
+            for s in st["steps"]):
+        raise UsageError(f"{p}: not a series' state (its steps)")
+    return st
+
+
+def comparer(settings, notes):
+    """compare(step file, label a, label b) -> rows, with the cvar and
+    provenance differences of the pair kept in notes."""
+    from .compare import compare_sets, explanations
+    from .results import load_config_sets
+
+    def compare(path, la, lb, step):
+        base, new = load_config_sets(path, [la, lb])
+        rows, _, _ = compare_sets(base, new, settings["threshold"], settings["alpha"],
+                                  settings["error_control"])
+        notes[(step, la, lb)] = explanations(base, new)
+        return rows
+    return compare
+
+
+def run_step(a, folder, step, rel):
+    """One interleaved `mpigauge run` of the releases rel: its state entry."""
+    from .run_cli import run_argv
+    name = f"step-{step:02d}.jsonl"
+    out = os.path.join(folder.path, name)
+    argv = ["--suite", a.suite, "--repeat", str(a.rounds), "-n", str(a.nranks), "-o", out,
+            "--force", "--seed", str(a.seed + step), "-q"]
+    for opt, v in (("--timeout", a.timeout), ("--launcher", a.launcher),
+                   ("--max-ranks", a.max_ranks)):
+        if v is not None:
+            argv += [opt, str(v)]
+    for r in rel:
+        argv += ["--config", f"{r['name']} install={r['name']} bindir={r['bindir']}"]
+    argv += ["--"] + list(a.args)
+    t0 = time.time()
+    rc = run_argv(argv)
+    launches = 0
+    if os.path.isfile(out):
+        with open(out, "rb") as f:
+            launches = sum(1 for line in f if line.startswith(b'{"type": "launch"'))
+    return {"step": step, "labels": [r["name"] for r in rel], "file": name, "exit": rc,
+            "seconds": round(time.time() - t0, 1), "launches": launches,
+            "done": rc in (EXIT_OK, EXIT_FAIL) and launches > 0}, rc
+
+
+def cmd_series(a):
+    if a.action == "report":
+        return cmd_report(a)
+    cat = Catalogue(a.cache)
+    entries = select(cat, a)
+    own = dict(_pair(b) for b in a.build or [])
+    use, skipped = builds(entries, os.path.abspath(a.bindir), own)
+    for name, why in skipped:
+        print(f"mpigauge series: {name} skipped: {why}", file=sys.stderr)
+    if len(use) < 2:
+        raise UsageError("fewer than two releases of the series run the programs: nothing to "
+                         "walk")
+    releases = [{"name": e["name"], "release": e["release"], "library": e.get("library"),
+                 "bindir": b} for e, b in use]
+    settings = {"suite": a.suite, "rounds": a.rounds, "stride": a.stride,
+                "threshold": a.threshold_value, "alpha": a.alpha,
+                "error_control": a.error_control, "nranks": a.nranks,
+                "args": list(a.args), "seed": a.seed}
+    folder = Folder(a.output, settings, releases, [list(s) for s in skipped], a.force)
+    notes = {}
+    compare = comparer(settings, notes)
+    stopped = []
+
+    def measure(step, indices, pairs):
+        rel = [releases[i] for i in indices]
+        labels = [r["name"] for r in rel]
+        st = folder.done(step, labels)
+        if st is None:
+            say(a, f"step {step}: {' '.join(labels)} ({len(labels)} releases x {a.rounds} "
+                f"rounds of the {a.suite} suite)")
+            st, rc = run_step(a, folder, step, rel)
+            folder.record(st)
+            if rc == EXIT_INTERRUPTED or not st["done"]:
+                stopped.append(rc)
+                raise _Stop()
+        else:
+            say(a, f"step {step}: {' '.join(labels)}: measured before ({st['file']})")
+        path = os.path.join(folder.path, st["file"])
+        return {(i, j): compare(path, releases[i]["name"], releases[j]["name"], step)
+                for i, j in pairs}
+    try:
+        w = walk(len(releases), measure, a.stride)
+    except _Stop:
+        print(f"mpigauge series: stopped; `mpigauge series run` with the same arguments "
+              f"resumes it from {a.output}", file=sys.stderr)
+        return stopped[0] if stopped and stopped[0] == EXIT_INTERRUPTED else EXIT_FAIL
+    return _finish(a, folder, releases, w, notes)
+
+
+class _Stop(Exception):
+    pass
+
+
+def _finish(a, folder, releases, w, notes):
+    steps = folder.state["steps"]
+    text = report_text(folder.state, releases, w, notes)
+    data = report_json(folder.state, releases, w, notes)
+    write_text_atomic(os.path.join(folder.path, "report.txt"), text)
+    write_text_atomic(os.path.join(folder.path, "report.json"),
+                      json.dumps(data, indent=1, sort_keys=True) + "\n")
+    sys.stdout.write(text)
+    bad = [s for s in steps if s.get("exit") not in (EXIT_OK, None)]
+    return EXIT_FAIL if bad else EXIT_OK
+
+
+def cmd_report(a):
+    """The report of a series' folder from its step files (nothing is run)."""
+    st = load_state(a.folder)
+    releases = st["releases"]
+    s = st.get("settings") or {}
+    notes = {}
+    compare = comparer({"threshold": s.get("threshold", 0.05), "alpha": s.get("alpha", 0.05),
+                              "error_control": s.get("error_control", "bh")}, notes)
+    missing = []
+
+    def measure(step, indices, pairs):
+        labels = [releases[i]["name"] for i in indices]
+        done = [x for x in st["steps"] if x["step"] == step and x["labels"] == labels
+                and x.get("done")]
+        if not done:
+            missing.append(step)
+            raise _Stop()
+        path = os.path.join(a.folder, os.path.basename(done[0]["file"]))
+        return {(i, j): compare(path, releases[i]["name"], releases[j]["name"], step)
+                for i, j in pairs}
+    try:
+        w = walk(len(releases), measure, int(s.get("stride", 4)))
+    except _Stop:
+        raise UsageError(f"{a.folder}: the series is not complete (step {missing[0]} was not "
+                         "measured): `mpigauge series run` with its arguments resumes it") from None
+    if a.format == "json":
+        sys.stdout.write(json.dumps(report_json(st, releases, w, notes), indent=1,
+                                    sort_keys=True) + "\n")
+    else:
+        sys.stdout.write(report_text(st, releases, w, notes))
+    return EXIT_OK
+
+
+def say(a, msg):
+    if not a.quiet:
+        print(f"mpigauge series: {msg}", file=sys.stderr, flush=True)
+
+
+def _pair(text):
+    name, sep, d = text.partition("=")
+    if not sep or not name or not d:
+        raise UsageError(f"--build {text!r}: give NAME=DIR (a build of mpigauge made with that "
+                         "installation's mpicc)")
+    if not os.path.isdir(d):
+        raise UsageError(f"--build {text}: {d} is not a folder")
+    return name, os.path.abspath(d)
+
+
+def add_parser(sub):
+    s = sub.add_parser("series", help="walk a release series: the release that changed each "
+                       "figure, by bisection", description="Measure the ends of a series of "
+                       "releases (installations of `mpigauge mpi`, one ABI family, one build), "
+                       "then, where neighbours differ, the releases between them by bisection, "
+                       "each step one interleaved run, until every change is pinned to two "
+                       "adjacent releases; report it with its verdict and what the host paid "
+                       "and the library was set to on each side (doc/releases.md).")
+    s.add_argument("action", choices=("run", "report"))
+    s.add_argument("names", nargs="*", metavar="NAME",
+                   help="run: the installations (default: --impl's); report: the series' folder")
+    s.add_argument("--impl", help="run: every installation of this implementation "
+                   "(mpich, openmpi, impi)")
+    s.add_argument("--from", dest="first", metavar="RELEASE", help="run: the first release")
+    s.add_argument("--to", dest="last", metavar="RELEASE", help="run: the last release")
+    s.add_argument("--bindir", help="run: the build the releases run (made with one of them)")
+    s.add_argument("--build", action="append", metavar="NAME=DIR",
+                   help="run: the build of a release that cannot run --bindir's (repeatable)")
+    s.add_argument("-o", "--output", metavar="DIR", help="run: the series' folder (resumed "
+                   "when it holds the same series)")
+    s.add_argument("--force", action="store_true", help="run: start the folder's series over")
+    s.add_argument("--suite", default="quick", help="run: the suite (default quick)")
+    s.add_argument("--rounds", type=int, default=10, help="run: rounds per step (default 10)")
+    s.add_argument("--stride", type=int, default=4,
+                   help="run: the first step measures every STRIDE-th release and the ends "
+                   "(default 4; 1 measures every release)")
+    s.add_argument("-n", "--nranks", type=int, default=2)
+    s.add_argument("--timeout", type=float, default=None)
+    s.add_argument("--launcher", default=None)
+    s.add_argument("--max-ranks", type=int, default=None)
+    s.add_argument("--seed", type=int, default=1, help="run: seed of the first step's order")
+    s.add_argument("--cache", help="the catalogue's folder (as `mpigauge mpi --cache`)")
+    s.add_argument("--format", choices=("text", "json"), default="text", help="report: format")
+    s.add_argument("-q", "--quiet", action="store_true")
+    add_verdict_options(s, "run: ")
+    s.add_argument("args", nargs=argparse.REMAINDER, metavar="-- ARGS",
+                   help="arguments for every benchmark")
+    s.set_defaults(func=with_threshold(_checked))
+
+
+def _checked(a):
+    a.args = list(a.args or [])
+    if a.args[:1] == ["--"]:
+        a.args = a.args[1:]
+    if a.action == "report":
+        if len(a.names) != 1:
+            raise UsageError("series report needs the series' folder")
+        a.folder = a.names[0]
+        return cmd_report(a)
+    if not a.bindir or not a.output:
+        raise UsageError("series run needs --bindir (the build) and -o DIR (the series' folder)")
+    if a.rounds < 2 or a.stride < 1:
+        raise UsageError("--rounds must be at least 2 and --stride at least 1")
+    return cmd_series(a)
