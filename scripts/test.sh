@@ -53,7 +53,9 @@ tally_build() { # build dir
 }
 
 status=0
-fe_unit=1   # the front-end's unit tests in the first library's make check only
+# The front-end's unit tests run once, in their own stage below, not in a
+# make check; the sources' format in the first library's make check only.
+fmt=1
 for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
     stage "building with $mpi"
     if ! "$root/scripts/build.sh" "$mpi"; then
@@ -63,7 +65,7 @@ for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
     rm -f "$d/tests/unit/unit_tests.log" "$d/tests/unit/driver_tests.log" "$d/tests/mpi_cases.log" \
         "$d/tests/protocol_switch.log"
     stage "make check ($mpi)"
-    if ! MG_FRONTEND_UNIT=$fe_unit make -C "$d" -j1 check >"$d/check.out" 2>&1; then
+    if ! MG_FRONTEND_UNIT=0 MG_FORMAT_CHECK=$fmt make -C "$d" -j1 check >"$d/check.out" 2>&1; then
         status=1
         cat "$d/check.out"
         [ -f "$d/test-suite.log" ] && cat "$d/test-suite.log"
@@ -71,7 +73,7 @@ for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
         grep -E '^(PASS|FAIL|XFAIL|XPASS|ERROR|SKIP):|^# (TOTAL|PASS|FAIL)' "$d/check.out"
     fi
     tally_build "$d"
-    fe_unit=0
+    fmt=0
 done
 
 
@@ -237,7 +239,8 @@ fi
 # Intel MPI 2021.19.0) and the MPI-5 ABI build: installed from PyPI into
 # _mpi/, built, every program once with -c under each, the ABI programs
 # under two libraries, an interleaved run across all releases, and the
-# refusal of another release's launcher (tests/releases.sh).
+# refusal of another release's launcher (tests/releases.sh); then a release
+# series walked by bisection with a planted change (tests/series.sh).
 if [ "${MG_TEST_RELEASES:-1}" = 1 ]; then
     stage "newer MPI releases (tests/releases.sh)"
     rel_builds=""
@@ -259,15 +262,28 @@ if [ "${MG_TEST_RELEASES:-1}" = 1 ]; then
         grep -q '^ok ' "$rel_out" || { failed=$((failed + 1)); status=1; }
         rm -f "$rel_out"
     fi
+    # a release series walked by bisection, with a planted change (tests/series.sh)
+    case " $rel_builds " in
+    *" mpich-5.0.2 "*)
+        stage "a release series by bisection (tests/series.sh)"
+        ser_out=$(mktemp)
+        sh "$root/tests/series.sh" "$root" >"$ser_out" 2>&1
+        cat "$ser_out"
+        tally_tap "$ser_out"
+        grep -q '^not ok' "$ser_out" && status=1
+        grep -q '^ok ' "$ser_out" || { failed=$((failed + 1)); status=1; }
+        rm -f "$ser_out"
+        ;;
+    esac
 fi
 
 # make distcheck: the tarball builds, installs and uninstalls out of tree;
 # its make check runs every 8th MPI case and those that read the fixtures
-# (the full cases ran above).
+# (the full cases ran above), and the front-end's unit tests it ships.
 if [ "${MG_TEST_DISTCHECK:-1}" = 1 ]; then
     stage "make distcheck (openmpi)"
     d="$root/_build/openmpi"
-    if MG_CASES_SAMPLE=8 make -C "$d" distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.openmpi" >"$d/distcheck.out" 2>&1; then
+    if MG_CASES_SAMPLE=8 MG_FORMAT_CHECK=0 make -C "$d" distcheck DISTCHECK_CONFIGURE_FLAGS="MPICC=mpicc.openmpi" >"$d/distcheck.out" 2>&1; then
         passed=$((passed + 1)); echo "ok - make distcheck"
         tail -n 4 "$d/distcheck.out"
     else

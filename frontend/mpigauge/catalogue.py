@@ -216,3 +216,46 @@ def install(cat, spec):
     except UsageError:
         shutil.rmtree(dest, ignore_errors=True)     # installed, but not an MPI we can use
         raise
+
+
+def source_tree(source=None):
+    """The mpigauge source tree a build is made from: `source`, else the one
+    this front-end runs from (a checkout or an unpacked tarball)."""
+    top = source or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if not (os.path.isfile(os.path.join(top, "configure"))
+            or os.path.isfile(os.path.join(top, "autogen.sh"))):
+        raise UsageError(f"{top}: not an mpigauge source tree (no configure): give --source DIR "
+                         "(a checkout or an unpacked release tarball)")
+    return os.path.abspath(top)
+
+
+def build(cat, name, source=None, jobs=None):
+    """Configure and make mpigauge with the installation's own mpicc, into
+    CACHE/builds/NAME: the build of a release that cannot run its family's
+    (recorded as the entry's `build`, which `mpigauge series` takes)."""
+    import shutil
+    e = cat.get(name)
+    mpicc = os.path.join(e.get("prefix", ""), "bin", "mpicc")
+    if not os.access(mpicc, os.X_OK):
+        raise UsageError(f"{name}: no compiler wrapper {mpicc} (a runtime-only installation; "
+                         "Intel MPI needs impi-devel too)")
+    top = source_tree(source)
+    dest = os.path.join(cat.folder, "builds", name)
+    if os.path.lexists(dest):
+        shutil.rmtree(dest)
+    os.makedirs(dest)
+    env = dict(os.environ, **(e.get("env") or {}))
+    log = os.path.join(dest, "build.log")
+    steps = [] if os.path.isfile(os.path.join(top, "configure")) else \
+        [([os.path.join(top, "autogen.sh")], top)]
+    steps += [([os.path.join(top, "configure"), f"MPICC={mpicc}", f"--prefix={dest}/install"],
+               dest), (["make", f"-j{jobs or os.cpu_count() or 1}"], dest)]
+    with open(log, "w") as f:
+        for argv, cwd in steps:
+            p = subprocess.run(argv, cwd=cwd, env=env, stdout=f, stderr=subprocess.STDOUT,
+                               stdin=subprocess.DEVNULL)
+            if p.returncode != 0:
+                raise UsageError(f"{name}: the build failed at `{os.path.basename(argv[0])}` "
+                                 f"(exit {p.returncode}); its log: {log}")
+    e["build"] = dest
+    return e

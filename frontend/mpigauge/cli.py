@@ -57,7 +57,15 @@ def print_osu_dir():
 
 def main(argv=None):
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra = None
+    if argv[:1] == ["series"] and "--" in argv:
+        # series: what follows -- goes to every benchmark (as for run)
+        extra = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
     a = parser.parse_args(argv)
+    if extra is not None:
+        a.args = extra
     if a.osu_dir:
         return print_osu_dir()
     if not getattr(a, "func", None):

@@ -60,6 +60,6 @@ def describe(diffs):
     """'system CPU 0.012 -> 1.93 us per iteration (x160); ...'"""
     parts = []
     for _, what, unit, b, n in diffs:
-        ratio = f" (x{n / b:.3g})" if b > 0 else ""
+        ratio = f" (x{n / b:.3g})" if b > 0 and n > 0 else ""
         parts.append(f"{what} {fmt_num(b)} -> {fmt_num(n)}{unit} per iteration{ratio}")
     return "; ".join(parts)

@@ -2,8 +2,9 @@
 """Which release changed it (`mpigauge series`, doc/releases.md): a series
 of installations of one ABI family in release order, walked by bisection.
 
-The ends (and every --stride-th release between them) are measured in one
-interleaved run; where two neighbours of that run differ (a verdict of
+The ends and every --stride-th release between them (by default so many
+that the first run measures at most FIRST_MOST releases: every release of a
+short series) are measured in one interleaved run; where two neighbours of that run differ (a verdict of
 `compare` beyond the threshold, with its error control), the release half
 way between them is measured in the next run together with both, until
 each change is pinned to two adjacent releases. Every comparison is made
@@ -17,7 +18,17 @@ This module is the walk itself, pure: measure(step, indices, pairs) gives
 the comparison rows of each pair; series_cli runs the steps."""
 from dataclasses import dataclass, field
 
-from .compare import SLIGHTLY, DIFFERENCES
+from .compare import DECIDED, DIFFERENCES, SLIGHTLY
+
+
+FIRST_MOST = 8     # releases the first run measures at most (stride "auto")
+
+
+def auto_stride(n):
+    """The stride at which the first run measures at most FIRST_MOST
+    releases: 1 (every release, so that a change of one release that is
+    undone by the next is seen) for a series of up to FIRST_MOST."""
+    return max(1, -(-(n - 1) // (FIRST_MOST - 1)))
 
 
 def probes(n, stride):
@@ -33,7 +44,9 @@ def probes(n, stride):
 @dataclass
 class Finding:
     """A change pinned to releases (lo, hi): adjacent ones (kind "step"), or
-    not (kind "gradual": the interval showed it, no step within it did)."""
+    not: kind "gradual" (the interval showed it, both its halves were
+    decided and neither did: each step below the threshold), "undecided"
+    (a half could not tell: more rounds would)."""
     lo: int
     hi: int
     kind: str
@@ -66,14 +79,15 @@ def differing(rows):
             and not r.verdict.startswith(SLIGHTLY)}
 
 
-def walk(n, measure, stride=4, max_steps=64):
+def walk(n, measure, stride=None, max_steps=64):
     """Bisect a series of n releases. measure(step, indices, pairs) -> {(lo,
-    hi): [Row]} for every pair asked (step counts from 1). Returns a Walk."""
+    hi): [Row]} for every pair asked (step counts from 1); stride None:
+    auto_stride. Returns a Walk."""
     w = Walk(n)
     if n < 2:
         return w
-    first = probes(n, stride)
-    todo = [(a, b, None) for a, b in zip(first, first[1:])]   # (lo, hi, parent diffs)
+    first = probes(n, stride or auto_stride(n))
+    todo = [(a, b, None) for a, b in zip(first, first[1:])]   # (lo, hi, parent)
     while todo and len(w.steps) < max_steps:
         step = len(w.steps) + 1
         pairs = [(a, b) for a, b, _ in todo]
@@ -82,17 +96,23 @@ def walk(n, measure, stride=4, max_steps=64):
         w.pairs.append(pairs)
         got = measure(step, indices, pairs)
         todo = _next(w, step, todo, got)
+    # a change an interval showed and its halves did not is gradual, or
+    # undecided, unless it was pinned inside the interval after all
+    pinned = {(f.row.key, f.hi) for f in w.findings if f.kind == "step"}
+    w.findings = [f for f in w.findings if f.kind == "step" or not any(
+        (f.row.key, k) in pinned for k in range(f.lo + 1, f.hi + 1))]
     return w
 
 
 def _next(w, step, todo, got):
     """The findings of one run and the pairs the next run measures."""
     nxt = []
-    by_parent = {}
+    halves = {}
     for a, b, parent in todo:
-        diff = differing(got.get((a, b), []))
+        rows = got.get((a, b), [])
         if parent is not None:
-            by_parent.setdefault(id(parent), (parent, []))[1].append(diff)
+            halves.setdefault(id(parent), (parent, []))[1].append(rows)
+        diff = differing(rows)
         if not diff:
             continue
         if b == a + 1:
@@ -101,9 +121,11 @@ def _next(w, step, todo, got):
         m = (a + b) // 2
         node = (a, b, diff, step)
         nxt += [(a, m, node), (m, b, node)]
-    for (a, b, diff, pstep), halves in by_parent.values():
-        seen = set().union(*[set(h) for h in halves])
+    for (a, b, diff, pstep), kids in halves.values():
         for key, row in diff.items():
-            if key not in seen:
-                w.findings.append(Finding(a, b, "gradual", row, pstep))
+            mine = [r for rows in kids for r in rows if r.key == key]
+            if any(r.verdict in DIFFERENCES and not r.verdict.startswith(SLIGHTLY) for r in mine):
+                continue
+            decided = len(mine) == len(kids) and all(r.verdict in DECIDED for r in mine)
+            w.findings.append(Finding(a, b, "gradual" if decided else "undecided", row, pstep))
     return nxt

@@ -3,9 +3,10 @@
 (series.py), each step one interleaved `mpigauge run` of the releases it
 measures, in a folder of its own that a second call resumes
 (doc/releases.md, "Which release changed it")."""
-import argparse
 import json
 import os
+import re
+import shlex
 import sys
 import time
 from types import SimpleNamespace
@@ -17,11 +18,10 @@ from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, open_input
     write_text_atomic
 from .configs import Config
 from .options import add_verdict_options, with_threshold
-from .series import walk
+from .series import FIRST_MOST, walk
 from .series_report import report_json, report_text
 
 STATE = "series.json"
-SETTINGS = ("suite", "rounds", "stride", "threshold", "alpha", "error_control", "nranks", "args")
 
 
 def select(cat, a):
@@ -101,8 +101,7 @@ class Folder:
         self.state = want
         if os.path.isfile(self.state_path):
             old = load_state(path)
-            same = old.get("settings") == settings and [r["name"] for r in old["releases"]] == \
-                [r["name"] for r in releases]
+            same = old.get("settings") == settings and old["releases"] == releases
             if not same and not force:
                 raise UsageError(f"-o {path}: holds a series of other releases or settings: "
                                  "give another folder, or --force to start it over")
@@ -176,17 +175,27 @@ def run_step(a, folder, step, rel):
         if v is not None:
             argv += [opt, str(v)]
     for r in rel:
-        argv += ["--config", f"{r['name']} install={r['name']} bindir={r['bindir']}"]
+        env = " ".join(shlex.quote(f"{k}={v}") for k, v in sorted(r.get("env", {}).items()))
+        argv += ["--config", f"{r['name']} install={r['name']} bindir={shlex.quote(r['bindir'])} "
+                 + env]
     argv += ["--"] + list(a.args)
     t0 = time.time()
     rc = run_argv(argv)
     launches = 0
     if os.path.isfile(out):
         with open(out, "rb") as f:
-            launches = sum(1 for line in f if line.startswith(b'{"type": "launch"'))
+            launches = sum(1 for line in f if _is_launch(line))
     return {"step": step, "labels": [r["name"] for r in rel], "file": name, "exit": rc,
             "seconds": round(time.time() - t0, 1), "launches": launches,
             "done": rc in (EXIT_OK, EXIT_FAIL) and launches > 0}, rc
+
+
+def _is_launch(line):
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(rec, dict) and rec.get("type") == "launch"
 
 
 def cmd_series(a):
@@ -201,8 +210,9 @@ def cmd_series(a):
     if len(use) < 2:
         raise UsageError("fewer than two releases of the series run the programs: nothing to "
                          "walk")
+    envs = _envs(a.env or [], [e["name"] for e in entries])
     releases = [{"name": e["name"], "release": e["release"], "library": e.get("library"),
-                 "bindir": b} for e, b in use]
+                 "bindir": b, "env": envs.get(e["name"], {})} for e, b in use]
     settings = {"suite": a.suite, "rounds": a.rounds, "stride": a.stride,
                 "threshold": a.threshold_value, "alpha": a.alpha,
                 "error_control": a.error_control, "nranks": a.nranks,
@@ -275,7 +285,7 @@ def cmd_report(a):
         return {(i, j): compare(path, releases[i]["name"], releases[j]["name"], step)
                 for i, j in pairs}
     try:
-        w = walk(len(releases), measure, int(s.get("stride", 4)))
+        w = walk(len(releases), measure, s.get("stride"))
     except _Stop:
         raise UsageError(f"{a.folder}: the series is not complete (step {missing[0]} was not "
                          "measured): `mpigauge series run` with its arguments resumes it") from None
@@ -290,6 +300,23 @@ def cmd_report(a):
 def say(a, msg):
     if not a.quiet:
         print(f"mpigauge series: {msg}", file=sys.stderr, flush=True)
+
+
+def _envs(specs, names):
+    """{release name: {VAR: VALUE}} of the --env options (NAME all: every one)."""
+    out = {}
+    for text in specs:
+        m = re.fullmatch(r"([^:]+):([A-Z][A-Za-z0-9_]*)=(.*)", text, re.S)
+        if not m:
+            raise UsageError(f"--env {text!r}: give NAME:VAR=VALUE (VAR an environment variable, "
+                             "NAME a release of the series or all)")
+        name, var, value = m.groups()
+        if name != "all" and name not in names:
+            raise UsageError(f"--env {text}: {name} is not a release of the series "
+                             f"({', '.join(names)})")
+        for n in (names if name == "all" else [name]):
+            out.setdefault(n, {})[var] = value
+    return out
 
 
 def _pair(text):
@@ -325,9 +352,13 @@ def add_parser(sub):
     s.add_argument("--force", action="store_true", help="run: start the folder's series over")
     s.add_argument("--suite", default="quick", help="run: the suite (default quick)")
     s.add_argument("--rounds", type=int, default=10, help="run: rounds per step (default 10)")
-    s.add_argument("--stride", type=int, default=4,
+    s.add_argument("--stride", type=int, default=None,
                    help="run: the first step measures every STRIDE-th release and the ends "
-                   "(default 4; 1 measures every release)")
+                   f"(default: at most {FIRST_MOST} releases, so every release of a short "
+                   "series; 1 measures every release)")
+    s.add_argument("--env", action="append", metavar="NAME:VAR=VALUE",
+                   help="run: an environment variable of one release's launches (NAME all: "
+                   "every release's; repeatable, later ones win)")
     s.add_argument("-n", "--nranks", type=int, default=2)
     s.add_argument("--timeout", type=float, default=None)
     s.add_argument("--launcher", default=None)
@@ -337,15 +368,13 @@ def add_parser(sub):
     s.add_argument("--format", choices=("text", "json"), default="text", help="report: format")
     s.add_argument("-q", "--quiet", action="store_true")
     add_verdict_options(s, "run: ")
-    s.add_argument("args", nargs=argparse.REMAINDER, metavar="-- ARGS",
-                   help="arguments for every benchmark")
+    s.epilog = "Arguments after -- go to every benchmark of every step (as for run)."
+    s.set_defaults(args=[])
     s.set_defaults(func=with_threshold(_checked))
 
 
 def _checked(a):
     a.args = list(a.args or [])
-    if a.args[:1] == ["--"]:
-        a.args = a.args[1:]
     if a.action == "report":
         if len(a.names) != 1:
             raise UsageError("series report needs the series' folder")
@@ -353,6 +382,6 @@ def _checked(a):
         return cmd_report(a)
     if not a.bindir or not a.output:
         raise UsageError("series run needs --bindir (the build) and -o DIR (the series' folder)")
-    if a.rounds < 2 or a.stride < 1:
+    if a.rounds < 2 or (a.stride is not None and a.stride < 1):
         raise UsageError("--rounds must be at least 2 and --stride at least 1")
     return cmd_series(a)

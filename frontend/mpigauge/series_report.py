@@ -9,6 +9,7 @@ from .common import fmt_num, fmt_p, size_label
 from .compare import SLIGHTLY
 from .hostcost import describe as host_describe
 from .results import bench_label
+from .series import auto_stride
 
 
 def _direction(verdict):
@@ -43,9 +44,47 @@ def changes(w, releases):
             "host": [list(d) for d in worst.row.host],
             "host_text": host_describe(worst.row.host),
         })
-    out.sort(key=lambda c: (c["kind"] != "step", c["lo"], c["hi"], c["benchmark"],
-                            c["sizes"][0]))
+    out = _came_and_went(out)
+    order = {"only": 0, "step": 1, "gradual": 2, "undecided": 3}
+    out.sort(key=lambda c: (order[c["kind"]], c["lo"], c["hi"], c["benchmark"], c["sizes"][0]))
     return out
+
+
+OPPOSITE = {"slower": "faster", "faster": "slower", "higher": "lower", "lower": "higher"}
+
+
+def _came_and_went(cs):
+    """A change at release k undone at k+1 (the same sizes of one benchmark
+    line, opposite directions): one entry of kind "only", release k alone
+    differs; what is left of the two changes stays as it was."""
+    steps = [c for c in cs if c["kind"] == "step"]
+    out = []
+    for c1 in steps:
+        for c2 in steps:
+            if c2["lo"] != c1["hi"] or c2["hi"] != c1["hi"] + 1 or \
+                    (c2["benchmark"], c2["variant"], c2["nranks"], c2["unit"]) != \
+                    (c1["benchmark"], c1["variant"], c1["nranks"], c1["unit"]) or \
+                    OPPOSITE.get(c1["direction"]) != c2["direction"]:
+                continue
+            both = [z for z in c1["sizes"] if z in c2["sizes"]]
+            if not both:
+                continue
+            only = dict(_part(c1, both), kind="only", release=c1["to"])
+            out.append(only)
+            for c in (c1, c2):
+                c.update(_part(c, [z for z in c["sizes"] if z not in both]))
+    return [c for c in cs if c["sizes"]] + out
+
+
+def _part(c, sizes):
+    """c's fields restricted to the given sizes (those it has)."""
+    keep = [i for i, z in enumerate(c["sizes"]) if z in sizes]
+    return dict(c, sizes=[c["sizes"][i] for i in keep], verdicts=[c["verdicts"][i] for i in keep],
+                ratio=[c["ratio"][i] for i in keep])
+
+
+def _count(k, what):
+    return f"{k} {what}" + ("" if k == 1 else "s")
 
 
 def size_range(sizes):
@@ -99,10 +138,16 @@ def report_text(state, releases, w, notes):
     cs = changes(w, releases)
     steps = [c for c in cs if c["kind"] == "step"]
     gradual = [c for c in cs if c["kind"] == "gradual"]
+    only = [c for c in cs if c["kind"] == "only"]
+    undecided = [c for c in cs if c["kind"] == "undecided"]
     lines.append("")
     if not cs:
         lines.append(f"no change beyond {100 * s.get('threshold', 0):g}% between the releases "
                      "measured together")
+    if only:
+        lines.append("one release alone differs (a change undone by the next release; x: its "
+                     "figure over the release before it):")
+        lines += _lines(only, notes)
     if steps:
         lines.append("changes, each with the release that introduced it (x: the newer "
                      "release's figure over the older's):")
@@ -110,8 +155,13 @@ def report_text(state, releases, w, notes):
     if gradual:
         lines.append("gradual (the interval shows it, no single step of it does):")
         lines += _lines(gradual, notes)
-    stride = s.get("stride")
-    if stride and stride > 1:
+    if undecided:
+        lines.append("not pinned (the interval shows it, a half of it could not tell: run again "
+                     "with more --rounds):")
+        lines += _lines(undecided, notes)
+    lines += _settings(cs, notes, state)
+    stride = s.get("stride") or auto_stride(len(names))
+    if stride > 1:
         lines.append("")
         lines.append(f"a change that came and went within {stride} releases of the first step is "
                      "not seen (--stride 1 measures every release)")
@@ -122,13 +172,36 @@ def _lines(cs, notes):
     out = []
     for c in cs:
         p = f", p {fmt_p(c['p_adjusted'])}" if c["p_adjusted"] is not None else ""
-        out.append(f"  {c['label']} {size_range(c['sizes'])}: {c['from']} -> {c['to']}: "
-                   f"{c['direction']} {_ratios(c['ratio'])}{p} ({len(c['sizes'])} sizes, "
+        where = f"only {c['release']}" if c["kind"] == "only" else f"{c['from']} -> {c['to']}"
+        out.append(f"  {c['label']} {size_range(c['sizes'])}: {where}: "
+                   f"{c['direction']} {_ratios(c['ratio'])}{p} ({_count(len(c['sizes']), 'size')}, "
                    f"step {c['step']}; at {size_label(c['worst_size'])} {fmt_num(c['before'])} "
                    f"-> {fmt_num(c['after'])} {c['unit']})")
         if c["host_text"]:
             out.append(f"    host: {c['host_text']}")
-        for n in notes.get((c["step"], c["from"], c["to"]), [])[:4]:
-            out.append(f"    settings: {n}")
     return out
+
+
+SETTINGS_SHOWN = 6
+
+
+def _settings(cs, notes, state):
+    """Per pair of releases of a change, once: what the library was set to
+    differently (cvars, environment) and how the runs differ."""
+    out, seen = [], set()
+    files = {s.get("step"): s.get("file") for s in state.get("steps", [])}
+    for c in cs:
+        pair = (c["step"], c["from"], c["to"])
+        diffs = notes.get(pair, [])
+        if pair in seen or not diffs:
+            continue
+        seen.add(pair)
+        out.append(f"  {c['from']} -> {c['to']} ({len(diffs)}):")
+        out += [f"    {d}" for d in diffs[:SETTINGS_SHOWN]]
+        if len(diffs) > SETTINGS_SHOWN:
+            out.append(f"    ... and {len(diffs) - SETTINGS_SHOWN} more (`mpigauge cvars "
+                       f"{files.get(c['step']) or 'STEP_FILE'} {c['from']} {c['to']}` in the "
+                       "series' folder)")
+    return ["", "what differs between the releases of each change (settings, runs):"] + out \
+        if out else []
 

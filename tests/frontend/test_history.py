@@ -405,7 +405,7 @@ class TestBadValuesAndConcurrency(HistoryCase):
         self.assertEqual(open(self.db, "rb").read(), before)
 
     def test_concurrent_adds_lose_nothing_and_trace_nothing(self):
-        """Twenty rounds of two processes adding at once: the same file under one tag,
+        """Eight rounds of two processes adding at once: the same file under one tag,
         and each its own file into a new database."""
         import subprocess, sys
         def pair(db, a, b):
@@ -414,7 +414,7 @@ class TestBadValuesAndConcurrency(HistoryCase):
                                    stderr=subprocess.PIPE, text=True) for x in (a, b)]
             return [(p.wait(timeout=120), p.stderr.read(), p.stdout.read(), p.stderr.close(),
                      p.stdout.close()) for p in ps]
-        for i in range(20):
+        for i in range(8):
             db = os.path.join(self.d, f"same{i}.sqlite")
             res = pair(db, (BASE, "--tag", "t"), (BASE, "--tag", "t"))
             self.assertEqual(sorted(r[0] for r in res), [0, 2], res)

@@ -55,6 +55,23 @@ class Walk(unittest.TestCase):
         self.assertEqual(S.probes(3, 4), [0, 2])
         self.assertEqual(S.probes(4, 1), [0, 1, 2, 3])
         self.assertEqual(S.probes(1, 4), [0])
+        self.assertEqual([S.auto_stride(n) for n in (2, 8, 9, 15, 16, 30)], [1, 1, 2, 2, 3, 5])
+        self.assertEqual(S.probes(30, S.auto_stride(30)), [0, 5, 10, 15, 20, 25, 29])
+
+    def test_one_release_alone_slower_is_named_as_such(self):
+        # the planted copy: release 2 of 6 slowed, the default stride measures every one
+        notes = {}
+        m, calls = fake_measure(self.d, lambda i: 1.3 if i == 2 else 1.0, notes=notes)
+        w = S.walk(6, m)
+        self.assertEqual(calls, [[0, 1, 2, 3, 4, 5]])
+        rel = [{"name": f"c{i}"} for i in range(6)]
+        cs = SR.changes(w, rel)
+        self.assertEqual([(c["kind"], c.get("release"), c["direction"], c["sizes"]) for c in cs],
+                         [("only", "c2", "slower", [8, 1024])])
+        text = SR.report_text({"settings": dict(SETTINGS, suite="s", rounds=10)}, rel, w, notes)
+        self.assertIn("one release alone differs", text)
+        self.assertRegex(text, r"  latency 8-1K: only c2: slower x1.3")
+        self.assertNotIn("came and went within", text)
 
     def test_one_change_is_pinned_by_bisection(self):
         m, calls = fake_measure(self.d, lambda i: 1.0 if i < 5 else 1.3)
@@ -88,6 +105,25 @@ class Walk(unittest.TestCase):
         m, _ = fake_measure(self.d, lambda i: 1.04 ** i)
         w = S.walk(3, m, stride=4)
         self.assertEqual(pinned(w), [(0, 2, "gradual", "slower")])
+
+    def test_what_the_halves_do_not_show_is_gradual_or_undecided(self):
+        from types import SimpleNamespace as R
+        for left, right, kind in (("same", "slightly slower", "gradual"),
+                                  ("unclear", "same", "undecided"),
+                                  ("unstable: 3 regimes", "same", "undecided")):
+            script = {1: {(0, 2): [R(key="k", verdict="slower")]},
+                      2: {(0, 1): [R(key="k", verdict=left)], (1, 2): [R(key="k", verdict=right)]}}
+            w = S.walk(3, lambda step, idx, pairs: script[step], stride=2)
+            self.assertEqual([(f.lo, f.hi, f.kind) for f in w.findings], [(0, 2, kind)], left)
+        # pinned inside the interval after all: only the step is kept
+        script = {1: {(0, 4): [R(key="k", verdict="slower")]},
+                  2: {(0, 2): [R(key="k", verdict="unclear"), R(key="j", verdict="faster")],
+                      (2, 4): [R(key="k", verdict="same")]},
+                  3: {(0, 1): [R(key="k", verdict="slower"), R(key="j", verdict="faster")],
+                      (1, 2): [R(key="k", verdict="same"), R(key="j", verdict="same")]}}
+        w = S.walk(5, lambda step, idx, pairs: script[step], stride=4)
+        self.assertEqual(sorted((f.lo, f.hi, f.kind, f.row.key) for f in w.findings),
+                         [(0, 1, "step", "j"), (0, 1, "step", "k")])
 
     def test_report_names_the_release_and_the_size_range(self):
         notes = {}
