@@ -64,7 +64,7 @@ CSP = (f"default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
        f"script-src 'sha256-{SCRIPT_HASH}'")
 EXTRA_STYLE = """
 .cards{display:flex;flex-wrap:wrap}.card{margin:4px}.card h4{margin:2px 0;font-size:.85em}
-nav a{margin-right:1em}.regress{color:#b00;font-weight:bold}
+nav a{margin-right:1em}.regress{color:#b00;font-weight:bold}.mark{color:#6a3d9a;font-weight:bold}
 details{margin:.3em 0}summary{cursor:pointer}
 """
 
@@ -147,10 +147,15 @@ def build(hist, threshold, alpha, title, by="tag"):
     regressions = []
     links = {t: f"provenance/{slug(t)}.html" for t in tags}
     families = hist.families()
+    marks = hist.marks()
     for key, tags_rows in series.items():
         bench, variant, nranks, cfg, size, unit = key
         tags_rows = sorted(tags_rows, key=lambda r: rank[r[0]])
         pts = series_points(tags_rows, unit, threshold, alpha, labels)
+        for p in pts:
+            m = None if cfg else marks.get((p["tag"], bench, variant, nranks, size, unit))
+            if m:
+                p["mark"] = m[1]
         group = " ".join(x for x in [bench, f"[{variant}]" if variant else "",
                                      f"@{cfg}" if cfg else ""] if x) + f", {nranks} ranks"
         name = f"{group}, size {size_label(size)}"
@@ -160,15 +165,48 @@ def build(hist, threshold, alpha, title, by="tag"):
         if bad:
             regressions.append((fam, name, pts[-2]["tag"], last))
         pages[fam].append((bench, name, pts, unit, bad, group, size))
-    site = {"index.html": index_page(hist, title, tags, regressions, series)}
+    site = {"index.html": index_page(hist, title, tags, regressions, series, marks)}
     for f, t in FAMILIES:
         site[f"{f}.html"] = family_page(t, pages[f], links, tags)
+    for t in {k[0] for k in marks}:
+        site[f"changes/{slug(t)}.html"] = changes_page(t, marks)
     for t in tags:
         site[links[t]] = provenance_page(hist, t)
     return site
 
 
-def index_page(hist, title, tags, regressions, series):
+def changes_page(tag, marks):
+    """What changed in one release, as a series walk named it."""
+    rows = sorted((k[1], k[2], k[3] or 0, k[4], k[5], v) for k, v in marks.items() if k[0] == tag)
+    body = [f"<p>The series whose change a series walk (<code>mpigauge series</code>, "
+            f"doc/releases.md) pinned to <b>{html.escape(tag)}</b>: the release that introduced "
+            "it, with the verdict and what the host paid on each side.</p>",
+            "<table><tr><th>benchmark</th><th>ranks</th><th>size</th><th>unit</th>"
+            "<th>what changed</th></tr>"]
+    for bench, variant, nranks, size, unit, (kind, text) in rows:
+        name = bench + (f" [{variant}]" if variant else "")
+        body.append(f"<tr><td>{html.escape(name)}</td><td class=num>{nranks}</td>"
+                    f"<td class=num>{html.escape(size_label(size))}</td><td>{html.escape(unit)}"
+                    f"</td><td>{html.escape(text)}</td></tr>")
+    body.append("</table>")
+    return page(f"what changed in {tag}", "\n".join(body), up="../")
+
+
+def _marks_section(tags, marks):
+    per = {}
+    for k in marks:
+        per[k[0]] = per.get(k[0], 0) + 1
+    if not per:
+        return []
+    out = ["<h2>What changed, release by release (a series walk)</h2><table><tr><th>release"
+           "</th><th>series changed</th></tr>"]
+    for t in [t for t in tags if t in per]:
+        out.append(f"<tr><td><a href=\"changes/{slug(t)}.html\">{html.escape(t)}</a></td>"
+                   f"<td class=num>{per[t]}</td></tr>")
+    return out + ["</table>"]
+
+
+def index_page(hist, title, tags, regressions, series, marks=None):
     body = [f"<p>{len(tags)} tags, {len(series)} series (benchmark, variant, ranks, "
             f"configuration, size) from <code>{html.escape(hist.path)}</code>.</p>"]
     body.append("<h2>Tags</h2><table><tr><th>tag</th><th>added (UTC)</th><th>launches</th>"
@@ -184,6 +222,7 @@ def index_page(hist, title, tags, regressions, series):
                     f"<td>{html.escape(', '.join(map(str, cfgs)) or '-')}</td><td>{html.escape(dates)}"
                     f"</td><td><a href=\"provenance/{slug(tag)}.html\">launches</a></td></tr>")
     body.append("</table>")
+    body += _marks_section(tags, marks or {})
     prev = tags[-2] if len(tags) > 1 else None
     body.append(f"<h2>Regressions of {html.escape(tags[-1])}"
                 f"{' against ' + html.escape(prev) if prev else ''}</h2>")
@@ -262,10 +301,13 @@ def family_page(title, items, links, tags):
                         f"({len(its)} charts)</summary><div class=cards>")
             for _, name, pts, unit, bad, _, _ in its:
                 svg = chart(pts, unit, name, lambda t: links[t] + "#" + bench)
+                changed = "".join(f" <span class=mark>changed in {html.escape(p['tag'])}</span>"
+                                  for p in pts if p.get("mark"))
                 body.append(f"<div class=card id=\"{card_id(name)}\" data-key=\""
                             f"{html.escape(name.lower())}\" data-regression=\"{1 if bad else 0}\">"
                             f"<h4>{html.escape(name)}"
-                            f"{' <span class=regress>slower</span>' if bad else ''}</h4>{svg}</div>")
+                            f"{' <span class=regress>slower</span>' if bad else ''}{changed}</h4>"
+                            f"{svg}</div>")
             body.append("</div></details>")
     return page(title, "\n".join(body))
 

@@ -53,6 +53,14 @@ CVARS_TABLE = ("CREATE TABLE IF NOT EXISTS cvars (digest TEXT PRIMARY KEY, "
                "record TEXT NOT NULL)")
 
 
+# what a series walk named (mpigauge series history): the change of one
+# series at the tag (release) that introduced it; made at the first mark
+MARKS_TABLE = ("CREATE TABLE IF NOT EXISTS marks (tag TEXT NOT NULL, benchmark TEXT NOT NULL, "
+               "variant TEXT NOT NULL, nranks INTEGER, size_bytes INTEGER NOT NULL, "
+               "unit TEXT NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, "
+               "UNIQUE (tag, benchmark, variant, nranks, size_bytes, unit))")
+
+
 def default_db():
     """--db, else $MPIGAUGE_HISTORY, else the user's data folder."""
     if os.environ.get(ENV):
@@ -318,10 +326,35 @@ class History:
             self.db.execute(f"DELETE FROM results WHERE launch IN ({ids})", (tag,))
             n = self.db.execute("DELETE FROM launches WHERE tag = ?", (tag,)).rowcount
             self.db.execute("DELETE FROM tags WHERE tag = ?", (tag,))
+            if self._has_marks():
+                self.db.execute("DELETE FROM marks WHERE tag = ?", (tag,))
             self.db.execute("DELETE FROM sessions WHERE session_id NOT IN "
                             "(SELECT DISTINCT session_id FROM launches WHERE session_id "
                             "IS NOT NULL)")
         return n
+
+    def _has_marks(self):
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                               "name = 'marks'").fetchone() is not None
+
+    def set_marks(self, marks):
+        """Replace the marks of the tags named in marks: [(tag, benchmark,
+        variant, nranks, size, unit, kind, text)]; each tag must exist."""
+        with self._write():
+            self.db.execute(MARKS_TABLE)
+            for tag in sorted({m[0] for m in marks}):
+                if not self.has_tag(tag):
+                    raise UsageError(f"no tag {tag!r} in {self.path} to mark")
+                self.db.execute("DELETE FROM marks WHERE tag = ?", (tag,))
+            self.db.executemany("INSERT OR REPLACE INTO marks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                marks)
+
+    def marks(self):
+        """{(tag, benchmark, variant, nranks, size, unit): (kind, text)}."""
+        if not self._has_marks():
+            return {}
+        return {tuple(r[:6]): (r[6], r[7]) for r in self.db.execute(
+            "SELECT tag, benchmark, variant, nranks, size_bytes, unit, kind, text FROM marks")}
 
     def _known(self, prints):
         out = []

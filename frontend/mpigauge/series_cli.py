@@ -14,14 +14,13 @@ from types import SimpleNamespace
 from . import mpilib
 from . import programs as pg
 from .catalogue import Catalogue, version_key
-from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, open_input, \
-    write_text_atomic
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, write_text_atomic
 from .configs import Config
 from .options import add_verdict_options, with_threshold
 from .series import FIRST_MOST, walk
+from .series_folder import Folder, Stop, comparer, load_state, rewalk
 from .series_report import report_json, report_text
 
-STATE = "series.json"
 
 
 def select(cat, a):
@@ -84,85 +83,6 @@ def builds(entries, bindir, own):
     return use, skipped
 
 
-class Folder:
-    """The series' folder: series.json (settings, releases, steps done) and
-    one results file per step; written whole after each step."""
-
-    def __init__(self, path, settings, releases, skipped, force):
-        self.path = path
-        self.state_path = os.path.join(path, STATE)
-        want = {"schema": 1, "settings": settings, "releases": releases, "skipped": skipped,
-                "steps": []}
-        if os.path.lexists(path) and not os.path.isdir(path):
-            raise UsageError(f"-o {path}: exists and is not a folder")
-        if os.path.isdir(path) and os.listdir(path) and not os.path.isfile(self.state_path):
-            raise UsageError(f"-o {path}: a folder that is not a series' (no {STATE}): "
-                             "give a new or empty folder")
-        self.state = want
-        if os.path.isfile(self.state_path):
-            old = load_state(path)
-            same = old.get("settings") == settings and old["releases"] == releases
-            if not same and not force:
-                raise UsageError(f"-o {path}: holds a series of other releases or settings: "
-                                 "give another folder, or --force to start it over")
-            if same:
-                self.state = dict(want, steps=old.get("steps", []))
-            else:
-                for s in old.get("steps", []):
-                    f = os.path.join(path, os.path.basename(s.get("file", "")))
-                    if os.path.isfile(f):
-                        os.unlink(f)
-        os.makedirs(path, exist_ok=True)
-        self.save()
-
-    def done(self, step, labels):
-        for s in self.state["steps"]:
-            if s["step"] == step and s["labels"] == labels and s.get("done"):
-                return s
-        return None
-
-    def record(self, entry):
-        self.state["steps"] = [s for s in self.state["steps"] if s["step"] != entry["step"]]
-        self.state["steps"].append(entry)
-        self.state["steps"].sort(key=lambda s: s["step"])
-        self.save()
-
-    def save(self):
-        write_text_atomic(self.state_path, json.dumps(self.state, indent=1, sort_keys=True) + "\n")
-
-
-def load_state(path):
-    p = os.path.join(path, STATE)
-    try:
-        with open_input(p, encoding="utf-8") as f:
-            st = json.load(f)
-    except (ValueError, UnicodeDecodeError):
-        raise UsageError(f"{p}: not a series' state (not JSON)") from None
-    if not isinstance(st, dict) or not isinstance(st.get("releases"), list) or \
-            not all(isinstance(r, dict) and isinstance(r.get("name"), str) for r in st["releases"]):
-        raise UsageError(f"{p}: not a series' state")
-    if not isinstance(st.get("steps"), list) or not all(
-            isinstance(s, dict) and isinstance(s.get("step"), int) and isinstance(s.get("labels"), list)
-            for s in st["steps"]):
-        raise UsageError(f"{p}: not a series' state (its steps)")
-    return st
-
-
-def comparer(settings, notes):
-    """compare(step file, label a, label b) -> rows, with the cvar and
-    provenance differences of the pair kept in notes."""
-    from .compare import compare_sets, explanations
-    from .results import load_config_sets
-
-    def compare(path, la, lb, step):
-        base, new = load_config_sets(path, [la, lb])
-        rows, _, _ = compare_sets(base, new, settings["threshold"], settings["alpha"],
-                                  settings["error_control"])
-        notes[(step, la, lb)] = explanations(base, new)
-        return rows
-    return compare
-
-
 def run_step(a, folder, step, rel):
     """One interleaved `mpigauge run` of the releases rel: its state entry."""
     from .run_cli import run_argv
@@ -199,8 +119,6 @@ def _is_launch(line):
 
 
 def cmd_series(a):
-    if a.action == "report":
-        return cmd_report(a)
     cat = Catalogue(a.cache)
     entries = select(cat, a)
     own = dict(_pair(b) for b in a.build or [])
@@ -233,7 +151,7 @@ def cmd_series(a):
             folder.record(st)
             if rc == EXIT_INTERRUPTED or not st["done"]:
                 stopped.append(rc)
-                raise _Stop()
+                raise Stop()
         else:
             say(a, f"step {step}: {' '.join(labels)}: measured before ({st['file']})")
         path = os.path.join(folder.path, st["file"])
@@ -241,15 +159,11 @@ def cmd_series(a):
                 for i, j in pairs}
     try:
         w = walk(len(releases), measure, a.stride)
-    except _Stop:
+    except Stop:
         print(f"mpigauge series: stopped; `mpigauge series run` with the same arguments "
               f"resumes it from {a.output}", file=sys.stderr)
         return stopped[0] if stopped and stopped[0] == EXIT_INTERRUPTED else EXIT_FAIL
     return _finish(a, folder, releases, w, notes)
-
-
-class _Stop(Exception):
-    pass
 
 
 def _finish(a, folder, releases, w, notes):
@@ -267,33 +181,12 @@ def _finish(a, folder, releases, w, notes):
 def cmd_report(a):
     """The report of a series' folder from its step files (nothing is run)."""
     st = load_state(a.folder)
-    releases = st["releases"]
-    s = st.get("settings") or {}
-    notes = {}
-    compare = comparer({"threshold": s.get("threshold", 0.05), "alpha": s.get("alpha", 0.05),
-                              "error_control": s.get("error_control", "bh")}, notes)
-    missing = []
-
-    def measure(step, indices, pairs):
-        labels = [releases[i]["name"] for i in indices]
-        done = [x for x in st["steps"] if x["step"] == step and x["labels"] == labels
-                and x.get("done")]
-        if not done:
-            missing.append(step)
-            raise _Stop()
-        path = os.path.join(a.folder, os.path.basename(done[0]["file"]))
-        return {(i, j): compare(path, releases[i]["name"], releases[j]["name"], step)
-                for i, j in pairs}
-    try:
-        w = walk(len(releases), measure, s.get("stride"))
-    except _Stop:
-        raise UsageError(f"{a.folder}: the series is not complete (step {missing[0]} was not "
-                         "measured): `mpigauge series run` with its arguments resumes it") from None
+    w, notes = rewalk(a.folder, st)
     if a.format == "json":
-        sys.stdout.write(json.dumps(report_json(st, releases, w, notes), indent=1,
+        sys.stdout.write(json.dumps(report_json(st, st["releases"], w, notes), indent=1,
                                     sort_keys=True) + "\n")
     else:
-        sys.stdout.write(report_text(st, releases, w, notes))
+        sys.stdout.write(report_text(st, st["releases"], w, notes))
     return EXIT_OK
 
 
@@ -337,9 +230,12 @@ def add_parser(sub):
                        "each step one interleaved run, until every change is pinned to two "
                        "adjacent releases; report it with its verdict and what the host paid "
                        "and the library was set to on each side (doc/releases.md).")
-    s.add_argument("action", choices=("run", "report"))
+    s.add_argument("action", choices=("run", "report", "history"))
     s.add_argument("names", nargs="*", metavar="NAME",
-                   help="run: the installations (default: --impl's); report: the series' folder")
+                   help="run: the installations (default: --impl's); report, history: the "
+                   "series' folder")
+    s.add_argument("--db", help="history: the history database (default as for mpigauge "
+                   "history)")
     s.add_argument("--impl", help="run: every installation of this implementation "
                    "(mpich, openmpi, impi)")
     s.add_argument("--from", dest="first", metavar="RELEASE", help="run: the first release")
@@ -375,10 +271,13 @@ def add_parser(sub):
 
 def _checked(a):
     a.args = list(a.args or [])
-    if a.action == "report":
+    if a.action in ("report", "history"):
         if len(a.names) != 1:
-            raise UsageError("series report needs the series' folder")
+            raise UsageError(f"series {a.action} needs the series' folder")
         a.folder = a.names[0]
+        if a.action == "history":
+            from .series_history import cmd_history
+            return cmd_history(a)
         return cmd_report(a)
     if not a.bindir or not a.output:
         raise UsageError("series run needs --bindir (the build) and -o DIR (the series' folder)")

@@ -3,7 +3,8 @@
 over launches per tag with its 95% CI as a band, every launch as a dot (a
 change of regime shows as two clouds), a ring round tags whose launches
 fell into more than one regime, and the verdict against the previous tag as
-a red (slower) or green (faster) triangle. No plotting library: the
+a red (slower) or green (faster) triangle; a dashed purple line at the tag
+where a series walk pinned a change. No plotting library: the
 dashboard of 1,000 launches is made in a second or two."""
 import html
 import math
@@ -75,6 +76,10 @@ def chart(points, unit, title, link=None):
             out.append(f'<circle cx="{x(i):.1f}" cy="{y(p["median"]):.1f}" r="7" class="regime"/>')
         if p.get("verdict"):
             tip += f"; against the previous tag: {p['verdict']}"
+        if p.get("mark"):           # a series walk pinned a change to this tag
+            tip += f"; changed here (series walk): {p['mark']}"
+            out.append(f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{TOP}" y2="{H - BOTTOM}" '
+                       f'class="mark"><title>{html.escape(p["mark"])}</title></line>')
         dot = f'<circle cx="{x(i):.1f}" cy="{y(p["median"]):.1f}" r="3.2" class="point"><title>' \
               f'{html.escape(tip)}</title></circle>'
         url = link(p["tag"]) if link else None
@@ -106,5 +111,6 @@ svg.chart .band { fill: #9ecae1; opacity: .45; stroke: none; }
 svg.chart .line { fill: none; stroke: #1f77b4; stroke-width: 1.5; }
 svg.chart .point { fill: #1f77b4; } svg.chart .launch { fill: #777; opacity: .6; }
 svg.chart .regime { fill: none; stroke: #ff7f0e; stroke-width: 1.5; stroke-dasharray: 3 2; }
+svg.chart .mark { stroke: #6a3d9a; stroke-width: 2; stroke-dasharray: 4 3; }
 svg.chart .slower { fill: #d62728; } svg.chart .faster { fill: #2ca02c; } svg.chart .slight { fill-opacity: 0.35; }
 """

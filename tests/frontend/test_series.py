@@ -14,7 +14,7 @@ from helpers import load_frontend
 
 mg = load_frontend()
 import mpigauge.series as S  # noqa: E402
-import mpigauge.series_cli as SC  # noqa: E402
+import mpigauge.series_folder as SC  # noqa: E402
 import mpigauge.series_report as SR  # noqa: E402
 
 SETTINGS = {"threshold": 0.05, "alpha": 0.05, "error_control": "bh"}
@@ -174,6 +174,62 @@ class Folder(unittest.TestCase):
                 fh.write("{")
             with self.assertRaisesRegex(mg.UsageError, "not a series' state"):
                 SC.load_state(out)
+
+
+class FolderCommands(unittest.TestCase):
+    """series report and series history on a folder written by hand (the
+    state and one step's interleaved records), then the dashboard."""
+
+    def test_report_history_and_dashboard_marks(self):
+        import mpigauge.dashboard as D
+        import mpigauge.history as H
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s")
+            rel = [{"name": n, "release": v} for n, v in (("r0", "1"), ("r1", "2"), ("r2", "3"))]
+            f = SC.Folder(out, dict(SETTINGS, suite="quick", rounds=8, stride=None), rel, [], False)
+            rng = random.Random(5)
+            values = {n: [lv * (1 + rng.uniform(-0.004, 0.004)) for _ in range(8)]
+                      for n, lv in (("r0", 1.0), ("r1", 1.0), ("r2", 1.3))}
+            h.write_jsonl(os.path.join(out, "step-01.jsonl"), h.interleaved_records(values))
+            f.record({"step": 1, "labels": ["r0", "r1", "r2"], "file": "step-01.jsonl",
+                      "done": True, "launches": 24, "seconds": 5})
+            rc, text, err = h.cli("series", "report", out)
+            self.assertEqual(rc, 0, err)
+            self.assertRegex(text, r"latency 8-1K: r1 -> r2: slower x1.3")
+            rc, js, _ = h.cli("series", "report", out, "--format", "json")
+            self.assertEqual(json.loads(js)["measured"], ["r0", "r1", "r2"])
+            db = os.path.join(d, "h.sqlite")
+            rc, msg, err = h.cli("series", "history", out, "--db", db)
+            self.assertEqual(rc, 0, err)
+            self.assertIn("2 series marked", msg)
+            hist = H.History(db)
+            try:
+                self.assertEqual([t[0] for t in hist.tag_summary()], ["r0", "r1", "r2"])
+                marks = hist.marks()
+                self.assertEqual(sorted(k[4] for k in marks), [8, 1024])
+                self.assertTrue(all(k[0] == "r2" and v[0] == "step" and
+                                    v[1].startswith("slower x1.3 from r1") for k, v in marks.items()))
+                site = D.build(hist, 0.05, 0.05, "t")
+            finally:
+                hist.close()
+            self.assertIn("changes/" + D.slug("r2") + ".html", site)
+            self.assertIn("changed in r2", site["pt2pt.html"])
+            self.assertEqual(site["pt2pt.html"].count('class="mark"'), 2)
+            self.assertIn("What changed, release by release", site["index.html"])
+            # again: the tags are there, left as they are; the marks the same
+            rc, msg, _ = h.cli("series", "history", out, "--db", db)
+            self.assertEqual(rc, 0)
+            self.assertIn("r0 is in the history already", msg)
+            # a folder whose step is missing: said, exit 2
+            os.unlink(os.path.join(out, "step-01.jsonl"))
+            with open(os.path.join(out, "series.json")) as fh:
+                st = json.load(fh)
+            st["steps"] = []
+            with open(os.path.join(out, "series.json"), "w") as fh:
+                json.dump(st, fh)
+            rc, _, err = h.cli("series", "report", out)
+            self.assertEqual(rc, 2)
+            self.assertIn("the series is not complete (step 1 was not measured)", err)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""A series' folder (`mpigauge series`, doc/releases.md): series.json (the
+settings, the releases, the steps done) and one results file per step,
+and the walk derived again from them (report, history)."""
+import json
+import os
+
+from .common import UsageError, open_input, write_text_atomic
+from .series import walk
+
+STATE = "series.json"
+
+
+class Folder:
+    """The series' folder: series.json (settings, releases, steps done) and
+    one results file per step; written whole after each step."""
+
+    def __init__(self, path, settings, releases, skipped, force):
+        self.path = path
+        self.state_path = os.path.join(path, STATE)
+        want = {"schema": 1, "settings": settings, "releases": releases, "skipped": skipped,
+                "steps": []}
+        if os.path.lexists(path) and not os.path.isdir(path):
+            raise UsageError(f"-o {path}: exists and is not a folder")
+        if os.path.isdir(path) and os.listdir(path) and not os.path.isfile(self.state_path):
+            raise UsageError(f"-o {path}: a folder that is not a series' (no {STATE}): "
+                             "give a new or empty folder")
+        self.state = want
+        if os.path.isfile(self.state_path):
+            old = load_state(path)
+            same = old.get("settings") == settings and old["releases"] == releases
+            if not same and not force:
+                raise UsageError(f"-o {path}: holds a series of other releases or settings: "
+                                 "give another folder, or --force to start it over")
+            if same:
+                self.state = dict(want, steps=old.get("steps", []))
+            else:
+                for s in old.get("steps", []):
+                    f = os.path.join(path, os.path.basename(s.get("file", "")))
+                    if os.path.isfile(f):
+                        os.unlink(f)
+        os.makedirs(path, exist_ok=True)
+        self.save()
+
+    def done(self, step, labels):
+        for s in self.state["steps"]:
+            if s["step"] == step and s["labels"] == labels and s.get("done"):
+                return s
+        return None
+
+    def record(self, entry):
+        self.state["steps"] = [s for s in self.state["steps"] if s["step"] != entry["step"]]
+        self.state["steps"].append(entry)
+        self.state["steps"].sort(key=lambda s: s["step"])
+        self.save()
+
+    def save(self):
+        write_text_atomic(self.state_path, json.dumps(self.state, indent=1, sort_keys=True) + "\n")
+
+
+def load_state(path):
+    p = os.path.join(path, STATE)
+    try:
+        with open_input(p, encoding="utf-8") as f:
+            st = json.load(f)
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError(f"{p}: not a series' state (not JSON)") from None
+    if not isinstance(st, dict) or not isinstance(st.get("releases"), list) or \
+            not all(isinstance(r, dict) and isinstance(r.get("name"), str) for r in st["releases"]):
+        raise UsageError(f"{p}: not a series' state")
+    if not isinstance(st.get("steps"), list) or not all(
+            isinstance(s, dict) and isinstance(s.get("step"), int) and isinstance(s.get("labels"), list)
+            for s in st["steps"]):
+        raise UsageError(f"{p}: not a series' state (its steps)")
+    return st
+
+
+def comparer(settings, notes):
+    """compare(step file, label a, label b) -> rows, with the cvar and
+    provenance differences of the pair kept in notes."""
+    from .compare import compare_sets, explanations
+    from .results import load_config_sets
+
+    def compare(path, la, lb, step):
+        base, new = load_config_sets(path, [la, lb])
+        rows, _, _ = compare_sets(base, new, settings["threshold"], settings["alpha"],
+                                  settings["error_control"])
+        notes[(step, la, lb)] = explanations(base, new)
+        return rows
+    return compare
+
+
+class Stop(Exception):
+    pass
+
+
+def rewalk(folder, st):
+    """(Walk, notes) of a series' folder from its step files (nothing is
+    run); UsageError when a step it needs was not measured."""
+    releases = st["releases"]
+    s = st.get("settings") or {}
+    notes = {}
+    compare = comparer({"threshold": s.get("threshold", 0.05), "alpha": s.get("alpha", 0.05),
+                        "error_control": s.get("error_control", "bh")}, notes)
+    missing = []
+
+    def measure(step, indices, pairs):
+        done = step_file(folder, st, step, [releases[i]["name"] for i in indices])
+        if done is None:
+            missing.append(step)
+            raise Stop()
+        return {(i, j): compare(done, releases[i]["name"], releases[j]["name"], step)
+                for i, j in pairs}
+    try:
+        return walk(len(releases), measure, s.get("stride")), notes
+    except Stop:
+        raise UsageError(f"{folder}: the series is not complete (step {missing[0]} was not "
+                         "measured): `mpigauge series run` with its arguments resumes it") from None
+
+
+def step_file(folder, st, step, labels):
+    """The results file of a step measured whole with these releases, or None."""
+    done = [x for x in st["steps"] if x["step"] == step and x["labels"] == labels
+            and x.get("done")]
+    return os.path.join(folder, os.path.basename(done[0]["file"])) if done else None
