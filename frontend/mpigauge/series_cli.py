@@ -18,7 +18,8 @@ from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, write_text
 from .configs import Config
 from .options import add_verdict_options, with_threshold
 from .series import FIRST_MOST, walk
-from .series_folder import Folder, Stop, comparer, load_state, rewalk
+from .series_folder import (Folder, Stop, check_folder, compare_pairs, comparer, load_state,
+                            rewalk)
 from .series_report import report_json, report_text
 
 
@@ -119,8 +120,12 @@ def _is_launch(line):
 
 
 def cmd_series(a):
+    check_folder(a.output)
+    if not os.path.isdir(a.bindir):
+        raise UsageError(f"--bindir {a.bindir}: not a folder")
     cat = Catalogue(a.cache)
     entries = select(cat, a)
+    envs = _envs(a.env or [], [e["name"] for e in entries])
     own = dict(_pair(b) for b in a.build or [])
     use, skipped = builds(entries, os.path.abspath(a.bindir), own)
     for name, why in skipped:
@@ -128,7 +133,6 @@ def cmd_series(a):
     if len(use) < 2:
         raise UsageError("fewer than two releases of the series run the programs: nothing to "
                          "walk")
-    envs = _envs(a.env or [], [e["name"] for e in entries])
     releases = [{"name": e["name"], "release": e["release"], "library": e.get("library"),
                  "bindir": b, "env": envs.get(e["name"], {})} for e, b in use]
     settings = {"suite": a.suite, "rounds": a.rounds, "stride": a.stride,
@@ -155,8 +159,7 @@ def cmd_series(a):
         else:
             say(a, f"step {step}: {' '.join(labels)}: measured before ({st['file']})")
         path = os.path.join(folder.path, st["file"])
-        return {(i, j): compare(path, releases[i]["name"], releases[j]["name"], step)
-                for i, j in pairs}
+        return compare_pairs(compare, path, releases, pairs, step)
     try:
         w = walk(len(releases), measure, a.stride)
     except Stop:

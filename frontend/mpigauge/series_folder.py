@@ -20,11 +20,7 @@ class Folder:
         self.state_path = os.path.join(path, STATE)
         want = {"schema": 1, "settings": settings, "releases": releases, "skipped": skipped,
                 "steps": []}
-        if os.path.lexists(path) and not os.path.isdir(path):
-            raise UsageError(f"-o {path}: exists and is not a folder")
-        if os.path.isdir(path) and os.listdir(path) and not os.path.isfile(self.state_path):
-            raise UsageError(f"-o {path}: a folder that is not a series' (no {STATE}): "
-                             "give a new or empty folder")
+        check_folder(path)
         self.state = want
         if os.path.isfile(self.state_path):
             old = load_state(path)
@@ -58,8 +54,26 @@ class Folder:
         write_text_atomic(self.state_path, json.dumps(self.state, indent=1, sort_keys=True) + "\n")
 
 
+def check_folder(path):
+    """-o of a series: a new folder, an empty one or a series' (never a file,
+    a link, or a folder of something else)."""
+    if os.path.islink(path):
+        raise UsageError(f"-o {path}: a symbolic link: never followed or replaced")
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise UsageError(f"-o {path}: exists and is not a folder")
+    if os.path.isdir(path) and os.listdir(path) and not os.path.isfile(os.path.join(path, STATE)):
+        raise UsageError(f"-o {path}: a folder that is not a series' (no {STATE}): give a new "
+                         "or empty folder")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"-o {path}: folder {parent} does not exist")
+
+
 def load_state(path):
     p = os.path.join(path, STATE)
+    if not os.path.isfile(p):
+        raise UsageError(f"{path}: not a series' folder (no {STATE}; `mpigauge series run -o "
+                         "DIR` makes one)")
     try:
         with open_input(p, encoding="utf-8") as f:
             st = json.load(f)
@@ -76,18 +90,35 @@ def load_state(path):
 
 
 def comparer(settings, notes):
-    """compare(step file, label a, label b) -> rows, with the cvar and
-    provenance differences of the pair kept in notes."""
-    from .compare import compare_sets, explanations
+    """compare(step file, [(label a, label b)], step) -> {(a, b): rows}: every
+    pair of one step compared, the p-values adjusted over all the series of
+    all its pairs together (a walk's step is one family of tests: a false
+    change anywhere in it would be named), each row decided again; the cvar
+    and provenance differences of each pair kept in notes."""
+    from .compare import compare_sets, decide, explanations
     from .results import load_config_sets
+    from .stats import adjust_pvalues
 
-    def compare(path, la, lb, step):
-        base, new = load_config_sets(path, [la, lb])
-        rows, _, _ = compare_sets(base, new, settings["threshold"], settings["alpha"],
-                                  settings["error_control"])
-        notes[(step, la, lb)] = explanations(base, new)
-        return rows
+    def compare(path, pairs, step):
+        got = {}
+        for la, lb in pairs:
+            base, new = load_config_sets(path, [la, lb])
+            got[(la, lb)], _, _ = compare_sets(base, new, settings["threshold"],
+                                               settings["alpha"], settings["error_control"])
+            notes[(step, la, lb)] = explanations(base, new)
+        rows = [r for rs in got.values() for r in rs]
+        for r, pa in zip(rows, adjust_pvalues([r.p for r in rows], settings["error_control"])):
+            r.p_adjusted = pa
+            decide(r, settings["threshold"], settings["alpha"])
+        return got
     return compare
+
+
+def compare_pairs(compare, path, releases, pairs, step):
+    """{(i, j): rows} of index pairs of the releases, compared in one step."""
+    named = [(releases[i]["name"], releases[j]["name"]) for i, j in pairs]
+    got = compare(path, named, step)
+    return {(i, j): got[n] for (i, j), n in zip(pairs, named)}
 
 
 class Stop(Exception):
@@ -109,8 +140,7 @@ def rewalk(folder, st):
         if done is None:
             missing.append(step)
             raise Stop()
-        return {(i, j): compare(done, releases[i]["name"], releases[j]["name"], step)
-                for i, j in pairs}
+        return compare_pairs(compare, done, releases, pairs, step)
     try:
         return walk(len(releases), measure, s.get("stride")), notes
     except Stop:

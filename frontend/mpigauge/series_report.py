@@ -135,6 +135,12 @@ def report_text(state, releases, w, notes):
                      + " ".join(names[i] for i in w.unmeasured()))
     for name, why in state.get("skipped") or []:
         lines.append(f"skipped {name}: {why}")
+    dirs = [r.get("bindir") for r in releases]
+    family = max(set(dirs), key=dirs.count) if dirs else None
+    for r in releases:
+        if r.get("bindir") != family:
+            lines.append(f"{r['name']} ran a build of its own ({r.get('bindir')}), the others "
+                         f"{family}: its changes include the build's")
     cs = changes(w, releases)
     steps = [c for c in cs if c["kind"] == "step"]
     gradual = [c for c in cs if c["kind"] == "gradual"]

@@ -33,7 +33,8 @@ def fake_measure(d, level, rounds=10, seed=3, notes=None):
         path = os.path.join(d, f"step-{step}.jsonl")
         h.write_jsonl(path, h.interleaved_records(values))
         calls.append(list(indices))
-        return {(a, b): compare(path, f"r{a}", f"r{b}", step) for a, b in pairs}
+        got = compare(path, [(f"r{a}", f"r{b}") for a, b in pairs], step)
+        return {(a, b): got[(f"r{a}", f"r{b}")] for a, b in pairs}
     return measure, calls
 
 
@@ -230,6 +231,46 @@ class FolderCommands(unittest.TestCase):
             rc, _, err = h.cli("series", "report", out)
             self.assertEqual(rc, 2)
             self.assertIn("the series is not complete (step 1 was not measured)", err)
+
+
+class BadInput(unittest.TestCase):
+    def test_one_message_exit_2_nothing_made(self):
+        with tempfile.TemporaryDirectory() as d:
+            cache = os.path.join(d, "cache")
+            os.makedirs(cache)
+            with open(os.path.join(cache, "catalogue.json"), "w") as f:
+                json.dump({"schema": 1, "installations": [
+                    {"name": "m1", "implementation": "mpich", "release": "4.1.3"},
+                    {"name": "m2", "implementation": "mpich", "release": "4.2.3"}]}, f)
+            os.environ["MPIGAUGE_MPI_CACHE"] = cache
+            afile = os.path.join(d, "a-file")
+            with open(afile, "w") as f:
+                f.write("mine\n")
+            run = ["series", "run", "m1", "m2", "--bindir", d, "-o"]
+            try:
+                for argv, msg in (
+                        (["series", "run"], "needs --bindir (the build) and -o DIR"),
+                        (run + [afile], "exists and is not a folder"),
+                        (run + [os.path.join(d, "no", "x")], "does not exist"),
+                        (["series", "run", "m1", "zz", "--bindir", d, "-o", os.path.join(d, "s")],
+                         "no MPI installation 'zz'"),
+                        (["series", "run", "m1", "--bindir", d, "-o", os.path.join(d, "s")],
+                         "needs two or more releases"),
+                        (run + [os.path.join(d, "s"), "--env", "m3:A=1"],
+                         "m3 is not a release of the series (m1, m2)"),
+                        (run + [os.path.join(d, "s"), "--env", "m1:lower=1"], "give NAME:VAR=VALUE"),
+                        (run + [os.path.join(d, "s"), "--build", "m1"], "give NAME=DIR"),
+                        (run + [os.path.join(d, "s")], "m1 skipped: no mpigauge_latency in"),
+                        (run + [os.path.join(d, "s"), "--stride", "0"], "--stride at least 1"),
+                        (["series", "report", d], "not a series' folder (no series.json"),
+                        (["series", "report"], "series report needs the series' folder")):
+                    rc, _, err = h.cli(*argv)
+                    self.assertEqual(rc, 2, argv)
+                    self.assertIn(msg, err, argv)
+                    self.assertNotIn("Traceback", err)
+                self.assertFalse(os.path.exists(os.path.join(d, "s")))
+            finally:
+                os.environ.pop("MPIGAUGE_MPI_CACHE", None)
 
 
 if __name__ == "__main__":
