@@ -12,14 +12,15 @@
 #   (bench/module_graph.py --python frontend/mpigauge), and every one of
 #   them is installed (listed in frontend/local.mk);
 #   benchmark code sees only the kernel's view of mg_ctx (not its drv part,
-#   the driver's own: group, clock, turns, option rows, the failure text).
+#   the driver's own: group, clock, turns, option rows, the failure text);
+#   every page of doc/ is listed in doc/README.md (the index).
 #   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
 # Environment: MG_BUILDDIR (the build tree, for the object files).
 set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..6"
+echo "1..7"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
@@ -74,4 +75,15 @@ if [ -z "$drv" ]; then
 else
     echo "not ok 6 - benchmark code reaches into the driver's part of mg_ctx (ctx->drv)"
     echo "$drv" | sed 's/^/# /'
+fi
+unlisted=$(for f in doc/*.md; do
+    b=$(basename "$f")
+    [ "$b" = README.md ] && continue
+    grep -q "($b)" doc/README.md 2>/dev/null || echo "$f"
+done)
+if [ -z "$unlisted" ]; then
+    echo "ok 7 - every page of doc/ is in the index doc/README.md"
+else
+    echo "not ok 7 - pages of doc/ missing from the index doc/README.md"
+    echo "$unlisted" | sed 's/^/# /'
 fi
