@@ -103,11 +103,20 @@ SETTING_PREFIXES = ("OMPI_MCA_", "MPIR_CVAR_", "UCX_", "FI_", "I_MPI_", "MV2_", 
 
 
 def _settings(rs):
-    """The library settings in the environment of most of a side's launches."""
-    envs = Counter(tuple(sorted((k, str(v)) for k, v in (la.run.get("env") or {}).items()
-                                if k.startswith(SETTING_PREFIXES)))
-                   for la in rs.launches if isinstance(la.run.get("env"), dict))
-    return dict(envs.most_common(1)[0][0]) if envs else None
+    """The library settings in the environment of a side's launches, without
+    those whose value changes from launch to launch (a launcher's per-job
+    values: OMPI_MCA_orte_hnp_uri, OMPI_MCA_ess_base_jobid, ...: never a
+    difference between two sides)."""
+    vals, n = {}, 0
+    for la in rs.launches:
+        env = la.run.get("env")
+        if not isinstance(env, dict):
+            continue
+        n += 1
+        for k, v in env.items():
+            if k.startswith(SETTING_PREFIXES):
+                vals.setdefault(k, set()).add(str(v))
+    return {k: next(iter(v)) for k, v in vals.items() if len(v) == 1} if n else None
 
 
 def env_differences(base, new):

@@ -98,6 +98,11 @@ class Differences(unittest.TestCase):
             la.run["env"] = {"SLURM_JOB_ID": "2", "MPIR_CVAR_CH4_NETMOD": "ofi", "UCX_TLS": "sm"}
         self.assertEqual(mg.compare.explanations(base, new),
                          ["environment (v1 -> v2): MPIR_CVAR_CH4_NETMOD unset -> ofi"])
+        # a launcher's per-job values change on every launch: never a difference
+        for k, la in enumerate(base.launches + new.launches):
+            la.run["env"]["OMPI_MCA_orte_hnp_uri"] = f"{1000 + k}.0;tcp://10.0.0.1:{4000 + k}"
+        self.assertEqual(mg.compare.explanations(base, new),
+                         ["environment (v1 -> v2): MPIR_CVAR_CH4_NETMOD unset -> ofi"])
 
     def test_two_libraries_sets_are_summarised(self):
         mpich = {"MPIR_CVAR_CH4_NETMOD": "ucx", "MPIR_CVAR_ENABLE_GPU": "0"}
