@@ -91,25 +91,22 @@ def load_state(path):
 
 def comparer(settings, notes):
     """compare(step file, [(label a, label b)], step) -> {(a, b): rows}: every
-    pair of one step compared, the p-values adjusted over all the series of
-    all its pairs together (a walk's step is one family of tests: a false
-    change anywhere in it would be named), each row decided again; the cvar
-    and provenance differences of each pair kept in notes."""
-    from .compare import compare_sets, decide, explanations
+    pair of one step compared, each at alpha / (pairs of the step), its sizes
+    under the chosen adjustment (Benjamini-Hochberg by default): the chance
+    that a step names a pair of releases that do not differ stays below
+    alpha, however many pairs a step has; the cvar and provenance
+    differences of each pair kept in notes."""
+    from .compare import compare_sets, explanations
     from .results import load_config_sets
-    from .stats import adjust_pvalues
 
     def compare(path, pairs, step):
         got = {}
+        alpha = settings["alpha"] / max(1, len(pairs))
         for la, lb in pairs:
             base, new = load_config_sets(path, [la, lb])
-            got[(la, lb)], _, _ = compare_sets(base, new, settings["threshold"],
-                                               settings["alpha"], settings["error_control"])
+            got[(la, lb)], _, _ = compare_sets(base, new, settings["threshold"], alpha,
+                                               settings["error_control"])
             notes[(step, la, lb)] = explanations(base, new)
-        rows = [r for rs in got.values() for r in rs]
-        for r, pa in zip(rows, adjust_pvalues([r.p for r in rows], settings["error_control"])):
-            r.p_adjusted = pa
-            decide(r, settings["threshold"], settings["alpha"])
         return got
     return compare
 

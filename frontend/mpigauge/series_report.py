@@ -125,7 +125,8 @@ def report_text(state, releases, w, notes):
     launches, seconds = _totals(state)
     lines = [f"series: {len(names)} releases, {names[0]} ... {names[-1]} (suite {s.get('suite')}, "
              f"{s.get('rounds')} rounds a step, threshold {100 * s.get('threshold', 0):g}%, "
-             f"alpha {s.get('alpha')}, {s.get('error_control')})",
+             f"alpha {s.get('alpha')} a step: each of its pairs at alpha / pairs, "
+             f"{s.get('error_control')} over a pair's sizes)",
              f"measured {len(w.measured())} of {len(names)} releases in {len(w.steps)} steps"
              + (f" ({launches} launches, {seconds:.0f} s)" if launches else "")]
     for k, st in enumerate(w.steps, 1):
