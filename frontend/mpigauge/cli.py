@@ -12,19 +12,38 @@ from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, Ou
 from .launch import Interrupted
 from .options import add_verdict_options
 
-DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare, plot and report results.
+DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare MPI libraries and
+releases with verdicts, keep a history. The commands by task, one example each:
 
-  mpigauge run       run a suite; with configurations, interleaved in randomized rounds
-  mpigauge compare   ratio, CI, adjusted p and a verdict per benchmark and size
-  mpigauge best      the best configuration per benchmark and size, and its ties
-  mpigauge plot      median against message size with CI bands (needs matplotlib)
-  mpigauge report    one self-contained HTML page for results
-  mpigauge selftest  the instrument's own false-alarm and detection rates here
-  mpigauge history   keep results per release in a database; check a run against the last
-  mpigauge dashboard a static site of the history: trends, regimes, regressions
-  mpigauge cvars     the MPI library's control variables (MPI_T) of results, and their changes
-  mpigauge mpi       the catalogue of MPI installations (list, add, install from PyPI, remove)
-  mpigauge series    walk a release series: the release that changed each figure, and why
+measure
+  run        a suite; with configurations, interleaved in randomized rounds
+               mpigauge run --suite quick -o r.jsonl
+               mpigauge run --config a --config 'b UCX_TLS=sm' -K 8 -o ab.jsonl
+  selftest   the instrument's own false-alarm and detection rates here
+               mpigauge selftest --bindir _build/openmpi -o st/
+compare
+  compare    ratio, CI, adjusted p and a verdict per benchmark and size
+               mpigauge compare ab.jsonl a b
+  best       the best configuration per benchmark and size, and its ties
+               mpigauge best sweep.jsonl --export ompi-rules rules.conf
+  cvars      the MPI library's control variables (MPI_T), and what differs
+               mpigauge cvars ab.jsonl a b
+releases and history
+  mpi        the catalogue of MPI installations: list, add, install, build
+               mpigauge mpi install mpich==4.1.3
+  series     a release series: the release that changed each figure, and why
+               mpigauge series run --impl mpich --bindir BUILD -o mpich-series
+  history    results per release in a database; a run checked against it
+               mpigauge history add r.jsonl --tag 5.0.11
+  dashboard  a static site of the history: trends, regimes, what changed
+               mpigauge dashboard -o site/
+look
+  plot       median against message size with CI bands (needs matplotlib)
+               mpigauge plot r.jsonl -o r.svg
+  report     one self-contained HTML page for results
+               mpigauge report r.jsonl -o r.html
+
+`mpigauge COMMAND --help` says more; doc/README.md indexes the documentation.
 """
 
 
