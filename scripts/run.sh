@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The main job: install what is missing, build, run the default suite
-# (latency, bw, bibw) on 2 local ranks, print the tables, and write the
-# results (JSON Lines), a plot (PNG) and a report page (HTML) under
-# results/<UTC time>-<mpi>/.
+# (latency, bw, bibw) on 2 local ranks, print the tables, write the results
+# (JSON Lines), a plot (PNG) and a report page (HTML) under
+# results/<UTC time>-<mpi>/, and end with the headline figures (latency at
+# the smallest message, peak bandwidths, each with its 95% CI) and where
+# the files are.
 #   scripts/run.sh [openmpi|mpich]      (default openmpi)
 # Environment: MG_RUN_ARGS adds options to every benchmark (for example
 # MG_RUN_ARGS="--time-budget 2 --precision 0.5%" for a longer, tighter run).
@@ -39,8 +41,8 @@ done
 cat "$out"/*.jsonl >"$out/results.jsonl"
 mg="$root/frontend/mpigauge.py"
 python3 "$mg" plot -o "$out/pt2pt.png" "$out/results.jsonl" || status=1
-python3 "$mg" report -o "$out/report.html" "$out/results.jsonl" || status=1
 echo
+python3 "$mg" report --summary -o "$out/report.html" "$out/results.jsonl" || status=1
 echo "results: $out/results.jsonl"
 echo "plot:    $out/pt2pt.png"
 echo "report:  $out/report.html"

@@ -74,8 +74,46 @@ def results_tables(s):
     return "\n".join(parts)
 
 
-def report_body(s):
-    parts = [f"<h2>{html.escape(s.label)}</h2>", f'<p class="small">{html.escape(s.path)}</p>']
+def _bytes(n):
+    label = size_label(n)
+    return f"{label[:-1]} {label[-1]}iB" if label[-1:] in ("K", "M", "G") else f"{label} B"
+
+
+def headlines(s):
+    """[(benchmark line, figure text)] of one set: per benchmark line a time at
+    its smallest message, a rate at its peak, each with its 95% CI (the
+    median over launches, as the tables)."""
+    from .compare import higher_is_better
+    series = s.series()
+    need = needs_config_label(list(series))
+    by = OrderedDict()
+    for key, items in series.items():
+        by.setdefault(key.group(), []).append((key, items))
+    out = []
+    for grp, rows in by.items():
+        if higher_is_better(grp.unit):
+            key, items = max(rows, key=lambda kv: aggregate(kv[1])[0])
+            what = f"peak, at {_bytes(key.size)}"
+        else:
+            key, items = min(rows, key=lambda kv: kv[0].size)
+            what = f"at {_bytes(key.size)}"
+        med, lo, hi, _ = aggregate(items)
+        out.append((bench_label(grp, need), f"{fmt_num(med)} {grp.unit} {what} "
+                    f"(95% CI {fmt_num(lo)}-{fmt_num(hi)})"))
+    return out
+
+
+def headlines_html(sets):
+    parts = ['<h2 id="headlines">Headline figures</h2>']
+    for s in sets:
+        parts.append(f"<h3>{html.escape(s.label)}</h3>")
+        parts.append(_html_table(["benchmark", "figure"], [list(x) for x in headlines(s)]))
+    return "\n".join(parts)
+
+
+def report_body(s, k=1):
+    parts = [f'<h2 id="set-{k}">{html.escape(s.label)}</h2>',
+             f'<p class="small">{html.escape(s.path)}</p>']
     if s.sessions or s.launch_meta:
         counts = OrderedDict()
         for m in s.launch_meta:
@@ -159,24 +197,38 @@ def cmd_report(a):
     for s in sets:
         for w in s.warnings:
             warn(w)
-    body = "\n".join(report_body(s) for s in sets)
+    toc = [("headlines", "Headline figures")]
+    body = [headlines_html(sets)]
+    if not a.no_plot:
+        svg = plot_svg_or_none(sets)
+        toc.append(("plots", "Plots"))
+        body.append('<h2 id="plots">Plots</h2>\n' + (svg if svg else "<p>(plots need matplotlib: "
+                                                      "python3 -m pip install matplotlib)</p>"))
+        if not svg:
+            warn("matplotlib is missing: the report has no plots")
     if len(sets) > 1:
         threshold = parse_threshold(a.threshold)
         comps = []
         for new in sets[1:]:
             rows, ob, on = compare_sets(sets[0], new, threshold, 0.05)
             comps.append((sets[0], new, rows, ob, on, explanations(sets[0], new)))
-        body += "\n<h2>Comparison</h2>\n" + render_html_comparisons(comps, threshold, 0.05, "bh")
-    if not a.no_plot:
-        svg = plot_svg_or_none(sets)
-        body += "\n<h2>Plots</h2>\n" + (svg if svg else
-                                         "<p>(plots need matplotlib: python3 -m pip install matplotlib)</p>")
-        if not svg:
-            warn("matplotlib is missing: the report has no plots")
+        toc.append(("comparison", "Comparison"))
+        body.append('<h2 id="comparison">Comparison</h2>\n'
+                    + render_html_comparisons(comps, threshold, 0.05, "bh"))
+    for k, s in enumerate(sets, 1):
+        toc.append((f"set-{k}", f"{s.label}: sessions, launches, provenance, tables"))
+        body.append(report_body(s, k))
     for spec in a.ranks or []:
         from .ranks import section
-        body += "\n" + section(sets, spec, a.no_plot)
-    body += samples_section(a.samples or [], a.no_plot)
+        body.append(section(sets, spec, a.no_plot))
+    body.append(samples_section(a.samples or [], a.no_plot))
+    body = ('<ul class="toc">' + "".join(f'<li><a href="#{i}">{html.escape(t)}</a></li>'
+                                         for i, t in toc) + "</ul>\n" + "\n".join(body))
+    if a.summary:
+        for s in sets:
+            print(f"{s.label}:" if len(sets) > 1 else "headline figures:")
+            for name, text in headlines(s):
+                print(f"  {name:<12} {text}")
     title = a.title or ("mpigauge report: " + ", ".join(s.label for s in sets))
     write_text_atomic(a.output, html_page(title, body))
     print(f"mpigauge report: wrote {a.output}", file=sys.stderr)
@@ -193,6 +245,9 @@ def add_parser(sub):
     rp.add_argument("--title")
     rp.add_argument("--threshold", default="5%")
     rp.add_argument("--no-plot", action="store_true")
+    rp.add_argument("--summary", action="store_true",
+                    help="also print each set's headline figures (a time at the smallest "
+                    "message, a rate at its peak, with the 95%% CI) to standard output")
     rp.add_argument("--ranks", action="append", metavar="BENCH:SIZE", type=parse_spec,
                     help="every rank of that row (results run with --per-rank): a strip per "
                     "launch, hosts coloured, the slowest rank and host named (repeatable)")

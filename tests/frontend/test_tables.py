@@ -231,3 +231,23 @@ class TestPlotAndReport(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestReportHeadlines(unittest.TestCase):
+    def test_headline_figures_first_and_in_the_summary(self):
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.html")
+            rc, text, err = h.cli("report", BASE, NEW, "--summary", "--no-plot", "-o", out)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(text.splitlines()[:4], [
+                "Open MPI v4.1.4:",
+                "  latency      0.200 us at 8 B (95% CI 0.199-0.201)",
+                "  bw           12000 MB/s peak, at 64 KiB (95% CI 11964-12048)",
+                "  bibw         2200 MB/s peak, at 1 KiB (95% CI 2178-2222)"])
+            with open(out) as f:
+                page = f.read()
+            # the table of contents, then the headlines, the comparison, each set's details
+            order = [page.index(x) for x in ('<ul class="toc">', 'id="headlines"',
+                                               'id="comparison"', 'id="set-1"', 'id="set-2"')]
+            self.assertEqual(order, sorted(order))
