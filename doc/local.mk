@@ -2,14 +2,15 @@
 # doc/: method and format pages, installed with the programs.
 dist_doc_DATA += doc/output.md doc/mpit.md doc/pt2pt.md doc/measurement.md doc/overlap.md doc/collectives.md doc/onesided.md \
 	doc/threads.md doc/startup.md doc/history.md doc/datatypes.md doc/osu.md doc/tuning.md doc/footprint.md \
-	doc/develop.md doc/releases.md doc/README.md \
+	doc/develop.md doc/releases.md doc/README.md doc/programs.md doc/options.md \
 	doc/multirail.md doc/multirail.png doc/ranks_sweep.png doc/footprint.png doc/releases-dashboard.png
 
-# The option tables of README.md and doc/multirail.md are made from the
+# The option tables of doc/options.md and doc/multirail.md and the catalogue
+# of doc/programs.md are made from the
 # programs' own rows (`--help --format json`): `make option-tables` rewrites
 # them in the source tree; tests/option_tables.sh (make check) fails when
 # they differ from the programs of this build.
-OPTION_DOCS = README.md doc/multirail.md
+OPTION_DOCS = doc/options.md doc/programs.md doc/multirail.md
 EXTRA_DIST += doc/option_tables.py
 option-tables: all
 	cd $(srcdir) && $(PYTHON) doc/option_tables.py \

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The option tables of README.md and doc/, made from the programs' own rows.
+"""The option tables and the catalogue of programs in doc/, made from the
+programs' own rows and descriptions.
 
 Every program prints its option rows with `--help --format json` (one record
 per option: group, names, argument, default, help; mpi/mg_plan.c). This
@@ -10,6 +11,9 @@ Markdown tables into the files that hold the markers
     <!-- options:common -->     every program's options
     <!-- options:programs -->   the options of single programs (and which)
     <!-- options:rails -->      the multirail options
+    <!-- options:catalogue_FAMILY -->   the programs of a family (pt2pt,
+                                overlap, collective, onesided), each with
+                                the line its --help describes it by
 
 each ended by `<!-- /options -->`. So a default or a help text lives in one
 place, the row, and the documents cannot drift from the programs.
@@ -82,14 +86,38 @@ def option_rows(command, launcher):
     return rows
 
 
+def description(command, launcher):
+    """The line a program's --help describes it by (the one after Usage:)."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    out = subprocess.run(launcher + command + ["--help"], capture_output=True, text=True,
+                         env=env, timeout=120)
+    lines = out.stdout.splitlines()
+    if out.returncode != 0 or len(lines) < 2 or not lines[0].startswith("Usage:"):
+        raise SystemExit(f"option_tables: {' '.join(command)} --help gave no description")
+    return lines[1].strip()
+
+
 def gather(bindirs, launcher):
-    """{program: (family, rows)} for every program found."""
+    """{program: (family, rows, description)} for every program found."""
     progs = find_programs(bindirs)
     if not progs:
         raise SystemExit("option_tables: no mpigauge programs under " + ", ".join(bindirs))
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         rows = list(pool.map(lambda p: option_rows(p[2], launcher), progs))
-    return {p[1]: (p[0], r) for p, r in zip(progs, rows)}
+        descs = list(pool.map(lambda p: description(p[2], launcher), progs))
+    return {p[1]: (p[0], r, d) for p, r, d in zip(progs, rows, descs)}
+
+
+def catalogue(family, progs):
+    """The programs of a family with their descriptions; of the collectives
+    the blocking forms (every build has them; the non-blocking iNAME and
+    persistent NAME_init forms are said once, above the table)."""
+    names = [n for n, v in progs.items() if v[0] == family
+             and (family != "collective" or coll_form(n)[1] == "blocking")]
+    if not names:
+        raise SystemExit(f"option_tables: no programs of family {family}")
+    lines = ["| program | what it measures (its --help) |", "| --- | --- |"]
+    return lines + [f"| `{n}` | {progs[n][2].replace('|', chr(92) + '|')} |" for n in names]
 
 
 def row_key(r):
@@ -159,7 +187,7 @@ def programs_cell(names, progs):
 def merged(progs, groups):
     """[(row, [programs])] of the rows in these groups, first seen first."""
     order, where = [], {}
-    for name, (_, rows) in progs.items():
+    for name, (_, rows, _) in progs.items():
         for r in rows:
             if r["group"] not in groups:
                 continue
@@ -188,6 +216,8 @@ def table(kind, progs):
         rows = merged(progs, {"rails"})
         lines += ["| option | meaning |", "| --- | --- |"]
         lines += [f"| {cell_option(r)} | {cell_meaning(r, defs)} |" for r, defs in rows]
+    elif kind.startswith("catalogue_") and kind[10:] in FAMILIES:
+        lines += catalogue(kind[10:], progs)
     else:
         raise SystemExit(f"option_tables: unknown table '{kind}'")
     return "\n".join(lines) + "\n"

@@ -38,7 +38,9 @@ for spec in "latency -m 0:1M" "bw -m 1:4M" "bibw -m 1:4M"; do
     timeout -k 10 600 $launch "$bin/mpigauge_$name" "$@" $args -o "$out/$name.jsonl" ||
         { echo "run.sh: mpigauge_$name failed (exit $?)" >&2; status=1; }
 done
-cat "$out"/*.jsonl >"$out/results.jsonl"
+for name in latency bw bibw; do   # in the order they ran (a failed one has no file)
+    if [ -f "$out/$name.jsonl" ]; then cat "$out/$name.jsonl"; fi
+done >"$out/results.jsonl"
 mg="$root/frontend/mpigauge.py"
 python3 "$mg" plot -o "$out/pt2pt.png" "$out/results.jsonl" || status=1
 echo

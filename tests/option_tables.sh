@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# TAP: the option tables of README.md and doc/multirail.md are what the
+# TAP: the option tables of doc/options.md and doc/multirail.md and the
+# catalogue of doc/programs.md are what the
 # programs' rows give (doc/option_tables.py --check; `make option-tables`
 # rewrites them), and the rows' JSON form is well made: every program
 # prints one record per option with its names, group and help, and exits 0.
@@ -38,6 +39,6 @@ if grep -q '^Sizes by default: 0:4M$' "$tmp/lat.txt" && grep -q -- '--time-budge
 then echo "ok 2 - latency --help: the default sizes and the rows' defaults"
 else echo "not ok 2 - latency --help"; cat "$tmp/lat.txt"; fi
 if timeout 600 "$PYTHON" "$src/doc/option_tables.py" --bindir "$MG_BINDIR" --check \
-    "$src/README.md" "$src/doc/multirail.md" >"$tmp/diff" 2>&1
-then echo "ok 3 - README.md and doc/multirail.md option tables match the programs' rows"
+    "$src/doc/options.md" "$src/doc/programs.md" "$src/doc/multirail.md" >"$tmp/diff" 2>&1
+then echo "ok 3 - doc/options.md, doc/programs.md and doc/multirail.md match the programs' rows"
 else echo "not ok 3 - option tables differ from the rows (make option-tables):"; sed 's/^/# /' "$tmp/diff" | head -n 60; fi

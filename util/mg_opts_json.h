@@ -20,7 +20,7 @@ void mg_opts_json(mg_json *j, const char *key, const mg_opt_table *tables, size_
 /* The help's JSON form: one line per option, {"type":"option",
  * "program":..., "group":..., "short":..., "long":..., "arg":...,
  * "choices":[...], "default":..., "key":..., "help":...}, in the order of
- * the tables; what doc/ and the README's option tables are made from. */
+ * the tables; what doc/'s option tables are made from. */
 void mg_opts_json_help(FILE *f, const char *program, const mg_opt_table *tables, size_t ntables);
 
 #ifdef __cplusplus
