@@ -21,7 +21,11 @@ from dataclasses import dataclass, field
 from .compare import DECIDED, DIFFERENCES, SLIGHTLY
 
 
-FIRST_MOST = 8     # releases the first run measures at most (stride "auto")
+# releases the first run measures at most (stride "auto"): below this, one
+# run of every release costs fewer launches than a first run and bisection
+# steps of three (doc/releases.md: MPICH's 10 releases, 300 launches against
+# 360 in two steps)
+FIRST_MOST = 12
 
 
 def auto_stride(n):
