@@ -120,7 +120,7 @@ if [ $both = 1 ]; then
         bash "$here/slurm_cluster.sh" revive "$work/slurm" >/dev/null 2>&1
         timeout 600 salloc -N 2 -n 2 --ntasks-per-node=1 "$1/frontend/mpigauge" run --suite quick \
             --repeat 3 --timeout 120 --exit-grace 5 --config "ompi bindir=$1" --config "mpich bindir=$2" \
-            -o "$work/both.jsonl" -q -- -m 1:1K -i 20 &&
+            -o "$work/both.jsonl" -- -m 1:1K -i 20 &&
             two_nodes "$work/both.jsonl" 18 &&
             "$1/frontend/mpigauge" compare "$work/both.jsonl" ompi mpich --format json \
                 -o "$work/both-cmp.jsonl" &&
