@@ -17,7 +17,7 @@ from .catalogue import Catalogue, version_key
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, write_text_atomic
 from .configs import Config
 from .options import add_verdict_options, with_threshold
-from .series import FIRST_MOST, walk
+from .series import FIRST_MOST, auto_stride, walk
 from .series_folder import (Folder, Stop, check_folder, compare_pairs, comparer, load_state,
                             rewalk)
 from .series_report import report_json, report_text
@@ -135,7 +135,10 @@ def cmd_series(a):
                          "walk")
     releases = [{"name": e["name"], "release": e["release"], "library": e.get("library"),
                  "bindir": b, "env": envs.get(e["name"], {})} for e, b in use]
-    settings = {"suite": a.suite, "rounds": a.rounds, "stride": a.stride,
+    # the stride as used, not "auto": a later default must not change the
+    # walk a folder's steps were measured for
+    settings = {"suite": a.suite, "rounds": a.rounds,
+                "stride": a.stride or auto_stride(len(releases)),
                 "threshold": a.threshold_value, "alpha": a.alpha,
                 "error_control": a.error_control, "nranks": a.nranks,
                 "args": list(a.args), "seed": a.seed}
