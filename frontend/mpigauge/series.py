@@ -67,6 +67,8 @@ class Walk:
     steps: list = field(default_factory=list)
     pairs: list = field(default_factory=list)
     findings: list = field(default_factory=list)
+    # (step, lo, hi) -> (changed, same, undecided): the pair's series by verdict
+    decided: dict = field(default_factory=dict)
 
     def measured(self):
         return sorted({i for s in self.steps for i in s})
@@ -99,6 +101,10 @@ def walk(n, measure, stride=None, max_steps=64):
         w.steps.append(indices)
         w.pairs.append(pairs)
         got = measure(step, indices, pairs)
+        for (a, b), rows in got.items():
+            changed = len(differing(rows))
+            same = sum(1 for r in rows if r.verdict in DECIDED) - changed
+            w.decided[(step, a, b)] = (changed, same, len(rows) - changed - same)
         todo = _next(w, step, todo, got)
     # a change an interval showed and its halves did not is gradual, or
     # undecided, unless it was pinned inside the interval after all

@@ -109,6 +109,9 @@ def report_json(state, releases, w, notes):
                        "pairs": [[releases[a]["name"], releases[b]["name"]]
                                  for a, b in w.pairs[k]]} for k, s in enumerate(w.steps)],
             "launches": launches, "seconds": seconds,
+            "pairs": [{"step": k, "from": releases[a]["name"], "to": releases[b]["name"],
+                       "changed": v[0], "not_beyond": v[1], "undecided": v[2]}
+                      for (k, a, b), v in sorted(w.decided.items())],
             "changes": [dict(c, settings_differ=notes.get(
                 (c["step"], c["from"], c["to"]), [])) for c in changes(w, releases)]}
 
@@ -131,6 +134,10 @@ def report_text(state, releases, w, notes):
              + (f" ({launches} launches, {seconds:.0f} s)" if launches else "")]
     for k, st in enumerate(w.steps, 1):
         lines.append(f"  step {k}: " + " ".join(names[i] for i in st))
+        for a, b in w.pairs[k - 1]:
+            ch, same, und = w.decided.get((k, a, b), (0, 0, 0))
+            lines.append(f"    {names[a]} -> {names[b]}: {ch} series changed, {same} not beyond "
+                         f"the threshold, {und} undecided")
     if w.unmeasured():
         lines.append("not measured (between releases found the same): "
                      + " ".join(names[i] for i in w.unmeasured()))
@@ -148,9 +155,12 @@ def report_text(state, releases, w, notes):
     only = [c for c in cs if c["kind"] == "only"]
     undecided = [c for c in cs if c["kind"] == "undecided"]
     lines.append("")
+    n_undecided = sum(v[2] for v in w.decided.values())
     if not cs:
-        lines.append(f"no change beyond {100 * s.get('threshold', 0):g}% between the releases "
-                     "measured together")
+        lines.append(f"no change beyond {100 * s.get('threshold', 0):g}% named between the "
+                     "releases measured together"
+                     + (f"; {n_undecided} series of the pairs compared were undecided (more "
+                        "--rounds would decide them)" if n_undecided else ""))
     if only:
         lines.append("one release alone differs (a change undone by the next release; x: its "
                      "figure over the release before it):")

@@ -102,6 +102,17 @@ class Walk(unittest.TestCase):
         m, calls = fake_measure(self.d, lambda i: 1.0)
         w = S.walk(6, m, stride=4)
         self.assertEqual((pinned(w), calls), ([], [[0, 4, 5]]))
+        # what each pair decided, in the report: here every series "same"
+        self.assertEqual(w.decided, {(1, 0, 4): (0, 2, 0), (1, 4, 5): (0, 2, 0)})
+        text = SR.report_text({"settings": dict(SETTINGS, suite="s", rounds=10, stride=4)},
+                              [{"name": f"r{i}"} for i in range(6)], w, {})
+        self.assertIn("    r0 -> r4: 0 series changed, 2 not beyond the threshold, 0 undecided",
+                      text)
+        self.assertIn("no change beyond 5% named between the releases measured together\n", text)
+        w.decided[(1, 0, 4)] = (0, 1, 1)
+        self.assertIn("1 series of the pairs compared were undecided (more --rounds",
+                      SR.report_text({"settings": dict(SETTINGS, stride=4)},
+                                     [{"name": f"r{i}"} for i in range(6)], w, {}))
         # 4% a release: the ends differ by 8%, neither step by the threshold
         m, _ = fake_measure(self.d, lambda i: 1.04 ** i)
         w = S.walk(3, m, stride=4)
