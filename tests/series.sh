@@ -41,7 +41,7 @@ printf 'ranks=2 latency -m 8:64 --time-budget 0.05\n' >"$work/suite.txt"
 lib=$build/bench/libmgslow.so
 series() {
     $fe series run c0 c1 c2 c3 --bindir "$build" -o "$work/s" --suite "$work/suite.txt" \
-        --rounds 8 --stride 3 --timeout 60 --env "all:LD_PRELOAD=$lib" \
+        --rounds 10 --stride 3 --timeout 60 --env "all:LD_PRELOAD=$lib" \
         --env all:MG_SLOW_PERCENT=0 --env c2:MG_SLOW_PERCENT=40 --env c3:MG_SLOW_PERCENT=40
 }
 
@@ -57,7 +57,7 @@ assert [(c["kind"], c["from"], c["to"], c["sizes"]) for c in r["changes"]] == \
     [("step", "c1", "c2", [8, 16, 32, 64])], r["changes"]
 assert [s["releases"] for s in r["steps"]] == [["c0", "c3"], ["c0", "c1", "c3"],
                                                ["c1", "c2", "c3"]], r["steps"]
-assert r["launches"] == 64, r["launches"]
+assert r["launches"] == 80, r["launches"]
 PY
 then cat "$work/out"; ok "a planted change pinned by bisection to c1 -> c2, nothing else named ($(($(date +%s) - t0)) s)"
 else notok "a planted change pinned by bisection to c1 -> c2" "$work/out" "$work/err"
