@@ -5,10 +5,12 @@
 # with each installation's own mpicc, 2 ranks on one node, 8-byte messages;
 # for each installation, launch by launch, alternating: the one-way latency,
 # and under `strace -f -c` the sched_yield system calls per message received.
-#   bench/yield_by_release.sh LAUNCHES PREFIX...
+#   bench/yield_by_release.sh LAUNCHES [NAME=]PREFIX...
 #   e.g. bench/yield_by_release.sh 5 ~/.cache/mpigauge/mpi/mpich-4.3.2 ~/.cache/mpigauge/mpi/mpich-5.0.0
-# A prefix holds bin/mpicc and bin/mpiexec (an MPICH-based installation;
-# `mpigauge mpi list` shows where the catalogue's are). Needs strace.
+# A prefix holds bin/mpicc and bin/mpiexec (an MPICH-based installation,
+# Intel MPI's too: I_MPI_ROOT is set to it; `mpigauge mpi list` shows where
+# the catalogue's are); NAME (default the prefix's folder name) labels its
+# rows. Needs strace.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 n=$1
@@ -16,16 +18,23 @@ shift
 iters=20000
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+prefix() { echo "${1#*=}"; }
+label() { case $1 in *=*) echo "${1%%=*}" ;; *) basename "$1" ;; esac; }
 k=0
-for p in "$@"; do
+for a in "$@"; do
     k=$((k + 1))
-    "$p/bin/mpicc" -O2 -o "$work/b$k" "$top/bench/bare_pt2pt.c" -lm
+    p=$(prefix "$a")
+    [ -x "$p/bin/mpicc" ] && [ -x "$p/bin/mpiexec" ] ||
+        { echo "yield_by_release.sh: $p has no bin/mpicc and bin/mpiexec" >&2; exit 2; }
+    I_MPI_ROOT=$p "$p/bin/mpicc" -O2 -o "$work/b$k" "$top/bench/bare_pt2pt.c" -lm 2>/dev/null
 done
 echo "installation,launch,latency_us,sched_yield_per_message"
 for i in $(seq "$n"); do
     k=0
-    for p in "$@"; do
+    for a in "$@"; do
         k=$((k + 1))
+        p=$(prefix "$a")
+        export I_MPI_ROOT="$p"
         lat=$(timeout 120 "$p/bin/mpiexec" -n 2 -bind-to core "$work/b$k" lat "$iters" 1000 1 8 |
               awk -F, '$1 == "latency" {print $3}')
         rm -f "$work/st"
@@ -33,6 +42,6 @@ for i in $(seq "$n"); do
             >/dev/null 2>&1
         y=$(awk '$NF == "sched_yield" {print $4}' "$work/st")
         # messages received: both ranks, timed and warm-up iterations
-        echo "$(basename "$p"),$i,$lat,$(awk -v y="${y:-0}" -v m=$((2 * (iters + 1000))) 'BEGIN {printf "%.2f", y / m}')"
+        echo "$(label "$a"),$i,$lat,$(awk -v y="${y:-0}" -v m=$((2 * (iters + 1000))) 'BEGIN {printf "%.2f", y / m}')"
     done
 done
