@@ -139,7 +139,7 @@ def report_text(state, releases, w, notes):
             lines.append(f"    {names[a]} -> {names[b]}: {ch} series changed, {same} not beyond "
                          f"the threshold, {und} undecided")
     if w.unmeasured():
-        lines.append("not measured (between releases found the same): "
+        lines.append("not measured (no change named between the releases measured around them): "
                      + " ".join(names[i] for i in w.unmeasured()))
     for name, why in state.get("skipped") or []:
         lines.append(f"skipped {name}: {why}")

@@ -149,7 +149,7 @@ class Walk(unittest.TestCase):
         self.assertRegex(text, r"  latency 8-1K: r2 -> r3: slower x1.25, p 0.0\d\d \(2 sizes, "
                          r"step 3; at 1K 2.\d\d -> 2.\d\d us\)")
         self.assertIn("measured 4 of 5 releases in 3 steps (20 launches, 3 s)", text)
-        self.assertIn("not measured (between releases found the same): r1", text)
+        self.assertIn("not measured (no change named between the releases measured around them): r1", text)
         self.assertIn("skipped r9: why", text)
         data = SR.report_json(state, rel, w, notes)
         self.assertEqual([(c["from"], c["to"], c["sizes"], c["direction"]) for c in data["changes"]],
