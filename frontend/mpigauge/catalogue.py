@@ -16,6 +16,7 @@ import fnmatch
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -205,7 +206,6 @@ def install(cat, spec):
     steps = ([sys.executable, "-m", "venv", dest],
              [os.path.join(dest, "bin", "python3"), "-m", "pip", "install", "--quiet",
               "--disable-pip-version-check"] + flags + reqs)
-    import shutil
     for argv in steps:
         p = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         if p.returncode != 0:
@@ -233,7 +233,6 @@ def build(cat, name, source=None, jobs=None):
     """Configure and make mpigauge with the installation's own mpicc, into
     CACHE/builds/NAME: the build of a release that cannot run its family's
     (recorded as the entry's `build`, which `mpigauge series` takes)."""
-    import shutil
     e = cat.get(name)
     mpicc = os.path.join(e.get("prefix", ""), "bin", "mpicc")
     if not os.access(mpicc, os.X_OK):

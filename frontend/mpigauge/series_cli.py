@@ -17,9 +17,8 @@ from .catalogue import Catalogue, version_key
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, write_text_atomic
 from .configs import Config
 from .options import add_verdict_options, with_threshold
-from .series import FIRST_MOST, auto_stride, walk
-from .series_folder import (Folder, Stop, check_folder, compare_pairs, comparer, load_state,
-                            rewalk)
+from .series import FIRST_MOST, auto_stride
+from .series_folder import Folder, Stop, check_folder, load_state, rewalk
 from .series_report import report_json, report_text
 
 
@@ -143,28 +142,24 @@ def cmd_series(a):
                 "error_control": a.error_control, "nranks": a.nranks,
                 "args": list(a.args), "seed": a.seed}
     folder = Folder(a.output, settings, releases, [list(s) for s in skipped], a.force)
-    notes = {}
-    compare = comparer(settings, notes)
     stopped = []
 
-    def measure(step, indices, pairs):
-        rel = [releases[i] for i in indices]
-        labels = [r["name"] for r in rel]
-        st = folder.done(step, labels)
-        if st is None:
-            say(a, f"step {step}: {' '.join(labels)} ({len(labels)} releases x {a.rounds} "
-                f"rounds of the {a.suite} suite)")
-            st, rc = run_step(a, folder, step, rel)
-            folder.record(st)
-            if rc == EXIT_INTERRUPTED or not st["done"]:
-                stopped.append(rc)
-                raise Stop()
-        else:
-            say(a, f"step {step}: {' '.join(labels)}: measured before ({st['file']})")
-        path = os.path.join(folder.path, st["file"])
-        return compare_pairs(compare, path, releases, pairs, step)
+    def get(step, indices, path):
+        labels = [releases[i]["name"] for i in indices]
+        if path is not None:
+            say(a, f"step {step}: {' '.join(labels)}: measured before "
+                f"({os.path.basename(path)})")
+            return path
+        say(a, f"step {step}: {' '.join(labels)} ({len(labels)} releases x {a.rounds} "
+            f"rounds of the {a.suite} suite)")
+        st, rc = run_step(a, folder, step, [releases[i] for i in indices])
+        folder.record(st)
+        if rc == EXIT_INTERRUPTED or not st["done"]:
+            stopped.append(rc)
+            raise Stop()
+        return os.path.join(folder.path, st["file"])
     try:
-        w = walk(len(releases), measure, a.stride)
+        w, notes = rewalk(folder.path, folder.state, get)
     except Stop:
         print(f"mpigauge series: stopped; `mpigauge series run` with the same arguments "
               f"resumes it from {a.output}", file=sys.stderr)

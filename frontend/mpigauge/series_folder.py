@@ -38,12 +38,6 @@ class Folder:
         os.makedirs(path, exist_ok=True)
         self.save()
 
-    def done(self, step, labels):
-        for s in self.state["steps"]:
-            if s["step"] == step and s["labels"] == labels and s.get("done"):
-                return s
-        return None
-
     def record(self, entry):
         self.state["steps"] = [s for s in self.state["steps"] if s["step"] != entry["step"]]
         self.state["steps"].append(entry)
@@ -122,9 +116,12 @@ class Stop(Exception):
     pass
 
 
-def rewalk(folder, st):
-    """(Walk, notes) of a series' folder from its step files (nothing is
-    run); UsageError when a step it needs was not measured."""
+def rewalk(folder, st, get=None):
+    """(Walk, notes) of a series' folder, derived from its step files.
+    get(step, indices, path) -> the step's results file: given the file the
+    folder has for it (or None), measures the step when it lacks one and
+    records it (raising Stop when it cannot); without get a missing step is
+    a UsageError (nothing is run)."""
     releases = st["releases"]
     s = st.get("settings") or {}
     notes = {}
@@ -133,20 +130,29 @@ def rewalk(folder, st):
     missing = []
 
     def measure(step, indices, pairs):
-        done = step_file(folder, st, step, [releases[i]["name"] for i in indices])
-        if done is None:
+        path = step_file(folder, st, step, [releases[i]["name"] for i in indices])
+        if get is not None:
+            path = get(step, indices, path)
+        if path is None:
             missing.append(step)
             raise Stop()
-        return compare_pairs(compare, done, releases, pairs, step)
+        return compare_pairs(compare, path, releases, pairs, step)
     try:
         return walk(len(releases), measure, s.get("stride")), notes
     except Stop:
+        if get is not None:
+            raise
         raise UsageError(f"{folder}: the series is not complete (step {missing[0]} was not "
                          "measured): `mpigauge series run` with its arguments resumes it") from None
 
 
+def find_step(st, step, labels):
+    """The state entry of a step measured whole with these releases, or None."""
+    return next((x for x in st["steps"] if x["step"] == step and x["labels"] == labels
+                 and x.get("done")), None)
+
+
 def step_file(folder, st, step, labels):
     """The results file of a step measured whole with these releases, or None."""
-    done = [x for x in st["steps"] if x["step"] == step and x["labels"] == labels
-            and x.get("done")]
-    return os.path.join(folder, os.path.basename(done[0]["file"])) if done else None
+    done = find_step(st, step, labels)
+    return os.path.join(folder, os.path.basename(done["file"])) if done else None

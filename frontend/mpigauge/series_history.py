@@ -8,8 +8,9 @@ import json
 import os
 from types import SimpleNamespace
 
-from .common import EXIT_OK, open_input, write_text_atomic
+from .common import EXIT_OK, write_text_atomic
 from .history import History, default_db
+from .results import read_records
 from .series_folder import load_state, rewalk, step_file
 from .series_report import changes
 
@@ -25,8 +26,7 @@ def release_records(folder, st, w, name):
         path = step_file(folder, st, k, labels) if name in labels else None
         if path is None:
             continue
-        with open_input(path, encoding="utf-8") as f:
-            recs = [json.loads(line) for line in f if line.strip()]
+        recs, _ = read_records(path)
         mine = {r.get("launch_id") for r in recs if r.get("type") == "launch"
                 and r.get("config") == name}
         for r in recs:

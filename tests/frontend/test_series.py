@@ -170,8 +170,8 @@ class Folder(unittest.TestCase):
             with open(os.path.join(out, "step-01.jsonl"), "w") as fh:
                 fh.write("{}\n")
             again = SC.Folder(out, {"rounds": 2}, rel, [], False)
-            self.assertIsNotNone(again.done(1, ["a", "b"]))
-            self.assertIsNone(again.done(1, ["a", "c"]))
+            self.assertIsNotNone(SC.find_step(again.state, 1, ["a", "b"]))
+            self.assertIsNone(SC.find_step(again.state, 1, ["a", "c"]))
             with self.assertRaisesRegex(mg.UsageError, "a series of other releases or settings"):
                 SC.Folder(out, {"rounds": 3}, rel, [], False)
             SC.Folder(out, {"rounds": 3}, rel, [], True)
