@@ -120,56 +120,27 @@ static int list_pvars(const mg_run *s)
     return f == NULL || fflush(f) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
 }
 
-static void pvars_edge(mg_ctx *ctx, int end) { mg_pvars_mark(ctx->drv.edge_arg, end); }
-
-/* The pvars a run reads: --pvars as given ("none": none), else "queues"
- * for the point-to-point programs (their message queues and rendezvous
- * transfers, where the library counts them), else none. */
-static const char *pvars_spec(const mg_run *s, int *given)
+/* --turns: the group's semaphores, opened even when the plan failed so that
+ * the group learns this launch is done. */
+static int open_turns(mg_run *s)
 {
-    const char *spec = s->plan->cfg.pvars;
-    *given = spec != NULL;
-    if (spec != NULL)
-        return strcmp(spec, "none") == 0 ? NULL : spec;
-    return s->b->id.facts & MG_FACT_NO_QUEUE_PVARS ? NULL : "queues";
+    char err[MG_ERRLEN] = "";
+    const mg_plan *p = s->plan;
+    s->ctx.drv.turns = mg_turns_open(&p->turns, s->ctx.comm, p->cfg.turn_slice_s,
+                                     p->cfg.turn_timeout_s, err, sizeof err);
+    if (s->ctx.drv.turns != NULL)
+        return MG_EXIT_OK;
+    return mg_run_error(s, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);
 }
 
-/* --pvars all|queues|NAME,...: selected and started on every rank (the
- * lowest failing rank's message is the usage error; a default selection
- * that cannot be read is left out), rank 0's arrays for the summary over
- * ranks, and the hook around the timed samples. */
-static int open_pvars(mg_run *s, const char *spec, int given)
+int mg_run_stages(mg_run *s, const mg_env *env)
 {
-    char err[sizeof s->ctx.drv.fail] = "";
-    const size_t nr = (size_t)s->ctx.nranks;
-    if (mg_pvars_open(&s->pvars, spec, &s->ctx.comm, err, sizeof err) != 0 && !err[0])
-        snprintf(err, sizeof err, "--pvars: cannot be read");
-    if (mg_group_agree_message(&s->ctx.drv.group, err, sizeof err) != 0 && !given) {
-        mg_pvars_close(&s->pvars);
-        return MG_EXIT_OK;
-    }
-    if (err[0] != '\0')
-        return mg_run_usage(s, err);
-    if (s->pvars.n == 0)
-        return MG_EXIT_OK;
-    const size_t n = (size_t)s->pvars.n + 1;
-    if (s->ctx.rank == 0 && (!(s->pv_all = calloc(n * nr, sizeof *s->pv_all)) ||
-                             !(s->pv_sum = calloc(n, sizeof *s->pv_sum)) ||
-                             !(s->pv_max = calloc(n, sizeof *s->pv_max)) ||
-                             !(s->pv_max_rank = calloc(n, sizeof *s->pv_max_rank))))
-        mg_mpi_die(__FILE__, __LINE__, "out of memory for --pvars");
-    s->ctx.drv.timed_edge = pvars_edge;
-    s->ctx.drv.edge_arg = &s->pvars;
-    return MG_EXIT_OK;
-}
+    int rc, done, served;
 
-/* Everything after MPI_Init and before MPI_Finalize: plan, session, and
- * the stages that run in one process too (mg_run_sweep). */
-static int run(mg_run *s)
-{
-    int rc, done, served, given;
-    const char *pv;
-
+    s->env = env;
+    env->join(s, env->arg);
+    if (s->plan->has_turns && (rc = open_turns(s)) != MG_EXIT_OK)
+        return rc;
     if ((rc = mg_plan_report(s, &done)) != MG_EXIT_OK || done)
         return rc;
     if ((rc = check_support(s)) != MG_EXIT_OK)
@@ -178,13 +149,35 @@ static int run(mg_run *s)
         return list_pvars(s);
     if (mg_session_rails(s, &served, &rc) != 0)
         return rc;
-    if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
+    if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK ||
+        (rc = mg_run_observe(s, env->observers)) != MG_EXIT_OK)
         return rc;
-    if ((pv = pvars_spec(s, &given)) != NULL && (rc = open_pvars(s, pv, given)) != MG_EXIT_OK)
-        return rc;
-    mg_prov_collect(&s->prov, &s->ctx);
+    env->prov(&s->prov, &s->ctx, env->arg);
     return mg_run_sweep(s);
 }
+
+/* The MPI library's environment: MPI_COMM_WORLD's ranks, MPI_Wtime, the
+ * nodes from shared-memory communicators, the run record's facts from the
+ * library and the host, every registered observer. */
+static void join_mpi(mg_run *s, void *arg)
+{
+    (void)arg;
+    s->ctx.comm = MPI_COMM_WORLD;
+    MG_MPI_CHECK(MPI_Comm_rank(s->ctx.comm, &s->ctx.rank));
+    MG_MPI_CHECK(MPI_Comm_size(s->ctx.comm, &s->ctx.nranks));
+    mg_group_mpi(&s->ctx.drv.group, &s->ctx.comm);
+    s->ctx.drv.clock.now_s = mg_wtime;
+    s->ctx.drv.clock_offset = mg_mpi_clock_offset;
+    s->node_of = mg_topology(&s->ctx);
+}
+
+static void prov_mpi(mg_prov *p, const mg_ctx *ctx, void *arg)
+{
+    (void)arg;
+    mg_prov_collect(p, ctx);
+}
+
+const mg_env mg_env_mpi = {.join = join_mpi, .prov = prov_mpi, .observers = mg_observers};
 
 void mg_run_init(mg_run *s, const mg_plan *p)
 {
@@ -232,26 +225,10 @@ void mg_run_release(mg_run *s)
     free(s->info_variants);
     if (s->samples_mem)
         fclose(s->samples_mem);
-    mg_pvars_close(&s->pvars);
-    free(s->pv_all);
-    free(s->pv_sum);
-    free(s->pv_max);
-    free(s->pv_max_rank);
+    mg_kv_free(&s->row_observed);
+    mg_kv_free(&s->info_kernel);
     free(s->samples_text);
     free(s->ctx.params);
-}
-
-/* --turns: the group's semaphores, opened even when the plan failed so that
- * the group learns this launch is done. */
-static int open_turns(mg_run *s)
-{
-    char err[MG_ERRLEN] = "";
-    const mg_plan *p = s->plan;
-    s->ctx.drv.turns = mg_turns_open(&p->turns, s->ctx.comm, p->cfg.turn_slice_s,
-                                     p->cfg.turn_timeout_s, err, sizeof err);
-    if (s->ctx.drv.turns != NULL)
-        return MG_EXIT_OK;
-    return mg_run_error(s, "turns", MG_EXIT_INTERNAL, err, "", -1, -1);
 }
 
 int mg_main_refuse(const char *name, const char *code, int exit_code, const char *msg, int argc,
@@ -313,7 +290,7 @@ static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu
 {
     mg_plan plan;
     mg_run s;
-    int rc = MG_EXIT_OK;
+    int rc = MG_EXIT_OK, mpit, mpit_level;
 
     mg_plan_make(&plan, b, argc, argv);
     plan.osu = osu;
@@ -338,18 +315,14 @@ static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu
         MG_MPI_CHECK(MPI_Init(&argc, &argv));
     MG_MPI_CHECK(MPI_Query_thread(&s.ctx.thread_provided));
     MG_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    s.ctx.comm = MPI_COMM_WORLD;
-    MG_MPI_CHECK(MPI_Comm_rank(s.ctx.comm, &s.ctx.rank));
-    MG_MPI_CHECK(MPI_Comm_size(s.ctx.comm, &s.ctx.nranks));
-    mg_group_mpi(&s.ctx.drv.group, &s.ctx.comm);
-    s.ctx.drv.clock.now_s = mg_wtime;
-    s.ctx.drv.clock_offset = mg_mpi_clock_offset;
-    s.node_of = mg_topology(&s.ctx);
-
-    if (plan.has_turns)
-        rc = open_turns(&s);
-    if (rc == MG_EXIT_OK)
-        rc = run(&s);
+    /* one MPI_T reference for the whole run: the run record's cvars and
+     * the pvars observer each initialise and finalise it, and MPICH 4.0
+     * crashes in MPI_T_*_get_num once MPI_T is initialised again after its
+     * last MPI_T_finalize */
+    mpit = MPI_T_init_thread(MPI_THREAD_SINGLE, &mpit_level) == MPI_SUCCESS;
+    rc = mg_run_stages(&s, &mg_env_mpi);
+    if (mpit)
+        MPI_T_finalize();
     mg_turns_close(s.ctx.drv.turns);
     if (rc != MG_EXIT_OK && s.ctx.rank == 0 && !s.rail_helper)
         mg_out_note_stale(&s.out,

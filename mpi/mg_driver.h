@@ -115,12 +115,9 @@ typedef struct {
     double (*clock_offset)(const mg_ctx *ctx, double *rtt_max_s);
     double compute_err_max; /* rank 0: the largest calibration error over ranks */
     struct mg_turns *turns; /* --turns: the group this launch takes turns in, or NULL */
-    /* Called right before a (size, variant)'s first timed sample (end 0)
-     * and right after its last (end 1), outside the timed blocks (--pvars);
-     * NULL: nothing. */
-    void (*timed_edge)(mg_ctx *ctx, int end);
-    void *edge_arg;
-    /* The run-wide features that joined this run (mg_observe.h), or NULL. */
+    /* The run-wide features that joined this run (mg_observe.h), or NULL:
+     * called right before a (size, variant)'s first timed sample and right
+     * after its last, outside the timed blocks. */
     struct mg_observe_set *obs;
     /* How the host's usage is read (getrusage; a fake in the one-process
      * tests, as the clock): 0, or -1 when it cannot be; NULL: getrusage. */

@@ -166,8 +166,6 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     ctx->late = 0;
     if (window)
         offset_s = ctx->drv.clock_offset(ctx, &rtt_s);
-    if (ctx->drv.timed_edge)
-        ctx->drv.timed_edge(ctx, 0);
     mg_observe_timed(ctx->drv.obs, ctx, 0, 0);
     if (window && ctx->cfg->sync_window_us > 0.0)
         plan.window_s = ctx->cfg->sync_window_us * 1e-6;
@@ -187,8 +185,6 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
             n = keep_batch(ctx, red, start, plan.k, root, n, m - (size_t)plan.k, &plan, log);
     }
     ctx->timed = 0;
-    if (ctx->drv.timed_edge)
-        ctx->drv.timed_edge(ctx, 1);
     mg_observe_timed(ctx->drv.obs, ctx, 1, m);
     ctx->window_s = plan.window_s;
     if (b->kernel.end_size)
@@ -220,8 +216,6 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         *iters_out = *n_out;
         return why;
     }
-    if (ctx->drv.timed_edge)
-        ctx->drv.timed_edge(ctx, 0);
     mg_observe_timed(ctx->drv.obs, ctx, 0, 0);
     ctx->timed = 1;
     for (size_t i = 0;; ++i) {
@@ -260,8 +254,6 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
         }
     }
     ctx->timed = 0;
-    if (ctx->drv.timed_edge)
-        ctx->drv.timed_edge(ctx, 1);
     mg_observe_timed(ctx->drv.obs, ctx, 1, iters);
     if (b->kernel.end_size)
         b->kernel.end_size(ctx, size);

@@ -4,9 +4,31 @@
 
 #include "mg_exit.h"
 #include "mg_group.h"
+#include "mg_mpi.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Rank 0: the table columns of every joined observer, in order, and room
+ * for a row's cells. */
+static void gather_columns(mg_observe_set *set)
+{
+    const mg_cell_title *t[MG_MAX_OBSERVERS];
+    int n[MG_MAX_OBSERVERS], total = 0;
+    for (int i = 0; i < set->n; ++i) {
+        n[i] = set->obs[i]->columns ? set->obs[i]->columns(set->state[i], &t[i]) : 0;
+        total += n[i];
+    }
+    if (total == 0)
+        return;
+    if ((set->title = malloc((size_t)total * sizeof *set->title)) == NULL ||
+        (set->cell = malloc((size_t)total * sizeof *set->cell)) == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for the observers' columns");
+    for (int i = 0; i < set->n; ++i)
+        for (int k = 0; k < n[i]; ++k)
+            set->title[set->ncells++] = t[i][k];
+}
 
 int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx *ctx, char *err,
                     size_t errlen)
@@ -39,6 +61,8 @@ int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx 
         set->obs[set->n] = o;
         set->state[set->n++] = st;
     }
+    if (ctx->rank == 0)
+        gather_columns(set);
     return MG_EXIT_OK;
 }
 
@@ -55,13 +79,21 @@ void mg_observe_timed(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long l
 
 void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, mg_kvlist *out)
 {
-    for (int i = 0; set != NULL && i < set->n; ++i) {
+    for (int i = 0, at = 0; set != NULL && i < set->n; ++i) {
         const mg_observer *o = set->obs[i];
+        const mg_cell_title *t;
+        double *cell = set->cell ? set->cell + at : NULL;
+        if (ctx->rank == 0 && o->columns) {
+            const int n = o->columns(set->state[i], &t);
+            for (int k = 0; k < n; ++k)
+                cell[k] = NAN;
+            at += n;
+        }
         if (o->row == NULL)
             continue;
         if (ctx->rank == 0)
             mg_kv_object(out, o->name);
-        o->row(set->state[i], ctx, out);
+        o->row(set->state[i], ctx, out, ctx->rank == 0 ? cell : NULL);
         if (ctx->rank == 0)
             mg_kv_end(out);
     }
@@ -74,6 +106,11 @@ void mg_observe_close(mg_observe_set *set, mg_ctx *ctx)
             set->obs[i]->close(set->state[i], ctx);
         free(set->state[i]);
     }
-    if (set != NULL)
-        set->n = 0;
+    if (set != NULL) {
+        free(set->title);
+        free(set->cell);
+        set->title = NULL;
+        set->cell = NULL;
+        set->n = set->ncells = 0;
+    }
 }

@@ -15,10 +15,13 @@
  *                timed blocks; no communication (a rank at a time)
  *   timed_end    right after the row's last timed sample, with the timed
  *                iterations of this rank
+ *   columns      rank 0, once, after open: the columns it adds to the
+ *                default table (mg_cell_title; NULL: none)
  *   row          the row measured, before it is written: collective over
  *                the run's ranks through ctx->drv.group; rank 0 adds its
  *                values to the record (an object named after the observer,
  *                "host": {...}, in JSON; the table and CSV leave it out)
+ *                and fills its table cells, one per column (NaN: none)
  *   close        the sweep over (also after a failed one)
  *
  * An observer keeps its state in state_size bytes the driver gives it,
@@ -32,6 +35,7 @@
 
 #include "mg_driver.h"
 #include "mg_kv.h"
+#include "mg_report.h"
 
 #include <stddef.h>
 
@@ -41,7 +45,8 @@ typedef struct mg_observer {
     int (*open)(void *st, mg_ctx *ctx, char *err, size_t errlen); /* NULL: always joins */
     void (*timed_begin)(void *st, mg_ctx *ctx);
     void (*timed_end)(void *st, mg_ctx *ctx, unsigned long long iters);
-    void (*row)(void *st, mg_ctx *ctx, mg_kvlist *out);
+    int (*columns)(void *st, const mg_cell_title **title); /* how many, *title their titles */
+    void (*row)(void *st, mg_ctx *ctx, mg_kvlist *out, double *cell);
     void (*close)(void *st, mg_ctx *ctx);
 } mg_observer;
 
@@ -55,6 +60,10 @@ struct mg_observe_set {
     const mg_observer *obs[MG_MAX_OBSERVERS];
     void *state[MG_MAX_OBSERVERS];
     int n;
+    /* rank 0: the table columns of them all, in order, and the row's cells */
+    mg_cell_title *title;
+    double *cell;
+    int ncells;
 };
 typedef struct mg_observe_set mg_observe_set;
 
@@ -67,7 +76,8 @@ int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx 
  * set NULL: nothing. */
 void mg_observe_timed(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long long iters);
 /* row of every joined observer (collective), each inside an object of its
- * name in out (rank 0's; the other ranks' out is not written). */
+ * name in out and its cells in set->cell (rank 0's; the other ranks' out
+ * is not written). */
 void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, mg_kvlist *out);
 void mg_observe_close(mg_observe_set *set, mg_ctx *ctx);
 

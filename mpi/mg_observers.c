@@ -3,8 +3,10 @@
  * order their values appear in a result record. */
 #include "mg_observe.h"
 
+extern const mg_observer mg_obs_pvars;
 extern const mg_observer mg_obs_hostcost;
 
 const mg_observer *const mg_observers[] = {
+    &mg_obs_pvars,    /* "pvars": MPI_T performance variables (--pvars) */
     &mg_obs_hostcost, /* "host": CPU, context switches and page faults per iteration */
     NULL};

@@ -107,16 +107,9 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
         b->report.extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
     }
     double *rank_us = rank_median_s && mg_names_ranks(b) ? name_ranks(s, rank_median_s, &r) : NULL;
-    if (s->pvars.n > 0) {
-        r.npvars = s->pvars.n;
-        r.pvar_name = s->pvars.name;
-        r.pvar_class = s->pvars.cls;
-        r.pvar_sum = s->pv_sum;
-        r.pvar_max = s->pv_max;
-        r.pvar_max_rank = s->pv_max_rank;
-    }
     if (s->obs.n > 0)
         r.observed = &s->row_observed;
+    r.cell = s->obs.cell;
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k]->ops->row(s->sink[k], &r);
     free(rank_us);
@@ -240,8 +233,8 @@ void mg_output_begin(mg_run *s)
                           .variant_name = b->sweep.variant_name,
                           .gbits = b->timing.metric == MG_METRIC_BANDWIDTH,
                           .ranks_named = mg_names_ranks(b),
-                          .npvars = s->pvars.n,
-                          .pvar_names = s->pvars.name,
+                          .ncells = s->obs.ncells,
+                          .cell = s->obs.title,
                           .columns = s->plan->cfg.columns,
                           .validated = s->plan->cfg.validate,
                           .pctl = s->plan->pctl.n > 0 ? &s->plan->pctl : NULL};
@@ -278,6 +271,7 @@ void mg_output_summary(mg_run *s)
         mg_mpi_die(__FILE__, __LINE__, "a benchmark's summary is not a complete key-value list");
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k]->ops->summary(s->sink[k], b->id.name, &kv);
+    mg_kv_free(&kv);
 }
 
 /* All ranks reach the same verdict; rank 0 says why, on standard error and,

@@ -95,8 +95,10 @@ typedef struct {
     const mg_osu *osu;    /* started under an OSU name (mg_osu.h), or NULL */
 } mg_plan;
 
+typedef struct mg_env mg_env;
+
 /* One run of the plan: the session's and the sweep's state. */
-typedef struct {
+typedef struct mg_run {
     const mg_plan *plan;
     const mg_bench *b; /* plan->b */
     mg_streams io;
@@ -116,11 +118,6 @@ typedef struct {
     char *samples_text;
     size_t samples_len;
     double t_zero; /* rank 0: its clock when the sweep began (the samples' zero) */
-    /* --pvars all|NAME,...: the pvars read around each row's timed samples;
-     * rank 0: over ranks, per pvar, the sum, the largest and its rank */
-    mg_pvars pvars;
-    double *pv_all, *pv_sum, *pv_max;
-    int *pv_max_rank;
     mg_sink own[2];   /* rank 0: standard output in the chosen format, the -o file */
     mg_sink *inject;  /* a sink the caller adds (a test's; NULL: none), fed like them */
     mg_sink *sink[3]; /* rank 0: the run's sinks (own ones, then the injected one) */
@@ -128,6 +125,7 @@ typedef struct {
     mg_rows rows;
     /* the run-wide features that joined (mg_observe.h), and rank 0's copy of
      * what they said of the row being written */
+    const mg_env *env; /* where the stages run (mg_run_stages) */
     mg_observe_set obs;
     mg_kvlist row_observed;
     /* rank 0: what the run record says, built by mg_output_begin */
@@ -277,6 +275,29 @@ void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t
  * at all; 0, or -1 when it could not be written (rank 0 says why). */
 int mg_samples_finish(mg_run *s);
 
+/* The environment the stages run in, injected (as UCX perftest's
+ * ucx_perf_run serves its tool and its tests): the MPI library's for the
+ * programs (mg_env_mpi), a fake one for the one-process tests
+ * (tests/unit/driver_fake.c). */
+struct mg_env {
+    /* the run's ranks: ctx's comm, rank, nranks, drv.group, drv.clock,
+     * drv.clock_offset (and drv.usage: NULL reads the host's), s->node_of */
+    void (*join)(mg_run *s, void *arg);
+    /* the run record's facts: the library, the host, the environment */
+    void (*prov)(mg_prov *p, const mg_ctx *ctx, void *arg);
+    const mg_observer *const *observers; /* the run-wide features on offer */
+    void *arg;
+};
+extern const mg_env mg_env_mpi;
+
+/* Everything after MPI_Init and before MPI_Finalize, the tool's and the
+ * one-process tests' alike: the ranks joined (env->join), --turns, the
+ * plan reported, what the library lacks refused, rails, layout, the run
+ * observers (env->observers), the run record's facts (env->prov), then
+ * mg_run_sweep.
+ * Returns the exit code. */
+int mg_run_stages(mg_run *s, const mg_env *env);
+
 /* After the session's MPI set-up (topology, rails, layout, provenance):
  * buffers and the -o file (mg_session_resources), the sweep through the
  * sinks, the -o file made complete. Reaches the other ranks only through
@@ -284,5 +305,9 @@ int mg_samples_finish(mg_run *s);
  * aside, which need MPI): it runs in one process with mg_group_solo and a
  * fake clock. Returns the exit code. */
 int mg_run_sweep(mg_run *s);
+/* The run-wide features of list that join this run (mg_observe.h), before
+ * the run record's facts are collected (a pvar session then spans it); the
+ * exit code. mg_run_sweep closes them. */
+int mg_run_observe(mg_run *s, const mg_observer *const *list);
 
 #endif

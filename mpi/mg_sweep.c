@@ -80,27 +80,6 @@ static void sweep_free(sweep_bufs *w)
     free(w->rank_med);
 }
 
-/* --pvars: every rank's change (or value) to rank 0, summarised there per
- * pvar: the sum over ranks, the largest and the lowest rank with it. */
-static void gather_pvars(mg_run *s)
-{
-    const int n = s->pvars.n, nr = s->ctx.nranks;
-    mg_group_gather(&s->ctx.drv.group, s->pvars.value, (size_t)n, s->pv_all);
-    if (s->ctx.rank != 0)
-        return;
-    for (int k = 0; k < n; ++k) {
-        s->pv_sum[k] = 0.0;
-        s->pv_max_rank[k] = 0;
-        for (int r = 0; r < nr; ++r) {
-            const double v = s->pv_all[(size_t)r * (size_t)n + (size_t)k];
-            s->pv_sum[k] += v;
-            if (v > s->pv_all[(size_t)s->pv_max_rank[k] * (size_t)n + (size_t)k])
-                s->pv_max_rank[k] = r;
-        }
-        s->pv_max[k] = s->pv_all[(size_t)s->pv_max_rank[k] * (size_t)n + (size_t)k];
-    }
-}
-
 /* What rank 0 decides after a (size, variant) and every rank needs. */
 typedef struct {
     double ref_s; /* the reference variant's raw median (v = 0) */
@@ -132,11 +111,9 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
     if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);
-    if (s->pvars.n > 0)
-        gather_pvars(s);
     if (w->rank_samples) /* the same count on every rank: one schedule */
         mg_group_gather(&ctx->drv.group, w->mine, nmine, w->rank_all);
-    mg_kv_init(&s->row_observed);
+    mg_kv_clear(&s->row_observed);
     mg_observe_row(&s->obs, ctx, &s->row_observed);
     *ok = s->plan->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
@@ -214,11 +191,10 @@ static int sweep(mg_run *s)
     return rc;
 }
 
-/* The run-wide features that join this run (mg_observers.c). */
-static int observe(mg_run *s)
+int mg_run_observe(mg_run *s, const mg_observer *const *list)
 {
     char err[MG_ERRLEN];
-    if (mg_observe_open(&s->obs, mg_observers, &s->ctx, err, sizeof err) != MG_EXIT_OK)
+    if (mg_observe_open(&s->obs, list, &s->ctx, err, sizeof err) != MG_EXIT_OK)
         return mg_run_usage(s, err);
     s->ctx.drv.obs = &s->obs;
     return MG_EXIT_OK;
@@ -227,7 +203,8 @@ static int observe(mg_run *s)
 int mg_run_sweep(mg_run *s)
 {
     int rc;
-    if ((rc = mg_session_resources(s)) != MG_EXIT_OK || (rc = observe(s)) != MG_EXIT_OK) {
+    if ((rc = mg_session_resources(s)) != MG_EXIT_OK) {
+        mg_observe_close(&s->obs, &s->ctx);
         if (s->ctx.rank == 0) {
             mg_out_discard(&s->out); /* e.g. the buffers could not be had */
             mg_out_discard(&s->samples_out);

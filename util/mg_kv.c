@@ -2,12 +2,33 @@
 /* Key-value lists: see mg_kv.h. */
 #include "mg_kv.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* Room for one more event: the storage doubled when full, up to
+ * MG_KV_MAX. 0, or -1 (none to be had). */
+static int kv_room(mg_kvlist *l)
+{
+    mg_kv *grown;
+    int cap;
+    if (l->n < l->cap)
+        return 0;
+    if (l->cap >= MG_KV_MAX)
+        return -1;
+    cap = l->cap ? 2 * l->cap : 32;
+    if (cap > MG_KV_MAX)
+        cap = MG_KV_MAX;
+    if ((grown = realloc(l->item, (size_t)cap * sizeof *grown)) == NULL)
+        return -1;
+    l->item = grown;
+    l->cap = cap;
+    return 0;
+}
 
 static mg_kv *kv_add(mg_kvlist *l, mg_kv_kind kind, const char *key)
 {
     mg_kv *e;
-    if (l->n >= MG_KV_MAX) {
+    if (kv_room(l) != 0) {
         l->overflow++;
         return NULL;
     }
@@ -18,10 +39,18 @@ static mg_kv *kv_add(mg_kvlist *l, mg_kv_kind kind, const char *key)
     return e;
 }
 
-void mg_kv_init(mg_kvlist *l)
+void mg_kv_init(mg_kvlist *l) { memset(l, 0, sizeof *l); }
+
+void mg_kv_clear(mg_kvlist *l)
 {
     l->n = 0;
     l->overflow = 0;
+}
+
+void mg_kv_free(mg_kvlist *l)
+{
+    free(l->item);
+    mg_kv_init(l);
 }
 
 void mg_kv_number(mg_kvlist *l, const char *key, double v)

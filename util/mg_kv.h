@@ -25,7 +25,9 @@ typedef enum {
     MG_KV_END
 } mg_kv_kind;
 
-#define MG_KV_MAX 96
+/* Events a list holds at most (its storage grows to this on demand: a
+ * run's --pvars all can name a hundred variables, six events each). */
+#define MG_KV_MAX 65536
 #define MG_KV_STRLEN 64
 
 typedef struct {
@@ -36,12 +38,17 @@ typedef struct {
 } mg_kv;
 
 typedef struct mg_kvlist {
-    mg_kv item[MG_KV_MAX];
-    int n;
+    mg_kv *item; /* n of cap allocated */
+    int n, cap;
     int overflow; /* events dropped for want of room (the sink then writes none) */
 } mg_kvlist;
 
+/* An empty list (all-zero bytes are one too). */
 void mg_kv_init(mg_kvlist *l);
+/* Empty again, keeping its storage. */
+void mg_kv_clear(mg_kvlist *l);
+/* Its storage freed: empty, as after mg_kv_init. */
+void mg_kv_free(mg_kvlist *l);
 void mg_kv_number(mg_kvlist *l, const char *key, double v);
 void mg_kv_string(mg_kvlist *l, const char *key, const char *v);
 void mg_kv_null(mg_kvlist *l, const char *key);

@@ -88,8 +88,8 @@ static void table_stat_titles(FILE *f, const mg_table_meta *meta)
         fprintf(f, "%*s", COL_WIDTH, ci_titles[i]);
 }
 
-/* A pvar's column: as wide as its name, at least as an extra's. */
-static int pvar_width(const char *name)
+/* An observer's column: as wide as its title, at least as an extra's. */
+static int cell_width(const char *name)
 {
     const int n = (int)strlen(name);
     return n > COL_WIDTH + 2 ? n : COL_WIDTH + 2;
@@ -217,8 +217,8 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
         fprintf(f, "%*s", COL_WIDTH, "Gbit/s");
     for (int i = 0; meta->extra_names && meta->extra_names[i] && !osu; ++i)
         fprintf(f, " %*s", COL_WIDTH + 2, meta->extra_names[i]);
-    for (int i = 0; i < meta->npvars && !osu; ++i)
-        fprintf(f, " %*s", pvar_width(meta->pvar_names[i]), meta->pvar_names[i]);
+    for (int i = 0; i < meta->ncells && !osu; ++i)
+        fprintf(f, " %*s", cell_width(meta->cell[i].title), meta->cell[i].title);
     if (meta->variant_name)
         fprintf(f, "  %s", meta->variant_name);
     fputc('\n', f);
@@ -275,14 +275,13 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
         else
             table_num(f, COL_WIDTH + 2, r->extra[i]);
     }
-    for (int i = 0; i < r->npvars; ++i) { /* sum over ranks; a timer's in seconds */
-        const int w = pvar_width(r->pvar_name[i]);
+    for (int i = 0; r->cell && i < meta->ncells; ++i) {
+        const int w = cell_width(meta->cell[i].title);
         fputc(' ', f);
-        if (strcmp(r->pvar_class[i], "timer") != 0 && isfinite(r->pvar_sum[i]) &&
-            fabs(r->pvar_sum[i]) < 1e15)
-            fprintf(f, "%*.0f", w, r->pvar_sum[i]);
+        if (meta->cell[i].counts && isfinite(r->cell[i]) && fabs(r->cell[i]) < 1e15)
+            fprintf(f, "%*.0f", w, r->cell[i]);
         else
-            fprintf(f, "%*.3g", w, r->pvar_sum[i]);
+            fprintf(f, "%*.3g", w, r->cell[i]);
     }
 }
 
@@ -466,18 +465,6 @@ static void json_ranks(mg_json *j, const mg_result *r)
         mg_json_int(j, key[3], r->fastest_rank);
         mg_json_string(j, key[4], r->fastest_host);
         mg_json_number(j, key[5], r->fastest_rank_us);
-    }
-    if (r->npvars > 0) {
-        mg_json_object_begin(j, "pvars");
-        for (int k = 0; k < r->npvars; ++k) {
-            mg_json_object_begin(j, r->pvar_name[k]);
-            mg_json_string(j, "class", r->pvar_class[k]);
-            mg_json_number(j, "sum", r->pvar_sum[k]);
-            mg_json_number(j, "max", r->pvar_max[k]);
-            mg_json_int(j, "max_rank", r->pvar_max_rank[k]);
-            mg_json_object_end(j);
-        }
-        mg_json_object_end(j);
     }
     if (r->observed)
         mg_kv_write_json(j, r->observed);

@@ -48,6 +48,14 @@ int mg_pctl_parse(const char *text, mg_pctl *out, char *err, size_t errlen);
  * field and the JSON's key p and it). */
 void mg_pctl_name(double pct, char *buf, size_t len);
 
+/* A column a run-wide feature adds to the default table (mpi/mg_observe.h;
+ * --pvars: one per variable): its title, and 1 when its values are counts
+ * (written as integers up to 1e15; else with three significant digits). */
+typedef struct {
+    const char *title;
+    int counts;
+} mg_cell_title;
+
 typedef struct {
     const char *benchmark;
     uint64_t size_bytes;
@@ -77,16 +85,10 @@ typedef struct {
     double slowest_rank_us, fastest_rank_us;
     const double *rank_median_us; /* --per-rank: every rank's, nranks of them; NULL: not kept */
     int nranks;
-    /* --pvars: per performance variable, its change over the timed samples
-     * (or its value after them) summed over ranks, the largest and its rank */
-    int npvars;
-    char *const *pvar_name;
-    const char *const *pvar_class;
-    const double *pvar_sum, *pvar_max;
-    const int *pvar_max_rank;
     /* What the run's observers (mpi/mg_observe.h) say of the row, as named
      * values: JSON writes them as members ("host": {...}); NULL: none. */
     const struct mg_kvlist *observed;
+    const double *cell; /* their table cells, the header's ncells (NaN: none) */
 } mg_result;
 
 /* The slowest and fastest of n ranks' medians (ranks with no positive,
@@ -103,8 +105,8 @@ typedef struct {
     const char *version;
     const char *const *extra_names; /* titles of extra columns, NULL-terminated or NULL */
     const char *variant_name;       /* title of the variant column, or NULL */
-    int npvars;                     /* --pvars: a column per pvar (sum over ranks) */
-    char *const *pvar_names;
+    int ncells; /* the observers' table columns (mg_cell_title), after every other */
+    const mg_cell_title *cell;
     /* Under an OSU name (mpi/mg_osu.h): OSU's table. osu_title is OSU's
      * first header line (NULL: not OSU's table), osu_figure the figure's
      * column title; osu_full adds Min and Max over ranks and Iterations

@@ -18,7 +18,7 @@
 typedef struct {
     double cost_us, per_byte_ns, jitter;
     mg_list ways;
-    int corrupt;
+    int corrupt, probe;
     uint64_t fail_at, own_bytes;
 } fake_params;
 
@@ -56,6 +56,10 @@ static const mg_opt fake_opts[] = {
      .type = MG_OPT_FLAG,
      .offset = offsetof(fake_params, corrupt),
      .help = "deliver a wrong byte under -c"},
+    {.long_name = "probe",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(fake_params, probe),
+     .help = "the observer probe joins the run"},
     {.long_name = "fail-at",
      .type = MG_OPT_SIZE,
      .offset = offsetof(fake_params, fail_at),
@@ -77,6 +81,7 @@ typedef struct {
     uint64_t lcg;
     long calls, iters;
     long setups, teardowns;
+    long probe_closes;
 } fake_world;
 
 static double fake_now(void *arg)
@@ -300,27 +305,94 @@ static void fake_prov(mg_prov *p)
     p->cvars.digest = mg_cvars_digest(p->cvars.v, p->cvars.n);
 }
 
-/* The stages of mg_main after MPI_Init, on one rank without MPI. */
-static int run_stages(mg_run *s, fake_world *w)
+/* The fake world's ranks: one, without MPI, on the fake clock and usage. */
+static void fake_join(mg_run *s, void *arg)
 {
     static const int node0 = 0;
-    int rc, done;
-
     s->ctx.rank = 0;
     s->ctx.nranks = s->ctx.nnodes = s->ctx.local_ranks = 1;
     s->ctx.node_of = &node0;
     mg_group_solo(&s->ctx.drv.group);
     s->ctx.drv.clock.now_s = fake_now;
-    s->ctx.drv.clock.ctx = w;
+    s->ctx.drv.clock.ctx = arg;
     s->ctx.drv.clock_offset = no_offset;
     s->ctx.drv.usage = fake_usage;
-    if ((rc = mg_plan_report(s, &done)) != MG_EXIT_OK || done)
-        return rc;
-    if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
-        return rc;
-    fake_prov(&s->prov);
-    return mg_run_sweep(s);
 }
+
+static void fake_prov_env(mg_prov *p, const mg_ctx *ctx, void *arg)
+{
+    (void)ctx;
+    (void)arg;
+    fake_prov(p);
+}
+
+/* The observer "probe" (with --probe): what the driver told it of each row
+ * (its timed iterations, how often each phase came), as named values and
+ * a table column, to show that an observer's values reach every sink. */
+typedef struct {
+    unsigned long long iters;
+    long begins, ends;
+} probe_state;
+
+static int probe_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
+{
+    (void)st, (void)err, (void)errlen;
+    return prm(ctx)->probe;
+}
+
+static void probe_begin(void *st, mg_ctx *ctx)
+{
+    (void)ctx;
+    ((probe_state *)st)->begins++;
+}
+
+static void probe_end(void *st, mg_ctx *ctx, unsigned long long iters)
+{
+    probe_state *p = st;
+    (void)ctx;
+    p->ends++;
+    p->iters = iters;
+}
+
+static int probe_columns(void *st, const mg_cell_title **title)
+{
+    static const mg_cell_title t[] = {{"probe_iters", 1}};
+    (void)st;
+    *title = t;
+    return 1;
+}
+
+static void probe_row(void *st, mg_ctx *ctx, mg_kvlist *out, double *cell)
+{
+    probe_state *p = st;
+    (void)ctx;
+    mg_kv_number(out, "timed_iters", (double)p->iters);
+    mg_kv_number(out, "begins", (double)p->begins);
+    mg_kv_number(out, "ends", (double)p->ends);
+    cell[0] = (double)p->iters;
+    p->begins = p->ends = 0;
+}
+
+static void probe_close(void *st, mg_ctx *ctx)
+{
+    fake_world *w = ctx->drv.clock.ctx;
+    (void)st;
+    w->probe_closes++;
+}
+
+static const mg_observer fake_probe = {.name = "probe",
+                                       .state_size = sizeof(probe_state),
+                                       .open = probe_open,
+                                       .timed_begin = probe_begin,
+                                       .timed_end = probe_end,
+                                       .columns = probe_columns,
+                                       .row = probe_row,
+                                       .close = probe_close};
+
+/* The run-wide features of the fake world: those that read the host through
+ * the environment (MPI_T's pvars are the library's), and the probe. */
+extern const mg_observer mg_obs_hostcost;
+static const mg_observer *const fake_observers[] = {&mg_obs_hostcost, &fake_probe, NULL};
 
 /* Read a whole file into a new string. */
 static char *slurp(FILE *f)
@@ -394,7 +466,7 @@ static const mg_sink_ops data_ops = {.begin = data_begin,
  * files here, read back whole; no file descriptor of the process changes. */
 int mgt_run(int argc, const char *const *argv, mgt_result *r)
 {
-    fake_world w = {1000.0, 12345, 0, 0, 0, 0};
+    fake_world w = {.t = 1000.0, .lcg = 12345};
     mg_run *s = malloc(sizeof *s);
     mg_plan *plan = malloc(sizeof *plan), *before = malloc(sizeof *before);
     FILE *out = tmpfile(), *err = tmpfile();
@@ -422,7 +494,8 @@ int mgt_run(int argc, const char *const *argv, mgt_result *r)
     s->io.out = out;
     s->io.err = err;
     s->inject = &sink.base;
-    r->exit_code = run_stages(s, &w);
+    const mg_env env = {.join = fake_join, .prov = fake_prov_env, .observers = fake_observers, .arg = &w};
+    r->exit_code = mg_run_stages(s, &env);
     mg_run_release(s);
     /* the run reads its plan only: the same bytes (options included) after it */
     r->plan_unchanged =
@@ -440,6 +513,7 @@ int mgt_run(int argc, const char *const *argv, mgt_result *r)
     r->kernel_iters = w.iters;
     r->setups = w.setups;
     r->teardowns = w.teardowns;
+    r->probe_closes = w.probe_closes;
     free(s);
     return r->out && r->err ? 0 : -1;
 }

@@ -13,7 +13,9 @@
  * Its options: --cost-us, --per-byte-ns, --jitter (fraction), --ways LIST
  * (the variants, default 1,2), --corrupt (validation sees a wrong byte),
  * --fail-at SIZE (the kernel reports a condition the user's settings cause
- * at that size: mg_ctx_fail). Its extra column ratio_to_ref is the median
+ * at that size: mg_ctx_fail), --probe (the observer "probe" joins: each
+ * row's timed iterations and phase counts as "probe":{...} and a table
+ * column probe_iters). Its extra column ratio_to_ref is the median
  * over the reference variant's; its summary names the slowest row.
  */
 #ifndef MG_TEST_DRIVER_FAKE_H
@@ -33,6 +35,7 @@ typedef struct {
     long kernel_calls;      /* calls of the kernel's iterate */
     long kernel_iters;      /* iterations over all calls */
     long setups, teardowns; /* calls of the kernel's setup and teardown */
+    long probe_closes;      /* --probe: calls of the observer probe's close */
     /* What the sink the test injects (mg_run.inject) was given, as data. */
     int begins, summaries, errors;
     int nrows;

@@ -27,6 +27,7 @@ struct Outcome {
     double clock_s = 0.0;
     long calls = 0, iters = 0;
     long setups = 0, teardowns = 0;
+    long probe_closes = 0;
 };
 
 Outcome run(std::initializer_list<const char *> args, const char *program = "mpigauge_fake")
@@ -45,6 +46,7 @@ Outcome run(std::initializer_list<const char *> args, const char *program = "mpi
     out.iters = r.kernel_iters;
     out.setups = r.setups;
     out.teardowns = r.teardowns;
+    out.probe_closes = r.probe_closes;
     mgt_result_free(&r);
     return out;
 }
@@ -382,4 +384,50 @@ TEST(DriverKernelObjects, OwnMemoryIsGuardedSetUpOnceAndDescribed)
         << run_rec[0];
     r = run({"-m", "8", "-i", "10", "--ways", "1", "--own-bytes", "4K"});
     EXPECT_NE(r.out.find("# fake_own: bytes=4096 setups=1\n"), std::string::npos) << r.out;
+}
+
+// An observer (mpi/mg_observe.h) joins when it says so, sees every row's
+// timed samples begin and end once, and its values reach the JSON record
+// (an object named after it) and the default table (its column); it is
+// closed once. Without --probe it stays out of both.
+TEST(DriverObserver, ValuesReachTheRecordAndTheTableAndItIsClosedOnce)
+{
+    Outcome r = run({"-m", "1:4", "-i", "40", "-x", "4", "--ways", "1", "--probe", "--format",
+                     "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::vector<std::string> rows = lines_of(r.out, "result");
+    ASSERT_EQ(rows.size(), 3u);
+    for (const std::string &row : rows) {
+        const std::string want = "\"probe\":{\"timed_iters\":" + field(row, "iterations") +
+                                 ",\"begins\":1,\"ends\":1}";
+        EXPECT_NE(row.find(want), std::string::npos) << row;
+    }
+    EXPECT_EQ(r.probe_closes, 1);
+    Outcome t = run({"-m", "1:4", "-i", "40", "-x", "4", "--ways", "1", "--probe"});
+    EXPECT_EQ(t.exit_code, 0) << t.err;
+    std::istringstream in(t.out);
+    std::string line;
+    int header = 0, cells = 0;
+    while (std::getline(in, line)) {
+        if (line.rfind("# Size", 0) == 0) {
+            header += line.find(" probe_iters  ways") != std::string::npos;
+            continue;
+        }
+        if (line.empty() || line[0] == '#')
+            continue;
+        // a row: ... Samples Iterations Stop Validation? ratio_to_ref probe_iters ways
+        std::istringstream cols(line);
+        std::vector<std::string> v;
+        for (std::string c; cols >> c;)
+            v.push_back(c);
+        ASSERT_GE(v.size(), 4u) << line;
+        EXPECT_EQ(v[v.size() - 2], "40") << line; // the cell: 40 timed iterations
+        cells++;
+    }
+    EXPECT_EQ(header, 1) << t.out;
+    EXPECT_EQ(cells, 3) << t.out;
+    Outcome n = run({"-m", "1:4", "-i", "40", "-x", "4", "--ways", "1", "--format", "json"});
+    EXPECT_EQ(n.out.find("\"probe\":{"), std::string::npos);
+    EXPECT_EQ(n.out.find("probe_iters"), std::string::npos);
+    EXPECT_EQ(n.probe_closes, 0);
 }

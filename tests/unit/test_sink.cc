@@ -53,12 +53,19 @@ mg_result row(uint64_t size, double median, const char *variant, long value, dou
     return r;
 }
 
+// A key-value list freed at the end of its scope.
+struct Kv {
+    mg_kvlist l{};
+    Kv() { mg_kv_init(&l); }
+    ~Kv() { mg_kv_free(&l); }
+    Kv(const Kv &) = delete;
+    Kv &operator=(const Kv &) = delete;
+};
+
 // Every kind of key-value: an array of objects, an empty array, an object,
 // null, a string and a number.
-mg_kvlist summary_kv()
+void summary_kv(mg_kvlist &kv)
 {
-    mg_kvlist kv;
-    mg_kv_init(&kv);
     mg_kv_array(&kv, "latency_steps");
     mg_kv_object(&kv, nullptr);
     mg_kv_number(&kv, "below_bytes", 2048);
@@ -75,7 +82,6 @@ mg_kvlist summary_kv()
     mg_kv_null(&kv, "send_progress_lost");
     mg_kv_string(&kv, "verdict", "rendezvous from 16384");
     mg_kv_number(&kv, "sizes", 7);
-    return kv;
 }
 
 std::string render(mg_format fmt)
@@ -83,7 +89,9 @@ std::string render(mg_format fmt)
     static const char *const extra_names[] = {"latency_us", "post_delay_work", nullptr};
     const mg_table_meta meta = {"protocol",  "protocol switch", "Time (us)",        "0.1.0",
                                 extra_names, "phase",           MG_COLUMNS_DEFAULT, 0};
-    const mg_kvlist kv = summary_kv();
+    Kv own;
+    summary_kv(own.l);
+    const mg_kvlist &kv = own.l;
     return capture([&](FILE *f) {
         mg_sink s;
         mg_sink_init(&s, fmt, f);
@@ -104,15 +112,17 @@ TEST(SinkGolden, JsonLines) { expect_golden("sink.jsonl", render(MG_FORMAT_JSON)
 
 TEST(SinkKv, CompleteListIsAccepted)
 {
-    const mg_kvlist kv = summary_kv();
+    Kv own;
+    summary_kv(own.l);
+    const mg_kvlist &kv = own.l;
     EXPECT_TRUE(mg_kv_complete(&kv));
     EXPECT_EQ(kv.n, 16);
 }
 
 TEST(SinkKv, UnclosedObjectIsIncompleteAndNotWritten)
 {
-    mg_kvlist kv;
-    mg_kv_init(&kv);
+    Kv own;
+    mg_kvlist &kv = own.l;
     mg_kv_object(&kv, "open");
     mg_kv_number(&kv, "x", 1);
     EXPECT_FALSE(mg_kv_complete(&kv));
@@ -128,8 +138,8 @@ TEST(SinkKv, UnclosedObjectIsIncompleteAndNotWritten)
 
 TEST(SinkKv, EndWithoutOpenIsIncomplete)
 {
-    mg_kvlist kv;
-    mg_kv_init(&kv);
+    Kv own;
+    mg_kvlist &kv = own.l;
     mg_kv_number(&kv, "x", 1);
     mg_kv_end(&kv);
     EXPECT_FALSE(mg_kv_complete(&kv));
@@ -137,19 +147,24 @@ TEST(SinkKv, EndWithoutOpenIsIncomplete)
 
 TEST(SinkKv, OverflowIsCountedAndIncomplete)
 {
-    mg_kvlist kv;
-    mg_kv_init(&kv);
+    Kv own;
+    mg_kvlist &kv = own.l;
     for (int i = 0; i < MG_KV_MAX + 3; ++i)
         mg_kv_number(&kv, "x", i);
     EXPECT_EQ(kv.n, MG_KV_MAX);
     EXPECT_EQ(kv.overflow, 3);
     EXPECT_FALSE(mg_kv_complete(&kv));
+    mg_kv_clear(&kv); // empty again, its storage kept, and complete
+    EXPECT_EQ(kv.n, 0);
+    EXPECT_EQ(kv.cap, MG_KV_MAX);
+    mg_kv_number(&kv, "x", 1);
+    EXPECT_TRUE(mg_kv_complete(&kv));
 }
 
 TEST(SinkKv, NestingDeeperThanARecordIsIncomplete)
 {
-    mg_kvlist kv;
-    mg_kv_init(&kv);
+    Kv own;
+    mg_kvlist &kv = own.l;
     for (int i = 0; i < 20; ++i)
         mg_kv_object(&kv, "o");
     for (int i = 0; i < 20; ++i)
@@ -159,8 +174,8 @@ TEST(SinkKv, NestingDeeperThanARecordIsIncomplete)
 
 TEST(SinkKv, NullStringIsNullAndLongStringIsCut)
 {
-    mg_kvlist kv;
-    mg_kv_init(&kv);
+    Kv own;
+    mg_kvlist &kv = own.l;
     mg_kv_string(&kv, "a", nullptr);
     mg_kv_string(&kv, "b", std::string(100, 'x').c_str());
     EXPECT_EQ(kv.item[0].kind, MG_KV_NULL);
@@ -169,7 +184,9 @@ TEST(SinkKv, NullStringIsNullAndLongStringIsCut)
 
 TEST(SinkCsv, SummaryWritesNothing)
 {
-    const mg_kvlist kv = summary_kv();
+    Kv own;
+    summary_kv(own.l);
+    const mg_kvlist &kv = own.l;
     std::string out = capture([&](FILE *f) {
         mg_sink s;
         mg_sink_init(&s, MG_FORMAT_CSV, f);
@@ -206,8 +223,8 @@ TEST(SinkRecord, OnlyJsonWritesOtherRecords)
 // and the same as "# key: value" lines above a table.
 TEST(SinkKv, MembersOfAnOpenObjectAndCommentLines)
 {
-    mg_kvlist kv;
-    mg_kv_init(&kv);
+    Kv own;
+    mg_kvlist &kv = own.l;
     mg_kv_object(&kv, "window");
     mg_kv_string(&kv, "win_model", "unified");
     mg_kv_number(&kv, "bytes_per_rank", 4096);

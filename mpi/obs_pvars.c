@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The observer "pvars": the MPI library's performance variables (MPI_T
+ * pvars, mpi/mg_pvars.c) read on every rank right before a row's first
+ * timed sample and right after its last. Which: --pvars all|queues|NAME,...
+ * as given ("none": none), else "queues" for the point-to-point programs
+ * (their message queues and rendezvous transfers, where the library counts
+ * them; a default selection that cannot be read is left out). The result
+ * record's "pvars" object (doc/output.md), one member per variable:
+ *
+ *   "pvars": {"NAME": {"class":..,"sum":..,"max":..,"max_rank":R}, ...}
+ *
+ * (sum over ranks, the largest rank's value and the lowest rank with it),
+ * and a column per variable in the default table: its sum. */
+#include "mg_observe.h"
+
+#include "mg_group.h"
+#include "mg_mpi.h"
+#include "mg_mpit.h"
+#include "mg_run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    mg_pvars pvars;
+    mg_cell_title *title; /* rank 0: a column per pvar */
+    double *all;          /* rank 0: every rank's values, rank by rank */
+} pvars_state;
+
+/* The selection of this run, or NULL: none; *given 1 when --pvars named it. */
+static const char *pvars_spec(const mg_ctx *ctx, int *given)
+{
+    const char *spec = ctx->cfg->pvars;
+    *given = spec != NULL;
+    if (spec != NULL)
+        return strcmp(spec, "none") == 0 ? NULL : spec;
+    return ctx->base->id.facts & MG_FACT_NO_QUEUE_PVARS ? NULL : "queues";
+}
+
+static int pvars_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
+{
+    pvars_state *p = st;
+    int given;
+    const char *spec = pvars_spec(ctx, &given);
+    if (spec == NULL)
+        return 0;
+    if (mg_pvars_open(&p->pvars, spec, &ctx->comm, err, errlen) != 0) {
+        mg_pvars_close(&p->pvars);
+        if (!given) { /* the default selection: left out, without a word */
+            err[0] = '\0';
+            return 0;
+        }
+        if (!err[0])
+            snprintf(err, errlen, "--pvars: cannot be read");
+        return -1;
+    }
+    if (p->pvars.n == 0) {
+        mg_pvars_close(&p->pvars);
+        return 0;
+    }
+    if (ctx->rank == 0 &&
+        (!(p->all = calloc((size_t)p->pvars.n * (size_t)ctx->nranks, sizeof *p->all)) ||
+         !(p->title = calloc((size_t)p->pvars.n, sizeof *p->title))))
+        mg_mpi_die(__FILE__, __LINE__, "out of memory for --pvars");
+    for (int k = 0; ctx->rank == 0 && k < p->pvars.n; ++k) {
+        p->title[k].title = p->pvars.name[k];
+        p->title[k].counts = strcmp(p->pvars.cls[k], "timer") != 0; /* a timer's in seconds */
+    }
+    return 1;
+}
+
+static void pvars_timed_begin(void *st, mg_ctx *ctx)
+{
+    (void)ctx;
+    mg_pvars_mark(&((pvars_state *)st)->pvars, 0);
+}
+
+static void pvars_timed_end(void *st, mg_ctx *ctx, unsigned long long iters)
+{
+    (void)ctx;
+    (void)iters;
+    mg_pvars_mark(&((pvars_state *)st)->pvars, 1);
+}
+
+static int pvars_columns(void *st, const mg_cell_title **title)
+{
+    pvars_state *p = st;
+    *title = p->title;
+    return p->pvars.n;
+}
+
+/* Every rank's change (or value) to rank 0, summarised there per pvar: the
+ * sum over ranks (its table cell), the largest and the lowest rank with it. */
+static void pvars_row(void *st, mg_ctx *ctx, mg_kvlist *out, double *cell)
+{
+    pvars_state *p = st;
+    const int n = p->pvars.n, nr = ctx->nranks;
+    mg_group_gather(&ctx->drv.group, p->pvars.value, (size_t)n, p->all);
+    if (ctx->rank != 0)
+        return;
+    for (int k = 0; k < n; ++k) {
+        double sum = 0.0;
+        int top = 0;
+        for (int r = 0; r < nr; ++r) {
+            const double v = p->all[(size_t)r * (size_t)n + (size_t)k];
+            sum += v;
+            if (v > p->all[(size_t)top * (size_t)n + (size_t)k])
+                top = r;
+        }
+        mg_kv_object(out, p->pvars.name[k]);
+        mg_kv_string(out, "class", p->pvars.cls[k]);
+        mg_kv_number(out, "sum", sum);
+        mg_kv_number(out, "max", p->all[(size_t)top * (size_t)n + (size_t)k]);
+        mg_kv_number(out, "max_rank", top);
+        mg_kv_end(out);
+        cell[k] = sum;
+    }
+}
+
+static void pvars_close(void *st, mg_ctx *ctx)
+{
+    pvars_state *p = st;
+    (void)ctx;
+    mg_pvars_close(&p->pvars);
+    free(p->title);
+    free(p->all);
+}
+
+const mg_observer mg_obs_pvars = {.name = "pvars",
+                                  .state_size = sizeof(pvars_state),
+                                  .open = pvars_open,
+                                  .timed_begin = pvars_timed_begin,
+                                  .timed_end = pvars_timed_end,
+                                  .columns = pvars_columns,
+                                  .row = pvars_row,
+                                  .close = pvars_close};
