@@ -78,8 +78,9 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
  * as host memory). */
 void mg_osu_warning(const mg_osu *o, char *buf, size_t len);
 void mg_osu_free(mg_osu *o);
-/* OSU's table for o: title, figure, -f, no size (barrier), element type. */
-void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta);
+/* The OSU layout's facts for o (util/mg_report.h): title, figure, -f, no
+ * size (barrier), element type, the phase kept, -D's rows. */
+void mg_osu_table_meta(const mg_osu *o, mg_osu_table *meta);
 /* OSU's exit code for mpigauge's: 0 stays 0, every failure is 1. */
 int mg_osu_exit(int rc);
 /* What an entry's program is: a barrier (no sizes), a one-sided

@@ -178,7 +178,7 @@ void mg_osu_warning(const mg_osu *o, char *buf, size_t len)
              o->buffers);
 }
 
-void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
+void mg_osu_table_meta(const mg_osu *o, mg_osu_table *meta)
 {
     static const char *const figure[] = {[MG_OSU_LAT] = "Median Latency(us)",
                                          [MG_OSU_MT] = "Median Latency(us)",
@@ -198,22 +198,22 @@ void mg_osu_table_meta(const mg_osu *o, mg_table_meta *meta)
                                          [MG_OSU_INIT] = "",
                                          [MG_OSU_HELLO] = ""};
     const mg_osu_kind k = o->e->kind;
-    meta->osu_title = o->e->title;
-    meta->osu_figure = figure[k];
-    meta->osu_full = o->full && (k == MG_OSU_COLL || k == MG_OSU_ROOTED || k == MG_OSU_BARRIER ||
-                                 k == MG_OSU_PERS);
-    meta->osu_no_size = mg_osu_sizeless(o->e);
+    meta->title = o->e->title;
+    meta->figure = figure[k];
+    meta->full = o->full && (k == MG_OSU_COLL || k == MG_OSU_ROOTED || k == MG_OSU_BARRIER ||
+                             k == MG_OSU_PERS);
+    meta->no_size = mg_osu_sizeless(o->e);
     /* the phase OSU reports: start + wait alone (persistent), or with the
      * computation between them (non-blocking, with compute and pure beside) */
-    meta->osu_keep = o->keep[0]                              ? o->keep
-                     : k == MG_OSU_NBC                       ? "phase=overlap"
-                     : k == MG_OSU_PERS                      ? "phase=pure"
-                     : k == MG_OSU_LAT_P || k == MG_OSU_BW_P ? "calls=persistent"
-                                                             : NULL;
-    meta->osu_line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
-    meta->osu_nbc = k == MG_OSU_NBC;
-    meta->osu_datatype = !mg_osu_sizeless(o->e) && !meta->osu_line ? o->mpi_type : NULL;
-    meta->osu_ddt_rows = o->ddt_rows;
-    meta->osu_ddt_size = o->ddt_size;
-    meta->osu_ddt_sent = o->ddt_sent;
+    meta->keep = o->keep[0]                              ? o->keep
+                 : k == MG_OSU_NBC                       ? "phase=overlap"
+                 : k == MG_OSU_PERS                      ? "phase=pure"
+                 : k == MG_OSU_LAT_P || k == MG_OSU_BW_P ? "calls=persistent"
+                                                         : NULL;
+    meta->line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
+    meta->nbc = k == MG_OSU_NBC;
+    meta->datatype = !mg_osu_sizeless(o->e) && !meta->line ? o->mpi_type : NULL;
+    meta->ddt_rows = o->ddt_rows;
+    meta->ddt_size = o->ddt_size;
+    meta->ddt_sent = o->ddt_sent;
 }

@@ -238,15 +238,16 @@ void mg_output_begin(mg_run *s)
                           .columns = s->plan->cfg.columns,
                           .validated = s->plan->cfg.validate,
                           .pctl = s->plan->pctl.n > 0 ? &s->plan->pctl : NULL};
+    mg_osu_table osu = {.nprocs = s->ctx.nranks};
     if (s->plan->osu)
-        mg_osu_table_meta(s->plan->osu, &meta);
-    meta.osu_nprocs = s->ctx.nranks;
+        mg_osu_table_meta(s->plan->osu, &osu);
 
     if (s->ctx.rank != 0)
         return;
     build_info(s);
     s->nsinks = 0;
-    mg_sink_init(&s->own[0], (mg_format)s->plan->cfg.format, s->io.out);
+    mg_sink_layout(&s->own[0], (mg_format)s->plan->cfg.format, s->plan->cfg.columns,
+                   s->plan->osu ? &osu : NULL, s->io.out);
     s->sink[s->nsinks++] = &s->own[0];
     if (s->out.f) {
         mg_sink_init(&s->own[1], MG_FORMAT_JSON, s->out.f);

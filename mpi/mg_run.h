@@ -117,7 +117,7 @@ typedef struct mg_run {
     mg_out_file samples_out; /* the --samples FILE when written through */
     char *samples_text;
     size_t samples_len;
-    double t_zero; /* rank 0: its clock when the sweep began (the samples' zero) */
+    double t_zero;    /* rank 0: its clock when the sweep began (the samples' zero) */
     mg_sink own[2];   /* rank 0: standard output in the chosen format, the -o file */
     mg_sink *inject;  /* a sink the caller adds (a test's; NULL: none), fed like them */
     mg_sink *sink[3]; /* rank 0: the run's sinks (own ones, then the injected one) */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OSU_SIZE_WIDTH 10
-#define OSU_FIELD_WIDTH 20
+#define OSU_SIZE_WIDTH MG_REPORT_SIZE_WIDTH
+#define OSU_FIELD_WIDTH MG_REPORT_FIELD_WIDTH
 #define COL_WIDTH 12
 
 static const char *const spread_titles[] = {"Mean", "Min", "Max", "Stddev"};
@@ -18,8 +18,7 @@ static const char *const ci_titles[] = {"CI95-low", "CI95-high"};
 
 const char *const mg_columns_names[] = {"default", "osu", "all", "imb", NULL};
 
-/* OSU's words for a validated row. */
-static const char *pass_fail(const mg_result *r)
+const char *mg_report_pass_fail(const mg_result *r)
 {
     return r->validation && strcmp(r->validation, "passed") == 0 ? "Pass" : "Fail";
 }
@@ -95,97 +94,6 @@ static int cell_width(const char *name)
     return n > COL_WIDTH + 2 ? n : COL_WIDTH + 2;
 }
 
-/* OSU's header under an OSU name: its title (with what differs), the
- * element type, the columns. */
-static void osu_header(FILE *f, const mg_table_meta *meta)
-{
-    fprintf(f, "# %s (mpigauge %s; every figure a median over samples: doc/osu.md)\n",
-            meta->osu_title, meta->version);
-    if (meta->osu_line)
-        return; /* osu_init, osu_hello: one line, no table */
-    if (meta->osu_datatype)
-        fprintf(f, "# Datatype: %s.\n", meta->osu_datatype);
-    if (meta->osu_no_size)
-        fprintf(f, "# %s", meta->osu_figure);
-    else
-        fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->osu_figure);
-    if (meta->osu_nbc)
-        fprintf(f, "%*s%*s%*s", OSU_FIELD_WIDTH, "Compute(us)", OSU_FIELD_WIDTH, "Pure Comm.(us)",
-                OSU_FIELD_WIDTH, "Overlap(%)");
-    if (meta->osu_full)
-        fprintf(f, "%*s%*s%*s", OSU_FIELD_WIDTH, "Min Latency(us)", OSU_FIELD_WIDTH,
-                "Max Latency(us)", 12, "Iterations");
-    if (meta->validated)
-        fprintf(f, "%*s", OSU_FIELD_WIDTH, "Validation");
-    for (int i = 0; meta->pctl && i < meta->pctl->n; ++i) { /* -z: OSU's tail columns */
-        char name[16], title[48];
-        mg_pctl_name(meta->pctl->p[i], name, sizeof name);
-        snprintf(title, sizeof title, "P%s Tail %s", name,
-                 strstr(meta->osu_figure, "MB/s") ? "BW(MB/s)" : "Lat(us)");
-        fprintf(f, "%*s", OSU_FIELD_WIDTH, title);
-    }
-    if (meta->osu_ddt_rows)
-        fprintf(f, "%*s", OSU_FIELD_WIDTH, "Transmit Size");
-    if (meta->variant_name && !meta->osu_keep)
-        fprintf(f, "  %s", meta->variant_name);
-    fputc('\n', f);
-}
-
-/* The extra figure of that name, or NaN. */
-static double extra_named(const mg_result *r, const char *name)
-{
-    for (int i = 0; i < r->nextra; ++i)
-        if (r->extra_names[i] && strcmp(r->extra_names[i], name) == 0)
-            return r->extra[i];
-    return NAN;
-}
-
-/* The size OSU's table shows for a row: its own, or under -D the size
- * whose derived type carries the row's bytes. */
-static unsigned long long osu_size(const mg_table_meta *meta, const mg_result *r)
-{
-    for (int i = 0; i < meta->osu_ddt_rows; ++i)
-        if (meta->osu_ddt_sent[i] == r->size_bytes)
-            return meta->osu_ddt_size[i];
-    return (unsigned long long)r->size_bytes;
-}
-
-/* A row of OSU's table: the size, the figure, with -f the fastest and
- * slowest rank's medians and the iterations, Pass or Fail, under -D the
- * bytes sent. */
-static void osu_row(FILE *f, const mg_table_meta *meta, const mg_result *r)
-{
-    if (meta->osu_line == 1) /* MPI_Init: the fastest, slowest and mean rank */
-        fprintf(f, "nprocs: %d, min: %.0f ms, max: %.0f ms, avg: %.0f ms", meta->osu_nprocs,
-                extra_named(r, "init_min_us") / 1e3, r->stats.median / 1e3,
-                extra_named(r, "init_mean_us") / 1e3);
-    if (meta->osu_line == 2)
-        fprintf(f, "This is a test with %d processes", meta->osu_nprocs);
-    if (meta->osu_line)
-        return;
-    if (meta->osu_no_size)
-        fprintf(f, "%*.2f", 17, r->stats.median);
-    else
-        fprintf(f, "%-*llu%*.2f", OSU_SIZE_WIDTH, osu_size(meta, r), OSU_FIELD_WIDTH,
-                r->stats.median);
-    if (meta->osu_nbc)
-        fprintf(f, "%*.2f%*.2f%*.2f", OSU_FIELD_WIDTH, extra_named(r, "compute_us"),
-                OSU_FIELD_WIDTH, extra_named(r, "pure_us"), OSU_FIELD_WIDTH,
-                extra_named(r, "overlap_pct"));
-    if (meta->osu_full)
-        fprintf(f, "%*.2f%*.2f%*llu", OSU_FIELD_WIDTH,
-                r->ranks_timed > 0 ? r->fastest_rank_us : r->stats.min, OSU_FIELD_WIDTH,
-                r->ranks_timed > 0 ? r->slowest_rank_us : r->stats.max, 12, r->iterations);
-    if (meta->validated)
-        fprintf(f, "%*s", OSU_FIELD_WIDTH, pass_fail(r));
-    for (int i = 0; r->pctl && i < r->pctl->n; ++i)
-        fprintf(f, "%*.2f", OSU_FIELD_WIDTH, r->pctl_v[i]);
-    if (meta->osu_ddt_rows)
-        fprintf(f, "%*llu", OSU_FIELD_WIDTH, (unsigned long long)r->size_bytes);
-    if (!meta->osu_keep)
-        mg_report_variant_cell(f, r);
-}
-
 void mg_report_title_lines(FILE *f, const mg_table_meta *meta)
 {
     fprintf(f, "# mpigauge %s %s\n", meta->benchmark, meta->version);
@@ -195,14 +103,6 @@ void mg_report_title_lines(FILE *f, const mg_table_meta *meta)
 void mg_report_table_header(FILE *f, const mg_table_meta *meta)
 {
     const int osu = meta->columns == MG_COLUMNS_OSU;
-    if (meta->columns == MG_COLUMNS_IMB) {
-        mg_report_imb_header(f, meta);
-        return;
-    }
-    if (meta->osu_title && osu) {
-        osu_header(f, meta);
-        return;
-    }
     mg_report_title_lines(f, meta);
     fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->headline);
     if (meta->validated && osu)
@@ -265,7 +165,7 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
         fprintf(f, "%*zu", 9, s->n);
     fprintf(f, "%*llu%*s", 12, r->iterations, 13, r->stop ? r->stop : "-");
     if (meta->validated)
-        fprintf(f, "%*s", COL_WIDTH, pass_fail(r));
+        fprintf(f, "%*s", COL_WIDTH, mg_report_pass_fail(r));
     if (meta->gbits) /* MB/s x 8 / 1000 */
         table_num(f, COL_WIDTH, s->median * 8e-3);
     for (int i = 0; i < r->nextra; ++i) {
@@ -297,24 +197,20 @@ void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_resul
 {
     const mg_stats *s = &r->stats;
     const int osu = meta->columns == MG_COLUMNS_OSU;
-    if (meta->columns == MG_COLUMNS_IMB) {
-        mg_report_imb_row(f, meta, r);
-        return;
-    }
-    if (meta->osu_title && osu) {
-        if (meta->osu_keep && r->variant && strcmp(r->variant, meta->osu_keep) != 0)
-            return; /* OSU reports one phase */
-        osu_row(f, meta, r);
-    } else {
-        fprintf(f, "%-*llu", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes);
-        table_num(f, OSU_FIELD_WIDTH, s->median);
-        if (osu && meta->validated)
-            fprintf(f, "%*s", COL_WIDTH, pass_fail(r));
-        if (!osu)
-            table_stats(f, meta, r);
-        mg_report_variant_cell(f, r);
-    }
+    fprintf(f, "%-*llu", OSU_SIZE_WIDTH, (unsigned long long)r->size_bytes);
+    table_num(f, OSU_FIELD_WIDTH, s->median);
+    if (osu && meta->validated)
+        fprintf(f, "%*s", COL_WIDTH, mg_report_pass_fail(r));
+    if (!osu)
+        table_stats(f, meta, r);
+    mg_report_variant_cell(f, r);
     fputc('\n', f);
+    mg_report_few_note(f, r);
+}
+
+void mg_report_few_note(FILE *f, const mg_result *r)
+{
+    const mg_stats *s = &r->stats;
     if (s->n < MG_FEW_SAMPLES)
         fprintf(f,
                 "# ! size %llu%s%s: %zu sample%s, fewer than %d: the percentiles and the CI say "
@@ -391,7 +287,7 @@ void mg_report_csv_row_meta(FILE *f, const mg_table_meta *meta, const mg_result 
 {
     csv_fields(f, r);
     if (meta->validated)
-        fprintf(f, ",%s", pass_fail(r));
+        fprintf(f, ",%s", mg_report_pass_fail(r));
     fputc('\n', f);
 }
 

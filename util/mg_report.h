@@ -34,6 +34,10 @@ extern "C" {
 
 #define MG_MAX_EXTRA 10
 
+/* The first two columns of a table: the size and the figure. */
+#define MG_REPORT_SIZE_WIDTH 10
+#define MG_REPORT_FIELD_WIDTH 20
+
 /* -z, --percentiles LIST: the percentile columns, in percent, ascending. */
 #define MG_MAX_PCTL 8
 typedef struct {
@@ -107,28 +111,34 @@ typedef struct {
     const char *variant_name;       /* title of the variant column, or NULL */
     int ncells; /* the observers' table columns (mg_cell_title), after every other */
     const mg_cell_title *cell;
-    /* Under an OSU name (mpi/mg_osu.h): OSU's table. osu_title is OSU's
-     * first header line (NULL: not OSU's table), osu_figure the figure's
-     * column title; osu_full adds Min and Max over ranks and Iterations
-     * (-f), osu_no_size drops the size (barrier), osu_datatype names the
-     * element type ("MPI_CHAR"; NULL: no such line). */
-    const char *osu_title, *osu_figure, *osu_datatype;
-    int osu_full, osu_no_size;
-    const char *osu_keep; /* only rows of this variant ("phase=pure"), or NULL */
-    /* OSU's -D: the row of payload osu_ddt_sent[i] shows OSU's size
-     * osu_ddt_size[i], and a Transmit Size column the payload (0 rows: no -D) */
-    int osu_ddt_rows;
-    const unsigned long long *osu_ddt_size, *osu_ddt_sent;
-    int osu_nbc;         /* non-blocking: Compute, Pure Comm. and Overlap columns */
     int gbits;           /* bandwidth rows (MB/s): a Gbit/s column */
     int ranks_named;     /* rows name their slowest and fastest rank (--columns imb) */
-    int osu_line;        /* 1: osu_init's line, 2: osu_hello's, in place of a table */
-    int osu_nprocs;      /* the ranks (osu_init, osu_hello) */
     int columns;         /* the table's columns: MG_COLUMNS_* (--columns) */
     int validated;       /* -c: a Validation column (Pass/Fail), in CSV too */
     const mg_pctl *pctl; /* -z: these percentile columns in place of P90, P99 (table) and
                           * p50, p90, p99 (CSV); NULL: those */
 } mg_table_meta;
+
+/* The OSU layout's facts (util/mg_report_osu.c), filled under an OSU name
+ * (mpi/mg_osu.h): title is OSU's first header line, figure the figure's
+ * column title; full adds Min and Max over ranks and Iterations (-f),
+ * no_size drops the size (barrier), datatype names the element type
+ * ("MPI_CHAR"; NULL: no such line), keep: only rows of this variant
+ * ("phase=pure"; NULL: all). OSU's -D: the row of payload ddt_sent[i]
+ * shows OSU's size ddt_size[i], and a Transmit Size column the payload (0
+ * rows: no -D). nbc: Compute, Pure Comm. and Overlap columns; line 1:
+ * osu_init's line, 2: osu_hello's, in place of a table, over nprocs
+ * ranks. */
+typedef struct mg_osu_table {
+    const char *title, *figure, *datatype;
+    int full, no_size;
+    const char *keep;
+    int ddt_rows;
+    const unsigned long long *ddt_size, *ddt_sent;
+    int nbc;
+    int line;
+    int nprocs;
+} mg_osu_table;
 
 /* --columns: default (every statistic), osu (the size and the figure, and
  * Pass/Fail with -c, as OSU prints them), all (default and P50). */
@@ -154,6 +164,15 @@ void mg_report_variant_cell(FILE *f, const mg_result *r);
 void mg_report_imb_header(FILE *f, const mg_table_meta *meta);
 void mg_report_imb_row(FILE *f, const mg_table_meta *meta, const mg_result *r);
 void mg_report_table_row(FILE *f, const mg_result *r);
+/* OSU's table (the OSU layout): its header, and a row (nothing for a row
+ * of another phase than t->keep). */
+void mg_report_osu_header(FILE *f, const mg_table_meta *meta, const mg_osu_table *t);
+void mg_report_osu_row(FILE *f, const mg_table_meta *meta, const mg_osu_table *t,
+                       const mg_result *r);
+/* OSU's words for a validated row: "Pass" or "Fail". */
+const char *mg_report_pass_fail(const mg_result *r);
+/* Under a row of fewer than MG_FEW_SAMPLES samples: a line saying so. */
+void mg_report_few_note(FILE *f, const mg_result *r);
 /* The same with meta's columns and validation column. */
 void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_result *r);
 void mg_report_csv_header(FILE *f);

@@ -30,6 +30,38 @@ static void table_summary(mg_sink *s, const char *benchmark, const mg_kvlist *l)
     fflush(s->f);
 }
 
+/* ---- the IMB and OSU tables ---- */
+
+static void imb_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
+{
+    if (record)
+        record(s->f, arg, 1);
+    s->meta = *meta;
+    mg_report_imb_header(s->f, meta);
+    fflush(s->f);
+}
+
+static void imb_row(mg_sink *s, const mg_result *r)
+{
+    mg_report_imb_row(s->f, &s->meta, r);
+    fflush(s->f);
+}
+
+static void osu_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
+{
+    if (record)
+        record(s->f, arg, 1);
+    s->meta = *meta;
+    mg_report_osu_header(s->f, meta, &s->osu);
+    fflush(s->f);
+}
+
+static void osu_row(mg_sink *s, const mg_result *r)
+{
+    mg_report_osu_row(s->f, &s->meta, &s->osu, r);
+    fflush(s->f);
+}
+
 /* ---- CSV ---- */
 
 static void csv_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
@@ -120,6 +152,18 @@ static const mg_sink_ops table_ops = {.begin = table_begin,
                                       .summary = table_summary,
                                       .record = no_record,
                                       .error = no_error};
+static const mg_sink_ops imb_ops = {.begin = imb_begin,
+                                    .row = imb_row,
+                                    .summary = table_summary,
+                                    .record = no_record,
+                                    .error = no_error};
+
+static const mg_sink_ops osu_ops = {.begin = osu_begin,
+                                    .row = osu_row,
+                                    .summary = table_summary,
+                                    .record = no_record,
+                                    .error = no_error};
+
 static const mg_sink_ops csv_ops = {.begin = csv_begin,
                                     .row = csv_row,
                                     .summary = csv_summary,
@@ -133,6 +177,20 @@ static const mg_sink_ops json_ops = {.begin = json_begin,
 
 void mg_sink_init(mg_sink *s, mg_format fmt, FILE *f)
 {
+    memset(s, 0, sizeof *s);
     s->ops = fmt == MG_FORMAT_CSV ? &csv_ops : fmt == MG_FORMAT_JSON ? &json_ops : &table_ops;
     s->f = f;
+}
+
+void mg_sink_layout(mg_sink *s, mg_format fmt, int columns, const mg_osu_table *osu, FILE *f)
+{
+    mg_sink_init(s, fmt, f);
+    if (fmt != MG_FORMAT_TABLE)
+        return;
+    if (columns == MG_COLUMNS_IMB)
+        s->ops = &imb_ops;
+    else if (columns == MG_COLUMNS_OSU && osu) {
+        s->ops = &osu_ops;
+        s->osu = *osu;
+    }
 }

@@ -60,10 +60,16 @@ struct mg_sink {
     const mg_sink_ops *ops;
     FILE *f;
     mg_table_meta meta; /* begin's, for the rows' columns */
+    mg_osu_table osu;   /* the OSU layout's facts */
 };
 
 /* A sink of format fmt on f (every write is flushed). */
 void mg_sink_init(mg_sink *s, mg_format fmt, FILE *f);
+/* The same, a table in the layout of --columns chosen once: IMB's table
+ * (util/mg_report_imb.c), OSU's under an OSU name (osu: its facts; with
+ * --columns osu and no OSU name, the default table's size and figure), or
+ * the default table. */
+void mg_sink_layout(mg_sink *s, mg_format fmt, int columns, const mg_osu_table *osu, FILE *f);
 
 #ifdef __cplusplus
 }

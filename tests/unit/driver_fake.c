@@ -494,7 +494,8 @@ int mgt_run(int argc, const char *const *argv, mgt_result *r)
     s->io.out = out;
     s->io.err = err;
     s->inject = &sink.base;
-    const mg_env env = {.join = fake_join, .prov = fake_prov_env, .observers = fake_observers, .arg = &w};
+    const mg_env env = {
+        .join = fake_join, .prov = fake_prov_env, .observers = fake_observers, .arg = &w};
     r->exit_code = mg_run_stages(s, &env);
     mg_run_release(s);
     /* the run reads its plan only: the same bytes (options included) after it */

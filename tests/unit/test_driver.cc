@@ -392,14 +392,14 @@ TEST(DriverKernelObjects, OwnMemoryIsGuardedSetUpOnceAndDescribed)
 // closed once. Without --probe it stays out of both.
 TEST(DriverObserver, ValuesReachTheRecordAndTheTableAndItIsClosedOnce)
 {
-    Outcome r = run({"-m", "1:4", "-i", "40", "-x", "4", "--ways", "1", "--probe", "--format",
-                     "json"});
+    Outcome r =
+        run({"-m", "1:4", "-i", "40", "-x", "4", "--ways", "1", "--probe", "--format", "json"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const std::vector<std::string> rows = lines_of(r.out, "result");
     ASSERT_EQ(rows.size(), 3u);
     for (const std::string &row : rows) {
-        const std::string want = "\"probe\":{\"timed_iters\":" + field(row, "iterations") +
-                                 ",\"begins\":1,\"ends\":1}";
+        const std::string want =
+            "\"probe\":{\"timed_iters\":" + field(row, "iterations") + ",\"begins\":1,\"ends\":1}";
         EXPECT_NE(row.find(want), std::string::npos) << row;
     }
     EXPECT_EQ(r.probe_closes, 1);

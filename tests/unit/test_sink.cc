@@ -267,3 +267,44 @@ TEST(SinkError, JsonWritesTheErrorRecordTheTableAndCsvNothing)
     EXPECT_EQ(with(MG_FORMAT_TABLE, &usage), "");
     EXPECT_EQ(with(MG_FORMAT_CSV, &usage), "");
 }
+
+// The layouts are sinks of their own, chosen once: OSU's table under an OSU
+// name (only the kept phase's rows, OSU's title and columns), IMB's with
+// --columns imb, the default table's size and figure with --columns osu and
+// no OSU name; CSV and JSON whatever the columns.
+TEST(SinkLayout, OsuImbAndPlainChosenOnce)
+{
+    static const char *const extra_names[] = {"latency_us", "post_delay_work", nullptr};
+    mg_table_meta meta = {"protocol",  "protocol switch", "Time (us)",    "0.1.0",
+                          extra_names, "phase",           MG_COLUMNS_OSU, 0};
+    mg_osu_table osu{};
+    osu.title = "OSU MPI Latency Test";
+    osu.figure = "Median Latency(us)";
+    osu.datatype = "MPI_CHAR";
+    osu.keep = "phase=pingpong";
+    auto with = [&](mg_format fmt, int columns, const mg_osu_table *t) {
+        meta.columns = columns;
+        return capture([&](FILE *f) {
+            mg_sink s;
+            mg_sink_layout(&s, fmt, columns, t, f);
+            s.ops->begin(&s, &meta, nullptr, nullptr);
+            mg_result a = row(2048, 1.5, "phase=pingpong", 0, 0.75, NAN);
+            mg_result b = row(2048, 2.25, "phase=send_progress", 1, NAN, 0.125);
+            s.ops->row(&s, &a);
+            s.ops->row(&s, &b);
+        });
+    };
+    EXPECT_EQ(with(MG_FORMAT_TABLE, MG_COLUMNS_OSU, &osu),
+              "# OSU MPI Latency Test (mpigauge 0.1.0; every figure a median over samples: "
+              "doc/osu.md)\n# Datatype: MPI_CHAR.\n# Size      Median Latency(us)\n"
+              "2048                      1.50\n");
+    EXPECT_EQ(with(MG_FORMAT_TABLE, MG_COLUMNS_OSU, nullptr),
+              "# mpigauge protocol 0.1.0\n# protocol switch\n"
+              "# Size               Time (us)  phase\n"
+              "2048                      1.50  pingpong\n"
+              "2048                      2.25  send_progress\n");
+    const std::string imb = with(MG_FORMAT_TABLE, MG_COLUMNS_IMB, &osu);
+    EXPECT_NE(imb.find("#bytes #repetitions"), std::string::npos) << imb;
+    EXPECT_EQ(with(MG_FORMAT_CSV, MG_COLUMNS_OSU, &osu),
+              with(MG_FORMAT_CSV, MG_COLUMNS_DEFAULT, nullptr));
+}
