@@ -15,7 +15,7 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_dtype.c mpi/mg_dtype.h \
 	mpi/mg_observe.c mpi/mg_observe.h mpi/mg_observers.c \
 	mpi/obs_hostcost.c \
-	mpi/obs_pvars.c
+	mpi/obs_pvars.c mpi/obs_per_rank.c mpi/obs_served_by.c mpi/obs_sentinel.c
 
 # Every benchmark program links the two libraries.
 MG_LDADD = mpi/libmgmpi.a util/libmgutil.a $(HWLOC_LIBS) -lpthread -lm

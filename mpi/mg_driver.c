@@ -5,7 +5,6 @@
 #include "mg_run.h"
 
 #include "mg_exit.h"
-#include "mg_sentinel.h"
 #include "mg_stats.h"
 
 #include <math.h>
@@ -149,10 +148,12 @@ int mg_run_stages(mg_run *s, const mg_env *env)
         return list_pvars(s);
     if (mg_session_rails(s, &served, &rc) != 0)
         return rc;
-    if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK ||
-        (rc = mg_run_observe(s, env->observers)) != MG_EXIT_OK)
+    if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
         return rc;
     env->prov(&s->prov, &s->ctx, env->arg);
+    s->ctx.drv.prov = &s->prov;
+    if ((rc = mg_run_observe(s, env->observers)) != MG_EXIT_OK)
+        return rc;
     return mg_run_sweep(s);
 }
 

@@ -119,6 +119,9 @@ typedef struct {
      * called right before a (size, variant)'s first timed sample and right
      * after its last, outside the timed blocks. */
     struct mg_observe_set *obs;
+    /* The run record's facts (rank 0's complete; mpi/mg_prov.h), once the
+     * environment collected them: what an observer may read of them. */
+    const struct mg_prov *prov;
     /* How the host's usage is read (getrusage; a fake in the one-process
      * tests, as the clock): 0, or -1 when it cannot be; NULL: getrusage. */
     int (*usage)(const mg_ctx *ctx, struct mg_host_usage *u);

@@ -77,7 +77,7 @@ void mg_observe_timed(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long l
     }
 }
 
-void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, mg_kvlist *out)
+void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out)
 {
     for (int i = 0, at = 0; set != NULL && i < set->n; ++i) {
         const mg_observer *o = set->obs[i];
@@ -91,12 +91,20 @@ void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, mg_kvlist *out)
         }
         if (o->row == NULL)
             continue;
-        if (ctx->rank == 0)
+        if (ctx->rank == 0 && !o->flat)
             mg_kv_object(out, o->name);
-        o->row(set->state[i], ctx, out, ctx->rank == 0 ? cell : NULL);
-        if (ctx->rank == 0)
+        o->row(set->state[i], ctx, v, out, ctx->rank == 0 ? cell : NULL);
+        if (ctx->rank == 0 && !o->flat)
             mg_kv_end(out);
     }
+}
+
+void mg_observe_sweep(mg_observe_set *set, mg_ctx *ctx, int end, struct mg_sink *const *sink,
+                      int nsinks)
+{
+    for (int i = 0; set != NULL && i < set->n; ++i)
+        if (set->obs[i]->sweep)
+            set->obs[i]->sweep(set->state[i], ctx, end, sink, nsinks);
 }
 
 void mg_observe_close(mg_observe_set *set, mg_ctx *ctx)

@@ -17,11 +17,15 @@
  *                iterations of this rank
  *   columns      rank 0, once, after open: the columns it adds to the
  *                default table (mg_cell_title; NULL: none)
+ *   sweep        the sweep begins (after the run record and header) and
+ *                ends (before the summary): whole records to the sinks
  *   row          the row measured, before it is written: collective over
  *                the run's ranks through ctx->drv.group; rank 0 adds its
  *                values to the record (an object named after the observer,
- *                "host": {...}, in JSON; the table and CSV leave it out)
- *                and fills its table cells, one per column (NaN: none)
+ *                "host": {...}, in JSON, or members of the record itself
+ *                when flat; the table and CSV leave it out) and fills its
+ *                table cells, one per column (NaN: none); v: what the
+ *                driver knows of the row
  *   close        the sweep over (also after a failed one)
  *
  * An observer keeps its state in state_size bytes the driver gives it,
@@ -38,15 +42,37 @@
 #include "mg_report.h"
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* What the driver knows of a row when the observers' row phase comes
+ * (rank 0's; on the other ranks rank_median is NULL). */
+typedef struct mg_row_view {
+    uint64_t size;
+    /* programs that name their ranks (more than a pair): every rank's
+     * median of its own timed samples, raw (x scale: in us, or in the
+     * figure's own unit when by_value); NULL: not gathered */
+    const double *rank_median_s;
+    double scale;
+    int nranks;
+    int by_value; /* the figure is not a time (memory) */
+} mg_row_view;
 
 typedef struct mg_observer {
     const char *name; /* its key in a result record */
+    /* 1: its values are members of the result record itself ("algorithm",
+     * "rank_median_us"), not of an object named after it */
+    int flat;
     size_t state_size;
     int (*open)(void *st, mg_ctx *ctx, char *err, size_t errlen); /* NULL: always joins */
     void (*timed_begin)(void *st, mg_ctx *ctx);
     void (*timed_end)(void *st, mg_ctx *ctx, unsigned long long iters);
     int (*columns)(void *st, const mg_cell_title **title); /* how many, *title their titles */
-    void (*row)(void *st, mg_ctx *ctx, mg_kvlist *out, double *cell);
+    /* the sweep begins (end 0: after the run record and the header) or
+     * ended (end 1: after its last row, before the summary; not after a
+     * failed sweep): collective; rank 0 may hand whole records to the
+     * run's sinks (JSON ones write them: mg_sink_ops.record) */
+    void (*sweep)(void *st, mg_ctx *ctx, int end, struct mg_sink *const *sink, int nsinks);
+    void (*row)(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out, double *cell);
     void (*close)(void *st, mg_ctx *ctx);
 } mg_observer;
 
@@ -78,7 +104,10 @@ void mg_observe_timed(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long l
 /* row of every joined observer (collective), each inside an object of its
  * name in out and its cells in set->cell (rank 0's; the other ranks' out
  * is not written). */
-void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, mg_kvlist *out);
+void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out);
+/* sweep of every joined observer (collective). */
+void mg_observe_sweep(mg_observe_set *set, mg_ctx *ctx, int end, struct mg_sink *const *sink,
+                      int nsinks);
 void mg_observe_close(mg_observe_set *set, mg_ctx *ctx);
 
 #endif

@@ -40,11 +40,9 @@ static void keep_row(mg_rows *t, const mg_result *r)
     t->n++;
 }
 
-/* The slowest and fastest rank of a row, and with --per-rank every rank's
- * median (in us, an array the caller frees). */
-static double *name_ranks(const mg_run *s, const double *median_s, mg_result *r)
+/* The slowest and fastest rank of a row. */
+static void name_ranks(const mg_run *s, const double *median_s, mg_result *r)
 {
-    double *us = NULL;
     const int n = s->ctx.nranks;
     double mean_s;
     /* a figure other than time: in its unit, the largest named the heaviest */
@@ -58,13 +56,6 @@ static double *name_ranks(const mg_run *s, const double *median_s, mg_result *r)
         r->slowest_host = s->prov.hosts ? s->prov.hosts[r->slowest_rank] : NULL;
         r->fastest_host = s->prov.hosts ? s->prov.hosts[r->fastest_rank] : NULL;
     }
-    if (s->plan->cfg.per_rank && (us = malloc((size_t)n * sizeof *us)) != NULL) {
-        for (int i = 0; i < n; ++i)
-            us[i] = median_s[i] * scale;
-        r->rank_median_us = us;
-        r->nranks = n;
-    }
-    return us;
 }
 
 /* Rank 0: statistics, extras and the output of one (size, variant); the
@@ -84,7 +75,6 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
                                                    : "MB/s";
     r.iterations = iters;
     r.stop = mg_stop_reason_name(why);
-    r.algorithm = s->served_by[0] ? s->served_by : NULL;
     if (b->sweep.variant_name) {
         mg_bench_variant_label(b, s->ctx.variant, label, sizeof label);
         r.variant = label;
@@ -106,14 +96,13 @@ int mg_output_row(mg_run *s, uint64_t size, double *samples, size_t n, unsigned 
         }
         b->report.extras(&s->ctx, size, &r.stats, rank_median_s, r.extra);
     }
-    double *rank_us = rank_median_s && mg_names_ranks(b) ? name_ranks(s, rank_median_s, &r) : NULL;
+    if (rank_median_s && mg_names_ranks(b))
+        name_ranks(s, rank_median_s, &r);
     if (s->obs.n > 0)
         r.observed = &s->row_observed;
     r.cell = s->obs.cell;
     for (int k = 0; k < s->nsinks; ++k)
         s->sink[k]->ops->row(s->sink[k], &r);
-    free(rank_us);
-    r.rank_median_us = NULL;
     if (b->report.summary)
         keep_row(&s->rows, &r);
     return 0;
@@ -207,10 +196,7 @@ static void build_info(mg_run *s)
     ri->time_mode = modes[b->timing.time_mode];
     ri->argc = s->plan->argc;
     ri->argv = s->plan->argv;
-    s->served_by[0] = '\0';
     ri->algorithm = (b->id.facts & MG_FACT_ALGORITHM) != 0;
-    if (ri->algorithm)
-        mg_prov_served_by(&s->prov, b->id.name, s->served_by, sizeof s->served_by);
     if (s->plan->osu) {
         ri->osu_name = s->plan->osu->e->osu;
         ri->osu_buffers = s->plan->osu->buffers;

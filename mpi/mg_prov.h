@@ -14,7 +14,7 @@
 
 #include "mg_size.h"
 
-typedef struct {
+typedef struct mg_prov {
     int nranks, nnodes;
     char **hosts;    /* rank 0 only: host name of every rank */
     char **bindings; /* rank 0 only: CPU binding of every rank (hwloc list) */

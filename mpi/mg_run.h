@@ -130,7 +130,6 @@ typedef struct mg_run {
     mg_kvlist row_observed;
     /* rank 0: what the run record says, built by mg_output_begin */
     mg_run_info info;
-    char served_by[160]; /* rank 0, a collective: its algorithm (mg_prov_served_by), or "" */
     mg_opt_table info_tables[3]; /* the common tables, then the benchmark's */
     char (*info_variants)[96];
     mg_kvlist info_kernel;
@@ -293,9 +292,8 @@ extern const mg_env mg_env_mpi;
 /* Everything after MPI_Init and before MPI_Finalize, the tool's and the
  * one-process tests' alike: the ranks joined (env->join), --turns, the
  * plan reported, what the library lacks refused, rails, layout, the run
- * observers (env->observers), the run record's facts (env->prov), then
- * mg_run_sweep.
- * Returns the exit code. */
+ * record's facts (env->prov), the observers (env->observers), then
+ * mg_run_sweep. Returns the exit code. */
 int mg_run_stages(mg_run *s, const mg_env *env);
 
 /* After the session's MPI set-up (topology, rails, layout, provenance):
@@ -305,9 +303,9 @@ int mg_run_stages(mg_run *s, const mg_env *env);
  * aside, which need MPI): it runs in one process with mg_group_solo and a
  * fake clock. Returns the exit code. */
 int mg_run_sweep(mg_run *s);
-/* The run-wide features of list that join this run (mg_observe.h), before
- * the run record's facts are collected (a pvar session then spans it); the
- * exit code. mg_run_sweep closes them. */
+/* The run-wide features of list that join this run (mg_observe.h), once
+ * the run record's facts are collected (ctx.drv.prov); the exit code.
+ * mg_run_sweep closes them. */
 int mg_run_observe(mg_run *s, const mg_observer *const *list);
 
 #endif

@@ -7,7 +7,6 @@
 #include "mg_run.h"
 
 #include "mg_exit.h"
-#include "mg_sentinel.h"
 #include "mg_stats.h"
 
 #include <math.h>
@@ -24,6 +23,7 @@ typedef struct {
     mg_sample_log log; /* rank 0, --samples */
     int rank_samples;  /* every rank: --samples with --per-rank */
     double *rank_all;  /* rank 0: every rank's own samples of a row */
+    mg_row_view view;  /* what the observers are told of the row */
 } sweep_bufs;
 
 static void sweep_alloc(const mg_run *s, sweep_bufs *w)
@@ -80,6 +80,20 @@ static void sweep_free(sweep_bufs *w)
     free(w->rank_med);
 }
 
+/* What the observers are told of the row (mg_observe.h). */
+static const mg_row_view *row_view(mg_run *s, sweep_bufs *w, uint64_t size)
+{
+    const mg_bench *b = s->b;
+    const int by_value = b->timing.metric == MG_METRIC_VALUE;
+    w->view =
+        (mg_row_view){.size = size,
+                      .rank_median_s = s->ctx.rank == 0 && mg_names_ranks(b) ? w->rank_med : NULL,
+                      .scale = by_value ? b->timing.time_scale : 1e6,
+                      .nranks = s->ctx.nranks,
+                      .by_value = by_value};
+    return &w->view;
+}
+
 /* What rank 0 decides after a (size, variant) and every rank needs. */
 typedef struct {
     double ref_s; /* the reference variant's raw median (v = 0) */
@@ -114,7 +128,7 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     if (w->rank_samples) /* the same count on every rank: one schedule */
         mg_group_gather(&ctx->drv.group, w->mine, nmine, w->rank_all);
     mg_kv_clear(&s->row_observed);
-    mg_observe_row(&s->obs, ctx, &s->row_observed);
+    mg_observe_row(&s->obs, ctx, row_view(s, w, size), &s->row_observed);
     *ok = s->plan->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
         return -1;
@@ -141,8 +155,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
     return out.failed ? -1 : out.stop;
 }
 
-/* The sweep: sizes x variants, between the sentinels; the run record and
- * header first, the summary last. */
+/* The sweep: sizes x variants, between the observers' sweep phases (the
+ * sentinels); the run record and header first, the summary last. */
 static int sweep(mg_run *s)
 {
     mg_ctx *ctx = &s->ctx;
@@ -153,8 +167,7 @@ static int sweep(mg_run *s)
     mg_output_begin(s);
     mg_samples_begin(s);
     mg_turns_begin(ctx->drv.turns);
-    if (s->plan->cfg.sentinel)
-        mg_sentinel_take(ctx, "before", s->sink, s->nsinks);
+    mg_observe_sweep(&s->obs, ctx, 0, s->sink, s->nsinks);
     for (size_t k = 0; k < s->plan->sweep.n; ++k) {
         uint64_t size = s->plan->sweep.sizes_bytes[k];
         mg_stats ref;
@@ -181,8 +194,7 @@ static int sweep(mg_run *s)
         sweep_free(&w);
         return rc;
     }
-    if (s->plan->cfg.sentinel)
-        mg_sentinel_take(ctx, "after", s->sink, s->nsinks);
+    mg_observe_sweep(&s->obs, ctx, 1, s->sink, s->nsinks);
     mg_output_summary(s);
     sweep_free(&w);
     if (ctx->rank == 0 && rc != MG_EXIT_OK)

@@ -84,9 +84,10 @@ static void host_timed_end(void *st, mg_ctx *ctx, unsigned long long iters)
     mg_host_figures(&h->before, &after, iters, t1_s - h->t0_s, h->fig);
 }
 
-static void host_row(void *st, mg_ctx *ctx, mg_kvlist *out, double *cell)
+static void host_row(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out, double *cell)
 {
     host_state *h = st;
+    (void)v;
     (void)cell;
     mg_group_gather(&ctx->drv.group, h->fig, MG_HOST_NFIG, h->all);
     if (ctx->rank == 0) {

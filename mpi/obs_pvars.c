@@ -92,9 +92,10 @@ static int pvars_columns(void *st, const mg_cell_title **title)
 
 /* Every rank's change (or value) to rank 0, summarised there per pvar: the
  * sum over ranks (its table cell), the largest and the lowest rank with it. */
-static void pvars_row(void *st, mg_ctx *ctx, mg_kvlist *out, double *cell)
+static void pvars_row(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out, double *cell)
 {
     pvars_state *p = st;
+    (void)v;
     const int n = p->pvars.n, nr = ctx->nranks;
     mg_group_gather(&ctx->drv.group, p->pvars.value, (size_t)n, p->all);
     if (ctx->rank != 0)

@@ -28,7 +28,7 @@ typedef enum {
 /* Events a list holds at most (its storage grows to this on demand: a
  * run's --pvars all can name a hundred variables, six events each). */
 #define MG_KV_MAX 65536
-#define MG_KV_STRLEN 64
+#define MG_KV_STRLEN 160
 
 typedef struct {
     mg_kv_kind kind;

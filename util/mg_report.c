@@ -364,12 +364,6 @@ static void json_ranks(mg_json *j, const mg_result *r)
     }
     if (r->observed)
         mg_kv_write_json(j, r->observed);
-    if (r->rank_median_us) {
-        mg_json_array_begin(j, r->ranks_by_value ? "rank_median" : "rank_median_us");
-        for (int i = 0; i < r->nranks; ++i)
-            mg_json_number(j, NULL, r->rank_median_us[i]);
-        mg_json_array_end(j);
-    }
 }
 
 void mg_report_json_result(FILE *f, const mg_result *r)
@@ -409,8 +403,6 @@ void mg_report_json_result(FILE *f, const mg_result *r)
         mg_json_bool(&j, "few_samples", 1);
     mg_json_uint(&j, "iterations", r->iterations);
     mg_json_string(&j, "stop", r->stop);
-    if (r->algorithm)
-        mg_json_string(&j, "algorithm", r->algorithm);
     if (r->variant)
         mg_json_string(&j, "variant", r->variant);
     if (r->validation)

@@ -67,7 +67,6 @@ typedef struct {
     mg_stats stats;                /* in unit */
     unsigned long long iterations; /* timed iterations over all samples */
     const char *stop;              /* why sampling stopped (mg_stop_reason_name) */
-    const char *algorithm;  /* a collective's algorithm as forced, or "unknown"; NULL: none */
     const char *variant;    /* second sweep dimension, "slaves=3"; NULL: none */
     long variant_value;     /* its value (not written: for a benchmark's summary) */
     const char *validation; /* "passed", "failed"; NULL: not validated */
@@ -87,8 +86,6 @@ typedef struct {
     int slowest_rank, fastest_rank;
     const char *slowest_host, *fastest_host;
     double slowest_rank_us, fastest_rank_us;
-    const double *rank_median_us; /* --per-rank: every rank's, nranks of them; NULL: not kept */
-    int nranks;
     /* What the run's observers (mpi/mg_observe.h) say of the row, as named
      * values: JSON writes them as members ("host": {...}); NULL: none. */
     const struct mg_kvlist *observed;

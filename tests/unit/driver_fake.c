@@ -362,10 +362,11 @@ static int probe_columns(void *st, const mg_cell_title **title)
     return 1;
 }
 
-static void probe_row(void *st, mg_ctx *ctx, mg_kvlist *out, double *cell)
+static void probe_row(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out, double *cell)
 {
     probe_state *p = st;
     (void)ctx;
+    (void)v;
     mg_kv_number(out, "timed_iters", (double)p->iters);
     mg_kv_number(out, "begins", (double)p->begins);
     mg_kv_number(out, "ends", (double)p->ends);

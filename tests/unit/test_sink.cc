@@ -177,7 +177,7 @@ TEST(SinkKv, NullStringIsNullAndLongStringIsCut)
     Kv own;
     mg_kvlist &kv = own.l;
     mg_kv_string(&kv, "a", nullptr);
-    mg_kv_string(&kv, "b", std::string(100, 'x').c_str());
+    mg_kv_string(&kv, "b", std::string(MG_KV_STRLEN + 40, 'x').c_str());
     EXPECT_EQ(kv.item[0].kind, MG_KV_NULL);
     EXPECT_EQ(std::string(kv.item[1].string), std::string(MG_KV_STRLEN - 1, 'x'));
 }
