@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Which of the driver's modules call which, and the circles among them.
 
-Reads the object files of a build's driver library (mpi/*.o, made by make)
+Reads the object files of a build's driver library (mpi/ and its rooms'
+*.o, made by make)
 with `nm`: module A calls module B when A's object leaves a symbol undefined
 that B's object defines. Prints every edge with the functions it carries and
 then the strongly connected components of more than one module (a circle:
@@ -99,7 +100,8 @@ def main(argv):
                     edges.setdefault(m, set()).add(t)
                     carried[(m, t)] = where
     else:
-        objs = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".o"))
+        objs = sorted(os.path.join(d, f) for d, _, fs in os.walk(folder) for f in fs
+                      if f.endswith(".o"))
         mods = {module(o): symbols(o) for o in objs}
         owner = {s: m for m, (d, _) in mods.items() for s in d}
         for m, (_, und) in mods.items():

@@ -4,7 +4,7 @@
  * --ddt): the blocking call measured, size by size, with two datatypes,
  * variant datatype=ELEM|LAYOUT/ELEM. The reference is the run without -D
  * (the block's elements of -T, contiguous); the other describes each block
- * of N payload bytes as one derived datatype (mpi/mg_dtype.h: contiguous,
+ * of N payload bytes as one derived datatype (mpi/transport/mg_dtype.h: contiguous,
  * vector:B:S, indexed, resized) whose extent is the layout's, so block j
  * of a gather or an alltoall starts at j times that extent. Every rank
  * sends and receives with the same type, so a payload byte lands at its

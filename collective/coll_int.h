@@ -9,8 +9,8 @@
 #ifndef MG_COLL_INT_H
 #define MG_COLL_INT_H
 
+#include "mg_bench.h"
 #include "mg_collective.h"
-#include "mg_driver.h"
 #include "mg_graph.h"
 #include "mg_layout.h"
 #include "mg_matrix.h"

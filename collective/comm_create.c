@@ -19,7 +19,7 @@
  * extra free_us: the slowest rank's mean time of the free. Creation cost
  * as ranks grow: one launch per rank count (mpigauge run -n).
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 
 #include "config.h"
 

@@ -4,8 +4,8 @@
  * mpigauge_allreduce_init, ...: mpigauge_coll --list-names); the operation and
  * its form come from the name it was started under, or from the first
  * argument of mpigauge_coll (mpigauge_coll allreduce -m 8:1K). */
+#include "mg_bench.h"
 #include "mg_collective.h"
-#include "mg_driver.h"
 
 int main(int argc, char **argv)
 {

@@ -3,7 +3,7 @@
  * (flags) and one function that makes the call in each form: blocking
  * MPI_<Op>, non-blocking MPI_I<op> and persistent MPI_<Op>_init (MPI-4, where
  * configure found it). Everything else (buffers, counts, in-place, roots,
- * validation, timing) is generic: mpi/mg_collective.c and the driver.
+ * validation, timing) is generic: collective/coll_*.c and the driver.
  */
 #include "mg_collective.h"
 

@@ -4,7 +4,7 @@
 programs' own rows and descriptions.
 
 Every program prints its option rows with `--help --format json` (one record
-per option: group, names, argument, default, help; mpi/mg_plan.c). This
+per option: group, names, argument, default, help; mpi/driver/mg_plan.c). This
 script runs every program of a build, merges their rows and writes three
 Markdown tables into the files that hold the markers
 

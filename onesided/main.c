@@ -3,7 +3,7 @@
  * every name it answers to (mpigauge_put_latency, mpigauge_get_bw, ...:
  * mpigauge_rma --list-names); the program comes from the name it was started
  * under, or from the first argument of mpigauge_rma (mpigauge_rma put_bw). */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "rma.h"
 
 int main(int argc, char **argv)

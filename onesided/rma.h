@@ -16,8 +16,8 @@
 #ifndef MG_RMA_H
 #define MG_RMA_H
 
+#include "mg_bench.h"
 #include "mg_coll.h"
-#include "mg_driver.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #ifndef MG_OVERLAP_BENCH_H
 #define MG_OVERLAP_BENCH_H
 
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_overlap.h"
 
 #include <stddef.h>

@@ -6,7 +6,7 @@
  * 2 x W x N / time per iteration (rank 0's clock), in MB/s (10^6 bytes/s).
  */
 #include "dtype.h"
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "persistent.h"
 #include "pt2pt.h"
 

@@ -7,7 +7,7 @@
  * latency of mpigauge_latency (seed 004: bidirectional latency is higher).
  * Unlike pingping the receive is posted before the send.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 enum { TAG_DATA = 1 };

@@ -7,7 +7,7 @@
  * (10^6 bytes/s). -b multiple gives every window slot its own buffer.
  */
 #include "dtype.h"
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "persistent.h"
 #include "pt2pt.h"
 

@@ -14,7 +14,7 @@
  * The extra diff_us is the method's median minus the recv median of the
  * same size; recv is therefore always measured first.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 enum { TAG_DATA = 1, TAG_IDLE = 2, MAX_PENDING = 1024 };

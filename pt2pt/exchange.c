@@ -6,7 +6,7 @@
  * two MPI_Isend, wait for all four). Reported: time per iteration in us, the
  * slowest rank of each sample, and bw_MB/s = 4 x N / median time (IMB).
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

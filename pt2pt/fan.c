@@ -15,7 +15,7 @@
  * fastest leaf's bandwidth (its own median time); the slowest rank and its
  * host are named.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

@@ -24,7 +24,7 @@
  * carry known values, checked as they arrive (-c reports it). `mpigauge run` over rank counts
  * and `mpigauge plot --against ranks` draw memory against ranks.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_footprint.h"
 
 #include "config.h"

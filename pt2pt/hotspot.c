@@ -10,7 +10,7 @@
  * Reported: the time of one iteration in us on the master's clock. Seed
  * defaults: 4-byte messages, up to 7 slaves.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <errno.h>

@@ -6,7 +6,7 @@
  * the driver scales the time per iteration by time_scale = 0.5.
  */
 #include "dtype.h"
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "persistent.h"
 #include "pt2pt.h"
 

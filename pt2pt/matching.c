@@ -19,7 +19,7 @@
  * queues, the default) show the queue lengths where the library counts
  * them (Open MPI's pml_ob1_posted_recvq_length is D on rank 1).
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

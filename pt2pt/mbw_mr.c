@@ -11,7 +11,7 @@
  * (from each sender's own median time). An odd rank count leaves the last
  * rank idle.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

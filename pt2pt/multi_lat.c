@@ -7,7 +7,7 @@
  * slowest rank's. With an odd rank count the last rank stays idle. Extras:
  * the fastest and slowest pair's median latency.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

@@ -24,7 +24,7 @@
  * MG_OVERHEAD_CPU_AVAIL, mpigauge_cpu_avail (the bandwidth part: issue 5's
  * host-availability test).
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

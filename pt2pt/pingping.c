@@ -6,7 +6,7 @@
  * time of one iteration in us (IMB's t, not halved), timed on rank 0: a
  * message's latency while a message in the other direction competes.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 enum { TAG_PING = 1 };

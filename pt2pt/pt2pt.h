@@ -4,7 +4,7 @@
 #ifndef MG_PT2PT_H
 #define MG_PT2PT_H
 
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_pairing.h"
 
 #include <math.h>

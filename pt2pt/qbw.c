@@ -11,7 +11,7 @@
  * lag is then at most 10% of a sample and cancels out over samples). Seed
  * defaults Q = 100 (also 8 and 16); Q must be even.
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <errno.h>

@@ -13,7 +13,7 @@
  * Every sample is the slowest rank's time per iteration; extras: the
  * messages per iteration, their aggregate bandwidth and message rate
  * (IMB's Mbytes/sec and Msg/sec). */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

@@ -16,7 +16,7 @@
  * --metric latency: ping-pong (round trip / 2, us). --metric bw: windows of
  * W messages from rank 0 to rank 1, then a 4-byte ack (MB/s).
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_policy.h"
 #include "pt2pt.h"
 

@@ -7,7 +7,7 @@
  * slowest rank of each sample (IMB's t_max), and the extra bw_MB/s =
  * 2 x N / median time (IMB counts the bytes sent and received).
  */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

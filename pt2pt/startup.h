@@ -7,7 +7,7 @@
 #ifndef MG_PT2PT_STARTUP_H
 #define MG_PT2PT_STARTUP_H
 
-#include "mg_driver.h"
+#include "mg_bench.h"
 
 enum { MG_INIT_PLAIN = 0, MG_INIT_THREAD, MG_INIT_SESSION };
 

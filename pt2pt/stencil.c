@@ -10,7 +10,7 @@
  * message with its own buffer. Every sample is the slowest rank's time per
  * exchange; extras: the messages per exchange over all ranks, their
  * aggregate bandwidth and message rate (IMB's Mbytes/sec and Msg/sec). */
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "pt2pt.h"
 
 #include <math.h>

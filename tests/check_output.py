@@ -135,7 +135,7 @@ HOST_FIELDS = ("user_us_per_iter", "sys_us_per_iter", "vol_cs_per_iter", "invol_
 
 
 def check_host(r, run, where):
-    """The host-cost observer's object (mpi/obs_hostcost.c): every field, each
+    """The host-cost observer's object (mpi/observe/obs_hostcost.c): every field, each
     a number >= 0 or null; a row of timed samples names its busiest rank and
     spent some CPU on it (a process that runs does)."""
     h = r.get("host")

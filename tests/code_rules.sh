@@ -7,7 +7,7 @@
 #   ctx->state, the mg_form of params.choose);
 #   no C, C++ or Python source of the project is 600 lines or longer;
 #   the driver's modules call each other without a circle
-#   (bench/module_graph.py on the build's mpi/*.o; skipped without them);
+#   (bench/module_graph.py on the build's mpi/ objects; skipped without them);
 #   the front-end's modules import each other without a circle
 #   (bench/module_graph.py --python frontend/mpigauge), and every one of
 #   them is installed (listed in frontend/local.mk);
@@ -20,7 +20,7 @@ set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..7"
+echo "1..8"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
@@ -46,7 +46,7 @@ else
     echo "$long" | sed 's/^/# /'
 fi
 objs=${MG_BUILDDIR:-}/mpi
-if ! ls "$objs"/*.o >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
+if [ -z "$(find "$objs" -name '*.o' 2>/dev/null | head -n 1)" ] || ! command -v nm >/dev/null 2>&1; then
     echo "ok 3 - the driver's modules without a call circle # SKIP no object files (MG_BUILDDIR) or no nm"
 elif out=$("${PYTHON:-python3}" bench/module_graph.py "$objs" 2>&1); then
     echo "ok 3 - the driver's modules without a call circle ($(echo "$out" | head -n 1))"
@@ -75,6 +75,18 @@ if [ -z "$drv" ]; then
 else
     echo "not ok 6 - benchmark code reaches into the driver's part of mg_ctx (ctx->drv)"
     echo "$drv" | sed 's/^/# /'
+fi
+# The driver's internals (mpi/driver, observe, mpit, osu) are not a
+# benchmark's: it includes mpi/mg_bench.h and the transport's headers.
+internal=$(for h in mpi/driver/*.h mpi/observe/*.h mpi/mpit/*.h mpi/osu/*.h; do
+    grep -ln "#include \"$(basename "$h")\"" pt2pt/*.[ch] collective/*.[ch] onesided/*.[ch] \
+        overlap/*.[ch] 2>/dev/null | sed "s|\$| includes $(basename "$h")|"
+done)
+if [ -z "$internal" ]; then
+    echo "ok 8 - benchmark code includes mg_bench.h, not the driver's internals"
+else
+    echo "not ok 8 - benchmark code includes a header of the driver's internals"
+    echo "$internal" | sed 's/^/# /'
 fi
 unlisted=$(for f in doc/*.md; do
     b=$(basename "$f")

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The -o file is never put where it must not go and leaves nothing behind
-# (mpi/mg_outfile.c), run for real with the build's MPI (TAP):
+# (mpi/driver/mg_outfile.c), run for real with the build's MPI (TAP):
 #   /dev/null is written through and stays a character device; a FIFO is
 #   written through; a folder and a link to nothing are refused (exit 2)
 #   before anything is measured; a link keeps pointing at its target, which

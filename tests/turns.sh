@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# Launches that take turns (--turns, mpi/mg_turns.h), run for real with the
+# Launches that take turns (--turns, mpi/driver/mg_turns.h), run for real with the
 # build's MPI (TAP): a group of two runs both sweeps, hands the turn on, loses
 # nothing and leaves no semaphore behind; a member that fails with a usage
 # error before it begins does not hold the other up; a group of three where

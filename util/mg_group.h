@@ -4,7 +4,7 @@
  * The driver's stages after the session (buffers, warm-up, timed samples,
  * stop decisions, validation, the sweep and its sink) talk to the other ranks
  * only through these four calls, so that they run in one process against a
- * one-rank fake (mg_group_solo) as well as over MPI (mpi/mg_group_mpi.c).
+ * one-rank fake (mg_group_solo) as well as over MPI (mpi/driver/mg_group_mpi.c).
  * Every call is collective: every rank of the group makes it, in the same
  * order. Rank 0 is the root of reduce_max and gather.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What the host paid for a row's timed samples (pure C, no MPI; the
- * observer mpi/obs_hostcost.c reads it on every rank and reports it):
+ * observer mpi/observe/obs_hostcost.c reads it on every rank and reports it):
  * getrusage(2) of the process right before the first timed sample and
  * right after the last, as the kernel counts it: user and system CPU time,
  * voluntary and involuntary context switches, minor and major page faults.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Key-value lists (pure C): what a benchmark's summary, an observer's row
- * values (mpi/mg_observe.h) and other nested named values hand a sink,
+ * values (mpi/observe/mg_observe.h) and other nested named values hand a sink,
  * written as members of a JSON object or as "# key: value" lines. */
 #ifndef MG_KV_H
 #define MG_KV_H

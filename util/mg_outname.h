@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The -o file's temporary names and what an existing target is (pure C,
- * no MPI; mpi/mg_outfile.c does the file work).
+ * no MPI; mpi/driver/mg_outfile.c does the file work).
  *
  * A program writes FILE through a temporary FILE.tmp.HOST.PID.XXXXXX beside
  * it (mkstemp's six characters last) and renames it at the end. A run killed

@@ -3,7 +3,7 @@
  * rail a bound message takes, and the parsing of the rail options.
  *
  * A rail is a communicator whose traffic goes to one network device; the MPI
- * side lives in mpi/mg_rails.c (doc/multirail.md).
+ * side lives in mpi/transport/mg_multirail.c and mg_mr_*.c (doc/multirail.md).
  */
 #ifndef MG_RAILS_H
 #define MG_RAILS_H

@@ -52,7 +52,7 @@ int mg_pctl_parse(const char *text, mg_pctl *out, char *err, size_t errlen);
  * field and the JSON's key p and it). */
 void mg_pctl_name(double pct, char *buf, size_t len);
 
-/* A column a run-wide feature adds to the default table (mpi/mg_observe.h;
+/* A column a run-wide feature adds to the default table (mpi/observe/mg_observe.h;
  * --pvars: one per variable): its title, and 1 when its values are counts
  * (written as integers up to 1e15; else with three significant digits). */
 typedef struct {
@@ -67,10 +67,10 @@ typedef struct {
     mg_stats stats;                /* in unit */
     unsigned long long iterations; /* timed iterations over all samples */
     const char *stop;              /* why sampling stopped (mg_stop_reason_name) */
-    const char *variant;    /* second sweep dimension, "slaves=3"; NULL: none */
-    long variant_value;     /* its value (not written: for a benchmark's summary) */
-    const char *validation; /* "passed", "failed"; NULL: not validated */
-    int nextra;             /* further figures of the benchmark (NaN: not available) */
+    const char *variant;           /* second sweep dimension, "slaves=3"; NULL: none */
+    long variant_value;            /* its value (not written: for a benchmark's summary) */
+    const char *validation;        /* "passed", "failed"; NULL: not validated */
+    int nextra;                    /* further figures of the benchmark (NaN: not available) */
     const char *extra_names[MG_MAX_EXTRA];
     double extra[MG_MAX_EXTRA];
     const mg_pctl *pctl;        /* -z: the chosen percentiles, or NULL (P90, P99) */
@@ -86,7 +86,7 @@ typedef struct {
     int slowest_rank, fastest_rank;
     const char *slowest_host, *fastest_host;
     double slowest_rank_us, fastest_rank_us;
-    /* What the run's observers (mpi/mg_observe.h) say of the row, as named
+    /* What the run's observers (mpi/observe/mg_observe.h) say of the row, as named
      * values: JSON writes them as members ("host": {...}); NULL: none. */
     const struct mg_kvlist *observed;
     const double *cell; /* their table cells, the header's ncells (NaN: none) */
@@ -117,7 +117,7 @@ typedef struct {
 } mg_table_meta;
 
 /* The OSU layout's facts (util/mg_report_osu.c), filled under an OSU name
- * (mpi/mg_osu.h): title is OSU's first header line, figure the figure's
+ * (mpi/osu/mg_osu.h): title is OSU's first header line, figure the figure's
  * column title; full adds Min and Max over ranks and Iterations (-f),
  * no_size drops the size (barrier), datatype names the element type
  * ("MPI_CHAR"; NULL: no such line), keep: only rows of this variant

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The OSU layout (doc/osu.md): the table the OSU Micro-Benchmarks print, for
- * a program started under an OSU name (mpi/mg_osu.h fills its facts,
+ * a program started under an OSU name (mpi/osu/mg_osu.h fills its facts,
  * mg_osu_table). A sink of its own (util/mg_sink.c, mg_sink_layout). */
 #include "mg_report.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The --turns argument (mpi/mg_turns.h): a group name, this launch's role
+/* The --turns argument (mpi/driver/mg_turns.h): a group name, this launch's role
  * and the group's size. Pure. */
 #ifndef MG_TURNSPEC_H
 #define MG_TURNSPEC_H

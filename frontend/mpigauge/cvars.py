@@ -20,7 +20,7 @@ def redact(rec):
     rows = rec.get("cvars")
     if not isinstance(rows, list):
         return rec
-    def secret(r):      # as the programs decide (mpi/mg_mpit.c): a value holding a
+    def secret(r):      # as the programs decide (mpi/mpit/mg_mpit.c): a value holding a
         # secret's NAME=..., or a string (type char) under a secret-looking name
         return r[1] != REDACTED and (value_has_secret(r[1]) or (
             env_is_secret(r[0]) and (len(r) < 3 or r[2] in ("char", None))))

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What the host paid per timed iteration (a result record's "host" object,
-written by the programs' host-cost observer, mpi/obs_hostcost.c) on each side
+written by the programs' host-cost observer, mpi/observe/obs_hostcost.c) on each side
 of a comparison, and the differences worth naming beside a verdict: the
 medians over each side's launches of user and system CPU time, context
 switches and page faults per iteration (doc/compare.md, "Why it changed")."""

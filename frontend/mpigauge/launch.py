@@ -214,7 +214,7 @@ def _supervise(watches, deadlines, exit_grace, on_end=None):
 
 def run_group(specs, exit_grace=EXIT_GRACE, on_end=None):
     """Start the launches [(argv, env, timeout, nranks)] at once (one, or a group
-    taking turns, mpi/mg_turns.h) and wait for all of them; a launch past its
+    taking turns, mpi/driver/mg_turns.h) and wait for all of them; a launch past its
     timeout, one that hangs exit_grace seconds after its last record, or every
     launch on an interrupt, is stopped; on_end(i, its standard output) is called
     as soon as launch i ends. One result per launch: status, records, timing."""

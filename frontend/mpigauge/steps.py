@@ -2,7 +2,7 @@
 """The launches of `mpigauge run`, one step at a time: a step is one launch,
 or, with --interleave turns, the configurations of one suite line in one
 round started together as a group that takes turns at measuring
-(mpi/mg_turns.h, doc/compare.md "Turns"). Each launch gets its launch
+(mpi/driver/mg_turns.h, doc/compare.md "Turns"). Each launch gets its launch
 record and the program's records, written in one piece."""
 import glob
 import os

@@ -111,7 +111,7 @@ sent = [r for r in recs if r["type"] == "sentinel"]
 assert len(sent) == 36 and all(r["probe_latency_us"] > 0 for r in sent), len(sent)
 runs = [r for r in recs if r["type"] == "run"]
 assert all(r["config"] in (a, b) and r["round"] in (1, 2, 3) for r in runs)
-# the two launches of a line and round ran at once, taking turns (mpi/mg_turns.h)
+# the two launches of a line and round ran at once, taking turns (mpi/driver/mg_turns.h)
 for i in range(0, 18, 2):
     t0, t1 = launch[i]["turns"], launch[i + 1]["turns"]
     assert t0["group"] == t1["group"] and (t0["role"], t1["role"]) == (0, 1), (t0, t1)

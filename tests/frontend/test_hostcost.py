@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """What the host paid per iteration (the result records' "host" object,
-mpi/obs_hostcost.c): the sides' medians, the differences worth naming and
+mpi/observe/obs_hostcost.c): the sides' medians, the differences worth naming and
 their place beside a verdict in compare (frontend/mpigauge/hostcost.py)."""
 import os
 import tempfile

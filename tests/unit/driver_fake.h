@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The driver in one process (tests/unit/test_driver.cc): the real plan,
- * layout and sweep stages (mpi/mg_run.h) run a fake benchmark with a
+ * layout and sweep stages (mpi/driver/mg_run.h) run a fake benchmark with a
  * one-rank group (util/mg_group.h) and a fake clock, under a made-up run
  * record, without MPI_Init. No MPI type appears here: the C++ tests include
  * this header only.

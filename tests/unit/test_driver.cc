@@ -386,7 +386,7 @@ TEST(DriverKernelObjects, OwnMemoryIsGuardedSetUpOnceAndDescribed)
     EXPECT_NE(r.out.find("# fake_own: bytes=4096 setups=1\n"), std::string::npos) << r.out;
 }
 
-// An observer (mpi/mg_observe.h) joins when it says so, sees every row's
+// An observer (mpi/observe/mg_observe.h) joins when it says so, sees every row's
 // timed samples begin and end once, and its values reach the JSON record
 // (an object named after it) and the default table (its column); it is
 // closed once. Without --probe it stays out of both.

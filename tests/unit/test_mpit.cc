@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The MPI_T helpers that need no MPI library: the cvar set's digest, the
-// names --pvars queues selects (mpi/mg_mpit.h) and what the cvars say served
+// names --pvars queues selects (mpi/mpit/mg_mpit.h) and what the cvars say served
 // a collective (mg_cvars_served_by).
 extern "C" {
 #include "mg_mpit_names.h"
@@ -37,7 +37,7 @@ TEST(Pvars, QueuesSelectsMessageQueuesAndRendezvousCounters)
 }
 
 // served_by: the algorithm only when a cvar forces it and nothing serves the
-// collective first (mpi/mg_mpit.c).
+// collective first (mpi/mpit/mg_mpit.c).
 namespace
 {
 std::string served(std::vector<std::pair<const char *, const char *>> kv, const char *bench)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The OSU drop-in's command lines (mpi/mg_osu.c): OSU's options into
+// The OSU drop-in's command lines (mpi/osu/mg_osu.c): OSU's options into
 // mpigauge's, exactly, for -T and -D; OSU's -D rows (mg_osu_ddt_rows); the
 // refusals with their messages.
 extern "C" {

@@ -46,7 +46,7 @@ typedef struct {
 extern const mg_opt mg_rail_optdefs[];
 void mg_rail_opts_default(mg_rail_opts *o);
 
-/* The rails of one session (mpi/mg_mr.h); NULL means no rails, and every
+/* The rails of one session (mpi/transport/mg_mr.h); NULL means no rails, and every
  * function below accepts NULL for it. */
 typedef struct mg_rails mg_rails;
 

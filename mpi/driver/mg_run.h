@@ -1,6 +1,19 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal to the driver (mg_main): the state of one run and its stages.
+ * The rooms of mpi/ (mpi/local.mk, doc/develop.md):
  *
+ *   mpi/mg_bench.h  what a benchmark includes: descriptor, kernel context,
+ *                   helpers, option macros
+ *   driver/         the stages below and their one entry point
+ *   observe/        the extension point (mg_observe.h) and the run-wide
+ *                   features on it (obs_*.c, registered in mg_observers.c)
+ *   transport/      the plain transport, the rails (mg_mr_*), derived types
+ *   mpit/           MPI_T: cvars and the run record's facts (mg_prov),
+ *                   pvars (mg_pvars.c, read by observe/obs_pvars.c)
+ *   osu/            the OSU drop-in: translation and names (its table is
+ *                   util/mg_report_osu.c)
+ *
+ * The stages, in driver/:
  *   config   mg_config.c   the common option rows and the policy (a leaf)
  *   plan     mg_plan.c     before MPI_Init: every option table parsed, the
  *                          form chosen, sizes parsed, usage decided (a const
@@ -9,23 +22,27 @@
  *                          then checked
  *   session  mg_session.c  communicator, topology, the transport (ctx->xfer:
  *                          plain or the rails), pairs, variants, buffers,
- *                          requests, calibration, provenance
- *   measure  mg_measure.c  one (size, variant): warm-up, timed samples,
- *                          validation, per-rank figures
+ *                          requests, calibration
+ *   measure  mg_measure.c  one (size, variant): warm-up, timed samples (the
+ *                          observers' timed phases around them), validation,
+ *                          per-rank figures
  *   output   mg_output.c   the only stage that writes, through the sinks
- *                          (util/mg_sink.c: table, CSV, JSON Lines; the -o
- *                          file is a second JSON Lines sink, complete or
- *                          absent): run record (from the plain mg_prov and
- *                          mg_run_info), header, rows, the benchmark's
- *                          summary of the finished rows, and errors; to the
- *                          run's streams (mg_run.io)
- *   sweep    mg_sweep.c    sizes x variants, each row to the sinks
- *   driver   mg_driver.c   mg_main: the stages in order
+ *                          (util/mg_sink.c: the table layouts, CSV, JSON
+ *                          Lines, each a sink chosen once; the -o file is a
+ *                          second JSON Lines sink, complete or absent): run
+ *                          record (from the plain mg_prov and mg_run_info),
+ *                          header, rows (with what the observers said),
+ *                          the benchmark's summary, and errors; to the run's
+ *                          streams (mg_run.io)
+ *   sweep    mg_sweep.c    sizes x variants, each row to the observers and
+ *                          the sinks
+ *   driver   mg_driver.c   mg_main, and mg_run_stages: every stage after
+ *                          MPI_Init in an injected environment (mg_env)
  */
 #ifndef MG_RUN_H
 #define MG_RUN_H
 
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_multirail.h"
 #include "mg_observe.h"
 #include "mg_osu.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The observer "sentinel" (--sentinel): a short fixed probe and the state
- * of every node before and after the sweep (mpi/mg_sentinel.h), handed to
+ * of every node before and after the sweep (mpi/observe/mg_sentinel.h), handed to
  * the run's sinks as records of their own:
  *   {"type":"sentinel","phase":"before"|"after", ...}   (doc/output.md)
  * It adds nothing to the rows. */

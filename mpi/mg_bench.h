@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The one generic driver: every benchmark is a descriptor run by mg_main.
+/* What a benchmark includes (and the transport's headers, mpi/transport):
+ * the one generic driver runs every benchmark as a descriptor, by mg_main.
+ * The driver's internals (mpi/driver, observe, mpit, osu) are not for
+ * benchmark code (tests/code_rules.sh).
  *
  * A benchmark supplies what is particular to it (rank limits, metric, size
  * limits, its own options, and a kernel that runs N iterations of the
@@ -8,8 +11,8 @@
  * and the iteration policy, statistics, gathering to rank 0, validation,
  * provenance and output.
  */
-#ifndef MG_DRIVER_H
-#define MG_DRIVER_H
+#ifndef MG_BENCH_H
+#define MG_BENCH_H
 
 #include "mg_compute.h"
 #include "mg_group.h"
@@ -119,7 +122,7 @@ typedef struct {
      * called right before a (size, variant)'s first timed sample and right
      * after its last, outside the timed blocks. */
     struct mg_observe_set *obs;
-    /* The run record's facts (rank 0's complete; mpi/mg_prov.h), once the
+    /* The run record's facts (rank 0's complete; mpi/mpit/mg_prov.h), once the
      * environment collected them: what an observer may read of them. */
     const struct mg_prov *prov;
     /* How the host's usage is read (getrusage; a fake in the one-process
@@ -332,7 +335,7 @@ typedef struct mg_bench_kernel {
      * --rails above 1 is refused for it. */
     int plain_calls;
     /* The multirail options (--rails, --rail-mode, ...;
-     * mpi/mg_multirail.h) apply: the kernel's messages go through
+     * mpi/transport/mg_multirail.h) apply: the kernel's messages go through
      * mg_xfer_* and sbuf/rbuf. */
     int rails;
 } mg_bench_kernel;

@@ -18,7 +18,7 @@
 #ifndef MG_SENTINEL_H
 #define MG_SENTINEL_H
 
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_sink.h"
 
 /* sink[0..nsinks): where rank 0 hands the record. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The generic driver: see mg_driver.h; its stages in mg_run.h. */
+/* The generic driver: see mpi/mg_bench.h; its stages in mg_run.h. */
 #include "config.h"
 #include "mg_json.h"
 #include "mg_run.h"

@@ -7,7 +7,7 @@
 #ifndef MG_PROV_H
 #define MG_PROV_H
 
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_mpit.h"
 
 #include <stdio.h>
@@ -54,7 +54,7 @@ typedef struct {
     const char *time_mode; /* "root", "max", "call" */
     int argc;
     char **argv;
-    /* Under an OSU name (mpi/mg_osu.h): that name, OSU's command line as
+    /* Under an OSU name (mpi/osu/mg_osu.h): that name, OSU's command line as
      * given (command_line is mpigauge's, translated from it), the buffer
      * locations ("" none) and whether one other than H was taken as host
      * memory; osu_name NULL otherwise. */

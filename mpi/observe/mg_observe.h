@@ -4,7 +4,7 @@
  * record, without a line in the driver's stages (doc/develop.md, "Adding a
  * run-wide feature"). The model is hwloc's components with phases and
  * ReproMPI's one folder per measurement module: one file per observer
- * (mpi/obs_NAME.c), one registration line (mpi/mg_observers.c).
+ * (mpi/obs_NAME.c), one registration line (mpi/observe/mg_observers.c).
  *
  * The phases, in order, on every rank:
  *
@@ -37,7 +37,7 @@
 #ifndef MG_OBSERVE_H
 #define MG_OBSERVE_H
 
-#include "mg_driver.h"
+#include "mg_bench.h"
 #include "mg_kv.h"
 #include "mg_report.h"
 
@@ -76,7 +76,7 @@ typedef struct mg_observer {
     void (*close)(void *st, mg_ctx *ctx);
 } mg_observer;
 
-/* Every observer, NULL-terminated (mpi/mg_observers.c). */
+/* Every observer, NULL-terminated (mpi/observe/mg_observers.c). */
 extern const mg_observer *const mg_observers[];
 
 #define MG_MAX_OBSERVERS 8

@@ -147,7 +147,7 @@ static size_t keep_batch(mg_ctx *ctx, const double *red, const double *start, lo
     return n;
 }
 
-/* MG_TIME_CALL sampling (see mg_driver.h): every rank keeps its own call
+/* MG_TIME_CALL sampling (see mg_bench.h): every rank keeps its own call
  * times in mine[0..cap) (*nmine_out of them); rank 0 gets the valid samples,
  * the maximum over ranks of each call, in root. */
 static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t size,

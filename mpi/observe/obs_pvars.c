@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The observer "pvars": the MPI library's performance variables (MPI_T
- * pvars, mpi/mg_pvars.c) read on every rank right before a row's first
+ * pvars, mpi/mpit/mg_pvars.c) read on every rank right before a row's first
  * timed sample and right after its last. Which: --pvars all|queues|NAME,...
  * as given ("none": none), else "queues" for the point-to-point programs
  * (their message queues and rendezvous transfers, where the library counts
