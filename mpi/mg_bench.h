@@ -191,12 +191,18 @@ typedef struct mg_bench_id {
      *                           library's matching queues): none by default
      *   MG_FACT_ALGORITHM       the library chooses an algorithm for the
      *                           operation: the run record's "algorithm" and
-     *                           every row name the one that served it */
+     *                           every row name the one that served it
+     *   MG_FACT_ALONE           it measures its own launch (MPI's start, the
+     *                           first message, the memory it takes): the
+     *                           front-end never starts it beside another
+     *                           launch, even taking turns (--mpi-library
+     *                           says "runs_alone") */
     unsigned facts;
 } mg_bench_id;
 
 #define MG_FACT_NO_QUEUE_PVARS 1u
 #define MG_FACT_ALGORITHM 2u
+#define MG_FACT_ALONE 4u
 
 typedef struct mg_bench_params {
     const mg_opt *opts; /* the benchmark's options over params, or NULL */

@@ -219,6 +219,7 @@ static void describe(const mg_ctx *c, mg_kvlist *out)
 
 static const mg_bench bench = {
     .id.name = "footprint",
+    .id.facts = MG_FACT_ALONE,
     .report.description =
         "the MPI library's memory per rank after MPI_Init, after contacting the ring "
         "neighbours, every peer, a collective and a window: the heaviest rank's PSS, in MiB",

@@ -71,6 +71,7 @@ static const mg_opt opts[] = {MG_OPT_LAST};
 
 static const mg_bench bench = {
     .id.name = "hello",
+    .id.facts = MG_FACT_ALONE,
     .report.description =
         "a message round every rank (0 -> 1 -> ... -> P-1 -> 0): the round in us; "
         "the first round after MPI_Init as an extra",

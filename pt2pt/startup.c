@@ -191,6 +191,7 @@ static const mg_opt opts[] = {
 
 static const mg_bench bench = {
     .id.name = "startup",
+    .id.facts = MG_FACT_ALONE,
     .report.description =
         "time of MPI's initialisation on every rank (one launch, one measurement); "
         "the slowest rank's, in us",

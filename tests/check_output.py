@@ -498,6 +498,17 @@ def check_footprint(text):
          f"footprint: run record {run.get('footprint')}")
 
 
+def check_library(text, alone):
+    """--mpi-library: one record per rank that ran it, each of type mpi_library,
+    naming the library, and saying whether the program runs alone (its launch is
+    what it measures: MG_FACT_ALONE)."""
+    recs = [json.loads(x) for x in text.splitlines() if x.strip()]
+    need(recs and all(r.get("type") == "mpi_library" for r in recs), f"records {recs}")
+    for r in recs:
+        need(r.get("library"), f"no library named: {r}")
+        need(r.get("runs_alone") is alone, f"runs_alone {r.get('runs_alone')!r}, want {alone}")
+
+
 def main():
     kind, out_path, err_path = sys.argv[1:4]
     out = open(out_path, encoding="utf-8").read()
@@ -526,6 +537,8 @@ def main():
         elif kind in ("json-queues", "json-no-pvars"):
             check_jsonl(out, "stdout")
             check_default_pvars(out, kind == "json-queues")
+        elif kind in ("library-alone", "library"):
+            check_library(out, kind == "library-alone")
         elif kind != "none":
             raise Bad(f"unknown check kind {kind}")
         if len(sys.argv) > 4:

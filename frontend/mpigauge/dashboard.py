@@ -16,10 +16,11 @@ import os
 import re
 import shutil
 import tempfile
+from typing import NamedTuple
 
 from . import regimes as rg
 from .common import EXIT_OK, UsageError, fmt_num, now_utc, size_label, version, warn
-from .history import History, default_db
+from .history import History, MarkKey, default_db
 from .history_cli import point, trend
 from .render import HTML_STYLE
 from . import overview as ov
@@ -122,14 +123,27 @@ def series_points(tags_rows, unit, threshold, alpha, labels=None):
     return pts
 
 
+class SeriesCard(NamedTuple):
+    """One series of a family page: its benchmark, name, points over the tags, unit,
+    whether the last tag is slower, its group (benchmark, variant, configuration,
+    ranks) and size."""
+    bench: str
+    name: str
+    points: list
+    unit: str
+    slower: bool
+    group: str
+    size: int
+
+
 def tag_order(hist, by):
     """The tags in the order of the x axis (by "tag": as added; "date": by their first run
     date), and each tag's axis label."""
     summary = hist.tag_summary()
     if by == "date":
-        summary = sorted(summary, key=lambda t: (t[6] or "", t[0]))
-        return [t[0] for t in summary], {t[0]: (t[6] or "")[:10] or t[0] for t in summary}
-    return [t[0] for t in summary], {}
+        summary = sorted(summary, key=lambda t: (t.first or "", t.tag))
+        return [t.tag for t in summary], {t.tag: (t.first or "")[:10] or t.tag for t in summary}
+    return [t.tag for t in summary], {}
 
 
 def build(hist, threshold, alpha, title, by="tag"):
@@ -150,12 +164,12 @@ def build(hist, threshold, alpha, title, by="tag"):
     marks = hist.marks()
     for key, tags_rows in series.items():
         bench, variant, nranks, cfg, size, unit = key
-        tags_rows = sorted(tags_rows, key=lambda r: rank[r[0]])
+        tags_rows = sorted(tags_rows, key=lambda r: rank[r.tag])
         pts = series_points(tags_rows, unit, threshold, alpha, labels)
         for p in pts:
-            m = None if cfg else marks.get((p["tag"], bench, variant, nranks, size, unit))
+            m = None if cfg else marks.get(MarkKey(p["tag"], bench, variant, nranks, size, unit))
             if m:
-                p["mark"] = m[1]
+                p["mark"] = m.text
         group = " ".join(x for x in [bench, f"[{variant}]" if variant else "",
                                      f"@{cfg}" if cfg else ""] if x) + f", {nranks} ranks"
         name = f"{group}, size {size_label(size)}"
@@ -164,11 +178,11 @@ def build(hist, threshold, alpha, title, by="tag"):
         fam = family_of(families, bench)
         if bad:
             regressions.append((fam, name, pts[-2]["tag"], last))
-        pages[fam].append((bench, name, pts, unit, bad, group, size))
+        pages[fam].append(SeriesCard(bench, name, pts, unit, bad, group, size))
     site = {"index.html": index_page(hist, title, tags, regressions, series, marks)}
     for f, t in FAMILIES:
         site[f"{f}.html"] = family_page(t, pages[f], links, tags)
-    for t in {k[0] for k in marks}:
+    for t in {k.tag for k in marks}:
         site[f"changes/{slug(t)}.html"] = changes_page(t, marks)
     for t in tags:
         site[links[t]] = provenance_page(hist, t)
@@ -177,7 +191,8 @@ def build(hist, threshold, alpha, title, by="tag"):
 
 def changes_page(tag, marks):
     """What changed in one release, as a series walk named it."""
-    rows = sorted((k[1], k[2], k[3] or 0, k[4], k[5], v) for k, v in marks.items() if k[0] == tag)
+    rows = sorted((k.benchmark, k.variant, k.nranks or 0, k.size, k.unit, v)
+                  for k, v in marks.items() if k.tag == tag)
     body = [f"<p>The series whose change a series walk (<code>mpigauge series</code>, "
             f"doc/releases.md) pinned to <b>{html.escape(tag)}</b>: the release that introduced "
             "it, with the verdict and what the host paid on each side.</p>",
@@ -195,7 +210,7 @@ def changes_page(tag, marks):
 def _marks_section(tags, marks):
     per = {}
     for k in marks:
-        per[k[0]] = per.get(k[0], 0) + 1
+        per[k.tag] = per.get(k.tag, 0) + 1
     if not per:
         return []
     out = ["<h2>What changed, release by release (a series walk)</h2><table><tr><th>release"
@@ -213,14 +228,16 @@ def index_page(hist, title, tags, regressions, series, marks=None):
                 "<th>benchmarks</th><th>library</th><th>configurations</th><th>run dates</th>"
                 "<th>provenance</th></tr>")
     from .results import short_library
-    for tag, n, nb, libs, cfgs, _, first, last, added in hist.tag_summary():
-        lib = ", ".join(sorted({short_library(x) for x in libs}))
-        dates = f"{str(first or '')[:10]}..{str(last or '')[:10]}"
-        body.append(f"<tr><td>{html.escape(tag)}</td><td>{html.escape(str(added))}</td>"
-                    f"<td class=num>{html.escape(str(n))}</td>"
-                    f"<td class=num>{html.escape(str(nb))}</td><td>{html.escape(lib)}</td>"
-                    f"<td>{html.escape(', '.join(map(str, cfgs)) or '-')}</td><td>{html.escape(dates)}"
-                    f"</td><td><a href=\"provenance/{slug(tag)}.html\">launches</a></td></tr>")
+    for t in hist.tag_summary():
+        lib = ", ".join(sorted({short_library(x) for x in t.libraries}))
+        dates = f"{str(t.first or '')[:10]}..{str(t.last or '')[:10]}"
+        body.append(f"<tr><td>{html.escape(t.tag)}</td><td>{html.escape(str(t.added))}</td>"
+                    f"<td class=num>{html.escape(str(t.launches))}</td>"
+                    f"<td class=num>{html.escape(str(t.benchmarks))}</td>"
+                    f"<td>{html.escape(lib)}</td>"
+                    f"<td>{html.escape(', '.join(map(str, t.configs)) or '-')}</td>"
+                    f"<td>{html.escape(dates)}</td>"
+                    f"<td><a href=\"provenance/{slug(t.tag)}.html\">launches</a></td></tr>")
     body.append("</table>")
     body += _marks_section(tags, marks or {})
     prev = tags[-2] if len(tags) > 1 else None
@@ -256,9 +273,10 @@ def family_grid(items, tags):
     if len(tags) < 2:
         return "<p>One tag only: the grid of the last tag against the previous one needs two.</p>"
     rows = {}
-    for bench, name, pts, unit, bad, group, size in items:
+    for it in items:
+        pts = it.points
         if pts[-1]["tag"] == tags[-1] and len(pts) > 1 and pts[-2]["tag"] == tags[-2]:
-            rows.setdefault(group, (group, bench, {}))[2][size] = (pts[-1], unit)
+            rows.setdefault(it.group, (it.group, it.bench, {}))[2][it.size] = (pts[-1], it.unit)
     if not rows:
         return (f"<p>No series of this family has both {html.escape(tags[-1])} and "
                 f"{html.escape(tags[-2])}.</p>")
@@ -270,7 +288,7 @@ def family_grid(items, tags):
 def family_page(title, items, links, tags):
     if not items:
         return page(title, "<p>No benchmark of this family in the history.</p>")
-    n_bad = sum(1 for it in items if it[4])
+    n_bad = sum(1 for it in items if it.slower)
     body = [f"<p>{len(items)} series, {n_bad} slower in the last tag.</p>",
             "<h2>At a glance</h2>", family_grid(items, tags),
             "<p>Below, per benchmark: the median per size with a line per tag; the trend of "
@@ -282,25 +300,26 @@ def family_page(title, items, links, tags):
             'in the last tag only</label> <span id="shown"></span></p>']
     groups = {}
     for it in items:
-        groups.setdefault(it[0], {}).setdefault(it[5], []).append(it)
+        groups.setdefault(it.bench, {}).setdefault(it.group, []).append(it)
     rank = {t: i for i, t in enumerate(tags)}
     for bench in sorted(groups):
         body.append(f"<h2 id=\"{html.escape(bench)}\">{html.escape(bench)}</h2>")
         for group in sorted(groups[bench]):
-            its = sorted(groups[bench][group], key=lambda it: it[6])
+            its = sorted(groups[bench][group], key=lambda it: it.size)
             per_tag = {}
             for it in its:
-                for p in it[2]:
-                    per_tag.setdefault(p["tag"], {})[it[6]] = p["median"]
+                for p in it.points:
+                    per_tag.setdefault(p["tag"], {})[it.size] = p["median"]
             lines = sorted(per_tag.items(), key=lambda kv: rank.get(kv[0], 0))
-            n_bad = sum(1 for it in its if it[4])
+            n_bad = sum(1 for it in its if it.slower)
             body.append(f"<h3>{html.escape(group)}"
                         f"{' <span class=regress>' + str(n_bad) + ' slower</span>' if n_bad else ''}"
-                        f"</h3>{ov.size_chart(lines, its[0][3], group)}")
+                        f"</h3>{ov.size_chart(lines, its[0].unit, group)}")
             body.append(f"<details{' open' if n_bad else ''}><summary>each size over the tags "
                         f"({len(its)} charts)</summary><div class=cards>")
-            for _, name, pts, unit, bad, _, _ in its:
-                svg = chart(pts, unit, name, lambda t: links[t] + "#" + bench)
+            for it in its:
+                name, pts, bad = it.name, it.points, it.slower
+                svg = chart(pts, it.unit, name, lambda t: links[t] + "#" + bench)
                 changed = "".join(f" <span class=mark>changed in {html.escape(p['tag'])}</span>"
                                   for p in pts if p.get("mark"))
                 body.append(f"<div class=card id=\"{card_id(name)}\" data-key=\""

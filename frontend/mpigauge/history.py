@@ -19,6 +19,7 @@ import json
 import os
 import sqlite3
 from contextlib import contextmanager
+from typing import NamedTuple, Optional
 
 from .common import UsageError, open_input, now_utc
 from .cvars import redact as redact_cvars
@@ -59,6 +60,51 @@ MARKS_TABLE = ("CREATE TABLE IF NOT EXISTS marks (tag TEXT NOT NULL, benchmark T
                "variant TEXT NOT NULL, nranks INTEGER, size_bytes INTEGER NOT NULL, "
                "unit TEXT NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL, "
                "UNIQUE (tag, benchmark, variant, nranks, size_bytes, unit))")
+
+
+class TagSummary(NamedTuple):
+    """One tag of a history (History.tag_summary)."""
+    tag: str
+    launches: int
+    benchmarks: int
+    libraries: list
+    configs: list
+    hosts: list
+    first: Optional[str]     # the earliest run date of its launches (UTC)
+    last: Optional[str]
+    added: Optional[str]     # when the tag was added
+
+
+class SeriesRow(NamedTuple):
+    """One result of a history (History.series)."""
+    tag: str
+    config: str
+    benchmark: str
+    variant: Optional[str]
+    nranks: Optional[int]
+    size: int
+    unit: str
+    median: float
+    ci95_low: Optional[float]
+    ci95_high: Optional[float]
+    launch: int
+    date: Optional[str]
+    library: Optional[str]
+
+
+class MarkKey(NamedTuple):
+    """The series a mark names (History.marks)."""
+    tag: str
+    benchmark: str
+    variant: Optional[str]
+    nranks: Optional[int]
+    size: int
+    unit: str
+
+
+class Mark(NamedTuple):
+    kind: str
+    text: str
 
 
 def default_db():
@@ -200,8 +246,7 @@ class History:
         return tags[-1] if tags else None
 
     def tag_summary(self):
-        """Per tag: (tag, launches, benchmarks, [libraries], [configurations], [hosts],
-        first date, last date, added)."""
+        """Per tag, in the order they were added: a TagSummary."""
         out = []
         for tag, n, nb, first, last, added in self.db.execute(
                 "SELECT l.tag, count(*), count(DISTINCT l.benchmark), min(l.date_utc), "
@@ -211,8 +256,8 @@ class History:
                 return [v for (v,) in self.db.execute(
                     f"SELECT DISTINCT {col} FROM launches WHERE tag = ? AND {col} IS NOT NULL "
                     f"ORDER BY {col}", (tag,))]
-            out.append((tag, n, nb, distinct("library"), distinct("config"), distinct("hosts"),
-                        first, last, added))
+            out.append(TagSummary(tag, n, nb, distinct("library"), distinct("config"),
+                                  distinct("hosts"), first, last, added))
         return out
 
     def records(self, tag=None, config=None):
@@ -350,10 +395,10 @@ class History:
                                 marks)
 
     def marks(self):
-        """{(tag, benchmark, variant, nranks, size, unit): (kind, text)}."""
+        """{MarkKey: Mark}."""
         if not self._has_marks():
             return {}
-        return {tuple(r[:6]): (r[6], r[7]) for r in self.db.execute(
+        return {MarkKey(*r[:6]): Mark(r[6], r[7]) for r in self.db.execute(
             "SELECT tag, benchmark, variant, nranks, size_bytes, unit, kind, text FROM marks")}
 
     def _known(self, prints):
@@ -368,8 +413,7 @@ class History:
     # ---- series for show and the dashboard -----------------------------------------
 
     def series(self, benchmark=None, size=None):
-        """Rows (tag, config, benchmark, variant, nranks, size, unit, median, ci95_low,
-        ci95_high, launch id, date, library) of every result, in tag order. A
+        """A SeriesRow per result, in tag order. A
         result without a positive, finite median (a history written by an
         earlier release took NaN, zero or a negative) is left out and counted
         in self.left_out."""
@@ -379,11 +423,11 @@ class History:
             "SELECT count(*) FROM results r" + where + " AND NOT " + _GOOD_MEDIAN,
             args).fetchone()[0]
         where += " AND " + _GOOD_MEDIAN
-        return self.db.execute(
+        return [SeriesRow(*r) for r in self.db.execute(
             "SELECT l.tag, coalesce(l.config, ''), r.benchmark, r.variant, l.nranks, "
             "r.size_bytes, r.unit, r.median, r.ci95_low, r.ci95_high, l.id, l.date_utc, "
             "l.library FROM results r JOIN launches l ON l.id = r.launch "
-            "JOIN tags t ON t.tag = l.tag" + where + " ORDER BY t.seq, l.id", args).fetchall()
+            "JOIN tags t ON t.tag = l.tag" + where + " ORDER BY t.seq, l.id", args)]
 
     def launch(self, launch_id):
         row = self.db.execute("SELECT tag, records FROM launches WHERE id = ?",

@@ -3,6 +3,7 @@
 import json
 import os
 import sys
+from typing import NamedTuple
 
 from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, fmt_num,
                      parse_size_arg, size_label, text_table, warn, write_text_atomic)
@@ -113,17 +114,26 @@ def _list(hist, a):
     return EXIT_OK
 
 
+class TagLaunches(NamedTuple):
+    """One tag of a series: its launches' medians, ids and 95% CIs."""
+    tag: str
+    medians: list
+    launches: list
+    cis: list
+
+
 def trend(rows):
-    """Group series rows by SeriesKey (where: the configuration) and tag, in order:
-    {series: [(tag, [launch medians], [launch ids], [(low, high)])]}."""
+    """Group SeriesRows by SeriesKey (where: the configuration) and tag, in order:
+    {series: [TagLaunches]}."""
     out = {}
-    for tag, cfg, bench, variant, nranks, size, unit, med, lo, hi, lid, _, _ in rows:
-        s = out.setdefault(SeriesKey(bench, variant, nranks, cfg, size, unit), [])
-        if not s or s[-1][0] != tag:
-            s.append((tag, [], [], []))
-        s[-1][1].append(med)
-        s[-1][2].append(lid)
-        s[-1][3].append((lo, hi))
+    for r in rows:
+        s = out.setdefault(SeriesKey(r.benchmark, r.variant, r.nranks, r.config, r.size,
+                                     r.unit), [])
+        if not s or s[-1].tag != r.tag:
+            s.append(TagLaunches(r.tag, [], [], []))
+        s[-1].medians.append(r.median)
+        s[-1].launches.append(r.launch)
+        s[-1].cis.append((r.ci95_low, r.ci95_high))
     return out
 
 

@@ -91,6 +91,28 @@ def library_file(program, env):
     return os.path.realpath(m.group(2)) if m and os.path.exists(m.group(2)) else None
 
 
+def _library_record(program, env):
+    """(exit code, output, the {"type":"mpi_library"} record or None) of
+    PROGRAM --mpi-library under env, cached."""
+    key = (program, (env or {}).get("LD_LIBRARY_PATH"), (env or {}).get("LD_PRELOAD"))
+    if key not in _records:
+        rc, out = _run([program, "--mpi-library"], env)
+        rec = None
+        for line in (out or "").splitlines():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(r, dict) and r.get("type") == "mpi_library":
+                rec = r
+                break
+        _records[key] = (rc, out, rec)
+    return _records[key]
+
+
+_records = {}
+
+
 def program_library(program, env):
     """Library of program under env (cached), or None when the program
     cannot tell (a build older than --mpi-library)."""
@@ -98,21 +120,31 @@ def program_library(program, env):
     if key in _cache:
         return _cache[key]
     lib = None
-    rc, out = _run([program, "--mpi-library"], env)
-    for line in (out or "").splitlines():
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(rec, dict) and rec.get("type") == "mpi_library":
-            impl, version = ident(rec.get("library", ""))
-            lib = Library(impl, version, rec.get("library", ""), library_file(program, env),
-                          rec.get("build_header"))
-            break
-    if lib is None:
+    rc, out, rec = _library_record(program, env)
+    if rec is not None:
+        impl, version = ident(rec.get("library", ""))
+        lib = Library(impl, version, rec.get("library", ""), library_file(program, env),
+                      rec.get("build_header"))
+    else:
         _failures[program] = _start_problem(rc, out)
     _cache[key] = lib
     return lib
+
+
+# What builds older than the programs' own fact ("runs_alone" in their
+# --mpi-library record) ran alone.
+_ALONE_BEFORE_THE_FACT = frozenset(("startup", "hello"))
+
+
+def runs_alone(program, env=None, name=None):
+    """Whether program measures its own launch (MPI's start, the first
+    message, the memory it takes), so that it is never started beside another
+    launch: as the program says (its --mpi-library record's runs_alone); a
+    build older than that fact, by its benchmark name."""
+    _, _, rec = _library_record(program, env)
+    if rec is not None and "runs_alone" in rec:
+        return rec["runs_alone"] is True
+    return name in _ALONE_BEFORE_THE_FACT
 
 
 _failures = {}

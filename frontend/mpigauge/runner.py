@@ -15,6 +15,7 @@ import socket
 import sys
 import time
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from . import launch as ln
 from . import launcher as lr
@@ -443,14 +444,35 @@ def cmd_run(a):
                 "configs": [c.record() for c in configs] if labels[0] is not None else [],
                 "order": [[r, entries[li].source, labels[ci]] for r, li, ci in order]
                 if labels[0] is not None else None}])
-    return _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher)
+    grouped = a.interleave == "turns" and labels[0] is not None
+    return _run_loop(a, out, RunPlan(
+        session=session, labels=labels, items=items, missing=missing,
+        todo=[(r, li, ci) for r, li, ci in order if (li, ci) in items], rounds=rounds,
+        launcher=launcher, grouped=grouped,
+        looks=planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else []))
 
 
-def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, launcher):
+@dataclass(frozen=True)
+class RunPlan:
+    """What cmd_run decided once from the command line, for the launch loop."""
+    session: str            # the session id, the prefix of every launch id
+    labels: list            # the configurations' labels ([None]: a plain run)
+    items: dict             # (line, configuration) -> Item
+    missing: list           # (entry, configuration) whose program is not found
+    todo: list              # (round, line, configuration) in launch order
+    rounds: int
+    launcher: str
+    grouped: bool           # the configurations of a line and round launch together (turns)
+    looks: list             # --until-decided: the rounds after which to look
+
+
+def _run_loop(a, out, plan):
     import signal
     counts = OrderedDict((k, 0) for k in STATUSES)
     seq = 0
-    for e, c in missing:
+    session, items, rounds, labels = plan.session, plan.items, plan.rounds, plan.labels
+    todo, grouped, looks, launcher = plan.todo, plan.grouped, plan.looks, plan.launcher
+    for e, c in plan.missing:
         seq += 1
         counts["missing"] += 1
         if not a.quiet:
@@ -461,16 +483,12 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
                     "config": c.label, "status": "missing",
                     "message": f"mpigauge_{e.name} not found"}])
     old = {s: signal.signal(s, ln.raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
-    todo = [(r, li, ci) for r, li, ci in order if (li, ci) in items]
-    labels = [c.label for c in configs]
-    grouped = a.interleave == "turns" and labels[0] is not None
     if grouped:
         n = remove_stale_semaphores()
         if n and not a.quiet:
             print(f"mpigauge run: removed {n} semaphores of turns groups whose front-end was "
                   "killed", file=sys.stderr)
-    steps = _steps(todo, grouped, lambda t: items[(t[1], t[2])].entry.name in SOLO)
-    looks = planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else []
+    steps = _steps(todo, grouped, lambda t: _alone(items[(t[1], t[2])]))
     start, durations = time.time(), {}
     interrupted, stopped, i, pos = False, None, 0, {}
     try:
@@ -526,9 +544,11 @@ def _run_loop(a, out, session, entries, configs, items, missing, order, rounds, 
     return _finish(a, counts, interrupted, items, stopped)
 
 
-# Programs that measure their own launch (MPI's initialisation, the first
-# message): never started together with another launch, even with turns.
-SOLO = frozenset(("startup", "hello"))
+def _alone(it):
+    """Whether the item's program measures its own launch (MPI's start, the first
+    message, the memory it takes): never started together with another launch, even
+    taking turns. The programs say so (MG_FACT_ALONE, their --mpi-library record)."""
+    return mpilib.runs_alone(it.prog, dict(os.environ, **(it.config.env or {})), it.entry.name)
 
 
 def _steps(todo, grouped, solo=lambda t: False):

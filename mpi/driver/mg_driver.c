@@ -280,6 +280,7 @@ static int print_library(const mg_bench *b)
     mg_json_int(&j, "mpi_subversion", sv);
     mg_json_string(&j, "build_header", MG_MPI_BUILD_IMPL);
     mg_json_string(&j, "mpigauge_version", MG_VERSION_STRING);
+    mg_json_bool(&j, "runs_alone", (b->id.facts & MG_FACT_ALONE) != 0);
     mg_json_object_end(&j);
     fputc('\n', stdout);
     return flush_out();

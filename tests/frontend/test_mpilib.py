@@ -44,6 +44,24 @@ def _exe(path, text):
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
 
 
+class TestRunsAlone(unittest.TestCase):
+    """Whether a program runs alone is the program's own fact (its
+    --mpi-library record), by name only for a build older than the fact."""
+
+    def test_the_programs_say(self):
+        with tempfile.TemporaryDirectory() as d:
+            rec = '{"type":"mpi_library","library":"Open MPI v4.1.4","runs_alone":%s}'
+            for name, value, want in (("p_true", "true", True), ("p_false", "false", False),
+                                      ("startup", "false", False), ("p_odd", '"yes"', False)):
+                prog = os.path.join(d, name)
+                _exe(prog, "#!/bin/sh\necho '%s'\n" % (rec % value))
+                self.assertIs(lib.runs_alone(prog, {}, name), want, name)
+            old = os.path.join(d, "old")      # a build older than the fact
+            _exe(old, "#!/bin/sh\necho '{\"type\":\"mpi_library\",\"library\":\"x\"}'\n")
+            self.assertTrue(lib.runs_alone(old, {}, "startup"))
+            self.assertFalse(lib.runs_alone(old, {}, "latency"))
+
+
 class TestIdent(unittest.TestCase):
     def test_library_strings(self):
         for text, want in LIBRARY_STRINGS:
