@@ -17,8 +17,10 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/programs.py frontend/mpigauge/launcher.py frontend/mpigauge/outcome.py \
 	frontend/mpigauge/options.py frontend/mpigauge/compare_cli.py frontend/mpigauge/cvars.py frontend/mpigauge/cvars_cli.py frontend/mpigauge/samples.py frontend/mpigauge/ranks.py frontend/mpigauge/run_cli.py \
 	frontend/mpigauge/tuning.py frontend/mpigauge/hostcost.py frontend/mpigauge/catalogue.py \
-	frontend/mpigauge/catalogue_cli.py frontend/mpigauge/series.py frontend/mpigauge/series_cli.py \
-	frontend/mpigauge/series_report.py frontend/mpigauge/series_history.py frontend/mpigauge/series_folder.py
+	frontend/mpigauge/mpi_cli.py frontend/mpigauge/series.py frontend/mpigauge/series_cli.py \
+	frontend/mpigauge/series_report.py frontend/mpigauge/series_history.py frontend/mpigauge/series_folder.py \
+	frontend/mpigauge/best_cli.py frontend/mpigauge/plot_cli.py frontend/mpigauge/report_cli.py \
+	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \

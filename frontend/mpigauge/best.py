@@ -13,7 +13,6 @@ from .common import (EXIT_OK, UsageError, check_output_path, fmt_num, size_label
 from .compare import compare_sets, higher_is_better, speedup
 from .results import load_inputs
 from .stats import adjust_pvalues
-from .options import add_verdict_options
 
 
 def best_rows(sets, threshold, alpha, control, covariate="none"):
@@ -148,24 +147,3 @@ def export(a, sets, rows, threshold):
           f"--config 'tuned{common} tuning={os.path.abspath(path)}' -K 10 -o confirm.jsonl\n"
           "  mpigauge compare confirm.jsonl default tuned")
     return EXIT_OK
-
-
-def add_parser(sub):
-    b = sub.add_parser("best", help="best configuration per benchmark and size, and its ties",
-                       description="For an interleaved run over configurations (a knob's "
-                       "values): per benchmark and size the best configuration and those not "
-                       "distinguishable from it.")
-    b.add_argument("files", nargs="+", metavar="FILE|LABEL")
-    add_verdict_options(b)
-    b.add_argument("--format", choices=("text", "json"), default="text")
-    b.add_argument("--export", nargs=2, metavar=("KIND", "FILE"),
-                   help="write a tuning file of the best algorithms: ompi-rules (Open MPI "
-                   "coll_tuned dynamic rules) or mpich-json (MPICH collective selection); "
-                   "doc/tuning.md")
-    b.add_argument("--significant-only", action="store_true",
-                   help="--export: name an algorithm only where the sweep found it significantly "
-                   "better than the library's own choice (default: wherever its median was)")
-    b.add_argument("--library", metavar="FILE",
-                   help="--export mpich-json: the MPICH library whose own selection the file "
-                   "keeps for what was not swept (default: the one the launches loaded)")
-    b.set_defaults(func=cmd_best)

@@ -5,8 +5,8 @@ import os
 import sqlite3
 import sys
 
-from . import (best, catalogue_cli, compare_cli, cvars_cli, dashboard, history_cli, plot, report,
-               run_cli, selftest, series_cli)
+from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, history_cli, mpi_cli, plot_cli,
+               report_cli, run_cli, selftest_cli, series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, version)
 from .launch import Interrupted
@@ -55,9 +55,9 @@ def build_parser():
                    help="print the folder of the osu_* names (the OSU drop-in, doc/osu.md): put "
                         "it first on PATH to run mpigauge where a pipeline runs OSU")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    # one module per command, each adding its own parser
-    for m in (run_cli, compare_cli, best, plot, report, selftest, dashboard, cvars_cli,
-              catalogue_cli, series_cli):
+    # one module per command, COMMAND_cli.py, each adding its own parser
+    for m in (run_cli, compare_cli, best_cli, plot_cli, report_cli, selftest_cli, dashboard_cli,
+              cvars_cli, mpi_cli, series_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p

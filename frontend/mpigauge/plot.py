@@ -8,7 +8,7 @@ import math
 import sys
 from collections import OrderedDict
 
-from .common import (parse_size_arg, EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, check_output_path, size_label,
+from .common import (EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, check_output_path, size_label,
                      warn, write_atomic)
 from .common import plain_text as plain
 from .compare import higher_is_better
@@ -239,22 +239,3 @@ def cmd_plot(a):
         raise UsageError(f"--dpi {a.dpi}: give 10 to 1000")
     check_output_path(a.output, a.files)
     return _save(plt, _figure(plt, a), a)
-
-
-def add_parser(sub):
-    pl = sub.add_parser("plot", help="plot results against message size (needs matplotlib)",
-                        description="One panel per benchmark, one line per set (the median, "
-                        "with its 95% CI as a band), log axes. Sets as for compare.")
-    pl.add_argument("files", nargs="+", metavar="FILE|LABEL")
-    pl.add_argument("-o", "--output", required=True, help="out.png, out.svg or out.pdf")
-    pl.add_argument("--title")
-    pl.add_argument("--dpi", type=int, default=100)
-    pl.add_argument("--against", choices=("size", "ranks"), default="size",
-                    help="x axis: message size (default), or the rank count of a "
-                    "--ranks-sweep (one line per collective, one panel per set and size)")
-    pl.add_argument("--size", type=parse_size_arg, default=None,
-                    help="--against ranks: only this message size (default every size)")
-    pl.add_argument("--timeline", action="store_true",
-                    help="FILE is a samples file (mpigauge_NAME --samples FILE): every timed "
-                    "sample against its start (warm-up, spikes, regime switches)")
-    pl.set_defaults(func=cmd_plot)

@@ -18,7 +18,6 @@ from .render import _html_table, html_page, render_html_comparisons
 from .results import bench_label, load_inputs, needs_config_label, short_library
 from .stats import median
 from .compare import parse_threshold
-from .ranks import parse_spec
 
 
 def sentinel_table(s):
@@ -233,25 +232,3 @@ def cmd_report(a):
     write_text_atomic(a.output, html_page(title, body))
     print(f"mpigauge report: wrote {a.output}", file=sys.stderr)
     return EXIT_OK
-
-
-def add_parser(sub):
-    rp = sub.add_parser("report", help="one self-contained HTML page for results",
-                        description="Sessions, launch status, noise sentinels, provenance, "
-                        "result tables and plots (embedded SVG); with several sets also the "
-                        "comparison of each against the first. Sets as for compare.")
-    rp.add_argument("files", nargs="+", metavar="FILE|LABEL")
-    rp.add_argument("-o", "--output", required=True, help="report.html")
-    rp.add_argument("--title")
-    rp.add_argument("--threshold", default="5%")
-    rp.add_argument("--no-plot", action="store_true")
-    rp.add_argument("--summary", action="store_true",
-                    help="also print each set's headline figures (a time at the smallest "
-                    "message, a rate at its peak, with the 95%% CI) to standard output")
-    rp.add_argument("--ranks", action="append", metavar="BENCH:SIZE", type=parse_spec,
-                    help="every rank of that row (results run with --per-rank): a strip per "
-                    "launch, hosts coloured, the slowest rank and host named (repeatable)")
-    rp.add_argument("--samples", action="append", metavar="FILE",
-                    help="a samples file (mpigauge_NAME --samples FILE): its timeline, and a "
-                    "periodic disturbance with its period (repeatable)")
-    rp.set_defaults(func=cmd_report)
