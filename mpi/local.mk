@@ -19,7 +19,7 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/driver/mg_turns.c mpi/driver/mg_turns.h \
 	mpi/observe/mg_observe.c mpi/observe/mg_observe.h mpi/observe/mg_observers.c \
 	mpi/observe/obs_hostcost.c mpi/observe/obs_pvars.c mpi/observe/obs_per_rank.c \
-	mpi/observe/obs_served_by.c mpi/observe/obs_sentinel.c \
+	mpi/observe/obs_served_by.c mpi/observe/obs_sentinel.c mpi/observe/obs_samples.c \
 	mpi/observe/mg_sentinel.c mpi/observe/mg_sentinel.h \
 	mpi/transport/mg_mpi.c mpi/transport/mg_mpi.h \
 	mpi/transport/mg_multirail.c mpi/transport/mg_multirail.h mpi/transport/mg_mr.h \

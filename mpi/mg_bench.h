@@ -125,6 +125,10 @@ typedef struct {
     /* The run record's facts (rank 0's complete; mpi/mpit/mg_prov.h), once the
      * environment collected them: what an observer may read of them. */
     const struct mg_prov *prov;
+    /* The descriptor the run runs (the chosen form) and the run's standard
+     * error (what an observer says to the user goes there). */
+    const struct mg_bench *bench;
+    FILE *err;
     /* How the host's usage is read (getrusage; a fake in the one-process
      * tests, as the clock): 0, or -1 when it cannot be; NULL: getrusage. */
     int (*usage)(const mg_ctx *ctx, struct mg_host_usage *u);

@@ -34,6 +34,16 @@ def need(cond, msg):
         raise Bad(msg)
 
 
+def unique_keys(pairs):
+    """A JSON object whose keys are all distinct (a run-wide feature's member
+    must never shadow one of the record's own: json.loads keeps the last)."""
+    keys = [k for k, _ in pairs]
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise Bad(f"a JSON object repeats {', '.join(dup)}")
+    return dict(pairs)
+
+
 def check_stats(rec, where):
     vals = {k: rec[k] for k in ("median", "mean", "min", "max", "p50", "p90", "p99",
                                 "ci95_low", "ci95_high", "stddev")}
@@ -154,7 +164,7 @@ def check_jsonl(text, where):
     groups = []
     for i, line in enumerate(lines, 1):
         try:
-            rec = json.loads(line)
+            rec = json.loads(line, object_pairs_hook=unique_keys)
         except ValueError as e:
             raise Bad(f"{where}: line {i} is not JSON: {e}")
         if rec.get("type") == "run":

@@ -137,6 +137,8 @@ int mg_run_stages(mg_run *s, const mg_env *env)
     int rc, done, served;
 
     s->env = env;
+    s->ctx.drv.bench = s->b;
+    s->ctx.drv.err = s->io.err;
     env->join(s, env->arg);
     if (s->plan->has_turns && (rc = open_turns(s)) != MG_EXIT_OK)
         return rc;
@@ -224,11 +226,8 @@ void mg_run_release(mg_run *s)
     free(s->rows.row);
     free(s->rows.label);
     free(s->info_variants);
-    if (s->samples_mem)
-        fclose(s->samples_mem);
     mg_kv_free(&s->row_observed);
     mg_kv_free(&s->info_kernel);
-    free(s->samples_text);
     free(s->ctx.params);
 }
 

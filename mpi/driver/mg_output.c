@@ -10,7 +10,6 @@
 #include "mg_report.h"
 #include "mg_stats.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,104 +273,4 @@ int mg_run_usage_error(const mg_run *s, const char *code, const char *msg, int n
 int mg_run_usage(const mg_run *s, const char *msg)
 {
     return mg_run_usage_error(s, "usage", msg, -1, -1);
-}
-
-void mg_samples_begin(mg_run *s)
-{
-    char lib[256];
-    mg_json j;
-    if (s->ctx.rank != 0 || !s->plan->cfg.samples)
-        return;
-    if ((s->samples_mem = open_memstream(&s->samples_text, &s->samples_len)) == NULL)
-        mg_mpi_die(__FILE__, __LINE__, "out of memory for --samples");
-    s->t_zero = mg_now(&s->ctx);
-    snprintf(lib, sizeof lib, "%.*s", (int)strcspn(s->prov.library, "\n"), s->prov.library);
-    mg_json_init(&j, s->samples_mem);
-    mg_json_object_begin(&j, NULL);
-    mg_json_string(&j, "type", "samples");
-    mg_json_string(&j, "benchmark", s->b->id.name);
-    mg_json_string(&j, "mpi_library", lib);
-    mg_json_int(&j, "nranks", s->ctx.nranks);
-    mg_json_string(&j, "time_mode", s->info.time_mode);
-    mg_json_string(&j, "date_utc", s->prov.date_utc);
-    mg_json_array_begin(&j, "fields");
-    mg_json_string(&j, NULL, "start_s");
-    mg_json_string(&j, NULL, "per_iteration_s");
-    mg_json_string(&j, NULL, "iterations");
-    if (s->plan->cfg.per_rank)
-        mg_json_string(&j, NULL, "rank_per_iteration_s");
-    mg_json_array_end(&j);
-    mg_json_object_end(&j);
-    fputc('\n', s->samples_mem);
-}
-
-void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t n,
-                      const mg_sample_log *log, const double *ranks, size_t nmine)
-{
-    char label[96];
-    mg_json j;
-    if (s->samples_mem == NULL)
-        return;
-    mg_json_init(&j, s->samples_mem);
-    mg_json_object_begin(&j, NULL);
-    mg_json_string(&j, "type", "sample_series");
-    mg_json_uint(&j, "size_bytes", (unsigned long long)size);
-    if (s->b->sweep.variant_name) {
-        mg_bench_variant_label(s->b, s->ctx.variant, label, sizeof label);
-        mg_json_string(&j, "variant", label);
-    }
-    mg_json_array_begin(&j, "start_s");
-    for (size_t i = 0; i < n; ++i)
-        mg_json_number(&j, NULL, log->start[i] - s->t_zero);
-    mg_json_array_end(&j);
-    mg_json_array_begin(&j, "per_iteration_s");
-    for (size_t i = 0; i < n; ++i)
-        mg_json_number(&j, NULL, per_iter_s[i]);
-    mg_json_array_end(&j);
-    mg_json_array_begin(&j, "iterations");
-    for (size_t i = 0; i < n; ++i)
-        mg_json_int(&j, NULL, log->iters[i]);
-    mg_json_array_end(&j);
-    if (ranks) {
-        mg_json_array_begin(&j, "rank_per_iteration_s");
-        for (int r = 0; r < s->ctx.nranks; ++r) {
-            const double *own = ranks + (size_t)r * nmine;
-            mg_json_array_begin(&j, NULL);
-            for (size_t i = 0; i < n; ++i)
-                mg_json_number(&j, NULL, own[log->index[i]]);
-            mg_json_array_end(&j);
-        }
-        mg_json_array_end(&j);
-    }
-    mg_json_object_end(&j);
-    fputc('\n', s->samples_mem);
-}
-
-int mg_samples_finish(mg_run *s)
-{
-    const char *path = s->plan->cfg.samples;
-    char err[MG_ERRLEN];
-    mg_out_file *o = &s->samples_out;
-    int rc = 0, opened = o->f != NULL; /* written through: opened before measuring */
-
-    if (s->samples_mem != NULL && fclose(s->samples_mem) != 0)
-        rc = -1;
-    s->samples_mem = NULL;
-    mg_group_bcast(&s->ctx.drv.group, &opened, sizeof opened);
-    if (!opened && !mg_out_open(o, path, &s->ctx, err)) {
-        if (s->ctx.rank == 0)
-            fprintf(s->io.err, "mpigauge_%s: error: %s\n", s->b->id.name, err);
-        return -1;
-    }
-    if (s->ctx.rank == 0 &&
-        (rc != 0 || fwrite(s->samples_text, 1, s->samples_len, o->f) != s->samples_len ||
-         fflush(o->f) != 0)) {
-        fprintf(s->io.err, "mpigauge_%s: error: cannot write samples file '%s': %s\n",
-                s->b->id.name, path, rc != 0 ? "out of memory" : strerror(errno));
-        mg_out_discard(o);
-        rc = -1;
-    } else if (s->ctx.rank == 0)
-        rc = mg_out_commit(o, path);
-    mg_group_bcast(&s->ctx.drv.group, &rc, sizeof rc);
-    return rc;
 }

@@ -128,13 +128,6 @@ typedef struct mg_run {
     int *node_of, *partner_of;
     mg_prov prov;
     mg_out_file out;
-    /* rank 0, --samples: every timed sample, kept in memory (samples_mem)
-     * and written to the file at the end */
-    FILE *samples_mem;
-    mg_out_file samples_out; /* the --samples FILE when written through */
-    char *samples_text;
-    size_t samples_len;
-    double t_zero;    /* rank 0: its clock when the sweep began (the samples' zero) */
     mg_sink own[2];   /* rank 0: standard output in the chosen format, the -o file */
     mg_sink *inject;  /* a sink the caller adds (a test's; NULL: none), fed like them */
     mg_sink *sink[3]; /* rank 0: the run's sinks (own ones, then the injected one) */
@@ -208,15 +201,6 @@ int mg_session_layout(mg_run *s);
 /* Memory guard, -o file, buffers, requests, calibration, rail pairs. */
 int mg_session_resources(mg_run *s);
 
-/* Rank 0 with --samples: where each sample of root began (rank 0's clock),
- * its iterations and which of the ranks' own samples (mine) it was (a call
- * dropped as late leaves a gap with time_mode call), index by index. */
-typedef struct {
-    double *start;
-    long *iters;
-    size_t *index;
-} mg_sample_log;
-
 /* measure: one (size, variant); rank 0 ends with the samples in root (and,
  * with log, their starts and iterations). */
 mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const mg_policy_cfg *pc,
@@ -279,17 +263,6 @@ void mg_out_guard_stop(void);
  * before it), or NULL. */
 const char *mg_output_requested(int argc, char **argv);
 void mg_output_summary(mg_run *s);
-/* Rank 0, --samples: the file's header record, then one record per (size,
- * variant) with its n samples (seconds per iteration, before conversion to
- * the benchmark's unit). With --per-rank, ranks holds every rank's own
- * samples of the row (nmine per rank, rank after rank): one array per rank
- * with the entries rank 0's samples were made of. */
-void mg_samples_begin(mg_run *s);
-void mg_samples_write(mg_run *s, uint64_t size, const double *per_iter_s, size_t n,
-                      const mg_sample_log *log, const double *ranks, size_t nmine);
-/* Every rank, after a complete sweep: the samples to FILE, complete or not
- * at all; 0, or -1 when it could not be written (rank 0 says why). */
-int mg_samples_finish(mg_run *s);
 
 /* The environment the stages run in, injected (as UCX perftest's
  * ucx_perf_run serves its tool and its tests): the MPI library's for the

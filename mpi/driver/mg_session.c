@@ -163,18 +163,8 @@ int mg_session_resources(mg_run *s)
     if ((rc = check_memory(s, max_size, rbytes)) != MG_EXIT_OK)
         return rc;
     s->out.log = s->io.err;
-    if (!mg_out_distinct(s->plan->cfg.output, "-o", s->plan->cfg.samples, "--samples", ctx, err))
-        return mg_run_usage(s, err);
     if (s->plan->cfg.output && !mg_out_open(&s->out, s->plan->cfg.output, ctx, err))
         return mg_run_usage(s, err);
-    /* --samples FILE is written at the end (one temporary at a time), but
-     * a path that cannot be written is refused now, before measuring */
-    s->samples_out.log = s->io.err;
-    if (s->plan->cfg.samples && !mg_out_prepare(&s->samples_out, s->plan->cfg.samples, ctx, err)) {
-        if (ctx->rank == 0)
-            mg_out_discard(&s->out);
-        return mg_run_usage(s, err);
-    }
     ctx->sbuf = mg_xfer_alloc(&ctx->xfer, ctx->buf_bytes);
     ctx->rbuf = mg_xfer_alloc(&ctx->xfer, rbytes);
     if (!mg_group_all_true(&ctx->drv.group, ctx->sbuf != NULL && ctx->rbuf != NULL)) {

@@ -20,10 +20,9 @@ typedef struct {
     mg_policy_cfg pc;
     size_t cap;
     double *mine, *root, *rank_med, *figs;
-    mg_sample_log log; /* rank 0, --samples */
-    int rank_samples;  /* every rank: --samples with --per-rank */
-    double *rank_all;  /* rank 0: every rank's own samples of a row */
+    mg_sample_log log; /* rank 0, for an observer that wants it (--samples) */
     mg_row_view view;  /* what the observers are told of the row */
+    char label[96];    /* the row's variant label */
 } sweep_bufs;
 
 static void sweep_alloc(const mg_run *s, sweep_bufs *w)
@@ -53,18 +52,13 @@ static void sweep_alloc(const mg_run *s, sweep_bufs *w)
         root ? malloc((size_t)s->ctx.nranks * (size_t)(b->report.nfigures + 1) * sizeof *w->figs)
              : NULL;
     memset(&w->log, 0, sizeof w->log);
-    w->rank_samples = s->plan->cfg.samples && s->plan->cfg.per_rank;
-    w->rank_all = root && w->rank_samples
-                      ? malloc((size_t)s->ctx.nranks * w->cap * sizeof *w->rank_all)
-                      : NULL;
-    if (root && s->plan->cfg.samples) {
+    if (root && s->obs.wants_log) {
         w->log.start = malloc(w->cap * sizeof *w->log.start);
         w->log.iters = malloc(w->cap * sizeof *w->log.iters);
         w->log.index = malloc(w->cap * sizeof *w->log.index);
     }
     if (!w->mine || !w->root || (root && (!w->rank_med || !w->figs)) ||
-        (root && s->plan->cfg.samples && (!w->log.start || !w->log.iters || !w->log.index)) ||
-        (root && w->rank_samples && !w->rank_all))
+        (root && s->obs.wants_log && (!w->log.start || !w->log.iters || !w->log.index)))
         mg_mpi_die(__FILE__, __LINE__, "out of memory for samples");
 }
 
@@ -74,23 +68,30 @@ static void sweep_free(sweep_bufs *w)
     free(w->log.start);
     free(w->log.iters);
     free(w->log.index);
-    free(w->rank_all);
     free(w->mine);
     free(w->root);
     free(w->rank_med);
 }
 
 /* What the observers are told of the row (mg_observe.h). */
-static const mg_row_view *row_view(mg_run *s, sweep_bufs *w, uint64_t size)
+static const mg_row_view *row_view(mg_run *s, sweep_bufs *w, uint64_t size, size_t n, size_t nmine)
 {
     const mg_bench *b = s->b;
     const int by_value = b->timing.metric == MG_METRIC_VALUE;
-    w->view =
-        (mg_row_view){.size = size,
-                      .rank_median_s = s->ctx.rank == 0 && mg_names_ranks(b) ? w->rank_med : NULL,
-                      .scale = by_value ? b->timing.time_scale : 1e6,
-                      .nranks = s->ctx.nranks,
-                      .by_value = by_value};
+    const int root = s->ctx.rank == 0;
+    if (b->sweep.variant_name)
+        mg_bench_variant_label(b, s->ctx.variant, w->label, sizeof w->label);
+    w->view = (mg_row_view){.size = size,
+                            .variant = b->sweep.variant_name ? w->label : NULL,
+                            .per_iter_s = root ? w->root : NULL,
+                            .n = n,
+                            .log = root && w->log.start ? &w->log : NULL,
+                            .mine = w->mine,
+                            .nmine = nmine,
+                            .rank_median_s = root && mg_names_ranks(b) ? w->rank_med : NULL,
+                            .scale = by_value ? b->timing.time_scale : 1e6,
+                            .nranks = s->ctx.nranks,
+                            .by_value = by_value};
     return &w->view;
 }
 
@@ -125,10 +126,8 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         mg_gather_rank_medians(ctx, w->mine, nmine, w->rank_med);
     if (b->report.figures)
         mg_gather_figures(b, ctx, w->figs);
-    if (w->rank_samples) /* the same count on every rank: one schedule */
-        mg_group_gather(&ctx->drv.group, w->mine, nmine, w->rank_all);
     mg_kv_clear(&s->row_observed);
-    mg_observe_row(&s->obs, ctx, row_view(s, w, size), &s->row_observed);
+    mg_observe_row(&s->obs, ctx, row_view(s, w, size, n, nmine), &s->row_observed);
     *ok = s->plan->cfg.validate ? mg_validate(b, ctx, size, s->io.err) : 1;
     if (mg_group_agree_message(&ctx->drv.group, ctx->drv.fail, sizeof ctx->drv.fail) != 0)
         return -1;
@@ -137,8 +136,6 @@ static int sweep_variant(mg_run *s, sweep_bufs *w, uint64_t size, int v, mg_stat
         if (v == 0 && mg_stats_compute(w->root, n, &raw) == 0)
             out.ref_s = raw.median;
         ctx->rank_figures = w->figs;
-        if (w->log.start)
-            mg_samples_write(s, size, w->root, n, &w->log, w->rank_all, nmine);
         out.failed = mg_output_row(s, size, w->root, n, iters, why, *ok, w->rank_med, &st) != 0;
         if (out.failed)
             mg_ctx_fail(ctx, "no valid samples (every sample was zero or not finite)");
@@ -165,7 +162,6 @@ static int sweep(mg_run *s)
 
     sweep_alloc(s, &w);
     mg_output_begin(s);
-    mg_samples_begin(s);
     mg_turns_begin(ctx->drv.turns);
     mg_observe_sweep(&s->obs, ctx, 0, s->sink, s->nsinks);
     for (size_t k = 0; k < s->plan->sweep.n; ++k) {
@@ -217,13 +213,15 @@ int mg_run_sweep(mg_run *s)
     int rc;
     if ((rc = mg_session_resources(s)) != MG_EXIT_OK) {
         mg_observe_close(&s->obs, &s->ctx);
-        if (s->ctx.rank == 0) {
+        if (s->ctx.rank == 0)
             mg_out_discard(&s->out); /* e.g. the buffers could not be had */
-            mg_out_discard(&s->samples_out);
-        }
         return rc;
     }
     rc = sweep(s);
+    /* what the observers keep made complete (the --samples file), unless
+     * the sweep failed */
+    if (!s->aborted && mg_observe_finish(&s->obs, &s->ctx) != 0)
+        rc = MG_EXIT_FAIL;
     mg_observe_close(&s->obs, &s->ctx);
     if (s->b->kernel.teardown)
         s->b->kernel.teardown(&s->ctx);
@@ -232,9 +230,5 @@ int mg_run_sweep(mg_run *s)
     else if (s->ctx.rank == 0 && s->plan->cfg.output &&
              mg_out_commit(&s->out, s->plan->cfg.output) != 0)
         rc = MG_EXIT_FAIL;
-    if (s->plan->cfg.samples && !s->aborted && mg_samples_finish(s) != 0)
-        rc = MG_EXIT_FAIL;
-    if (s->ctx.rank == 0)
-        mg_out_discard(&s->samples_out); /* an aborted run's, written through */
     return rc;
 }

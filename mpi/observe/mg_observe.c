@@ -37,7 +37,7 @@ int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx 
     for (int i = 0; list[i] != NULL && set->n < MG_MAX_OBSERVERS; ++i) {
         const mg_observer *o = list[i];
         void *st = calloc(1, o->state_size ? o->state_size : 1);
-        char msg[sizeof ctx->drv.fail] = "";
+        char msg[512] = ""; /* MG_ERRLEN: a refusal may name a long path */
         int join;
         if (st == NULL)
             snprintf(msg, sizeof msg, "out of memory for the observer %s", o->name);
@@ -60,6 +60,7 @@ int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx 
         }
         set->obs[set->n] = o;
         set->state[set->n++] = st;
+        set->wants_log |= o->wants_log;
     }
     if (ctx->rank == 0)
         gather_columns(set);
@@ -91,10 +92,13 @@ void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, const mg_row_view *v, mg_k
         }
         if (o->row == NULL)
             continue;
+        const int before = out->n;
         if (ctx->rank == 0 && !o->flat)
             mg_kv_object(out, o->name);
         o->row(set->state[i], ctx, v, out, ctx->rank == 0 ? cell : NULL);
-        if (ctx->rank == 0 && !o->flat)
+        if (ctx->rank == 0 && !o->flat && out->n == before + 1 && !out->overflow)
+            out->n = before; /* it said nothing of this row: no empty object */
+        else if (ctx->rank == 0 && !o->flat)
             mg_kv_end(out);
     }
 }
@@ -105,6 +109,15 @@ void mg_observe_sweep(mg_observe_set *set, mg_ctx *ctx, int end, struct mg_sink 
     for (int i = 0; set != NULL && i < set->n; ++i)
         if (set->obs[i]->sweep)
             set->obs[i]->sweep(set->state[i], ctx, end, sink, nsinks);
+}
+
+int mg_observe_finish(mg_observe_set *set, mg_ctx *ctx)
+{
+    int rc = 0;
+    for (int i = 0; set != NULL && i < set->n; ++i)
+        if (set->obs[i]->finish && set->obs[i]->finish(set->state[i], ctx) != 0)
+            rc = -1;
+    return rc;
 }
 
 void mg_observe_close(mg_observe_set *set, mg_ctx *ctx)
@@ -119,6 +132,6 @@ void mg_observe_close(mg_observe_set *set, mg_ctx *ctx)
         free(set->cell);
         set->title = NULL;
         set->cell = NULL;
-        set->n = set->ncells = 0;
+        set->n = set->ncells = set->wants_log = 0;
     }
 }

@@ -26,6 +26,7 @@
  *                when flat; the table and CSV leave it out) and fills its
  *                table cells, one per column (NaN: none); v: what the
  *                driver knows of the row
+ *   finish       the sweep complete: make what it keeps complete (a file)
  *   close        the sweep over (also after a failed one)
  *
  * An observer keeps its state in state_size bytes the driver gives it,
@@ -44,10 +45,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Rank 0, for an observer that wants it (wants_log): where each sample of
+ * the row began (rank 0's clock), its iterations and which of the ranks'
+ * own samples (mine) it was (a call dropped as late leaves a gap with time
+ * mode call), index by index. The measurement keeps it. */
+typedef struct {
+    double *start;
+    long *iters;
+    size_t *index;
+} mg_sample_log;
+
 /* What the driver knows of a row when the observers' row phase comes
- * (rank 0's; on the other ranks rank_median is NULL). */
+ * (rank 0's; on the other ranks rank_median_s, per_iter_s and log are
+ * NULL). */
 typedef struct mg_row_view {
     uint64_t size;
+    const char *variant; /* its label ("ways=2"), or NULL */
+    /* rank 0: the row's samples, raw (seconds per iteration), n of them,
+     * and with wants_log where each began */
+    const double *per_iter_s;
+    size_t n;
+    const mg_sample_log *log;
+    /* every rank: its own samples of the row (the same count everywhere) */
+    const double *mine;
+    size_t nmine;
     /* programs that name their ranks (more than a pair): every rank's
      * median of its own timed samples, raw (x scale: in us, or in the
      * figure's own unit when by_value); NULL: not gathered */
@@ -58,10 +79,13 @@ typedef struct mg_row_view {
 } mg_row_view;
 
 typedef struct mg_observer {
-    const char *name; /* its key in a result record */
+    /* its key in a result record: not one of the record's own keys
+     * (doc/output.md); an object it leaves empty is not written */
+    const char *name;
     /* 1: its values are members of the result record itself ("algorithm",
      * "rank_median_us"), not of an object named after it */
     int flat;
+    int wants_log; /* 1: the measurement keeps the sample log for it (mg_row_view) */
     size_t state_size;
     int (*open)(void *st, mg_ctx *ctx, char *err, size_t errlen); /* NULL: always joins */
     void (*timed_begin)(void *st, mg_ctx *ctx);
@@ -73,6 +97,10 @@ typedef struct mg_observer {
      * run's sinks (JSON ones write them: mg_sink_ops.record) */
     void (*sweep)(void *st, mg_ctx *ctx, int end, struct mg_sink *const *sink, int nsinks);
     void (*row)(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out, double *cell);
+    /* the sweep complete (not after a failed one): collective; 0, or -1
+     * when what it keeps could not be made complete (rank 0 said why): the
+     * run then exits 1 */
+    int (*finish)(void *st, mg_ctx *ctx);
     void (*close)(void *st, mg_ctx *ctx);
 } mg_observer;
 
@@ -90,6 +118,7 @@ struct mg_observe_set {
     mg_cell_title *title;
     double *cell;
     int ncells;
+    int wants_log; /* one of them wants the sample log */
 };
 typedef struct mg_observe_set mg_observe_set;
 
@@ -108,6 +137,8 @@ void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, const mg_row_view *v, mg_k
 /* sweep of every joined observer (collective). */
 void mg_observe_sweep(mg_observe_set *set, mg_ctx *ctx, int end, struct mg_sink *const *sink,
                       int nsinks);
+/* finish of every joined observer (collective): 0, or -1 when one failed. */
+int mg_observe_finish(mg_observe_set *set, mg_ctx *ctx);
 void mg_observe_close(mg_observe_set *set, mg_ctx *ctx);
 
 #endif
