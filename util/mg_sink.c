@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The sink's three formats: see mg_sink.h. */
+/* The sinks: the table layouts (default, IMB, OSU), CSV and JSON Lines; see mg_sink.h. */
 #include "mg_sink.h"
 
 #include "mg_json.h"
@@ -8,11 +8,18 @@
 
 /* ---- table ---- */
 
-static void table_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
+/* A table's beginning, whatever its layout: the run record as comment
+ * lines, and the facts its rows need. */
+static void table_start(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
 {
     if (record)
         record(s->f, arg, 1);
     s->meta = *meta;
+}
+
+static void table_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
+{
+    table_start(s, meta, record, arg);
     mg_report_table_header(s->f, meta);
     fflush(s->f);
 }
@@ -34,9 +41,7 @@ static void table_summary(mg_sink *s, const char *benchmark, const mg_kvlist *l)
 
 static void imb_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
 {
-    if (record)
-        record(s->f, arg, 1);
-    s->meta = *meta;
+    table_start(s, meta, record, arg);
     mg_report_imb_header(s->f, meta);
     fflush(s->f);
 }
@@ -49,9 +54,7 @@ static void imb_row(mg_sink *s, const mg_result *r)
 
 static void osu_begin(mg_sink *s, const mg_table_meta *meta, mg_record_fn record, const void *arg)
 {
-    if (record)
-        record(s->f, arg, 1);
-    s->meta = *meta;
+    table_start(s, meta, record, arg);
     mg_report_osu_header(s->f, meta, &s->osu);
     fflush(s->f);
 }
