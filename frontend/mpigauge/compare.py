@@ -16,7 +16,7 @@ import math
 import statistics
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Optional, NamedTuple
 
 from . import regimes as rg
 from .common import UsageError
@@ -386,13 +386,40 @@ def provenance_warnings(base, new):
     return [f"{m} ({', '.join(bs)})" for m, bs in grouped.items()]
 
 
+def what_differs(base, new):
+    """What the two sides were set to differently, said once: the library's
+    MPI_T control variables (the most telling first, counts for the rest),
+    then the library settings in the environment (values that change with
+    every launch never named). Expected between two libraries or releases:
+    not warnings."""
+    from .cvars import differences, env_differences
+    return differences(base, new) + env_differences(base, new)
+
+
 def explanations(base, new):
     """What may explain a verdict between two sides, first what the
-    library was set to (its MPI_T control variables, then the settings in
-    the environment), then how the runs were made (provenance_warnings)."""
-    from .cvars import differences, env_differences
-    return differences(base, new) + env_differences(base, new) + \
-        provenance_warnings(base, new)
+    library was set to (what_differs), then how the runs were made
+    (provenance_warnings)."""
+    return what_differs(base, new) + provenance_warnings(base, new)
+
+
+class Comparison(NamedTuple):
+    """One side against the base, as compare, report and history check render it."""
+    base: object
+    new: object
+    rows: list
+    only_base: list
+    only_new: list
+    warnings: list          # how the runs were made differently; caveats on the verdicts
+    differs: list = []      # what the sides were set to differently (what_differs)
+
+
+def comparison(base, new, rows, only_base, only_new, extra_warnings=()):
+    """A Comparison with its warnings (provenance, then extra_warnings) and what
+    differs."""
+    return Comparison(base, new, rows, only_base, only_new,
+                      provenance_warnings(base, new) + list(extra_warnings),
+                      what_differs(base, new))
 
 
 def parse_threshold(s):

@@ -15,7 +15,7 @@ def _sequential_alpha(sets, alpha):
 
 
 def cmd_compare(a):
-    from .compare import compare_sets, explanations, parse_threshold
+    from .compare import compare_sets, comparison, parse_threshold
     from .render import (html_page, render_html_comparisons, render_json, render_markdown,
                          render_text)
     from .results import load_inputs
@@ -36,16 +36,17 @@ def cmd_compare(a):
     for new in sets[1:]:
         rows, ob, on = compare_sets(base, new, threshold, alpha, a.error_control,
                                     covariate=a.covariate)
-        warns = explanations(base, new)
+        extra = []
         if looks:
-            warns.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
+            extra.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
                          f"= {a.alpha:g} / {looks}")
         if not rows:
-            warns.append(f"nothing in common between {base.label} and {new.label} "
+            extra.append(f"nothing in common between {base.label} and {new.label} "
                          "(same benchmark, variant, ranks, options, size and unit)")
-        for w in warns:
+        c = comparison(base, new, rows, ob, on, extra)
+        for w in c.warnings:    # what differs is said once, with the table
             warn(w)
-        comparisons.append((base, new, rows, ob, on, warns))
+        comparisons.append(c)
     fmt = {"md": "markdown"}.get(a.format, a.format)
     if fmt is None:
         ext = os.path.splitext(a.output or "")[1].lower()

@@ -204,7 +204,7 @@ def _side(hist, spec, against=None):
 
 
 def _check(hist, a):
-    from .compare import compare_sets, explanations, parse_threshold
+    from .compare import compare_sets, comparison, parse_threshold
     from .render import render_json, render_markdown, render_text
     threshold = parse_threshold(a.threshold)
     if not 0 < a.alpha < 1:
@@ -224,14 +224,14 @@ def _check(hist, a):
     new.label = new.label or os.path.basename(a.new)
     rows, ob, on = compare_sets(base, new, threshold, a.alpha, a.error_control,
                                 covariate=a.covariate)
-    warns = explanations(base, new)
     if not rows:
         raise UsageError(f"nothing in common between {base.label} and {new.label} (same "
                          "benchmark, variant, ranks, options, size and unit)")
-    for w in warns:
+    c = comparison(base, new, rows, ob, on)
+    for w in c.warnings:    # what differs is said once, with the table
         warn(w)
     render = {"text": render_text, "markdown": render_markdown, "json": render_json}[a.format]
-    doc = render([(base, new, rows, ob, on, warns)], threshold, a.alpha, a.error_control)
+    doc = render([c], threshold, a.alpha, a.error_control)
     doc = doc if doc.endswith("\n") else doc + "\n"
     if a.output:
         write_text_atomic(a.output, doc)

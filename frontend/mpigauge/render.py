@@ -107,9 +107,15 @@ def _summary(rows):
     return ", ".join(f"{v} {k}" for k, v in c.items()) or "nothing compared"
 
 
+def _differs_head(c):
+    return (f"what differs ({c.base.label} -> {c.new.label}; all the control variables: "
+            "mpigauge cvars)")
+
+
 def render_text(comparisons, threshold, alpha, control):
     lines = []
-    for base, new, rows, ob, on, warns in comparisons:
+    for c in comparisons:
+        base, new, rows, ob, on, warns = c[:6]
         lines.append(f"{new.label} vs {base.label} ({base.path}"
                      + (f", {new.path})" if new.path != base.path else ")"))
         lines.append(method_line(rows, base, new, threshold, alpha, control))
@@ -118,6 +124,9 @@ def render_text(comparisons, threshold, alpha, control):
         lines.extend("note: " + n for n in notes(rows, base, new))
         lines.extend(f"only in {base.label}: {s}" for s in _group_unmatched(ob))
         lines.extend(f"only in {new.label}: {s}" for s in _group_unmatched(on))
+        if c.differs:
+            lines.append(_differs_head(c) + ":")
+            lines.extend("  " + d for d in c.differs)
         lines.extend("warning: " + w for w in warns)
         lines.append("")
     return "\n".join(lines)
@@ -129,7 +138,8 @@ def _md_escape(s):
 
 def render_markdown(comparisons, threshold, alpha, control):
     lines = []
-    for base, new, rows, ob, on, warns in comparisons:
+    for c in comparisons:
+        base, new, rows, ob, on, warns = c[:6]
         lines += [f"### {_md_escape(new.label)} vs {_md_escape(base.label)}", "",
                   _md_escape(method_line(rows, base, new, threshold, alpha, control)) + ".", "",
                   "| " + " | ".join(COLUMNS) + " |",
@@ -150,6 +160,9 @@ def render_markdown(comparisons, threshold, alpha, control):
         if extra:
             lines.append("")
             lines.extend("* " + e for e in extra)
+        if c.differs:
+            lines += ["", _md_escape(_differs_head(c)) + ":", ""]
+            lines.extend("* " + _md_escape(d) for d in c.differs)
         lines.append("")
     return "\n".join(lines)
 
@@ -181,7 +194,8 @@ def _html_table(header, rows, numeric=(), classes=None):
 
 def render_html_comparisons(comparisons, threshold, alpha, control):
     parts = []
-    for base, new, rows, ob, on, warns in comparisons:
+    for c in comparisons:
+        base, new, rows, ob, on, warns = c[:6]
         parts.append(f"<h2>{html.escape(new.label)} vs {html.escape(base.label)}</h2>")
         parts.append(f'<p class="small">{html.escape(method_line(rows, base, new, threshold, alpha, control))}. '
                      f"base: {html.escape(base.path)}; new: {html.escape(new.path)}.</p>")
@@ -198,6 +212,9 @@ def render_html_comparisons(comparisons, threshold, alpha, control):
         items += [f'<span class="warn">{html.escape("Warning: " + w)}</span>' for w in warns]
         if items:
             parts.append("<ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+        if c.differs:
+            parts.append(f"<p>{html.escape(_differs_head(c))}:</p><ul>"
+                         + "".join(f"<li>{html.escape(d)}</li>" for d in c.differs) + "</ul>")
     return "\n".join(parts)
 
 
@@ -227,7 +244,8 @@ def _num(v):
 def json_records(comparisons, threshold, alpha, control):
     """The comparison as records (doc/compare.md, "compare --format json")."""
     recs = []
-    for base, new, rows, ob, on, warns in comparisons:
+    for c in comparisons:
+        base, new, rows, ob, on, warns = c[:6]
         recs.append({"type": "comparison", "schema": JSON_SCHEMA,
                      "base": {"label": base.label, "path": base.path},
                      "new": {"label": new.label, "path": new.path},
@@ -235,7 +253,7 @@ def json_records(comparisons, threshold, alpha, control):
                      "alpha": alpha, "threshold": threshold, "error_control": control,
                      "series": len(rows), "summary": dict(verdict_counts(rows)),
                      "only_base": _group_unmatched(ob), "only_new": _group_unmatched(on),
-                     "warnings": list(warns)})
+                     "warnings": list(warns), "what_differs": list(c.differs)})
         for r in rows:
             k = r.key
             lo, hi = r.ci

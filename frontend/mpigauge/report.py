@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 from . import regimes as rg
 from .common import EXIT_OK, check_output_path, fmt_num, size_label, warn, write_text_atomic
-from .compare import compare_sets, explanations
+from .compare import compare_sets, comparison
 from .plot import aggregate, plot_svg_or_none
 from .render import _html_table, html_page, render_html_comparisons
 from .results import bench_label, load_inputs, needs_config_label, short_library
@@ -210,7 +210,7 @@ def cmd_report(a):
         comps = []
         for new in sets[1:]:
             rows, ob, on = compare_sets(sets[0], new, threshold, 0.05)
-            comps.append((sets[0], new, rows, ob, on, explanations(sets[0], new)))
+            comps.append(comparison(sets[0], new, rows, ob, on))
         toc.append(("comparison", "Comparison"))
         body.append('<h2 id="comparison">Comparison</h2>\n'
                     + render_html_comparisons(comps, threshold, 0.05, "bh"))

@@ -165,6 +165,34 @@ class KeptOnce(unittest.TestCase):
 
 
 class Command(unittest.TestCase):
+    def test_compare_says_what_differs_once_and_warns_only_of_how_runs_were_made(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a.jsonl"), os.path.join(d, "b.jsonl")
+            h.write_jsonl(a, with_cvars(h.synthetic_set("L", {}, launches=2), cvars_record(OLD)))
+            recs = with_cvars(h.synthetic_set("L", {}, launches=2), cvars_record(NEW))
+            for r in recs:          # one way the runs were made differently: the timer
+                if r["type"] == "run":
+                    r["timer"] = "clock_gettime"
+            h.write_jsonl(b, recs)
+            rc, out, err = h.cli("compare", "v1=" + a, "v2=" + b)
+            self.assertEqual(rc, 0, err)
+            self.assertNotIn("cvar", err)                   # expected, not a warning
+            self.assertIn("warning: timer differs", err)
+            head = "what differs (v1 -> v2; all the control variables: mpigauge cvars):\n"
+            self.assertEqual(out.count(head), 1, out)
+            self.assertIn(head + "  cvar (v1 -> v2): btl_sm_eager_limit 4096 -> 8192\n", out)
+            self.assertEqual(out.count("btl_sm_eager_limit 4096 -> 8192"), 1, out)
+            self.assertIn("warning: timer differs", out)
+            rc, out, _ = h.cli("compare", "v1=" + a, "v2=" + b, "--format", "json")
+            top = json.loads(out.splitlines()[0])
+            self.assertIn("cvar (v1 -> v2): btl_sm_eager_limit 4096 -> 8192", top["what_differs"])
+            self.assertFalse(any("cvar" in w for w in top["warnings"]), top["warnings"])
+            self.assertTrue(any(w.startswith("timer differs") for w in top["warnings"]))
+            # one build against itself: nothing differs, nothing said
+            rc, out, err = h.cli("compare", "v1=" + a, "v1b=" + a)
+            self.assertNotIn("what differs", out)
+            self.assertEqual(err, "")
+
     def test_cvars_lists_the_sets_and_their_differences(self):
         with tempfile.TemporaryDirectory() as d:
             a, b = os.path.join(d, "a.jsonl"), os.path.join(d, "b.jsonl")
