@@ -362,6 +362,8 @@ def check_row(title, c, l):
         need(c in ("Pass", "Fail"), f"table: validation {c!r} is not Pass or Fail")
     elif title == "Gbit/s":
         float(c)
+    elif title == "CI95":
+        need(re.match(r"^(\+-[0-9]+(\.[0-9])?%|-)$", c), f"table: CI95 cell {c!r}: {l!r}")
     elif title != "Stop":
         need(is_number(c), f"table: bad extra value {c!r}")
 
@@ -378,7 +380,7 @@ def check_table(text):
     titles = header[0][30:].split()
     notes = [l for l in lines if l.startswith("# ! size ")]
     marked = 0
-    known = STAT_TITLES | {"Samples", "Iterations", "Stop", "Validation"}
+    known = STAT_TITLES | {"Samples", "Iterations", "Stop", "Validation", "CI95"}
     for l in data:
         cols = l.split()
         need(len(cols) == 2 + len(titles),
@@ -399,6 +401,19 @@ def check_table(text):
         need(l[10:30].strip() == cols[1], f"table: headline not in OSU's second field: {l!r}")
     if "Samples" in titles:
         need(len(notes) == marked, "table: every '!' row needs its '# ! size' note")
+
+
+def check_table80(text):
+    """The default table a person reads: OSU's two fields, the CI and the
+    sample count as the only other columns (a variant's after them), and
+    every line within 80 columns, comments included."""
+    check_table(text)
+    header = next(l for l in text.splitlines() if l.startswith("# Size"))
+    titles = header[30:].split()
+    need(titles[:2] == ["CI95", "Samples"], f"table: default columns {titles}")
+    need(len(titles) <= 3, f"table: more than the default columns: {titles}")
+    for l in text.splitlines():
+        need(len(l) <= 80, f"table: a line of {len(l)} columns: {l!r}")
 
 
 def csv_percentiles(header):
@@ -528,6 +543,8 @@ def main():
             check_table(out)
         elif kind == "csv":
             check_csv(out)
+        elif kind == "table80":
+            check_table80(out)
         elif kind == "json":
             check_jsonl(out, "stdout")
         elif kind == "usage":

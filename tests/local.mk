@@ -30,7 +30,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_rails.cc \
 	tests/unit/test_secret.cc \
 	tests/unit/test_report.cc \
-	tests/unit/test_sink.cc \
+	tests/unit/test_sink.cc tests/unit/test_text.cc \
 	tests/unit/test_size.cc \
 	tests/unit/test_stats.cc \
 	tests/unit/test_tpool.cc \

@@ -30,6 +30,7 @@ util_libmgutil_a_SOURCES = \
 	util/mg_policy.c util/mg_policy.h \
 	util/mg_rails.c util/mg_rails.h \
 	util/mg_report.c util/mg_report_imb.c util/mg_report_osu.c util/mg_report.h \
+	util/mg_text.c util/mg_text.h \
 	util/mg_secret.c util/mg_secret.h \
 	util/mg_sink.c util/mg_sink.h \
 	util/mg_size.c util/mg_size.h \

@@ -4,6 +4,7 @@
 
 #include "mg_json.h"
 #include "mg_kv.h"
+#include "mg_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -12,9 +13,12 @@
 #define OSU_SIZE_WIDTH MG_REPORT_SIZE_WIDTH
 #define OSU_FIELD_WIDTH MG_REPORT_FIELD_WIDTH
 #define COL_WIDTH 12
+#define CI_WIDTH 10
 
 static const char *const spread_titles[] = {"Mean", "Min", "Max", "Stddev"};
 static const char *const ci_titles[] = {"CI95-low", "CI95-high"};
+
+static void table_num(FILE *f, int width, double v);
 
 const char *const mg_columns_names[] = {"default", "osu", "all", "imb", NULL};
 
@@ -94,10 +98,74 @@ static int cell_width(const char *name)
     return n > COL_WIDTH + 2 ? n : COL_WIDTH + 2;
 }
 
+static void cell_titles(FILE *f, const mg_table_meta *meta)
+{
+    for (int i = 0; i < meta->ncells; ++i)
+        fprintf(f, " %*s", cell_width(meta->cell[i].title), meta->cell[i].title);
+}
+
+static void cells(FILE *f, const mg_table_meta *meta, const mg_result *r)
+{
+    for (int i = 0; r->cell && i < meta->ncells; ++i) {
+        const int w = cell_width(meta->cell[i].title);
+        fputc(' ', f);
+        if (meta->cell[i].counts && isfinite(r->cell[i]) && fabs(r->cell[i]) < 1e15)
+            fprintf(f, "%*.0f", w, r->cell[i]);
+        else
+            fprintf(f, "%*.3g", w, r->cell[i]);
+    }
+}
+
 void mg_report_title_lines(FILE *f, const mg_table_meta *meta)
 {
     fprintf(f, "# mpigauge %s %s\n", meta->benchmark, meta->version);
-    fprintf(f, "# %s\n", meta->description);
+    mg_comment_wrapped(f, meta->description, MG_TEXT_WIDTH);
+}
+
+/* The default table (--columns default): after OSU's two fields the median's
+ * 95% CI as one short column and the sample count, so that a row fits in
+ * MG_TEXT_WIDTH columns; -z's percentiles and -c's validation where asked
+ * for. Every other statistic is --columns all's (and in CSV and JSON). */
+static void brief_titles(FILE *f, const mg_table_meta *meta)
+{
+    char name[32], title[40];
+    fprintf(f, "%*s%*s", CI_WIDTH, "CI95", 9, "Samples");
+    for (int i = 0; meta->pctl && i < meta->pctl->n; ++i) {
+        mg_pctl_name(meta->pctl->p[i], name, sizeof name);
+        snprintf(title, sizeof title, "P%s", name);
+        fprintf(f, "%*s", COL_WIDTH, title);
+    }
+    if (meta->validated)
+        fprintf(f, "%*s", COL_WIDTH, "Validation");
+}
+
+static void samples_cell(FILE *f, const mg_stats *s)
+{
+    if (s->n < MG_FEW_SAMPLES)
+        fprintf(f, "%*zu!", 8, s->n);
+    else
+        fprintf(f, "%*zu", 9, s->n);
+}
+
+void mg_report_ci_cell(char *buf, size_t len, const mg_stats *s)
+{
+    const double half = (s->ci95_high - s->ci95_low) / 2.0 / s->median * 100.0;
+    if (!isfinite(half) || !(s->median > 0.0) || half < 0.0)
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, half < 99.95 ? "+-%.1f%%" : "+-%.0f%%", half);
+}
+
+static void brief_cells(FILE *f, const mg_table_meta *meta, const mg_result *r)
+{
+    char ci[32];
+    mg_report_ci_cell(ci, sizeof ci, &r->stats);
+    fprintf(f, "%*s", CI_WIDTH, ci);
+    samples_cell(f, &r->stats);
+    for (int i = 0; r->pctl && i < r->pctl->n; ++i)
+        table_num(f, COL_WIDTH, r->pctl_v[i]);
+    if (meta->validated)
+        fprintf(f, "%*s", COL_WIDTH, mg_report_pass_fail(r));
 }
 
 void mg_report_table_header(FILE *f, const mg_table_meta *meta)
@@ -105,6 +173,14 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
     const int osu = meta->columns == MG_COLUMNS_OSU;
     mg_report_title_lines(f, meta);
     fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, meta->headline);
+    if (meta->columns == MG_COLUMNS_DEFAULT) {
+        brief_titles(f, meta);
+        cell_titles(f, meta);
+        if (meta->variant_name)
+            fprintf(f, "  %s", meta->variant_name);
+        fputc('\n', f);
+        return;
+    }
     if (meta->validated && osu)
         fprintf(f, "%*s", COL_WIDTH, "Validation");
     if (!osu)
@@ -117,8 +193,8 @@ void mg_report_table_header(FILE *f, const mg_table_meta *meta)
         fprintf(f, "%*s", COL_WIDTH, "Gbit/s");
     for (int i = 0; meta->extra_names && meta->extra_names[i] && !osu; ++i)
         fprintf(f, " %*s", COL_WIDTH + 2, meta->extra_names[i]);
-    for (int i = 0; i < meta->ncells && !osu; ++i)
-        fprintf(f, " %*s", cell_width(meta->cell[i].title), meta->cell[i].title);
+    if (!osu)
+        cell_titles(f, meta);
     if (meta->variant_name)
         fprintf(f, "  %s", meta->variant_name);
     fputc('\n', f);
@@ -159,10 +235,7 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
     }
     table_num(f, COL_WIDTH, s->ci95_low);
     table_num(f, COL_WIDTH, s->ci95_high);
-    if (s->n < MG_FEW_SAMPLES)
-        fprintf(f, "%*zu!", 8, s->n);
-    else
-        fprintf(f, "%*zu", 9, s->n);
+    samples_cell(f, s);
     fprintf(f, "%*llu%*s", 12, r->iterations, 13, r->stop ? r->stop : "-");
     if (meta->validated)
         fprintf(f, "%*s", COL_WIDTH, mg_report_pass_fail(r));
@@ -175,14 +248,7 @@ static void table_stats(FILE *f, const mg_table_meta *meta, const mg_result *r)
         else
             table_num(f, COL_WIDTH + 2, r->extra[i]);
     }
-    for (int i = 0; r->cell && i < meta->ncells; ++i) {
-        const int w = cell_width(meta->cell[i].title);
-        fputc(' ', f);
-        if (meta->cell[i].counts && isfinite(r->cell[i]) && fabs(r->cell[i]) < 1e15)
-            fprintf(f, "%*.0f", w, r->cell[i]);
-        else
-            fprintf(f, "%*.3g", w, r->cell[i]);
-    }
+    cells(f, meta, r);
 }
 
 void mg_report_variant_cell(FILE *f, const mg_result *r)
@@ -201,7 +267,10 @@ void mg_report_table_row_meta(FILE *f, const mg_table_meta *meta, const mg_resul
     table_num(f, OSU_FIELD_WIDTH, s->median);
     if (osu && meta->validated)
         fprintf(f, "%*s", COL_WIDTH, mg_report_pass_fail(r));
-    if (!osu)
+    if (meta->columns == MG_COLUMNS_DEFAULT) {
+        brief_cells(f, meta, r);
+        cells(f, meta, r);
+    } else if (!osu)
         table_stats(f, meta, r);
     mg_report_variant_cell(f, r);
     fputc('\n', f);
@@ -212,9 +281,7 @@ void mg_report_few_note(FILE *f, const mg_result *r)
 {
     const mg_stats *s = &r->stats;
     if (s->n < MG_FEW_SAMPLES)
-        fprintf(f,
-                "# ! size %llu%s%s: %zu sample%s, fewer than %d: the percentiles and the CI say "
-                "little\n",
+        fprintf(f, "# ! size %llu%s%s: %zu sample%s (fewer than %d): a rough CI\n",
                 (unsigned long long)r->size_bytes, r->variant ? ", " : "",
                 r->variant ? r->variant : "", s->n, s->n == 1 ? "" : "s", MG_FEW_SAMPLES);
 }

@@ -137,8 +137,11 @@ typedef struct mg_osu_table {
     int nprocs;
 } mg_osu_table;
 
-/* --columns: default (every statistic), osu (the size and the figure, and
- * Pass/Fail with -c, as OSU prints them), all (default and P50). */
+/* --columns: default (the size, the figure, its 95% CI as +-P% and the
+ * sample count: within 80 columns), osu (the size and the figure, and
+ * Pass/Fail with -c, as OSU prints them), all (every statistic, the
+ * iterations, why sampling stopped, Gbit/s, the benchmark's own figures),
+ * imb (IMB's table). */
 enum { MG_COLUMNS_DEFAULT = 0, MG_COLUMNS_OSU, MG_COLUMNS_ALL, MG_COLUMNS_IMB };
 extern const char *const mg_columns_names[];
 
@@ -166,6 +169,9 @@ void mg_report_table_row(FILE *f, const mg_result *r);
 void mg_report_osu_header(FILE *f, const mg_table_meta *meta, const mg_osu_table *t);
 void mg_report_osu_row(FILE *f, const mg_table_meta *meta, const mg_osu_table *t,
                        const mg_result *r);
+/* The median's 95% CI as the default table shows it: its half-width in
+ * percent of the median, "+-0.8%" ("-" when there is none). */
+void mg_report_ci_cell(char *buf, size_t len, const mg_stats *s);
 /* OSU's words for a validated row: "Pass" or "Fail". */
 const char *mg_report_pass_fail(const mg_result *r);
 /* Under a row of fewer than MG_FEW_SAMPLES samples: a line saying so. */

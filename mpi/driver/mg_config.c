@@ -142,9 +142,10 @@ static const mg_opt common_opts[] = {
      .type = MG_OPT_CHOICE,
      .offset = offsetof(mg_config, columns),
      .arg_name = "default|osu|all|imb",
-     .help = "table columns: every statistic; OSU's (the size and the figure, with -c Pass/Fail); "
-             "every statistic and P50; or IMB's (#bytes #repetitions t_min t_max t_avg over the "
-             "ranks, t[usec] or Mbytes/sec)",
+     .help = "table columns: the figure, its 95% CI and the sample count (80 columns); OSU's "
+             "(the size and the figure, with -c Pass/Fail); every statistic, iterations, stop "
+             "and the benchmark's own figures; or IMB's (#bytes #repetitions t_min t_max t_avg "
+             "over the ranks, t[usec] or Mbytes/sec)",
      .choices = mg_columns_names,
      .def = "default"},
     {.short_name = 'z',

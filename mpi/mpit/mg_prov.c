@@ -2,6 +2,8 @@
 /* Provenance collection and the run record: see mg_prov.h. */
 #include "mg_prov.h"
 
+#include "mg_text.h"
+
 #include "config.h"
 #include "mg_binding.h"
 #include "mg_json.h"
@@ -413,12 +415,12 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
 
 void mg_prov_write_comment(FILE *f, const mg_prov *p, const mg_run_info *ri)
 {
-    char lib[256];
-    first_line(p->library, lib, sizeof lib);
-    fprintf(f,
-            "# MPI: %s (MPI %d.%d), %d rank%s on %d node%s, timer MPI_Wtime (overhead %.0f ns)\n",
-            lib, p->mpi_version, p->mpi_subversion, p->nranks, p->nranks == 1 ? "" : "s", p->nnodes,
-            p->nnodes == 1 ? "" : "s", p->timer_overhead_s * 1e9);
+    char lib[64];
+    /* one short line (the whole version string, the MPI version and the
+     * timer are in the run record: -o, --format json) */
+    mg_library_short(p->library, lib, sizeof lib);
+    fprintf(f, "# MPI: %s, %d rank%s on %d node%s\n", lib, p->nranks, p->nranks == 1 ? "" : "s",
+            p->nnodes, p->nnodes == 1 ? "" : "s");
     if (ri->transport)
         mg_xfer_describe_comment(ri->transport, f);
     if (ri->kernel)

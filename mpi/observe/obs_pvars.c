@@ -10,7 +10,8 @@
  *   "pvars": {"NAME": {"class":..,"sum":..,"max":..,"max_rank":R}, ...}
  *
  * (sum over ranks, the largest rank's value and the lowest rank with it),
- * and a column per variable in the default table: its sum. */
+ * and, when --pvars named them, a column per variable in the table: its
+ * sum (the default selection stays in JSON, out of the table's 80 columns). */
 #include "mg_observe.h"
 
 #include "mg_group.h"
@@ -24,6 +25,7 @@
 
 typedef struct {
     mg_pvars pvars;
+    int given;            /* --pvars named them: columns in the table too */
     mg_cell_title *title; /* rank 0: a column per pvar */
     double *all;          /* rank 0: every rank's values, rank by rank */
 } pvars_state;
@@ -45,6 +47,7 @@ static int pvars_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
     const char *spec = pvars_spec(ctx, &given);
     if (spec == NULL)
         return 0;
+    p->given = given;
     if (mg_pvars_open(&p->pvars, spec, &ctx->comm, err, errlen) != 0) {
         mg_pvars_close(&p->pvars);
         if (!given) { /* the default selection: left out, without a word */
@@ -87,7 +90,7 @@ static int pvars_columns(void *st, const mg_cell_title **title)
 {
     pvars_state *p = st;
     *title = p->title;
-    return p->pvars.n;
+    return p->given ? p->pvars.n : 0; /* the default selection: in JSON only */
 }
 
 /* Every rank's change (or value) to rank 0, summarised there per pvar: the
@@ -115,7 +118,8 @@ static void pvars_row(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *ou
         mg_kv_number(out, "max", p->all[(size_t)top * (size_t)n + (size_t)k]);
         mg_kv_number(out, "max_rank", top);
         mg_kv_end(out);
-        cell[k] = sum;
+        if (p->given)
+            cell[k] = sum;
     }
 }
 

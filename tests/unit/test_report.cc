@@ -160,9 +160,11 @@ TEST(ReportTable, HeaderStartsWithProgramAndDescription)
 TEST(ReportTable, NonFiniteValuePrintsDash)
 {
     const mg_result r = with_nan_stddev();
-    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
-    // size, median, then Mean Min Max in 12-wide columns, then Stddev
-    EXPECT_EQ(row.substr(30 + 3 * 12, 12), "           -");
+    mg_table_meta meta = golden_meta();
+    meta.columns = MG_COLUMNS_ALL;
+    std::string row = capture([&](FILE *f) { mg_report_table_row_meta(f, &meta, &r); });
+    // size, median, then P50 Mean Min Max in 12-wide columns, then Stddev
+    EXPECT_EQ(row.substr(30 + 4 * 12, 12), "           -");
     EXPECT_EQ(row.find("nan"), std::string::npos);
     EXPECT_EQ(row.find("inf"), std::string::npos);
 }
@@ -179,7 +181,9 @@ TEST(ReportTable, MissingStopPrintsDash)
 {
     mg_result r = golden_results()[0];
     r.stop = nullptr;
-    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    mg_table_meta meta = golden_meta();
+    meta.columns = MG_COLUMNS_ALL;
+    std::string row = capture([&](FILE *f) { mg_report_table_row_meta(f, &meta, &r); });
     EXPECT_EQ(row.substr(row.size() - 12), "          -\n");
 }
 
@@ -305,8 +309,9 @@ TEST(ReportTable, ExtrasAreColumnsAfterStop)
     const char *const names[] = {"msg_rate_per_s", "pair_min_MB/s", nullptr};
     mg_table_meta meta = golden_meta();
     meta.extra_names = names;
+    meta.columns = MG_COLUMNS_ALL;
     std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
-    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    std::string row = capture([&](FILE *f) { mg_report_table_row_meta(f, &meta, &r); });
     EXPECT_NE(hdr.find("         Stop msg_rate_per_s  pair_min_MB/s\n"), std::string::npos) << hdr;
     EXPECT_NE(row.find("precision     1250000.50              -  3\n"), std::string::npos) << row;
 }
@@ -318,10 +323,64 @@ TEST(ReportTable, VariantValueIsTheLastColumn)
     mg_table_meta meta = golden_meta();
     meta.extra_names = names;
     meta.variant_name = "slaves";
+    meta.columns = MG_COLUMNS_ALL;
     std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
-    std::string row = capture([&](FILE *f) { mg_report_table_row(f, &r); });
+    std::string row = capture([&](FILE *f) { mg_report_table_row_meta(f, &meta, &r); });
     EXPECT_NE(hdr.find("pair_min_MB/s  slaves\n"), std::string::npos) << hdr;
     EXPECT_NE(row.find("              -  3\n"), std::string::npos) << row;
+}
+
+// The default table: OSU's two fields, the CI as one short column, the
+// sample count; within 80 columns with a variant and -c; the other
+// statistics and the benchmark's own figures only with --columns all.
+TEST(ReportTable, DefaultIsTheFigureItsCiAndSamplesWithin80Columns)
+{
+    mg_result r = with_variant_and_extras();
+    const char *const names[] = {"msg_rate_per_s", "pair_min_MB/s", nullptr};
+    mg_table_meta meta = golden_meta();
+    meta.extra_names = names;
+    meta.variant_name = "slaves";
+    meta.validated = 1;
+    r.validation = "passed";
+    r.stats.median = 2.0;
+    r.stats.ci95_low = 1.98;
+    r.stats.ci95_high = 2.02;
+    std::string hdr = capture([&](FILE *f) { mg_report_table_header(f, &meta); });
+    std::string row = capture([&](FILE *f) { mg_report_table_row_meta(f, &meta, &r); });
+    EXPECT_NE(hdr.find("\n# Size            Latency (us)      CI95  Samples  Validation  slaves\n"),
+              std::string::npos)
+        << hdr;
+    EXPECT_EQ(row.substr(0, 49), "1                         2.00    +-1.0%     1000");
+    EXPECT_EQ(row.substr(49), "        Pass  3\n");
+    for (const std::string &t : {hdr, row}) {
+        size_t start = 0;
+        for (size_t nl; (nl = t.find('\n', start)) != std::string::npos; start = nl + 1)
+            EXPECT_LE(nl - start, 80u) << t.substr(start, nl - start);
+    }
+    EXPECT_EQ(hdr.find("Mean"), std::string::npos);
+    EXPECT_EQ(hdr.find("msg_rate_per_s"), std::string::npos);
+}
+
+TEST(ReportTable, CiCellIsTheHalfWidthInPercentOrADash)
+{
+    mg_stats s{};
+    char buf[32];
+    s.median = 4.0;
+    s.ci95_low = 3.9;
+    s.ci95_high = 4.1;
+    mg_report_ci_cell(buf, sizeof buf, &s);
+    EXPECT_STREQ(buf, "+-2.5%");
+    s.ci95_low = 0.0;
+    s.ci95_high = 12.0;
+    mg_report_ci_cell(buf, sizeof buf, &s);
+    EXPECT_STREQ(buf, "+-150%");
+    s.ci95_low = std::numeric_limits<double>::quiet_NaN();
+    mg_report_ci_cell(buf, sizeof buf, &s);
+    EXPECT_STREQ(buf, "-");
+    s.ci95_low = 3.9;
+    s.median = 0.0;
+    mg_report_ci_cell(buf, sizeof buf, &s);
+    EXPECT_STREQ(buf, "-");
 }
 
 // ---- -z, --percentiles ----------------------------------------------------------
