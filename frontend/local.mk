@@ -20,7 +20,7 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/mpi_cli.py frontend/mpigauge/series.py frontend/mpigauge/series_cli.py \
 	frontend/mpigauge/series_report.py frontend/mpigauge/series_history.py frontend/mpigauge/series_folder.py \
 	frontend/mpigauge/best_cli.py frontend/mpigauge/plot_cli.py frontend/mpigauge/report_cli.py \
-	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py
+	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py frontend/mpigauge/runplan.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \

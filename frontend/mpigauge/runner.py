@@ -15,7 +15,6 @@ import socket
 import sys
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
 
 from . import launch as ln
 from . import launcher as lr
@@ -25,7 +24,8 @@ from .common import (fmt_duration, tail_text, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_
                      check_link_followable, now_utc, redact_argv, version)
 from .configs import Config, check_unique, load_config_file, mpi_libraries_in, parse_config_arg
 from .stats import min_pairs
-from .steps import remove_stale_semaphores, run_step
+from .runplan import RunPlan, Verdict
+from .steps import LaunchOptions, remove_stale_semaphores, run_step
 from .suite import load_suite
 
 MAX_TIMEOUT = 1e6   # seconds (11.6 days): anything longer is a typo
@@ -310,28 +310,28 @@ def planned_looks(min_rounds, max_rounds, alpha=0.05):
     return looks
 
 
-def all_decided(records, path, labels, a):
+def all_decided(records, path, labels, v):
     """Whether every series of base-vs-each-configuration has a final verdict
-    at the sequential level."""
+    at the sequential level (v: a Verdict)."""
     from .compare import compare_sets, undecided
     from .results import build_set
     sets = [build_set(records, path, lb, "line", lb, all_configs=False) for lb in labels]
-    alpha = a.alpha / len(planned_looks(a.min_rounds, a.max_rounds, a.alpha))
+    alpha = v.alpha / len(planned_looks(v.min_rounds, v.max_rounds, v.alpha))
     left = 0
     for new in sets[1:]:
-        rows, _, _ = compare_sets(sets[0], new, a.threshold_value, alpha, a.error_control,
-                                  covariate=a.covariate)
+        rows, _, _ = compare_sets(sets[0], new, v.threshold, alpha, v.error_control,
+                                  covariate=v.covariate)
         left += len(undecided(rows)) + (0 if rows else 1)
     return left == 0, left
 
 
-def _progress(a, i, total, it, rnd, rounds, res, elapsed, eta):
+def _progress(quiet, i, total, it, rnd, rounds, res, elapsed, eta):
     lab = f" [{it.config.label}]" if it.config.label is not None else ""
     line = (f"[{i:{len(str(total))}d}/{total}] {it.entry.name}{lab} (round {rnd}/{rounds}, "
             f"{it.n} ranks) {res['status']}" + (f": {res['message']}" if res["message"] else "")
             + f" in {res['duration_s']:.1f} s | elapsed {fmt_duration(elapsed)}"
             f" | ETA {fmt_duration(eta)}")
-    if not a.quiet:
+    if not quiet:
         print(line, file=sys.stderr, flush=True)
         if res["status"] != "ok" and res["stderr"].strip():
             # the program's own error line, not the launcher's banner around it
@@ -445,28 +445,17 @@ def cmd_run(a):
                 "order": [[r, entries[li].source, labels[ci]] for r, li, ci in order]
                 if labels[0] is not None else None}])
     grouped = a.interleave == "turns" and labels[0] is not None
-    return _run_loop(a, out, RunPlan(
+    return _run_loop(out, RunPlan(
         session=session, labels=labels, items=items, missing=missing,
         todo=[(r, li, ci) for r, li, ci in order if (li, ci) in items], rounds=rounds,
         launcher=launcher, grouped=grouped,
-        looks=planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else []))
+        looks=planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else [],
+        output=a.output, quiet=bool(a.quiet), max_time=a.max_time, launch=LaunchOptions.of(a),
+        verdict=Verdict(a.alpha, a.min_rounds, a.max_rounds, getattr(a, "threshold_value", 0.05),
+                        a.error_control, a.covariate)))
 
 
-@dataclass(frozen=True)
-class RunPlan:
-    """What cmd_run decided once from the command line, for the launch loop."""
-    session: str            # the session id, the prefix of every launch id
-    labels: list            # the configurations' labels ([None]: a plain run)
-    items: dict             # (line, configuration) -> Item
-    missing: list           # (entry, configuration) whose program is not found
-    todo: list              # (round, line, configuration) in launch order
-    rounds: int
-    launcher: str
-    grouped: bool           # the configurations of a line and round launch together (turns)
-    looks: list             # --until-decided: the rounds after which to look
-
-
-def _run_loop(a, out, plan):
+def _run_loop(out, plan):
     import signal
     counts = OrderedDict((k, 0) for k in STATUSES)
     seq = 0
@@ -475,7 +464,7 @@ def _run_loop(a, out, plan):
     for e, c in plan.missing:
         seq += 1
         counts["missing"] += 1
-        if not a.quiet:
+        if not plan.quiet:
             print(f"mpigauge run: {e.name}: skipped (missing: mpigauge_{e.name} is not built "
                   "or not found, see --bindir)", file=sys.stderr)
         out.write([{"type": "launch", "launch_id": f"{session}-{seq:04d}", "session_id": session,
@@ -485,7 +474,7 @@ def _run_loop(a, out, plan):
     old = {s: signal.signal(s, ln.raise_interrupt) for s in (signal.SIGINT, signal.SIGTERM)}
     if grouped:
         n = remove_stale_semaphores()
-        if n and not a.quiet:
+        if n and not plan.quiet:
             print(f"mpigauge run: removed {n} semaphores of turns groups whose front-end was "
                   "killed", file=sys.stderr)
     steps = _steps(todo, grouped, lambda t: _alone(items[(t[1], t[2])]))
@@ -500,7 +489,7 @@ def _run_loop(a, out, plan):
             for _, li, _ in step:   # a configuration's place among its line's in the round
                 positions.append(pos.get((rnd, li), 0))
                 pos[(rnd, li)] = positions[-1] + 1
-            got = run_step(a, out, session, [items[(li, ci)] for _, li, ci in step], ids,
+            got = run_step(plan.launch, out, session, [items[(li, ci)] for _, li, ci in step], ids,
                            (rnd, positions, rounds), launcher, grouped)
             for (_, li, ci), res in zip(step, got):
                 i += 1
@@ -508,21 +497,22 @@ def _run_loop(a, out, plan):
                 durations.setdefault((li, ci), []).append(res["duration_s"])
                 elapsed = time.time() - start
                 eta = _eta(todo[i:], durations, elapsed, i, len(step))
-                _progress(a, i, len(todo), items[(li, ci)], rnd, rounds, res, elapsed, eta)
+                _progress(plan.quiet, i, len(todo), items[(li, ci)], rnd, rounds, res, elapsed,
+                          eta)
             if any(r["interrupted"] for r in got):
                 interrupted = True
                 break
             round_done = si + 1 == len(steps) or steps[si + 1][0][0] != rnd
             if round_done and rnd in looks:
-                done, left = all_decided(out.records, a.output, labels, a)
-                if not a.quiet:
+                done, left = all_decided(out.records, plan.output, labels, plan.verdict)
+                if not plan.quiet:
                     print(f"mpigauge run: look after round {rnd}: "
                           + ("every series decided" if done else f"{left} series undecided"),
                           file=sys.stderr)
                 if done:
                     stopped = f"decided after round {rnd}"
                     break
-            if round_done and a.max_time and elapsed > a.max_time:
+            if round_done and plan.max_time and elapsed > plan.max_time:
                 stopped = f"--max-time reached after round {rnd}"
                 break
     except ln.Interrupted:
@@ -533,15 +523,16 @@ def _run_loop(a, out, plan):
         end = {"type": "session_end", "session_id": session,
                "duration_s": round(time.time() - start, 3), "interrupted": interrupted,
                "counts": counts}
-        if a.until_decided:
-            end["sequential"] = {"looks": looks, "alpha": a.alpha,
-                                 "alpha_per_look": a.alpha / len(looks), "stopped": stopped}
+        if looks:
+            end["sequential"] = {"looks": looks, "alpha": plan.verdict.alpha,
+                                 "alpha_per_look": plan.verdict.alpha / len(looks),
+                                 "stopped": stopped}
         try:
             out.write([end])
         except OutputError:
             pass            # the error of the launch's own write is the one to report
         out.close()
-    return _finish(a, counts, interrupted, items, stopped)
+    return _finish(plan, counts, interrupted, stopped)
 
 
 def _alone(it):
@@ -573,10 +564,11 @@ def _eta(rest, durations, elapsed, done, group):
     return guess / max(1, group)
 
 
-def _finish(a, counts, interrupted, items, stopped):
-    say = (lambda m: None) if a.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+def _finish(plan, counts, interrupted, stopped):
+    items = plan.items
+    say = (lambda m: None) if plan.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     summary = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
-    say(f"mpigauge run: {summary or 'nothing run'}; results in {a.output}"
+    say(f"mpigauge run: {summary or 'nothing run'}; results in {plan.output}"
         + (f" ({stopped})" if stopped else ""))
     if interrupted:
         say("mpigauge run: interrupted; the results file is complete up to the last finished launch")

@@ -8,6 +8,8 @@ import glob
 import os
 import re
 import sys
+from dataclasses import dataclass
+from typing import Optional
 
 from . import launch as ln
 from . import launcher as lr
@@ -73,8 +75,24 @@ def _records(lid, it, rnd, res, keep_partial=False):
     return body
 
 
-def _timeout(a, it):
-    return it.entry.timeout or a.timeout or ln.DEFAULT_TIMEOUT
+@dataclass(frozen=True)
+class LaunchOptions:
+    """What the command line says of every launch, read from it once."""
+    timeout: Optional[float] = None       # --timeout (a suite line's own wins)
+    exit_grace: Optional[float] = None    # --exit-grace
+    turn_slice: float = 0.005             # --turn-slice
+    quiet: bool = False
+    keep_partial: bool = False
+
+    @classmethod
+    def of(cls, a):
+        return cls(timeout=a.timeout, exit_grace=getattr(a, "exit_grace", None),
+                   turn_slice=a.turn_slice, quiet=bool(getattr(a, "quiet", False)),
+                   keep_partial=bool(getattr(a, "keep_partial", False)))
+
+
+def _timeout(o, it):
+    return it.entry.timeout or o.timeout or ln.DEFAULT_TIMEOUT
 
 
 def _env(it):
@@ -175,14 +193,15 @@ def turns_argv(it, launcher, name, role, count, slice_s):
     return argv + ["--turns", f"{name}:{role}:{count}", "--turn-slice", f"{slice_s:g}"]
 
 
-def run_step(a, out, session, items, ids, where, launcher, turns):
-    """Run items (one, or with turns a group) of one round; where: (round,
+def run_step(o, out, session, items, ids, where, launcher, turns):
+    """Run items (one, or with turns a group) of one round under the launch
+    options o (LaunchOptions); where: (round,
     positions, rounds). Write each launch's records; return the results in
     order."""
     rnd, positions, rounds = where
     began = now_utc()
-    timeouts = [_timeout(a, it) for it in items]
-    grace = getattr(a, "exit_grace", None) or ln.EXIT_GRACE
+    timeouts = [_timeout(o, it) for it in items]
+    grace = o.exit_grace or ln.EXIT_GRACE
     name = None
     if not turns or len(items) < 2:
         argvs = [samples_per_launch(items[0].argv, ids[0])]
@@ -190,7 +209,7 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
     else:
         name = group_name(ids[0])
         timeouts = [sum(timeouts)] * len(items)
-        argvs = [samples_per_launch(turns_argv(it, launcher, name, k, len(items), a.turn_slice),
+        argvs = [samples_per_launch(turns_argv(it, launcher, name, k, len(items), o.turn_slice),
                                     ids[k]) for k, it in enumerate(items)]
         posted = {}
 
@@ -205,7 +224,7 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
         finally:
             remove_semaphores(name)
         early = [k for k in sorted(posted) if posted[k]]
-        for k in early if not getattr(a, "quiet", False) else ():
+        for k in early if not o.quiet else ():
             print(f"mpigauge run: turns: {_member(items[k], k)} ended after "
                   f"{res[k]['duration_s']:.1f} s without closing its turns ({res[k]['status']}, "
                   f"exit {res[k]['exit_code']}); the rest of its group went on without it",
@@ -220,7 +239,7 @@ def run_step(a, out, session, items, ids, where, launcher, turns):
             rec["turns"] = {"group": name, "role": k, "count": len(items)}
             if early:   # members whose done the front-end posted, by role
                 rec["turns"]["ended_without_closing"] = early
-        if r["status"] == "partial" and getattr(a, "keep_partial", False):
+        if r["status"] == "partial" and o.keep_partial:
             rec["message"] = rec["message"].replace("left out", "kept (--keep-partial)")
-        out.write([rec] + _records(ids[k], it, rnd, r, getattr(a, "keep_partial", False)))
+        out.write([rec] + _records(ids[k], it, rnd, r, o.keep_partial))
     return res
