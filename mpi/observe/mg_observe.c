@@ -34,9 +34,12 @@ int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx 
                     size_t errlen)
 {
     memset(set, 0, sizeof *set);
-    for (int i = 0; list[i] != NULL && set->n < MG_MAX_OBSERVERS; ++i) {
+    for (int i = 0; list[i] != NULL; ++i) {
         const mg_observer *o = list[i];
-        void *st = calloc(1, o->state_size ? o->state_size : 1);
+        void *st;
+        if (i >= MG_MAX_OBSERVERS) /* a registry longer than the set: never silently short */
+            mg_mpi_die(__FILE__, __LINE__, "more observers registered than MG_MAX_OBSERVERS");
+        st = calloc(1, o->state_size ? o->state_size : 1);
         char msg[512] = ""; /* MG_ERRLEN: a refusal may name a long path */
         int join;
         if (st == NULL)

@@ -107,7 +107,7 @@ typedef struct mg_observer {
 /* Every observer, NULL-terminated (mpi/observe/mg_observers.c). */
 extern const mg_observer *const mg_observers[];
 
-#define MG_MAX_OBSERVERS 8
+#define MG_MAX_OBSERVERS 16
 
 /* The observers that joined a run, and their states. */
 struct mg_observe_set {
