@@ -76,6 +76,17 @@ else
     echo "not ok 6 - benchmark code reaches into the driver's part of mg_ctx (ctx->drv)"
     echo "$drv" | sed 's/^/# /'
 fi
+unlisted=$(for f in doc/*.md; do
+    b=$(basename "$f")
+    [ "$b" = README.md ] && continue
+    grep -q "($b)" doc/README.md 2>/dev/null || echo "$f"
+done)
+if [ -z "$unlisted" ]; then
+    echo "ok 7 - every page of doc/ is in the index doc/README.md"
+else
+    echo "not ok 7 - pages of doc/ missing from the index doc/README.md"
+    echo "$unlisted" | sed 's/^/# /'
+fi
 # The driver's internals (mpi/driver, observe, mpit, osu) are not a
 # benchmark's: it includes mpi/mg_bench.h and the transport's headers.
 internal=$(for h in mpi/driver/*.h mpi/observe/*.h mpi/mpit/*.h mpi/osu/*.h; do
@@ -87,15 +98,4 @@ if [ -z "$internal" ]; then
 else
     echo "not ok 8 - benchmark code includes a header of the driver's internals"
     echo "$internal" | sed 's/^/# /'
-fi
-unlisted=$(for f in doc/*.md; do
-    b=$(basename "$f")
-    [ "$b" = README.md ] && continue
-    grep -q "($b)" doc/README.md 2>/dev/null || echo "$f"
-done)
-if [ -z "$unlisted" ]; then
-    echo "ok 7 - every page of doc/ is in the index doc/README.md"
-else
-    echo "not ok 7 - pages of doc/ missing from the index doc/README.md"
-    echo "$unlisted" | sed 's/^/# /'
 fi
