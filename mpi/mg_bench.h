@@ -531,6 +531,9 @@ int mg_ctx_given(const mg_ctx *c, const char *long_name);
 
 /* "MPI_THREAD_MULTIPLE" for a thread level. */
 const char *mg_thread_level_name(int level);
+/* "root", "max" or "call": a time mode as the run record and the samples
+ * file name it. */
+const char *mg_time_mode_name(int mode);
 
 /* "name=value" (or "name=label") of a variant value. */
 void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len);

@@ -298,3 +298,10 @@ void mg_bench_variant_label(const mg_bench *b, long v, char *buf, size_t len)
     else
         snprintf(buf, len, "%s=%ld", b->sweep.variant_name, v);
 }
+
+const char *mg_time_mode_name(int mode)
+{
+    static const char *const modes[] = {
+        [MG_TIME_ROOT] = "root", [MG_TIME_MAX] = "max", [MG_TIME_CALL] = "call"};
+    return mode >= 0 && mode <= MG_TIME_CALL ? modes[mode] : "unknown";
+}

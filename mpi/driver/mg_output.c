@@ -151,9 +151,6 @@ static void build_info(mg_run *s)
     const mg_bench *b = s->b;
     const mg_ctx *ctx = &s->ctx;
     mg_run_info *ri = &s->info;
-    static const char *const modes[] = {
-        [MG_TIME_ROOT] = "root", [MG_TIME_MAX] = "max", [MG_TIME_CALL] = "call"};
-
     memset(ri, 0, sizeof *ri);
     ri->benchmark = b->id.name;
     ri->description = b->report.description;
@@ -192,7 +189,7 @@ static void build_info(mg_run *s)
         ri->bench_options = &s->info_tables[ri->ncommon];
     }
     ri->precision_rule = mg_config_precision_rule(&s->plan->cfg);
-    ri->time_mode = modes[b->timing.time_mode];
+    ri->time_mode = mg_time_mode_name(b->timing.time_mode);
     ri->argc = s->plan->argc;
     ri->argv = s->plan->argv;
     ri->algorithm = (b->id.facts & MG_FACT_ALGORITHM) != 0;

@@ -47,8 +47,6 @@ static int samples_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
 /* The header record, when the sweep begins. */
 static void samples_sweep(void *st, mg_ctx *ctx, int end, struct mg_sink *const *sink, int nsinks)
 {
-    static const char *const modes[] = {
-        [MG_TIME_ROOT] = "root", [MG_TIME_MAX] = "max", [MG_TIME_CALL] = "call"};
     samples_state *p = st;
     char lib[256];
     mg_json j;
@@ -66,7 +64,7 @@ static void samples_sweep(void *st, mg_ctx *ctx, int end, struct mg_sink *const 
     mg_json_string(&j, "benchmark", ctx->drv.bench->id.name);
     mg_json_string(&j, "mpi_library", lib);
     mg_json_int(&j, "nranks", ctx->nranks);
-    mg_json_string(&j, "time_mode", modes[ctx->drv.bench->timing.time_mode]);
+    mg_json_string(&j, "time_mode", mg_time_mode_name(ctx->drv.bench->timing.time_mode));
     mg_json_string(&j, "date_utc", ctx->drv.prov->date_utc);
     mg_json_array_begin(&j, "fields");
     mg_json_string(&j, NULL, "start_s");
