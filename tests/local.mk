@@ -67,7 +67,8 @@ AM_TESTS_ENVIRONMENT = \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_MPI_FEATURES MG_MPI_LIBRARY MG_BINDIR MG_TESTDIR PYTHON MG_MANDIR MG_BUILDDIR;
 
 EXTRA_DIST += tests/man_pages.sh tests/releases.sh tests/series.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/samples.sh tests/stall.py \
-	tests/osu.sh tests/tuning.sh tests/osu_parse.py tests/fixtures/osu/osu74-mpich-latency.txt tests/fixtures/osu/osu74-mpich-bw.txt \
+	tests/osu.sh tests/tuning.sh tests/osu_parse.py tests/osu_headers.py tests/fixtures/osu/headers74.txt \
+	tests/fixtures/osu/osu74-mpich-latency.txt tests/fixtures/osu/osu74-mpich-bw.txt \
 	tests/fixtures/osu/osu74-mpich-allreduce.txt tests/fixtures/osu/osu74-mpich-alltoall.txt \
 	tests/fixtures/osu/osu74-openmpi-latency.txt tests/fixtures/osu/osu74-openmpi-bw.txt \
 	tests/fixtures/osu/osu74-openmpi-allreduce.txt tests/fixtures/osu/osu74-openmpi-alltoall.txt \

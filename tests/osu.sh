@@ -19,7 +19,7 @@ osu=${MG_BUILDDIR:-.}/osu
 fx=$MG_TESTDIR/fixtures/osu
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..15"
+echo "1..16"
 TAP_DIR=$work
 # shellcheck source=tests/tap.sh
 . "$MG_TESTDIR/tap.sh"
@@ -118,10 +118,10 @@ if [ -e "$osu/osu_allreduce_persistent" ]; then
 fi
 run "$work/b.out" "$work/b.err" 2 osu_barrier -i 50 -f
 b=$?
-prows=$(grep -vc '^#' "$work/p.out")
+prows=$(grep -Evc '^#|^$' "$work/p.out")
 if [ $p -eq 0 ] && [ $b -eq 0 ] && [ "$prows" -eq 3 ] &&
-    grep -q "^# Median Latency(us) *Min Latency(us) *Max Latency(us) *Iterations$" "$work/b.out" &&
-    [ "$(grep -v '^#' "$work/b.out" | awk '{print NF, $4}')" = "4 50" ]; then
+    grep -q "^# Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations$" "$work/b.out" &&
+    [ "$(grep -Ev '^#|^$' "$work/b.out" | awk '{print NF, $4}')" = "4 50" ]; then
     ok "osu_allreduce_persistent: 3 rows (1, 2, 4 bytes); osu_barrier -f: Min, Max, Iterations"
 else
     notok "persistent ($p, $prows rows) and barrier ($b)" "$work/p.out" "$work/p.err" "$work/b.out" "$work/b.err"
@@ -137,7 +137,7 @@ lp=$?
 if [ $i -eq 0 ] && [ $hl -eq 0 ] && [ $lp -eq 0 ] &&
     grep -Eq "^nprocs: 2, min: [0-9]+ ms, max: [0-9]+ ms, avg: [0-9]+ ms$" "$work/i.out" &&
     grep -q "^This is a test with 2 processes$" "$work/hl.out" &&
-    [ "$(grep -v '^#' "$work/lp.out" | awk '{print $1}' | tr '\n' ' ')" = "1 2 4 " ]; then
+    [ "$(grep -Ev '^#|^$' "$work/lp.out" | awk '{print $1}' | tr '\n' ' ')" = "1 2 4 " ]; then
     ok "osu_init: $(grep '^nprocs' "$work/i.out"); osu_hello; osu_latency_persistent: the persistent rows"
 else
     notok "osu_init ($i), osu_hello ($hl), osu_latency_persistent ($lp)" "$work/i.out" "$work/hl.out" "$work/lp.out" "$work/lp.err"
@@ -185,7 +185,7 @@ run "$work/tx.out" "$work/tx.err" 2 osu_allreduce -T all
 t5=$?
 run "$work/ty.out" "$work/ty.err" 2 osu_put_latency -T mpi_int
 t6=$?
-rows() { grep -v '^#' "$1" | awk '{printf "%s%s ", $1, (NF > 2 ? ":" $NF : "")}'; }
+rows() { grep -Ev '^#|^$' "$1" | awk '{printf "%s%s ", $1, (NF > 2 ? ":" $NF : "")}'; }
 if [ $t1 -eq 0 ] && grep -q '^# Datatype: MPI_INT.$' "$work/ti.out" &&
     [ "$(rows "$work/ti.out")" = "4:Pass 8:Pass 16:Pass " ] &&
     [ $t2 -eq 0 ] && grep -q '^# Datatype: MPI_FLOAT.$' "$work/tf.out" && [ "$(rows "$work/tf.out")" = "4 8 " ] &&
@@ -211,7 +211,7 @@ d4=$?
 run "$work/dr.out" "$work/dr.err" 2 osu_allreduce -D cont
 d5=$?
 # size:figure-present:validation:transmit, one per row
-drows() { grep -v '^#' "$1" | awk '{printf "%s:%s:%s ", $1, $(NF - 1), $NF}'; }
+drows() { grep -Ev '^#|^$' "$1" | awk '{printf "%s:%s:%s ", $1, $(NF - 1), $NF}'; }
 if [ $d1 -eq 0 ] && grep -q 'Validation *Transmit Size$' "$work/dc.out" &&
     [ "$(drows "$work/dc.out")" = "8:Pass:8 16:Pass:16 " ] &&
     [ $d2 -eq 0 ] && [ "$(drows "$work/dv.out")" = "8:Pass:4 16:Pass:8 32:Pass:16 " ] &&
@@ -230,10 +230,10 @@ z1=$?
 run "$work/z2.out" "$work/z2.err" 2 osu_bw -m 8:8 -i 20 -x 2 -z50,99 -c
 z2=$?
 # fields per row, and whether the P50 column is the figure
-zrows() { grep -v '^#' "$1" | awk -v c="$2" '{printf "%s:%d:%s ", $1, NF, ($2 == $c ? "p50" : "?")}'; }
-if [ $z1 -eq 0 ] && grep -q 'Median Latency(us)    P50 Tail Lat(us)    P90 Tail Lat(us)    P99 Tail Lat(us)$' "$work/z1.out" &&
+zrows() { grep -Ev '^#|^$' "$1" | awk -v c="$2" '{printf "%s:%d:%s ", $1, NF, ($2 == $c ? "p50" : "?")}'; }
+if [ $z1 -eq 0 ] && grep -q '^# Size       Avg Latency(us)  P50 Tail Lat(us)  P90 Tail Lat(us)  P99 Tail Lat(us)$' "$work/z1.out" &&
     [ "$(zrows "$work/z1.out" 3)" = "8:5:p50 16:5:p50 " ] &&
-    [ $z2 -eq 0 ] && grep -q 'Validation   P50 Tail BW(MB/s)   P99 Tail BW(MB/s)$' "$work/z2.out" &&
+    [ $z2 -eq 0 ] && grep -q '        Validation P50 Tail BW(MB/s) P99 Tail BW(MB/s)$' "$work/z2.out" &&
     [ "$(zrows "$work/z2.out" 4)" = "8:5:p50 " ]; then
     ok "-z: osu_latency P50, P90, P99 Tail Lat(us); osu_bw -z50,99 -c: Tail BW(MB/s) after Validation; P50 the median"
 else
@@ -257,4 +257,15 @@ if [ -z "$bad" ]; then
     ok "bad values refused as OSU refuses them: -x/-i past int, -m on osu_barrier/fop/cas, -D contxyz, vectfoo, indxfoo"
 else
     notok "bad values:$bad" "$work/b.err"
+fi
+
+# 16: OSU 7.4's headers character for character and its rows' shapes
+# (tests/osu_headers.py, fixture recorded from OSU 7.4 built here): one
+# name per header kind and every option case; --all runs every name
+# shellcheck disable=SC2086
+if "$PYTHON" "$MG_TESTDIR/osu_headers.py" check "$osu" "$fx/headers74.txt" \
+    timeout -k 10 120 "$MPIEXEC" $MPIEXEC_FLAGS -n 2 >"$work/h.out" 2>"$work/h.err"; then
+    ok "OSU 7.4's headers, character for character: $(grep -c '^ok' "$work/h.out") cases ($(grep -c 'SKIP' "$work/h.out") skipped)"
+else
+    notok "OSU 7.4's headers" "$work/h.out" "$work/h.err"
 fi

@@ -141,6 +141,29 @@ void mg_kv_write_lines(FILE *f, const mg_kvlist *l)
     }
 }
 
+/* The string member `key` among the members from i to the END of their
+ * level. */
+static const char *find_member(const mg_kvlist *l, int i, const char *key)
+{
+    for (; i < l->n && l->item[i].kind != MG_KV_END; i = kv_skip(l, i))
+        if (l->item[i].kind == MG_KV_STRING && l->item[i].key && strcmp(l->item[i].key, key) == 0)
+            return l->item[i].string;
+    return NULL;
+}
+
+const char *mg_kv_find_string(const mg_kvlist *l, const char *object, const char *key)
+{
+    if (!mg_kv_complete(l))
+        return NULL;
+    if (object == NULL)
+        return find_member(l, 0, key);
+    for (int i = 0; i < l->n; i = kv_skip(l, i))
+        if (l->item[i].kind == MG_KV_OBJECT && l->item[i].key &&
+            strcmp(l->item[i].key, object) == 0)
+            return find_member(l, i + 1, key);
+    return NULL;
+}
+
 void mg_kv_write_json(mg_json *j, const mg_kvlist *l)
 {
     char open[MG_JSON_MAX_DEPTH]; /* 'o' or 'a' of each open member */

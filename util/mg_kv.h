@@ -63,6 +63,9 @@ int mg_kv_complete(const mg_kvlist *l);
  * is not complete), or as "# key: value" lines (a table's summary). */
 void mg_kv_write_json(mg_json *j, const mg_kvlist *l);
 void mg_kv_write_lines(FILE *f, const mg_kvlist *l);
+/* The string member `key` of the top-level object `object` (object NULL:
+ * of the list itself), or NULL when there is none. */
+const char *mg_kv_find_string(const mg_kvlist *l, const char *object, const char *key);
 
 #ifdef __cplusplus
 }

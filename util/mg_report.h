@@ -117,17 +117,23 @@ typedef struct {
 } mg_table_meta;
 
 /* The OSU layout's facts (util/mg_report_osu.c), filled under an OSU name
- * (mpi/osu/mg_osu.h): title is OSU's first header line, figure the figure's
- * column title; full adds Min and Max over ranks and Iterations (-f),
- * no_size drops the size (barrier), datatype names the element type
- * ("MPI_CHAR"; NULL: no such line), keep: only rows of this variant
- * ("phase=pure"; NULL: all). OSU's -D: the row of payload ddt_sent[i]
- * shows OSU's size ddt_size[i], and a Transmit Size column the payload (0
- * rows: no -D). nbc: Compute, Pure Comm. and Overlap columns; line 1:
- * osu_init's line, 2: osu_hello's, in place of a table, over nprocs
- * ranks. */
+ * (mpi/osu/mg_osu.h): OSU 7.4's header lines character for character, then
+ * its rows. title is OSU's first header line (version appended: " v7.4"),
+ * blank a blank line before it (OSU's preamble), note mpigauge's one line
+ * after it (written "# NOTE"), figure the figure's column title; full adds
+ * Min and Max over ranks and Iterations (-f), no_size drops the size
+ * (barrier), datatype names the element type ("MPI_CHAR"; NULL: no such
+ * line), keep: only rows of this variant ("phase=pure"; NULL: all). OSU's
+ * -D: the row of payload ddt_sent[i] shows OSU's size ddt_size[i], and a
+ * Transmit Size column the payload (0 rows: no -D). nbc: Compute, Pure
+ * Comm. and Overlap columns; line 1: osu_init's line, 2: osu_hello's, in
+ * place of a table, over nprocs ranks. threads: osu_latency_mt's thread
+ * lines first; pairs and window: osu_mbw_mr's line, rate its Messages/s
+ * column; win_creation, win_sync: the one-sided programs' window lines. */
 typedef struct mg_osu_table {
-    const char *title, *figure, *datatype;
+    const char *title, *figure, *datatype, *version;
+    char note[256];
+    int blank;
     int full, no_size;
     const char *keep;
     int ddt_rows;
@@ -135,6 +141,9 @@ typedef struct mg_osu_table {
     int nbc;
     int line;
     int nprocs;
+    int threads;
+    int pairs, window, rate;
+    const char *win_creation, *win_sync;
 } mg_osu_table;
 
 /* --columns: default (the size, the figure, its 95% CI as +-P% and the

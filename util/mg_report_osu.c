@@ -7,23 +7,44 @@
 #include <math.h>
 #include <string.h>
 
-#define OSU_SIZE_WIDTH MG_REPORT_SIZE_WIDTH
-#define OSU_FIELD_WIDTH MG_REPORT_FIELD_WIDTH
+#define OSU_SIZE_WIDTH 10  /* OSU 7.4's "%-*d", 10 */
+#define OSU_FIELD_WIDTH 18 /* and its FIELD_WIDTH */
 
-/* OSU's header under an OSU name: its title (with what differs), the
- * element type, the columns. */
-void mg_report_osu_header(FILE *f, const mg_table_meta *meta, const mg_osu_table *t)
+/* OSU's lines before the column titles: osu_latency_mt's threads, the
+ * preamble's blank line, the title with the version, mpigauge's note, and
+ * the lines of the non-blocking, multi-pair and one-sided programs. */
+static void osu_preamble(FILE *f, const mg_osu_table *t)
 {
-    fprintf(f, "# %s (mpigauge %s; every figure a median over samples: doc/osu.md)\n", t->title,
-            meta->version);
-    if (t->line)
-        return; /* osu_init, osu_hello: one line, no table */
+    if (t->threads > 0)
+        fprintf(f, "# Number of Sender threads: %d \n# Number of Receiver threads: %d\n",
+                t->threads, t->threads);
+    if (t->blank)
+        fputc('\n', f);
+    fprintf(f, "# %s v%s\n", t->title, t->version ? t->version : "7.4");
+    if (t->note[0])
+        fprintf(f, "# %s\n", t->note);
+    if (t->nbc)
+        fputs("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n", f);
+    if (t->pairs > 0)
+        fprintf(f, "# [ pairs: %d ] [ window size: %d ]\n", t->pairs, t->window);
+    if (t->win_creation && t->win_sync)
+        fprintf(f, "# Window creation: %s\n# Synchronization: %s\n", t->win_creation, t->win_sync);
     if (t->datatype)
         fprintf(f, "# Datatype: %s.\n", t->datatype);
+}
+
+/* OSU's header under an OSU name: its preamble, the columns. */
+void mg_report_osu_header(FILE *f, const mg_table_meta *meta, const mg_osu_table *t)
+{
+    osu_preamble(f, t);
+    if (t->line)
+        return; /* osu_init, osu_hello: one line, no table */
     if (t->no_size)
         fprintf(f, "# %s", t->figure);
     else
         fprintf(f, "%-*s%*s", OSU_SIZE_WIDTH, "# Size", OSU_FIELD_WIDTH, t->figure);
+    if (t->rate)
+        fprintf(f, "%*s", OSU_FIELD_WIDTH, "Messages/s");
     if (t->nbc)
         fprintf(f, "%*s%*s%*s", OSU_FIELD_WIDTH, "Compute(us)", OSU_FIELD_WIDTH, "Pure Comm.(us)",
                 OSU_FIELD_WIDTH, "Overlap(%)");
@@ -82,6 +103,8 @@ static void osu_cells(FILE *f, const mg_table_meta *meta, const mg_osu_table *t,
         fprintf(f, "%*.2f", 17, r->stats.median);
     else
         fprintf(f, "%-*llu%*.2f", OSU_SIZE_WIDTH, osu_size(t, r), OSU_FIELD_WIDTH, r->stats.median);
+    if (t->rate)
+        fprintf(f, "%*.2f", OSU_FIELD_WIDTH, extra_named(r, "msg_rate_per_s"));
     if (t->nbc)
         fprintf(f, "%*.2f%*.2f%*.2f", OSU_FIELD_WIDTH, extra_named(r, "compute_us"),
                 OSU_FIELD_WIDTH, extra_named(r, "pure_us"), OSU_FIELD_WIDTH,
@@ -104,8 +127,7 @@ void mg_report_osu_row(FILE *f, const mg_table_meta *meta, const mg_osu_table *t
                        const mg_result *r)
 {
     if (t->keep && r->variant && strcmp(r->variant, t->keep) != 0)
-        return; /* OSU reports one phase */
-    osu_cells(f, meta, t, r);
+        return;               /* OSU reports one phase */
+    osu_cells(f, meta, t, r); /* no note under a row: OSU's parsers read every line */
     fputc('\n', f);
-    mg_report_few_note(f, r);
 }

@@ -9,6 +9,7 @@
 #include "mg_exit.h"
 #include "mg_report.h"
 #include "mg_stats.h"
+#include "mg_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -202,6 +203,24 @@ static void build_info(mg_run *s)
     }
 }
 
+/* The OSU layout's facts: the name's, mpigauge's note line, osu_mbw_mr's
+ * pairs, the one-sided programs' window. */
+static void osu_facts(mg_run *s, mg_osu_table *osu)
+{
+    char lib[48];
+    mg_osu_table_meta(s->plan->osu, osu);
+    mg_library_short(s->prov.library, lib, sizeof lib);
+    snprintf(osu->note, sizeof osu->note,
+             "mpigauge %s, %s, %d rank%s on %d node%s: every figure a median over samples "
+             "(doc/osu.md)",
+             s->prov.version, lib, s->prov.nranks, s->prov.nranks == 1 ? "" : "s", s->prov.nnodes,
+             s->prov.nnodes == 1 ? "" : "s");
+    if (osu->window > 0)
+        osu->pairs = s->ctx.nranks / 2;
+    mg_osu_window_lines(mg_kv_find_string(&s->info_kernel, "window", "flavor"),
+                        mg_kv_find_string(&s->info_kernel, "window", "sync"), osu);
+}
+
 /* Rank 0: the sinks (standard output in the chosen format, and the -o
  * file's JSON Lines) and their beginning: the run record and header. */
 void mg_output_begin(mg_run *s)
@@ -221,12 +240,12 @@ void mg_output_begin(mg_run *s)
                           .validated = s->plan->cfg.validate,
                           .pctl = s->plan->pctl.n > 0 ? &s->plan->pctl : NULL};
     mg_osu_table osu = {.nprocs = s->ctx.nranks};
-    if (s->plan->osu)
-        mg_osu_table_meta(s->plan->osu, &osu);
 
     if (s->ctx.rank != 0)
         return;
     build_info(s);
+    if (s->plan->osu)
+        osu_facts(s, &osu);
     s->nsinks = 0;
     mg_sink_layout(&s->own[0], (mg_format)s->plan->cfg.format, s->plan->cfg.columns,
                    s->plan->osu ? &osu : NULL, s->io.out);

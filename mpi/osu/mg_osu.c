@@ -104,6 +104,8 @@ typedef struct {
     int type;                      /* -T: an index into types[] (0: MPI_CHAR, OSU's default) */
     int ddt;                       /* -D: 0 none, 1 cont, 2 vect */
     long stride, block;            /* -D vect:STRIDE:BLOCK, in bytes */
+    int threads, window, rate;     /* -t (latency_mt), -W and -R (mbw_mr) as OSU takes them */
+    int win_given, sync_given;     /* -w, -s */
     args opt;                      /* translated options */
     char *err;
     size_t errlen;
@@ -212,6 +214,7 @@ static int threads(state *s, const char *v)
     snprintf(n, sizeof n, "%.*s", (int)len, v);
     if (len == 0 || len >= sizeof n || !is_count(n, 1) || (colon && strcmp(colon + 1, n) != 0))
         return fail(s, "-t %s: mpigauge_latency_mt runs as many threads on both ranks (-t N)", v);
+    s->threads = atoi(n);
     pass(s, "-t", n);
     return 0;
 }
@@ -356,9 +359,17 @@ static int letter(state *s, int c, const char *v)
         return 0;
     case 'c': pass(s, "-c", NULL); return 0;
     case 'W':
-    case 'M':
+        if (s->e->kind == MG_OSU_MBW && is_count(v, 1))
+            s->window = atoi(v);
+        pass(s, "-W", v);
+        return 0;
     case 'w':
-    case 's': pass(s, (const char[]){'-', (char)c, '\0'}, v); return 0;
+    case 's':
+        s->win_given |= c == 'w';
+        s->sync_given |= c == 's';
+        pass(s, (const char[]){'-', (char)c, '\0'}, v);
+        return 0;
+    case 'M': pass(s, "-M", v); return 0;
     case 'b':
         if (k == MG_OSU_BW || k == MG_OSU_MBW || k == MG_OSU_FAN_IN || k == MG_OSU_FAN_OUT)
             pass(s, "-b", v);
@@ -370,9 +381,13 @@ static int letter(state *s, int c, const char *v)
     case 'z': pass(s, "-z", v ? v : "50,90,99"); return 0; /* OSU's default tail */
     case 'T': return element(s, v);
     case 'D': return layout(s, v);
-    case 'a': /* a device array's size, R the message rate column: nothing to do */
-    case 'u': /* validation warm-up iterations */
-    case 'R': return 0;
+    case 'R': /* osu_mbw_mr's Messages/s column: 0 or 1, as OSU */
+        if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+            return fail(s, "-R %s: Invalid print rate (0 or 1)", v);
+        s->rate = v[0] == '1';
+        return 0;
+    case 'a': /* a device array's size: nothing to do */
+    case 'u': /* validation warm-up iterations */ return 0;
     default: return refused(s, c);
     }
 }
@@ -445,6 +460,23 @@ static int letters(state *s, int argc, char **argv, int *i)
     return 0;
 }
 
+/* OSU's own window and synchronisation where they are not mpigauge's
+ * (MPI_Win_allocate, MPI_Win_flush): osu_get_acc_latency leaves both at
+ * their first values (MPI_Win_create, lock/unlock), osu_put_bibw
+ * synchronises with post/start/complete/wait. */
+static void rma_defaults(const state *s, args *out)
+{
+    const int get_acc = strcmp(s->e->bench, "get_acc_latency") == 0;
+    if (get_acc && !s->win_given) {
+        push(out, "-w");
+        push(out, "create");
+    }
+    if ((get_acc || strcmp(s->e->bench, "put_bibw") == 0) && !s->sync_given) {
+        push(out, "-s");
+        push(out, get_acc ? "lock" : "pscw");
+    }
+}
+
 /* mpigauge's command line from what the letters set. */
 static void assemble(state *s, const mg_osu *o, const char *argv0, int given_columns, args *out)
 {
@@ -505,6 +537,7 @@ static void assemble(state *s, const mg_osu *o, const char *argv0, int given_col
             push(out, "-D");
             push(out, o->layout);
         }
+        rma_defaults(s, out);
     }
     for (int j = 0; j < s->opt.n; ++j)
         push(out, s->opt.v[j]);
@@ -513,7 +546,7 @@ static void assemble(state *s, const mg_osu *o, const char *argv0, int given_col
 int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, char *err,
                      size_t errlen)
 {
-    state s = {.e = e, .err = err, .errlen = errlen};
+    state s = {.e = e, .err = err, .errlen = errlen, .threads = 1, .window = 64, .rate = 1};
     args out = {0};
     int i = 1, nloc = 0, rc = 0, columns = 0;
 
@@ -546,6 +579,9 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
         o->substituted |= strcmp(argv[i], "H") != 0;
     }
     o->full = s.full;
+    o->threads = s.threads;
+    o->window = s.window;
+    o->rate = s.rate;
     o->mpi_type = types[s.type ? s.type - 1 : 0].mpi;
     if (s.type && (e->kind == MG_OSU_LAT || e->kind == MG_OSU_BW))
         snprintf(o->keep, sizeof o->keep, "datatype=%s", types[s.type - 1].mg);

@@ -47,7 +47,8 @@ typedef struct {
     mg_osu_kind kind;
 } mg_osu_entry;
 
-#define MG_OSU_DDT_MAX 64 /* -D: rows at most */
+#define MG_OSU_DDT_MAX 64    /* -D: rows at most */
+#define MG_OSU_VERSION "7.4" /* the OSU release whose output the names print */
 
 /* A command line under an OSU name, translated. */
 typedef struct {
@@ -64,6 +65,9 @@ typedef struct {
     char layout[48];      /* -D: mpigauge's layout ("contiguous", "vector:B:S"), "" none */
     int ddt_rows;         /* -D: OSU's sizes and the bytes each carries, row by row */
     unsigned long long ddt_size[MG_OSU_DDT_MAX], ddt_sent[MG_OSU_DDT_MAX];
+    int threads; /* osu_latency_mt: -t's threads per rank (OSU's default 1) */
+    int window;  /* osu_mbw_mr: -W (OSU's default 64) */
+    int rate;    /* osu_mbw_mr: -R, the Messages/s column (OSU's default 1) */
 } mg_osu;
 
 /* The entry of argv0's base name, or NULL when it is no OSU name. */
@@ -81,6 +85,10 @@ void mg_osu_free(mg_osu *o);
 /* The OSU layout's facts for o (util/mg_report.h): title, figure, -f, no
  * size (barrier), element type, the phase kept, -D's rows. */
 void mg_osu_table_meta(const mg_osu *o, mg_osu_table *meta);
+/* The one-sided programs' "# Window creation" and "# Synchronization"
+ * lines, from mpigauge's flavour and synchronisation names (the run's
+ * "window" description); unknown names: no lines. */
+void mg_osu_window_lines(const char *flavor, const char *sync, mg_osu_table *meta);
 /* OSU's exit code for mpigauge's: 0 stays 0, every failure is 1. */
 int mg_osu_exit(int rc);
 /* What an entry's program is: a barrier (no sizes), a one-sided

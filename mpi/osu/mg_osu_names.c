@@ -78,8 +78,8 @@ static const mg_osu_entry entries[] = {
     E_NBC("allgatherv", "Allgatherv"),
     E_NBC("allreduce", "Allreduce"),
     E_NBC("alltoall", "All-to-All"),
-    E_NBC("alltoallv", "All-to-Allv"),
-    E_NBC("alltoallw", "All-to-Allw"),
+    E_NBC("alltoallv", "All-to-Allv Personalized Exchange"),
+    E_NBC("alltoallw", "All-to-Allw Personalized Exchange"),
     E_NBC("barrier", "Barrier"),
     {"osu_ibcast", "mpigauge_ibcast", "ibcast", "OSU MPI Non-Blocking Broadcast Latency Test",
      MG_OSU_NBC},
@@ -180,18 +180,18 @@ void mg_osu_warning(const mg_osu *o, char *buf, size_t len)
 
 void mg_osu_table_meta(const mg_osu *o, mg_osu_table *meta)
 {
-    static const char *const figure[] = {[MG_OSU_LAT] = "Median Latency(us)",
-                                         [MG_OSU_MT] = "Median Latency(us)",
+    static const char *const figure[] = {[MG_OSU_LAT] = "Avg Latency(us)",
+                                         [MG_OSU_MT] = "Avg Latency(us)",
                                          [MG_OSU_BW] = "Bandwidth (MB/s)",
                                          [MG_OSU_MBW] = "MB/s",
-                                         [MG_OSU_COLL] = "Median Latency(us)",
-                                         [MG_OSU_ROOTED] = "Median Latency(us)",
-                                         [MG_OSU_BARRIER] = "Median Latency(us)",
+                                         [MG_OSU_COLL] = "Avg Latency(us)",
+                                         [MG_OSU_ROOTED] = "Avg Latency(us)",
+                                         [MG_OSU_BARRIER] = "Avg Latency(us)",
                                          [MG_OSU_RMA_LAT] = "Latency (us)",
                                          [MG_OSU_RMA_BW] = "Bandwidth (MB/s)",
                                          [MG_OSU_NBC] = "Overall(us)",
-                                         [MG_OSU_PERS] = "Median Latency(us)",
-                                         [MG_OSU_LAT_P] = "Median Latency(us)",
+                                         [MG_OSU_PERS] = "Avg Latency(us)",
+                                         [MG_OSU_LAT_P] = "Avg Latency(us)",
                                          [MG_OSU_BW_P] = "Bandwidth (MB/s)",
                                          [MG_OSU_FAN_IN] = "Bandwidth (MB/s)",
                                          [MG_OSU_FAN_OUT] = "Bandwidth (MB/s)",
@@ -213,7 +213,43 @@ void mg_osu_table_meta(const mg_osu *o, mg_osu_table *meta)
     meta->line = k == MG_OSU_INIT ? 1 : k == MG_OSU_HELLO ? 2 : 0;
     meta->nbc = k == MG_OSU_NBC;
     meta->datatype = !mg_osu_sizeless(o->e) && !meta->line ? o->mpi_type : NULL;
+    if (strcmp(o->e->bench, "get_acc_latency") == 0)
+        meta->datatype = NULL; /* OSU's osu_get_acc_latency prints no such line */
     meta->ddt_rows = o->ddt_rows;
     meta->ddt_size = o->ddt_size;
     meta->ddt_sent = o->ddt_sent;
+    meta->version = MG_OSU_VERSION;
+    /* OSU's preamble (a blank line first) on every program but the
+     * one-sided ones, osu_mbw_mr, osu_init and osu_hello */
+    meta->blank = !(k == MG_OSU_RMA_LAT || k == MG_OSU_RMA_BW || k == MG_OSU_MBW ||
+                    k == MG_OSU_INIT || k == MG_OSU_HELLO);
+    meta->threads = k == MG_OSU_MT ? o->threads : 0;
+    meta->window = k == MG_OSU_MBW ? o->window : 0;
+    meta->rate = k == MG_OSU_MBW && o->rate;
+}
+
+/* OSU's names of mpigauge's window flavours and synchronisations
+ * (onesided/rma_win.c), as its one-sided headers print them. */
+static const char *const osu_windows[][2] = {{"create", "MPI_Win_create"},
+                                             {"allocate", "MPI_Win_allocate"},
+                                             {"dynamic", "MPI_Win_create_dynamic"}};
+static const char *const osu_syncs[][2] = {{"lock", "MPI_Win_lock/unlock"},
+                                           {"pscw", "MPI_Win_post/start/complete/wait"},
+                                           {"fence", "MPI_Win_fence"},
+                                           {"flush", "MPI_Win_flush"},
+                                           {"flush_local", "MPI_Win_flush_local"},
+                                           {"lock_all", "MPI_Win_lock_all/unlock_all"}};
+
+static const char *osu_word(const char *const (*table)[2], size_t n, const char *name)
+{
+    for (size_t i = 0; name && i < n; ++i)
+        if (strcmp(table[i][0], name) == 0)
+            return table[i][1];
+    return NULL;
+}
+
+void mg_osu_window_lines(const char *flavor, const char *sync, mg_osu_table *meta)
+{
+    meta->win_creation = osu_word(osu_windows, sizeof osu_windows / sizeof osu_windows[0], flavor);
+    meta->win_sync = osu_word(osu_syncs, sizeof osu_syncs / sizeof osu_syncs[0], sync);
 }

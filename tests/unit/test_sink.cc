@@ -279,7 +279,10 @@ TEST(SinkLayout, OsuImbAndPlainChosenOnce)
                           extra_names, "phase",           MG_COLUMNS_OSU, 0};
     mg_osu_table osu{};
     osu.title = "OSU MPI Latency Test";
-    osu.figure = "Median Latency(us)";
+    osu.figure = "Avg Latency(us)";
+    osu.version = "7.4";
+    osu.blank = 1;
+    snprintf(osu.note, sizeof osu.note, "%s", "mpigauge 0.1.0: every figure a median");
     osu.datatype = "MPI_CHAR";
     osu.keep = "phase=pingpong";
     auto with = [&](mg_format fmt, int columns, const mg_osu_table *t) {
@@ -295,9 +298,9 @@ TEST(SinkLayout, OsuImbAndPlainChosenOnce)
         });
     };
     EXPECT_EQ(with(MG_FORMAT_TABLE, MG_COLUMNS_OSU, &osu),
-              "# OSU MPI Latency Test (mpigauge 0.1.0; every figure a median over samples: "
-              "doc/osu.md)\n# Datatype: MPI_CHAR.\n# Size      Median Latency(us)\n"
-              "2048                      1.50\n");
+              "\n# OSU MPI Latency Test v7.4\n# mpigauge 0.1.0: every figure a median\n"
+              "# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n"
+              "2048                    1.50\n");
     EXPECT_EQ(with(MG_FORMAT_TABLE, MG_COLUMNS_OSU, nullptr),
               "# mpigauge protocol 0.1.0\n# protocol switch\n"
               "# Size               Time (us)  phase\n"
