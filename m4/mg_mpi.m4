@@ -91,10 +91,33 @@ AC_DEFUN([MG_CHECK_HWLOC], [
     [AC_MSG_ERROR([hwloc >= 2.0 not found by pkg-config: install libhwloc-dev])])
 ])
 
-# MG_CHECK_GTEST: GoogleTest (with gtest_main) through pkg-config.
-AC_DEFUN([MG_CHECK_GTEST], [
-  PKG_CHECK_MODULES([GTEST], [gtest_main], [],
-    [AC_MSG_ERROR([GoogleTest not found by pkg-config: install libgtest-dev])])
+# MG_CHECK_UNIT_TESTS: the GoogleTest unit tests (tests/unit/) need a C++
+# compiler and GoogleTest (gtest_main, through pkg-config); the programs and
+# the front-end need neither. --enable-unit-tests=auto (the default): built
+# when both are found, else `make check` skips them and says why; yes: both
+# required; no: never built. MG_UNIT_WHY: why they are not built ("" when
+# they are).
+AC_DEFUN([MG_CHECK_UNIT_TESTS], [
+  AC_ARG_ENABLE([unit-tests],
+    [AS_HELP_STRING([--enable-unit-tests@<:@=auto|yes|no@:>@],
+      [the GoogleTest unit tests of make check (need a C++ compiler and GoogleTest; default auto)])],
+    [], [enable_unit_tests=auto])
+  MG_UNIT_WHY=""
+  AS_IF([test "x$enable_unit_tests" = xno],
+    [MG_UNIT_WHY="configured with --disable-unit-tests"],
+    [AC_LANG_PUSH([C++])
+     AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <string>]], [[std::string s("x"); return (int)s.size() - 1;]])],
+       [], [MG_UNIT_WHY="no working C++ compiler ($CXX)"])
+     AC_LANG_POP([C++])
+     AS_IF([test -z "$MG_UNIT_WHY"],
+       [PKG_CHECK_MODULES([GTEST], [gtest_main], [],
+          [MG_UNIT_WHY="GoogleTest (gtest_main) not found by pkg-config"])])
+     AS_IF([test -n "$MG_UNIT_WHY" && test "x$enable_unit_tests" = xyes],
+       [AC_MSG_ERROR([--enable-unit-tests: $MG_UNIT_WHY (install a C++ compiler and libgtest-dev)])])])
+  AS_IF([test -n "$MG_UNIT_WHY"],
+    [AC_MSG_WARN([the GoogleTest unit tests are not built: $MG_UNIT_WHY; make check skips them])])
+  AC_SUBST([MG_UNIT_WHY])
+  AM_CONDITIONAL([MG_UNIT_TESTS], [test -z "$MG_UNIT_WHY"])
 ])
 
 # MG_GIT_VERSION: "git describe" when building from a git checkout, else the

@@ -1,6 +1,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/: GoogleTest unit tests of util/ and the data-driven MPI cases.
-check_PROGRAMS += tests/unit/unit_tests
+# The unit tests need a C++ compiler and GoogleTest (configure's
+# --enable-unit-tests): without them tests/unit/skipped.sh says so.
+if MG_UNIT_TESTS
+check_PROGRAMS += tests/unit/unit_tests tests/unit/driver_tests
+TESTS += tests/unit/unit_tests tests/unit/driver_tests
+else
+TESTS += tests/unit/skipped.sh
+endif
 tests_unit_unit_tests_SOURCES = \
 	tests/unit/capture.h \
 	tests/unit/golden.h \
@@ -43,7 +50,6 @@ tests_unit_unit_tests_LDADD = util/libmgutil.a $(GTEST_LIBS) $(HWLOC_LIBS) -lpth
 # The driver's stages in one process (a fake benchmark, a one-rank group, a
 # fake clock): C++ tests over a C harness built with the MPI compiler, linked
 # by it too (libmgmpi.a needs the MPI library; MPI_Init is never called).
-check_PROGRAMS += tests/unit/driver_tests
 tests_unit_driver_tests_SOURCES = \
 	tests/unit/driver_fake.c tests/unit/driver_fake.h \
 	tests/unit/test_driver.cc tests/unit/test_group.cc tests/unit/test_mpit.cc tests/unit/test_osu.cc \
@@ -54,19 +60,20 @@ tests_unit_driver_tests_CXXFLAGS = $(AM_CXXFLAGS) $(GTEST_CFLAGS)
 tests_unit_driver_tests_LDADD = $(MG_LDADD) $(GTEST_LIBS) -lstdc++
 tests_unit_driver_tests_LINK = $(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LDFLAGS) -o $@
 
-TESTS += tests/unit/unit_tests tests/unit/driver_tests tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
+TESTS += tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
 	tests/turns.sh tests/samples.sh tests/osu.sh tests/tuning.sh tests/option_tables.sh tests/output_safety.sh \
 	tests/frontend/unit_tests.sh tests/man_pages.sh tests/code_rules.sh tests/format.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_COMPILER = $(SHELL)
 AM_TESTS_ENVIRONMENT = \
+	MG_UNIT_WHY='$(MG_UNIT_WHY)'; export MG_UNIT_WHY; \
 	MPIEXEC='$(MPIEXEC)'; MPIEXEC_FLAGS='$(MPIEXEC_FLAGS)'; MG_MPI_FLAVOR='$(MG_MPI_FLAVOR)'; MG_MPI_FEATURES='$(MG_MPI_FEATURES)'; MG_MPI_LIBRARY='$(MG_MPI_LIBRARY)'; \
 	MG_BINDIR='$(abs_top_builddir)/pt2pt:$(abs_top_builddir)/overlap:$(abs_top_builddir)/collective:$(abs_top_builddir)/onesided:$(abs_top_builddir)/tools'; MG_TESTDIR='$(abs_top_srcdir)/tests'; \
 	PYTHON='$(PYTHON)'; MG_MANDIR='$(abs_top_builddir)/man'; MG_BUILDDIR='$(abs_top_builddir)'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_MPI_FEATURES MG_MPI_LIBRARY MG_BINDIR MG_TESTDIR PYTHON MG_MANDIR MG_BUILDDIR;
 
-EXTRA_DIST += tests/man_pages.sh tests/releases.sh tests/series.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/samples.sh tests/stall.py \
+EXTRA_DIST += tests/unit/skipped.sh tests/man_pages.sh tests/releases.sh tests/series.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/samples.sh tests/stall.py \
 	tests/osu.sh tests/tuning.sh tests/osu_parse.py tests/osu_headers.py tests/fixtures/osu/headers74.txt \
 	tests/fixtures/osu/osu74-mpich-latency.txt tests/fixtures/osu/osu74-mpich-bw.txt \
 	tests/fixtures/osu/osu74-mpich-allreduce.txt tests/fixtures/osu/osu74-mpich-alltoall.txt \

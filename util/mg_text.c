@@ -2,6 +2,7 @@
 /* Short texts for a person: see mg_text.h. */
 #include "mg_text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The version that follows prefix in s (skipping blanks, a colon and a
@@ -66,4 +67,32 @@ void mg_comment_wrapped(FILE *f, const char *text, int width)
     }
     if (start != NULL || lines == 0)
         fprintf(f, "# %.*s\n", start ? (int)(end - start) : 0, start ? start : "");
+}
+
+void mg_argv_push(mg_argv *a, const char *s)
+{
+    if (a->failed)
+        return;
+    if (a->n + 2 > a->cap) {
+        int cap = a->cap ? 2 * a->cap : 32;
+        char **v = realloc(a->v, (size_t)cap * sizeof *v);
+        if (v == NULL) {
+            a->failed = 1;
+            return;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    if ((a->v[a->n] = strdup(s)) == NULL)
+        a->failed = 1;
+    else
+        a->v[++a->n] = NULL;
+}
+
+void mg_argv_free(mg_argv *a)
+{
+    for (int i = 0; i < a->n; ++i)
+        free(a->v[i]);
+    free(a->v);
+    memset(a, 0, sizeof *a);
 }

@@ -8,6 +8,8 @@
  * layouts of -D and the tail of -z. */
 #include "mg_osu.h"
 
+#include "mg_text.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -62,38 +64,6 @@ static const kind_facts facts[] = {
  * (the first argument that is no option ends the options), then at most
  * two buffer locations. mpigauge's own long options (--format json,
  * --output FILE, ...) pass through. */
-typedef struct {
-    char **v;
-    int n, cap;
-    int failed;
-} args;
-
-static void push(args *a, const char *s)
-{
-    if (a->n + 2 > a->cap) {
-        int cap = a->cap ? 2 * a->cap : 32;
-        char **v = realloc(a->v, (size_t)cap * sizeof *v);
-        if (v == NULL) {
-            a->failed = 1;
-            return;
-        }
-        a->v = v;
-        a->cap = cap;
-    }
-    if ((a->v[a->n] = strdup(s)) == NULL)
-        a->failed = 1;
-    else
-        a->v[++a->n] = NULL;
-}
-
-static void release(args *a)
-{
-    for (int i = 0; i < a->n; ++i)
-        free(a->v[i]);
-    free(a->v);
-    memset(a, 0, sizeof *a);
-}
-
 /* What the letters of a command line set. */
 typedef struct {
     const mg_osu_entry *e;
@@ -106,7 +76,7 @@ typedef struct {
     long stride, block;            /* -D vect:STRIDE:BLOCK, in bytes */
     int threads, window, rate;     /* -t (latency_mt), -W and -R (mbw_mr) as OSU takes them */
     int win_given, sync_given;     /* -w, -s */
-    args opt;                      /* translated options */
+    mg_argv opt;                   /* translated options */
     char *err;
     size_t errlen;
 } state;
@@ -179,22 +149,22 @@ static int refused(state *s, int c)
 static int root(state *s, const char *v)
 {
     if (strcmp(v, "rotate") == 0) {
-        push(&s->opt, "--root");
-        push(&s->opt, "rotate");
+        mg_argv_push(&s->opt, "--root");
+        mg_argv_push(&s->opt, "rotate");
         return 0;
     }
     if (strncmp(v, "fixed:", 6) != 0 || !is_count(v + 6, 0))
         return fail(s, "-k %s: Invalid root rank rotate type. Valid types [fixed:N, rotate]", v);
-    push(&s->opt, "--root");
-    push(&s->opt, v + 6);
+    mg_argv_push(&s->opt, "--root");
+    mg_argv_push(&s->opt, v + 6);
     return 0;
 }
 
 static void pass(state *s, const char *opt, const char *v)
 {
-    push(&s->opt, opt);
+    mg_argv_push(&s->opt, opt);
     if (v)
-        push(&s->opt, v);
+        mg_argv_push(&s->opt, v);
 }
 
 /* osu_latency_mt -t N or N:N (mpigauge_latency_mt runs N on both ranks). */
@@ -428,9 +398,9 @@ static int long_option(state *s, int argc, char **argv, int *i)
         }
         return p ? letter(s, l[0], v) : fail(s, "invalid option --%.*s", (int)len, a);
     }
-    push(&s->opt, argv[*i]);
+    mg_argv_push(&s->opt, argv[*i]);
     if (!eq && *i + 1 < argc && argv[*i + 1][0] != '-' && !is_location(argv[*i + 1]))
-        push(&s->opt, argv[++*i]);
+        mg_argv_push(&s->opt, argv[++*i]);
     return 0;
 }
 
@@ -464,36 +434,36 @@ static int letters(state *s, int argc, char **argv, int *i)
  * (MPI_Win_allocate, MPI_Win_flush): osu_get_acc_latency leaves both at
  * their first values (MPI_Win_create, lock/unlock), osu_put_bibw
  * synchronises with post/start/complete/wait. */
-static void rma_defaults(const state *s, args *out)
+static void rma_defaults(const state *s, mg_argv *out)
 {
     const int get_acc = strcmp(s->e->bench, "get_acc_latency") == 0;
     if (get_acc && !s->win_given) {
-        push(out, "-w");
-        push(out, "create");
+        mg_argv_push(out, "-w");
+        mg_argv_push(out, "create");
     }
     if ((get_acc || strcmp(s->e->bench, "put_bibw") == 0) && !s->sync_given) {
-        push(out, "-s");
-        push(out, get_acc ? "lock" : "pscw");
+        mg_argv_push(out, "-s");
+        mg_argv_push(out, get_acc ? "lock" : "pscw");
     }
 }
 
 /* mpigauge's command line from what the letters set. */
-static void assemble(state *s, const mg_osu *o, const char *argv0, int given_columns, args *out)
+static void assemble(state *s, const mg_osu *o, const char *argv0, int given_columns, mg_argv *out)
 {
     const kind_facts *k = &facts[s->e->kind];
-    push(out, argv0);
+    mg_argv_push(out, argv0);
     if (!s->help) {
         if (!given_columns) {
-            push(out, "--columns");
-            push(out, "osu");
+            mg_argv_push(out, "--columns");
+            mg_argv_push(out, "osu");
         }
         if (o->ddt_rows) { /* the bytes each of OSU's sizes carries */
             char list[MG_OSU_DDT_MAX * 22] = "";
             for (int r = 0; r < o->ddt_rows; ++r)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%llu", r ? "," : "",
                          o->ddt_sent[r]);
-            push(out, "-m");
-            push(out, list);
+            mg_argv_push(out, "-m");
+            mg_argv_push(out, list);
         } else if (k->max && !mg_osu_sizeless(s->e) && !mg_osu_one_element(s->e)) {
             char m[80], least[16];
             const char *min = s->min ? s->min : k->min;
@@ -502,52 +472,53 @@ static void assemble(state *s, const mg_osu *o, const char *argv0, int given_col
                 min = least;
             }
             snprintf(m, sizeof m, "%s:%s", min, s->max ? s->max : k->max);
-            push(out, "-m");
-            push(out, m);
+            mg_argv_push(out, "-m");
+            mg_argv_push(out, m);
         }
         if (k->iters) {
-            push(out, "-i");
-            push(out, s->iters ? s->iters : k->iters);
-            push(out, "--iterations-large");
-            push(out, s->iters ? s->iters : k->iters_large);
-            push(out, "-x");
-            push(out, s->warm ? s->warm : k->warm);
-            push(out, "--warmup-large");
-            push(out, s->warm ? s->warm : k->warm_large);
+            mg_argv_push(out, "-i");
+            mg_argv_push(out, s->iters ? s->iters : k->iters);
+            mg_argv_push(out, "--iterations-large");
+            mg_argv_push(out, s->iters ? s->iters : k->iters_large);
+            mg_argv_push(out, "-x");
+            mg_argv_push(out, s->warm ? s->warm : k->warm);
+            mg_argv_push(out, "--warmup-large");
+            mg_argv_push(out, s->warm ? s->warm : k->warm_large);
         }
         if (s->e->kind == MG_OSU_LAT_P || s->e->kind == MG_OSU_BW_P)
-            push(out, "--persistent");
+            mg_argv_push(out, "--persistent");
         if (s->e->kind == MG_OSU_FAN_IN || s->e->kind == MG_OSU_FAN_OUT) {
-            push(out, "--hubs"); /* OSU's: rank 0's node the hubs, one node each of the others */
-            push(out, "node");
-            push(out, "--direction");
-            push(out, s->e->kind == MG_OSU_FAN_IN ? "in" : "out");
+            mg_argv_push(out,
+                         "--hubs"); /* OSU's: rank 0's node the hubs, one node each of the others */
+            mg_argv_push(out, "node");
+            mg_argv_push(out, "--direction");
+            mg_argv_push(out, s->e->kind == MG_OSU_FAN_IN ? "in" : "out");
         }
         if (((s->e->kind == MG_OSU_COLL || s->e->kind == MG_OSU_ROOTED ||
               s->e->kind == MG_OSU_NBC || s->e->kind == MG_OSU_PERS) &&
              !mg_osu_sizeless(s->e)) ||
             mg_osu_rma_typed(s->e)) {
-            push(out, "-T"); /* OSU's default element: MPI_CHAR */
-            push(out, types[s->type ? s->type - 1 : 0].mg);
+            mg_argv_push(out, "-T"); /* OSU's default element: MPI_CHAR */
+            mg_argv_push(out, types[s->type ? s->type - 1 : 0].mg);
         } else if (s->type && !o->layout[0]) {
-            push(out, "-T");
-            push(out, types[s->type - 1].mg);
+            mg_argv_push(out, "-T");
+            mg_argv_push(out, types[s->type - 1].mg);
         }
         if (o->layout[0]) {
-            push(out, "-D");
-            push(out, o->layout);
+            mg_argv_push(out, "-D");
+            mg_argv_push(out, o->layout);
         }
         rma_defaults(s, out);
     }
     for (int j = 0; j < s->opt.n; ++j)
-        push(out, s->opt.v[j]);
+        mg_argv_push(out, s->opt.v[j]);
 }
 
 int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, char *err,
                      size_t errlen)
 {
     state s = {.e = e, .err = err, .errlen = errlen, .threads = 1, .window = 64, .rate = 1};
-    args out = {0};
+    mg_argv out = {0};
     int i = 1, nloc = 0, rc = 0, columns = 0;
 
     memset(o, 0, sizeof *o);
@@ -595,9 +566,9 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
         if (s.opt.failed || out.failed)
             rc = fail(&s, "out of memory");
     }
-    release(&s.opt);
+    mg_argv_free(&s.opt);
     if (rc != 0) {
-        release(&out);
+        mg_argv_free(&out);
         return -1;
     }
     o->argc = out.n;
@@ -607,8 +578,8 @@ int mg_osu_translate(const mg_osu_entry *e, int argc, char **argv, mg_osu *o, ch
 
 void mg_osu_free(mg_osu *o)
 {
-    args a = {o->argv, o->argc, o->argc, 0};
-    release(&a);
+    mg_argv a = {o->argv, o->argc, o->argc, 0};
+    mg_argv_free(&a);
     o->argv = NULL;
     o->argc = 0;
 }

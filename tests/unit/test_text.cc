@@ -70,3 +70,24 @@ TEST(Text, CommentsWrapAtSpacesWithinTheWidth)
 }
 
 } // namespace
+
+// A command line being built: copies, NULL after the last, emptied by free.
+TEST(Argv, PushCopiesAndTerminates)
+{
+    mg_argv a{};
+    char word[8] = "-m";
+    mg_argv_push(&a, "prog");
+    mg_argv_push(&a, word);
+    word[1] = 'x';
+    for (int i = 0; i < 40; ++i) // past the first allocation of 32
+        mg_argv_push(&a, "8");
+    ASSERT_EQ(a.failed, 0);
+    ASSERT_EQ(a.n, 42);
+    EXPECT_STREQ(a.v[0], "prog");
+    EXPECT_STREQ(a.v[1], "-m");
+    EXPECT_STREQ(a.v[41], "8");
+    EXPECT_EQ(a.v[42], nullptr);
+    mg_argv_free(&a);
+    EXPECT_EQ(a.n, 0);
+    EXPECT_EQ(a.v, nullptr);
+}
