@@ -73,7 +73,29 @@ AM_TESTS_ENVIRONMENT = \
 	PYTHON='$(PYTHON)'; MG_MANDIR='$(abs_top_builddir)/man'; MG_BUILDDIR='$(abs_top_builddir)'; \
 	export MPIEXEC MPIEXEC_FLAGS MG_MPI_FLAVOR MG_MPI_FEATURES MG_MPI_LIBRARY MG_BINDIR MG_TESTDIR PYTHON MG_MANDIR MG_BUILDDIR;
 
-EXTRA_DIST += tests/unit/skipped.sh tests/man_pages.sh tests/releases.sh tests/series.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/samples.sh tests/stall.py \
+EXTRA_DIST += \
+	tests/fixtures/import/impi2021.19-imb-mpi1-np.txt \
+	tests/fixtures/import/impi2021.19-imb-mpi1.txt \
+	tests/fixtures/import/impi2021.19-imb-nbc.txt \
+	tests/fixtures/import/impi2021.19-imb-p2p.txt \
+	tests/fixtures/import/osu74-mpich-allreduce-typed.txt \
+	tests/fixtures/import/osu74-mpich-barrier-f.txt \
+	tests/fixtures/import/osu74-mpich-bcast-fc.txt \
+	tests/fixtures/import/osu74-mpich-bw-cz.txt \
+	tests/fixtures/import/osu74-mpich-hello.txt \
+	tests/fixtures/import/osu74-mpich-iallreduce-z.txt \
+	tests/fixtures/import/osu74-mpich-init.txt \
+	tests/fixtures/import/osu74-mpich-latency-1.txt \
+	tests/fixtures/import/osu74-mpich-latency-2.txt \
+	tests/fixtures/import/osu74-mpich-latency-3.txt \
+	tests/fixtures/import/osu74-mpich-latency-4.txt \
+	tests/fixtures/import/osu74-mpich-mbw_mr.txt \
+	tests/fixtures/import/osu74-mpich-put_latency.txt \
+	tests/fixtures/import/osu74-openmpi-latency-1.txt \
+	tests/fixtures/import/osu74-openmpi-latency-2.txt \
+	tests/fixtures/import/osu74-openmpi-latency-3.txt \
+	tests/fixtures/import/osu74-openmpi-latency-4.txt \
+	tests/unit/skipped.sh tests/man_pages.sh tests/releases.sh tests/series.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/samples.sh tests/stall.py \
 	tests/osu.sh tests/tuning.sh tests/osu_parse.py tests/osu_headers.py tests/fixtures/osu/headers74.txt \
 	tests/fixtures/osu/osu74-mpich-latency.txt tests/fixtures/osu/osu74-mpich-bw.txt \
 	tests/fixtures/osu/osu74-mpich-allreduce.txt tests/fixtures/osu/osu74-mpich-alltoall.txt \

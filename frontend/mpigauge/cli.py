@@ -5,8 +5,8 @@ import os
 import sqlite3
 import sys
 
-from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, history_cli, mpi_cli, plot_cli,
-               report_cli, run_cli, selftest_cli, series_cli)
+from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, history_cli, import_cli, mpi_cli,
+               plot_cli, report_cli, run_cli, selftest_cli, series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, version)
 from .launch import Interrupted
@@ -35,6 +35,8 @@ releases and history
                mpigauge series run --impl mpich --bindir BUILD -o mpich-series
   history    results per release in a database; a run checked against it
                mpigauge history add r.jsonl --tag 5.0.11
+  import     OSU or IMB text outputs as results, for compare and history
+               mpigauge import osu osu_latency-*.txt --ranks 2 -o base.jsonl
   dashboard  a static site of the history: trends, regimes, what changed
                mpigauge dashboard -o site/
 look
@@ -57,7 +59,7 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, COMMAND_cli.py, each adding its own parser
     for m in (run_cli, compare_cli, best_cli, plot_cli, report_cli, selftest_cli, dashboard_cli,
-              cvars_cli, mpi_cli, series_cli):
+              cvars_cli, mpi_cli, series_cli, import_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p

@@ -63,6 +63,7 @@ class Row:
     speedup: float = NAN
     verdict: str = ""
     rounds_needed: Optional[int] = None
+    single_value: bool = False  # one imported value per side: a tolerance check only
 
     def p_decisive(self):
         """The p-value the verdict uses: the adjusted one when there is one."""
@@ -128,7 +129,9 @@ def decide(row, threshold, alpha):
     faster / slightly slower: significant after adjustment, the CI clear of
     1 and reaching out of the band, s inside it: a certain change of about
     the threshold or less, which no number of rounds would make `same` or
-    `slower` (doc/compare.md); unstable: the launches fell into regimes
+    `slower` (doc/compare.md); within / beyond tolerance: one imported
+    value per side, the speedup inside the band or not (a tolerance check,
+    not a test); unstable: the launches fell into regimes
     that leave too few comparable pairs; unclear: anything else (not
     enough evidence), with the rounds that would likely decide it."""
     hib = higher_is_better(row.unit)
@@ -141,7 +144,9 @@ def decide(row, threshold, alpha):
     band = (1.0 / (1.0 + threshold), 1.0 + threshold)
     p = row.p_decisive()
     within = row.test == "within-launch-ci"
-    if row.unstable:
+    if row.single_value:  # no spread to test against: where the ratio lies, nothing more
+        v = "within tolerance" if band[0] <= s <= band[1] else "beyond tolerance"
+    elif row.unstable:
         v = f"unstable: {row.unstable} regimes"
     elif p is not None and p < alpha and not band[0] <= s <= band[1]:
         v = names[0] if s > 1.0 else names[1]
@@ -255,6 +260,12 @@ def unpaired_row(bitems, nitems, alpha, threshold, level):
             lo, hi = NAN, NAN
         row.test, row.ci = "within-launch-ci", (lo, hi)
         row.note = "single launch: CI from the launches' own CIs, no test between launches"
+        if b.get("imported") or n.get("imported"):
+            row.single_value = True
+            row.note = ("one value per side without samples (imported): the ratio is all it "
+                        "gives: it can say whether the ratio lies within a tolerance, not whether "
+                        "the difference exceeds the noise; 4 or more outputs per side give a "
+                        "test")
     return row
 
 
@@ -279,6 +290,9 @@ def _explanations(sides, row):
                 continue
             why = rg.explain(sums.get(la.launch_id, {}), typical)
             where = f"round {la.round}" if la.round is not None else la.launch_id
+            if not la.sentinels:
+                why = why or ("imported: no sentinels" if la.run.get("imported")
+                              else "no sentinels recorded")
             out.append(f"{rs.label} {where}: {r['median']:.4g} {r.get('unit', '')}"
                        + (f": {why}" if why else ": the sentinels show nothing unusual"))
     return out

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge import osu|imb`: OSU 7.4's and Intel MPI 2021.19's IMB text
+outputs (real ones, made here: tests/fixtures/import/) as result records;
+every OSU title of OSU 7.4 known; compare on four outputs a side (a test)
+and on one (a tolerance check, said so); history and its check on imported
+tags; a file that does not parse writes nothing."""
+import glob
+import json
+import os
+import tempfile
+import unittest
+
+import helpers as h
+from helpers import load_frontend
+
+load_frontend()
+from mpigauge import importer  # noqa: E402  (after load_frontend put it on the path)
+
+FIX = os.path.join(h.TOP, "tests", "fixtures")
+IMP = os.path.join(FIX, "import")
+
+
+def text(name):
+    with open(os.path.join(IMP, name), encoding="utf-8") as f:
+        return f.read()
+
+
+class ParseOsu(unittest.TestCase):
+    def test_every_title_of_osu_74(self):
+        """The 92 cases of tests/fixtures/osu/headers74.txt: each title names its program."""
+        seen = 0
+        with open(os.path.join(FIX, "osu", "headers74.txt"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("== "):
+                    prog = line.split()[1]
+                elif line.startswith("H|# OSU"):
+                    m = importer._TITLE.match(line[2:].rstrip("\n"))
+                    self.assertEqual(importer.osu_program(m.group(1)), prog, line)
+                    self.assertEqual(m.group(2), "7.4")
+                    seen += 1
+        self.assertEqual(seen, 92)
+
+    def test_collective_with_f_and_c(self):
+        (t,) = importer.parse_osu(text("osu74-mpich-bcast-fc.txt"))
+        self.assertEqual((t.program, t.version, t.unit, t.statistic, t.nranks),
+                         ("osu_bcast", "7.4", "us", "mean", None))
+        self.assertEqual([r["size"] for r in t.rows], [1, 2, 4, 8, 16, 32, 64])
+        self.assertEqual(t.rows[1], {"size": 2, "figure": 0.26, "unit": "us", "min_rank_us": 0.26,
+                                     "max_rank_us": 0.26, "iterations": 100,
+                                     "validation": "passed"})
+
+    def test_three_datatypes_three_tables(self):
+        ts = importer.parse_osu(text("osu74-mpich-allreduce-typed.txt"))
+        self.assertEqual([(t.options["datatype"], [r["size"] for r in t.rows]) for t in ts],
+                         [("MPI_CHAR", [1, 2, 4, 8, 16]), ("MPI_INT", [4, 8, 16]),
+                          ("MPI_FLOAT", [4, 8, 16])])
+        self.assertEqual(ts[1].rows[0]["figure"], 0.82)
+
+    def test_layouts(self):
+        (b,) = importer.parse_osu(text("osu74-mpich-barrier-f.txt"))
+        self.assertEqual(b.rows, [{"size": 0, "figure": 2.26, "unit": "us", "min_rank_us": 2.23,
+                                   "max_rank_us": 2.3, "iterations": 100}])
+        (m,) = importer.parse_osu(text("osu74-mpich-mbw_mr.txt"))
+        self.assertEqual((m.nranks, m.unit, m.options["pairs"], m.options["window"]),
+                         (2, "MB/s", 1, 64))
+        self.assertEqual(m.rows[0], {"size": 1, "figure": 3.13, "unit": "MB/s",
+                                     "msg_rate_per_s": 3125541.78})
+        (n,) = importer.parse_osu(text("osu74-mpich-iallreduce-z.txt"))
+        self.assertEqual(sorted(n.rows[0]), ["compute_us", "figure", "overlap_pct", "p50", "p90",
+                                             "p99", "pure_us", "size", "unit"])
+        (w,) = importer.parse_osu(text("osu74-mpich-bw-cz.txt"))
+        self.assertEqual((w.rows[0]["validation"], w.rows[0]["p50"], w.unit), ("passed", 9.73, "MB/s"))
+        (i,) = importer.parse_osu(text("osu74-mpich-init.txt"))
+        self.assertEqual((i.nranks, i.rows[0]["figure"]), (2, 44000.0))
+        (p,) = importer.parse_osu(text("osu74-mpich-put_latency.txt"))
+        self.assertEqual((p.nranks, p.options["window_creation"], p.options["synchronization"]),
+                         (2, "MPI_Win_allocate", "MPI_Win_flush"))
+
+    def test_what_does_not_fit_is_named(self):
+        bad = "# OSU MPI Latency Test v7.4\n# Size       Avg Latency(us)\n1   0.5   junk\n"
+        with self.assertRaisesRegex(ValueError, "line 3: 3 fields under 2 column titles"):
+            importer.parse_osu(bad)
+        with self.assertRaisesRegex(ValueError, "line 1: an OSU title this importer does not know"):
+            importer.parse_osu("# OSU MPI Frobnicate Test v7.4\n")
+
+
+class ParseImb(unittest.TestCase):
+    def test_mpi1(self):
+        ts = importer.parse_imb(text("impi2021.19-imb-mpi1.txt"))
+        self.assertEqual([(t.program, t.benchmark, t.nranks, t.statistic, len(t.rows)) for t in ts],
+                         [("IMB-MPI1", "imb_pingpong", 2, "t", 5),
+                          ("IMB-MPI1", "imb_sendrecv", 2, "t_avg", 5),
+                          ("IMB-MPI1", "imb_allreduce", 2, "t_avg", 3),
+                          ("IMB-MPI1", "imb_barrier", 2, "t_avg", 1)])
+        self.assertEqual(ts[0].version, "2021.11")
+        self.assertEqual(ts[0].rows[4], {"size": 8, "repetitions": 200, "t_us": 0.49,
+                                         "mbytes_per_s": 16.17, "figure": 0.49, "unit": "us"})
+        self.assertIn("IMB-MPI1 PingPong Sendrecv", ts[0].options["calling_sequence"])
+
+    def test_process_counts_parts(self):
+        ts = importer.parse_imb(text("impi2021.19-imb-mpi1-np.txt"))
+        self.assertEqual([(t.benchmark, t.nranks) for t in ts],
+                         [("imb_allreduce", 2), ("imb_allreduce", 3), ("imb_barrier", 2),
+                          ("imb_barrier", 3)])
+        (n,) = importer.parse_imb(text("impi2021.19-imb-nbc.txt"))
+        self.assertEqual((n.program, n.benchmark, n.statistic), ("IMB-NBC", "imb_nbc_iallreduce",
+                                                                "t_ovrl"))
+        ts = importer.parse_imb(text("impi2021.19-imb-p2p.txt"))
+        self.assertEqual([t.benchmark for t in ts], ["imb_p2p_pingpong", "imb_p2p_unirandom"])
+        self.assertEqual(ts[0].rows[2]["msg_rate_per_s"], 1481368)
+
+
+class ImportCommand(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.d = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def imp(self, name, files, *more):
+        out = os.path.join(self.d, name)
+        rc, _, err = h.cli("import", "osu", *files, "-o", out, "-q", *more)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_records_and_compare_over_four_outputs(self):
+        base = self.imp("b.jsonl", sorted(glob.glob(os.path.join(IMP, "osu74-openmpi-latency-*"))),
+                        "--mpi-library", "Open MPI 4.1.4")
+        new = self.imp("n.jsonl", sorted(glob.glob(os.path.join(IMP, "osu74-mpich-latency-*"))),
+                       "--mpi-library", "MPICH 4.0.2")
+        with open(base, encoding="utf-8") as f:
+            recs = [json.loads(x) for x in f]
+        runs = [r for r in recs if r["type"] == "run"]
+        self.assertEqual(len(runs), 4)
+        self.assertEqual((runs[0]["nranks"], runs[0]["family"], runs[0]["imported"]["statistic"]),
+                         (2, "imported", "mean"))
+        res = [r for r in recs if r["type"] == "result"]
+        self.assertEqual(len(res), 44)
+        self.assertTrue(all(r["launch_id"].startswith("import-") and r["imported"] for r in res))
+        rc, out, err = h.cli("compare", base, new, "--format", "json")
+        self.assertEqual(rc, 0, err)
+        rows = [json.loads(x) for x in out.splitlines()]
+        series = [r for r in rows if r["type"] == "series"]
+        self.assertEqual((rows[0]["type"], rows[0]["series"], len(series)), ("comparison", 11, 11))
+        self.assertTrue(all((len(r["launches"]["base"]), len(r["launches"]["new"]), r["nranks"])
+                            == (4, 4, 2) for r in series), series[0])
+        self.assertTrue(all(r["test"].startswith("mann-whitney") for r in series))
+
+    def test_one_output_a_side_is_a_tolerance_check(self):
+        b = self.imp("b1.jsonl", [os.path.join(IMP, "osu74-openmpi-latency-1.txt")])
+        n = self.imp("n1.jsonl", [os.path.join(IMP, "osu74-openmpi-latency-1.txt")])
+        rc, out, _ = h.cli("compare", b, n)
+        self.assertEqual(rc, 0)
+        self.assertIn("within tolerance", out)
+        self.assertNotIn(" same", out)
+        self.assertIn("the ratio is all it gives", out)
+
+    def test_history_of_imported_tags(self):
+        db = os.path.join(self.d, "h.sqlite")
+        b = self.imp("b.jsonl", sorted(glob.glob(os.path.join(IMP, "osu74-openmpi-latency-*"))))
+        self.assertEqual(h.cli("history", "--db", db, "add", b, "--tag", "ompi")[0], 0)
+        rc, out, err = h.cli("history", "--db", db, "show", "osu_latency", "--size", "8")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(out, r"osu_latency\s+2\s+-\s+8\s+ompi\s+0\.485 us")
+
+    def test_a_file_that_does_not_parse_writes_nothing(self):
+        bad = os.path.join(self.d, "bad.txt")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write("# OSU MPI Latency Test v7.4\n# Size       Avg Latency(us)\n1  x\n")
+        out = os.path.join(self.d, "o.jsonl")
+        rc, _, err = h.cli("import", "osu", os.path.join(IMP, "osu74-mpich-init.txt"), bad,
+                           "-o", out)
+        self.assertEqual(rc, 2)
+        self.assertIn("bad.txt: line 3: 'x' under Avg Latency(us) is not a number", err)
+        self.assertFalse(os.path.exists(out))
+        rc, _, err = h.cli("import", "imb", os.path.join(IMP, "osu74-mpich-init.txt"))
+        self.assertEqual(rc, 2)
+        self.assertIn("no IMB table with rows found", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
