@@ -1,9 +1,12 @@
 dnl SPDX-License-Identifier: BSD-3-Clause
-# MG_PROG_MPICC: use $MPICC (default mpicc) as the C compiler.
+# MG_PROG_MPICC: $MPICC as the C compiler when it is given (a package
+# manager sets CC to its own compiler wrapper and names the MPI one in
+# MPICC), else $CC when that is given, else mpicc.
 AC_DEFUN([MG_PROG_MPICC], [
   AC_ARG_VAR([MPICC], [MPI C compiler wrapper (default: mpicc; mpicc.mpich for MPICH)])
-  AS_IF([test -z "$MPICC"], [MPICC=mpicc])
-  AS_IF([test -z "$CC"], [CC=$MPICC])
+  AS_IF([test -n "$MPICC"], [CC=$MPICC],
+        [test -z "$CC"], [MPICC=mpicc; CC=mpicc],
+        [MPICC=$CC])
   AC_PROG_CC
   AS_IF([test "x$ac_cv_prog_cc_c11" = xno], [AC_MSG_ERROR([a C11 compiler is required])])
 ])

@@ -133,3 +133,13 @@ EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/frontend.py \
 	tests/fuzz/corpus/rails/hints \
 	tests/fuzz/corpus/rails/weights-3-1 \
 	tests/fuzz/corpus/rails/weights-overflow
+
+# The Spack package (contrib/spack/) with real Spack, offline: make dist, a
+# local mirror, Debian's MPIs as externals, spack install and spack test run
+# (tests/spack/spack_install.sh; doc/packaging.md). Not part of make check:
+#   make check-spack MG_SPACK_SRC=/path/to/spack [MG_SPACK_WORK=DIR]
+check-spack:
+	@test -n "$(MG_SPACK_SRC)" || { echo "make check-spack MG_SPACK_SRC=DIR (a Spack source tree)" >&2; exit 2; }
+	MG_BUILDDIR='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/spack/spack_install.sh '$(MG_SPACK_SRC)' $(MG_SPACK_WORK)
+.PHONY: check-spack
+EXTRA_DIST += tests/spack/spack_install.sh contrib/spack/repo.yaml contrib/spack/packages/mpigauge/package.py
