@@ -143,3 +143,12 @@ check-spack:
 	MG_BUILDDIR='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/spack/spack_install.sh '$(MG_SPACK_SRC)' $(MG_SPACK_WORK)
 .PHONY: check-spack
 EXTRA_DIST += tests/spack/spack_install.sh contrib/spack/repo.yaml contrib/spack/packages/mpigauge/package.py
+
+# The easyconfigs (contrib/easybuild/) with EasyBuild from PyPI, offline
+# (tests/easybuild/eb_install.sh; doc/packaging.md). Not part of make check:
+#   make check-easybuild [MG_EB_WORK=DIR]
+check-easybuild:
+	MG_BUILDDIR='$(abs_top_builddir)' $(SHELL) $(srcdir)/tests/easybuild/eb_install.sh $(MG_EB_WORK)
+.PHONY: check-easybuild
+EXTRA_DIST += tests/easybuild/eb_install.sh contrib/easybuild/mpigauge-0.1.0-Debian-OpenMPI.eb \
+	contrib/easybuild/mpigauge-0.1.0-foss-2023a.eb
