@@ -114,6 +114,17 @@ def workspace(python, src, where, path, mpirun, repo=None):
     return out
 
 
+def ramble_python(work):
+    """The Python of a virtual environment in work with Ramble's needs."""
+    os.makedirs(work, exist_ok=True)
+    env_dir = os.path.join(work, "venv")
+    python = os.path.join(env_dir, "bin", "python3")
+    if not os.path.exists(python):
+        venv.create(env_dir, with_pip=True)
+        subprocess.run([python, "-m", "pip", "install", "-q"] + PINS, check=True)
+    return python
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("ramble_src")
@@ -126,12 +137,7 @@ def main(argv):
                          "Ramble's builtin one")
     a = ap.parse_args(argv)
     work = a.work or tempfile.mkdtemp(prefix="mg-ramble-")
-    os.makedirs(work, exist_ok=True)
-    env_dir = os.path.join(work, "venv")
-    python = os.path.join(env_dir, "bin", "python3")
-    if not os.path.exists(python):
-        venv.create(env_dir, with_pip=True)
-        subprocess.run([python, "-m", "pip", "install", "-q"] + PINS, check=True)
+    python = ramble_python(work)
     src = os.path.abspath(a.ramble_src)
     repo = os.path.join(os.path.abspath(a.benchpark), "repo") if a.benchpark else None
     osu = workspace(python, src, os.path.join(work, "ws-osu"), osu_path(a.osu_prefix), a.mpirun,
