@@ -164,6 +164,42 @@ class ImportCommand(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertRegex(out, r"osu_latency\s+2\s+-\s+8\s+ompi\s+0\.485 us")
 
+    def test_imb_into_compare_and_history(self):
+        out = os.path.join(self.d, "imb.jsonl")
+        rc, _, err = h.cli("import", "imb", os.path.join(IMP, "impi2021.19-imb-mpi1.txt"),
+                           os.path.join(IMP, "impi2021.19-imb-mpi1-np.txt"), "-o", out, "-q",
+                           "--mpi-library", "Intel MPI 2021.19")
+        self.assertEqual(rc, 0, err)
+        with open(out, encoding="utf-8") as f:
+            recs = [json.loads(x) for x in f]
+        runs = [r for r in recs if r["type"] == "run"]
+        self.assertEqual([(r["benchmark"], r["nranks"]) for r in runs],
+                         [("imb_pingpong", 2), ("imb_sendrecv", 2), ("imb_allreduce", 2),
+                          ("imb_barrier", 2), ("imb_allreduce", 2), ("imb_allreduce", 3),
+                          ("imb_barrier", 2), ("imb_barrier", 3)])
+        mbs = [r for r in recs if r["type"] == "result" and r["unit"] == "MB/s"]
+        self.assertEqual([(r["benchmark"], r["size_bytes"], r["median"]) for r in mbs][:2],
+                         [("imb_pingpong", 1, 1.77), ("imb_pingpong", 2, 3.61)])
+        # the two runs' 2-process Allreduce and Barrier: one launch a side, a tolerance check
+        other = os.path.join(self.d, "np.jsonl")
+        self.assertEqual(h.cli("import", "imb", os.path.join(IMP, "impi2021.19-imb-mpi1-np.txt"),
+                               "-o", other, "-q")[0], 0)
+        single = os.path.join(self.d, "one.jsonl")
+        self.assertEqual(h.cli("import", "imb", os.path.join(IMP, "impi2021.19-imb-mpi1.txt"),
+                               "-o", single, "-q")[0], 0)
+        rc, text, err = h.cli("compare", single, other, "--format", "json")
+        self.assertEqual(rc, 0, err)
+        series = [json.loads(x) for x in text.splitlines()][1:]
+        self.assertEqual(sorted({(r["benchmark"], r["nranks"]) for r in series}),
+                         [("imb_allreduce", 2), ("imb_barrier", 2)])
+        self.assertTrue(all(r["verdict"] in ("within tolerance", "beyond tolerance")
+                            for r in series), [r["verdict"] for r in series])
+        db = os.path.join(self.d, "h.sqlite")
+        self.assertEqual(h.cli("history", "--db", db, "add", out, "--tag", "impi")[0], 0)
+        rc, text, err = h.cli("history", "--db", db, "show", "imb_pingpong", "--size", "8")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(text, r"imb_pingpong\s+2\s+-\s+8\s+impi\s+0\.490 us")
+
     def test_a_file_that_does_not_parse_writes_nothing(self):
         bad = os.path.join(self.d, "bad.txt")
         with open(bad, "w", encoding="utf-8") as f:
