@@ -12,11 +12,12 @@ the only line allowed beside OSU's.
       run every case with OSU's programs (OSU_PREFIX/libexec/
       osu-micro-benchmarks/mpi/*/NAME, as bench/build_osu.sh installs them)
       and write what they printed (headers and row shapes) to FIXTURE
-  osu_headers.py check OSU_DIR FIXTURE [--all] [MPIEXEC...]
+  osu_headers.py check OSU_DIR FIXTURE [--all|--kinds] [MPIEXEC...]
       run the cases with the programs of OSU_DIR (mpigauge --osu-dir) and
-      compare with FIXTURE; TAP, one test per case. Without --all, the
-      cases of one name per header kind and every option case (the rest
-      run with --all). A name this build lacks is skipped, said.
+      compare with FIXTURE; TAP, one test per case. By default the cases
+      of one name per header kind and every option case; --all every case,
+      --kinds one name per header kind only. A name this build lacks is
+      skipped, said.
 
 MPIEXEC defaults to `mpiexec -n 2`."""
 import glob
@@ -70,11 +71,11 @@ def args_of(name):
     return list(SMALL)
 
 
-def cases(names, every):
+def cases(names, every, options=True):
     """[(name, args)]: the base case of each name (of one per kind unless
-    every), then the option cases."""
+    every), then the option cases (unless not options)."""
     out = [(n, args_of(n)) for n in names if every or n in KINDS]
-    return out + [(n, list(a)) for n, a in OPTIONS if n in names]
+    return out + [(n, list(a)) for n, a in OPTIONS if n in names and options]
 
 
 def is_number(s):
@@ -183,10 +184,10 @@ def diff(want, got):
     return None
 
 
-def check(osu_dir, fixture, every, mpiexec):
+def check(osu_dir, fixture, every, mpiexec, options=True):
     entries = read_fixture(fixture)
     names = sorted({k.split()[0] for k in entries})
-    todo = [c for c in cases(names, every) if key(*c) in entries]
+    todo = [c for c in cases(names, every, options) if key(*c) in entries]
     print(f"1..{len(todo)}")
     failed = 0
     for i, (name, args) in enumerate(todo, 1):
@@ -220,9 +221,9 @@ def main(argv):
         return record(argv[2], argv[3], argv[4:] or ["mpiexec", "-n", "2"])
     if len(argv) >= 4 and argv[1] == "check":
         rest = argv[4:]
-        every = "--all" in rest
-        rest = [a for a in rest if a != "--all"]
-        return check(argv[2], argv[3], every, rest or ["mpiexec", "-n", "2"])
+        every, kinds = "--all" in rest, "--kinds" in rest
+        rest = [a for a in rest if a not in ("--all", "--kinds")]
+        return check(argv[2], argv[3], every, rest or ["mpiexec", "-n", "2"], not kinds)
     print(__doc__, file=sys.stderr)
     return 2
 
