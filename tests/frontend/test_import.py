@@ -156,13 +156,17 @@ class ImportCommand(unittest.TestCase):
         self.assertNotIn(" same", out)
         self.assertIn("the ratio is all it gives", out)
 
-    def test_history_of_imported_tags(self):
+    def history_shows(self, results, tag, bench, figure):
+        """results added under tag; history show's 8-byte line of bench has figure."""
         db = os.path.join(self.d, "h.sqlite")
-        b = self.imp("b.jsonl", sorted(glob.glob(os.path.join(IMP, "osu74-openmpi-latency-*"))))
-        self.assertEqual(h.cli("history", "--db", db, "add", b, "--tag", "ompi")[0], 0)
-        rc, out, err = h.cli("history", "--db", db, "show", "osu_latency", "--size", "8")
+        self.assertEqual(h.cli("history", "--db", db, "add", results, "--tag", tag)[0], 0)
+        rc, out, err = h.cli("history", "--db", db, "show", bench, "--size", "8")
         self.assertEqual(rc, 0, err)
-        self.assertRegex(out, r"osu_latency\s+2\s+-\s+8\s+ompi\s+0\.485 us")
+        self.assertRegex(out, rf"{bench}\s+2\s+-\s+8\s+{tag}\s+{figure} us")
+
+    def test_history_of_imported_tags(self):
+        b = self.imp("b.jsonl", sorted(glob.glob(os.path.join(IMP, "osu74-openmpi-latency-*"))))
+        self.history_shows(b, "ompi", "osu_latency", r"0\.485")
 
     def test_imb_into_compare_and_history(self):
         out = os.path.join(self.d, "imb.jsonl")
@@ -194,11 +198,7 @@ class ImportCommand(unittest.TestCase):
                          [("imb_allreduce", 2), ("imb_barrier", 2)])
         self.assertTrue(all(r["verdict"] in ("within tolerance", "beyond tolerance")
                             for r in series), [r["verdict"] for r in series])
-        db = os.path.join(self.d, "h.sqlite")
-        self.assertEqual(h.cli("history", "--db", db, "add", out, "--tag", "impi")[0], 0)
-        rc, text, err = h.cli("history", "--db", db, "show", "imb_pingpong", "--size", "8")
-        self.assertEqual(rc, 0, err)
-        self.assertRegex(text, r"imb_pingpong\s+2\s+-\s+8\s+impi\s+0\.490 us")
+        self.history_shows(out, "impi", "imb_pingpong", r"0\.490")
 
     def test_a_file_that_does_not_parse_writes_nothing(self):
         bad = os.path.join(self.d, "bad.txt")
