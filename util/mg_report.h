@@ -128,7 +128,7 @@ typedef struct {
  * Transmit Size column the payload (0 rows: no -D). nbc: Compute, Pure
  * Comm. and Overlap columns; line 1: osu_init's line, 2: osu_hello's, in
  * place of a table, over nprocs ranks. threads: osu_latency_mt's thread
- * lines first; pairs and window: osu_mbw_mr's line, rate its Messages/s
+ * lines first; window: osu_mbw_mr's pairs (nprocs / 2) and window line, rate its Messages/s
  * column; win_creation, win_sync: the one-sided programs' window lines. */
 typedef struct mg_osu_table {
     const char *title, *figure, *datatype, *version;
@@ -142,7 +142,7 @@ typedef struct mg_osu_table {
     int line;
     int nprocs;
     int threads;
-    int pairs, window, rate;
+    int window, rate;
     const char *win_creation, *win_sync;
 } mg_osu_table;
 

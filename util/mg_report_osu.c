@@ -20,13 +20,13 @@ static void osu_preamble(FILE *f, const mg_osu_table *t)
                 t->threads, t->threads);
     if (t->blank)
         fputc('\n', f);
-    fprintf(f, "# %s v%s\n", t->title, t->version ? t->version : "7.4");
+    fprintf(f, "# %s%s%s\n", t->title, t->version ? " v" : "", t->version ? t->version : "");
     if (t->note[0])
         fprintf(f, "# %s\n", t->note);
     if (t->nbc)
         fputs("# Overall = Coll. Init + Compute + MPI_Test + MPI_Wait\n\n", f);
-    if (t->pairs > 0)
-        fprintf(f, "# [ pairs: %d ] [ window size: %d ]\n", t->pairs, t->window);
+    if (t->window > 0)
+        fprintf(f, "# [ pairs: %d ] [ window size: %d ]\n", t->nprocs / 2, t->window);
     if (t->win_creation && t->win_sync)
         fprintf(f, "# Window creation: %s\n# Synchronization: %s\n", t->win_creation, t->win_sync);
     if (t->datatype)

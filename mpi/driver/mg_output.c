@@ -9,7 +9,6 @@
 #include "mg_exit.h"
 #include "mg_report.h"
 #include "mg_stats.h"
-#include "mg_text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -203,20 +202,16 @@ static void build_info(mg_run *s)
     }
 }
 
-/* The OSU layout's facts: the name's, mpigauge's note line, osu_mbw_mr's
- * pairs, the one-sided programs' window. */
+/* The OSU layout's facts: the name's, mpigauge's note line, the one-sided
+ * programs' window. */
 static void osu_facts(mg_run *s, mg_osu_table *osu)
 {
-    char lib[48];
+    char where[128];
     mg_osu_table_meta(s->plan->osu, osu);
-    mg_library_short(s->prov.library, lib, sizeof lib);
+    mg_prov_where(&s->prov, where, sizeof where);
     snprintf(osu->note, sizeof osu->note,
-             "mpigauge %s, %s, %d rank%s on %d node%s: every figure a median over samples "
-             "(doc/osu.md)",
-             s->prov.version, lib, s->prov.nranks, s->prov.nranks == 1 ? "" : "s", s->prov.nnodes,
-             s->prov.nnodes == 1 ? "" : "s");
-    if (osu->window > 0)
-        osu->pairs = s->ctx.nranks / 2;
+             "mpigauge %s, %s: every figure a median over samples (doc/osu.md)", s->prov.version,
+             where);
     mg_osu_window_lines(mg_kv_find_string(&s->info_kernel, "window", "flavor"),
                         mg_kv_find_string(&s->info_kernel, "window", "sync"), osu);
 }

@@ -413,14 +413,21 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
     fputc('\n', f);
 }
 
-void mg_prov_write_comment(FILE *f, const mg_prov *p, const mg_run_info *ri)
+void mg_prov_where(const mg_prov *p, char *buf, size_t len)
 {
     char lib[64];
+    mg_library_short(p->library, lib, sizeof lib);
+    snprintf(buf, len, "%s, %d rank%s on %d node%s", lib, p->nranks, p->nranks == 1 ? "" : "s",
+             p->nnodes, p->nnodes == 1 ? "" : "s");
+}
+
+void mg_prov_write_comment(FILE *f, const mg_prov *p, const mg_run_info *ri)
+{
+    char where[128];
     /* one short line (the whole version string, the MPI version and the
      * timer are in the run record: -o, --format json) */
-    mg_library_short(p->library, lib, sizeof lib);
-    fprintf(f, "# MPI: %s, %d rank%s on %d node%s\n", lib, p->nranks, p->nranks == 1 ? "" : "s",
-            p->nnodes, p->nnodes == 1 ? "" : "s");
+    mg_prov_where(p, where, sizeof where);
+    fprintf(f, "# MPI: %s\n", where);
     if (ri->transport)
         mg_xfer_describe_comment(ri->transport, f);
     if (ri->kernel)

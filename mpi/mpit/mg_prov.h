@@ -85,6 +85,9 @@ void mg_prov_write_cvars(FILE *f, const mg_prov *p);
 
 /* Rank 0: "# ..." comment lines for the human table. */
 void mg_prov_write_comment(FILE *f, const mg_prov *p, const mg_run_info *ri);
+/* "Open MPI 4.1.4, 2 ranks on 1 node": the library in a few words and where
+ * the run ran (the table's first line, the OSU layout's note). */
+void mg_prov_where(const mg_prov *p, char *buf, size_t len);
 
 void mg_prov_free(mg_prov *p);
 
