@@ -101,19 +101,27 @@ def ask_library(path, env):
     return text
 
 
+def install_env(impl, prefix):
+    """The environment an installation's wrappers, launcher and library need.
+    Intel MPI's find their own folder through I_MPI_ROOT (every mpicc PyPI
+    serves, 2021.1 to 2021.19, links I_MPI_SUBSTITUTE_INSTALLDIR/lib without
+    it): whatever the folder's layout, the library saying it is Intel MPI
+    decides."""
+    return {"I_MPI_ROOT": prefix} if impl == "impi" else {}
+
+
 def describe(where, name=None, source="prefix"):
     """The catalogue entry of the installation at where (a prefix or library)."""
     lib, abi = find_library(where)
     prefix = os.path.dirname(os.path.dirname(lib)) if os.path.basename(os.path.dirname(lib)) \
         in ("lib", "lib64") else os.path.dirname(lib)
-    env = {"I_MPI_ROOT": prefix} if "intel" in lib.lower() or os.path.isdir(
+    env = install_env("impi", prefix) if "intel" in lib.lower() or os.path.isdir(
         os.path.join(prefix, "etc", "impi")) else {}
     text = ask_library(lib, dict(os.environ, **env))
     impl, release = mpilib.ident(text)
     if impl is None:
         raise UsageError(f"{lib}: a library mpigauge does not know ({text.splitlines()[0][:80]})")
-    if impl != "impi":
-        env = {}
+    env = install_env(impl, prefix)
     entry = {"name": name or f"{impl}-{release}", "implementation": impl, "release": release,
              "version_string": text.splitlines()[0], "abi": abi or mpilib.FAMILY[impl],
              "library": lib, "prefix": prefix, "env": env, "source": source,

@@ -86,6 +86,12 @@ class Catalogue(unittest.TestCase):
         self.assertIn("they were built for another ABI family", err)
         self.assertFalse(os.path.exists(out))
 
+    def test_the_environment_an_installation_needs(self):
+        self.assertEqual(cat.install_env("impi", "/opt/impi-2021.1.1"),
+                         {"I_MPI_ROOT": "/opt/impi-2021.1.1"})
+        self.assertEqual(cat.install_env("mpich", "/opt/mpich"), {})
+        self.assertEqual(cat.install_env("openmpi", "/opt/ompi"), {})
+
     def test_what_is_not_an_installation(self):
         rc, _, err = self.fe("mpi", "add", self.d)
         self.assertEqual(rc, 2)
