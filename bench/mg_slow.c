@@ -17,6 +17,12 @@
  *                       (default 0: in a ping-pong or a window the pattern's
  *                       time grows by P% once, not again through the
  *                       partner's wait)
+ *   MG_SLOW_CALLS=LIST  collectives that alone slow down, each call by
+ *   MG_SLOW_CALL_NS=N   N nanoseconds after it returns, on the ranks of
+ *                       MG_SLOW_RANKS: of allreduce, bcast, reduce, allgather,
+ *                       gather, scatter (a planted guideline violation,
+ *                       doc/guidelines.md: MG_SLOW_CALLS=allreduce makes
+ *                       MPI_Allreduce slower than MPI_Reduce + MPI_Bcast)
  *
  * The first completion after MPI_Init does not wait: the time since
  * MPI_Init is start-up, not the pattern (waiting 40% of it, up to 0.4 s,
@@ -40,6 +46,8 @@ static double slow_extra_s;
 static int slow_active;
 static double last_completion_s;
 static volatile double slow_sink;
+static double call_extra_s;  /* MG_SLOW_CALL_NS */
+static const char *slow_calls; /* MG_SLOW_CALLS */
 
 static double now_s(void)
 {
@@ -97,6 +105,8 @@ static void slow_setup(void)
         slow_extra_s = 0.0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     slow_active = rank_listed(getenv("MG_SLOW_RANKS"), rank);
+    slow_calls = getenv("MG_SLOW_CALLS");
+    call_extra_s = getenv("MG_SLOW_CALL_NS") ? atof(getenv("MG_SLOW_CALL_NS")) * 1e-9 : 0.0;
     last_completion_s = 0.0; /* the first completion does not wait */
 }
 
@@ -158,4 +168,60 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
     int rc = PMPI_Waitany(n, reqs, index, status);
     completed();
     return rc;
+}
+
+/* MG_SLOW_CALLS: after a named collective returns, N ns more on a slow rank. */
+static int slowed_call(const char *name)
+{
+    size_t n = strlen(name);
+    if (!slow_active || slow_calls == NULL || call_extra_s <= 0.0)
+        return 0;
+    for (const char *p = slow_calls; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == slow_calls || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+            return 1;
+    return 0;
+}
+
+static int after_call(const char *name, int rc)
+{
+    if (slowed_call(name)) {
+        double until = now_s() + call_extra_s;
+        while (now_s() < until)
+            ;
+    }
+    return rc;
+}
+
+int MPI_Allreduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
+{
+    return after_call("allreduce", PMPI_Allreduce(s, r, count, t, op, comm));
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
+{
+    return after_call("bcast", PMPI_Bcast(buf, count, t, root, comm));
+}
+
+int MPI_Reduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    return after_call("reduce", PMPI_Reduce(s, r, count, t, op, root, comm));
+}
+
+int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
+                  MPI_Comm comm)
+{
+    return after_call("allgather", PMPI_Allgather(s, sc, st, r, rc, rt, comm));
+}
+
+int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root,
+               MPI_Comm comm)
+{
+    return after_call("gather", PMPI_Gather(s, sc, st, r, rc, rt, root, comm));
+}
+
+int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
+                int root, MPI_Comm comm)
+{
+    return after_call("scatter", PMPI_Scatter(s, sc, st, r, rc, rt, root, comm));
 }

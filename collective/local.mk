@@ -39,3 +39,10 @@ clean-collective-links:
 
 bin_PROGRAMS += collective/mpigauge_comm_create
 collective_mpigauge_comm_create_SOURCES = collective/comm_create.c
+
+# Self-consistent performance guidelines: a collective against its mock-up,
+# both sides in one launch (doc/guidelines.md).
+bin_PROGRAMS += collective/mpigauge_guidelines
+collective_mpigauge_guidelines_SOURCES = collective/guidelines.c
+collective_mpigauge_guidelines_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/collective
+collective_mpigauge_guidelines_LDADD = collective/libmgcoll.a $(MG_LDADD)

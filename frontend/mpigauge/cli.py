@@ -5,8 +5,8 @@ import os
 import sqlite3
 import sys
 
-from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, history_cli, import_cli, mpi_cli,
-               plot_cli, report_cli, run_cli, selftest_cli, series_cli)
+from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, guidelines_cli, history_cli,
+               import_cli, mpi_cli, plot_cli, report_cli, run_cli, selftest_cli, series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, version)
 from .launch import Interrupted
@@ -28,6 +28,8 @@ compare
                mpigauge best sweep.jsonl --export ompi-rules rules.conf
   cvars      the MPI library's control variables (MPI_T), and what differs
                mpigauge cvars ab.jsonl a b
+  guidelines the self-consistent performance guidelines: holds, violated
+               mpigauge guidelines run -n 2,4 -o g.jsonl
 releases and history
   mpi        the catalogue of MPI installations: list, add, install, build
                mpigauge mpi install mpich==4.1.3
@@ -59,7 +61,7 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, COMMAND_cli.py, each adding its own parser
     for m in (run_cli, compare_cli, best_cli, plot_cli, report_cli, selftest_cli, dashboard_cli,
-              cvars_cli, mpi_cli, series_cli, import_cli):
+              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p

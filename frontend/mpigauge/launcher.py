@@ -26,7 +26,7 @@ def _major(release):
     return int(head) if head.isdigit() else 0
 
 
-def launcher_argv(launcher, flavour, n, ncpus=None, path=None, release=None):
+def launcher_argv(launcher, flavour, n, ncpus=None, path=None, release=None, impl=None):
     """The command line prefix that starts n ranks of a program built with
     `flavour` ('openmpi' or 'mpich', the launch family). launcher: mpirun or
     mpiexec (the MPI's own launcher: `path`, found by mpilib from the
@@ -34,7 +34,9 @@ def launcher_argv(launcher, flavour, n, ncpus=None, path=None, release=None):
     the --mpi plugin that works for the flavour), or a command line of your
     own ("{n}" is replaced by the rank count; without "{n}", "-n N" is
     appended). release: the library's release (Open MPI 5's prterun spells
-    oversubscription --map-by :OVERSUBSCRIBE)."""
+    oversubscription --map-by :OVERSUBSCRIBE); impl: the launcher's
+    implementation ("impi": Intel MPI pins ranks itself, I_MPI_PIN, and the
+    Hydra of 2021.13 has no -bind-to at all)."""
     ncpus = ncpus or os.cpu_count() or 1
     over = n > ncpus
     if launcher in ("mpirun", "mpiexec"):
@@ -47,7 +49,10 @@ def launcher_argv(launcher, flavour, n, ncpus=None, path=None, release=None):
         elif flavour == "mpich":
             argv = [path or _first_on_path(["mpiexec.mpich", "mpiexec.hydra", "mpiexec"]), "-n",
                     str(n)]
-            argv += ["-bind-to", "none"] if over else ["-bind-to", "core"]
+            if impl == "impi":
+                argv += ["-genv", "I_MPI_PIN", "0"] if over else []
+            else:
+                argv += ["-bind-to", "none"] if over else ["-bind-to", "core"]
         else:
             raise UsageError("cannot tell which MPI the programs use; give --mpi openmpi|mpich")
         return argv

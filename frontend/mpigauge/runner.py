@@ -96,7 +96,7 @@ def _mpi_of(prog, c, a, launcher, n):
                                   else pg.detect_mpi(prog))
     path, says = mpilib.choose_launcher(launcher, c.launcher, lib, env, where, prog)
     head = lr.launcher_argv(kind, flavour, n, path=path,
-                            release=lib.version if lib is not None else None)
+                            release=lib.version if lib is not None else None, impl=says[0])
     rec = {"library": lib.record() if lib is not None else None,
            "launcher": {"path": path or head[0], "implementation": says[0], "release": says[1],
                         "name": mpilib.release_name(*says) if says[0] else None}}

@@ -539,6 +539,14 @@ class TestLaunchers(unittest.TestCase):
         self.assertIn("--oversubscribe", a)
         a = mg.launcher_argv("mpiexec", "mpich", 2, ncpus=2)
         self.assertTrue(a[0].startswith("mpiexec"))
+        self.assertEqual(a[1:], ["-n", "2", "-bind-to", "core"])
+        # Intel MPI pins by itself (the Hydra of 2021.13 refuses -bind-to)
+        a = mg.launcher_argv("mpiexec", "mpich", 2, ncpus=2, path="/i/bin/mpiexec.hydra",
+                             impl="impi")
+        self.assertEqual(a, ["/i/bin/mpiexec.hydra", "-n", "2"])
+        a = mg.launcher_argv("mpiexec", "mpich", 4, ncpus=2, path="/i/bin/mpiexec.hydra",
+                             impl="impi")
+        self.assertEqual(a, ["/i/bin/mpiexec.hydra", "-n", "4", "-genv", "I_MPI_PIN", "0"])
         with self.assertRaises(mg.UsageError):
             mg.launcher_argv("mpirun", None, 2)
 

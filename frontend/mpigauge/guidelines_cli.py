@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge guidelines run|report|list`: the self-consistent performance
+guidelines (doc/guidelines.md) measured with mpigauge_guidelines, every
+rule at every rank count as one suite line, K rounds (and configurations,
+interleaved, as `mpigauge run`), then judged: holds, violated (by how much,
+with the interval and the settings that chose the algorithm) or unclear."""
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+from .common import EXIT_FAIL, EXIT_OK, UsageError, check_output_path, write_text_atomic
+from .guidelines import VIOLATED, checks, render_json, render_text
+from .options import add_verdict_options, with_threshold
+from .programs import find_program, program_dirs
+
+
+def rules_of(bindirs):
+    """[(name, guideline)] as mpigauge_guidelines lists them."""
+    dirs = [os.path.join(d, sub) for d in program_dirs(bindirs) for sub in ("", "collective")]
+    prog = find_program("guidelines", dirs)
+    if prog is None:
+        raise UsageError("no mpigauge_guidelines program (give --bindir, a build folder)")
+    p = subprocess.run([prog, "--list-rules"], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        raise UsageError(f"{prog} --list-rules failed: {p.stderr.strip()[:200]}")
+    return [tuple(line.split(None, 1)) for line in p.stdout.splitlines() if line.strip()]
+
+
+def suite_text(rules, nranks, sizes, budget):
+    """One line per rule and rank count."""
+    return "".join(f"ranks={n} guidelines --rule {r} -m {sizes} --time-budget {budget:g}\n"
+                   for n in nranks for r in rules)
+
+
+def _ranks(text):
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        out = []
+    if not out or min(out) < 2:
+        raise UsageError(f"-n {text}: give rank counts of at least 2, like 2,4")
+    return out
+
+
+def _pick(known, wanted):
+    names = [n for n, _ in known]
+    if not wanted or wanted == "all":
+        return names
+    out = []
+    for w in wanted.split(","):
+        if w not in names:
+            raise UsageError(f"--rules: no rule {w!r} (mpigauge guidelines list)")
+        out.append(w)
+    return out
+
+
+def cmd_run(a):
+    if not a.output:
+        raise UsageError("guidelines run needs -o FILE.jsonl (the results)")
+    check_output_path(a.output)
+    from .run_cli import run_argv
+    rules = _pick(rules_of(a.bindir and [a.bindir]), a.rules)
+    with tempfile.TemporaryDirectory(prefix="mg-guidelines-") as d:
+        suite = os.path.join(d, "guidelines.txt")
+        with open(suite, "w", encoding="utf-8") as f:
+            f.write(suite_text(rules, _ranks(a.nranks), a.sizes, a.time_budget))
+        argv = ["--suite", suite, "--repeat", str(a.rounds), "-o", a.output] + (
+            ["--force"] if a.force else [])
+        for opt, v in (("--bindir", a.bindir), ("--timeout", a.timeout),
+                       ("--launcher", a.launcher), ("--max-ranks", a.max_ranks),
+                       ("--seed", a.seed)):
+            if v is not None:
+                argv += [opt, str(v)]
+        for c in a.config or []:
+            argv += ["--config", c]
+        if a.quiet:
+            argv.append("-q")
+        rc = run_argv(argv)
+    if not os.path.isfile(a.output):
+        return rc
+    out = report(a)
+    return out if rc == EXIT_OK else rc
+
+
+def report(a):
+    cs = checks(a.output, a.threshold_value, a.alpha, a.error_control)
+    text = render_json(cs) if a.format == "json" else render_text(
+        cs, a.threshold_value, a.alpha, a.show)
+    if a.report:
+        write_text_atomic(a.report, text)
+    sys.stdout.write(text)
+    if a.fail_on_violation and any(c.verdict == VIOLATED for c in cs):
+        return EXIT_FAIL
+    return EXIT_OK
+
+
+def cmd(a):
+    if a.action == "list":
+        for name, says in rules_of(a.bindir and [a.bindir]):
+            print(f"{name:<44} {says}")
+        return EXIT_OK
+    if a.action == "report":
+        if len(a.files) != 1:
+            raise UsageError("guidelines report needs one results file")
+        a.output = a.files[0]
+        return report(a)
+    if a.files:
+        raise UsageError(f"guidelines run takes no files ({shlex.join(a.files)}): -o names "
+                         "the results")
+    return cmd_run(a)
+
+
+def add_parser(sub):
+    g = sub.add_parser("guidelines", help="the self-consistent performance guidelines as "
+                       "verdicts: holds, violated, unclear",
+                       description="Measure each guideline's collective and its mock-up "
+                       "(MPI_Allreduce(n) against MPI_Reduce(n) + MPI_Bcast(n), ...) in one "
+                       "launch per rule and rank count, K rounds, and judge them pair by pair "
+                       "of the same launch with compare's statistics and error control; "
+                       "monotony (no slower at a size than at the next larger one) from the "
+                       "same launches (doc/guidelines.md).")
+    g.add_argument("action", choices=("run", "report", "list"))
+    g.add_argument("files", nargs="*", metavar="FILE", help="report: the results file")
+    g.add_argument("--rules", help="run: a comma-separated list of rules (default all)")
+    g.add_argument("-n", "--nranks", default="2", help="run: rank counts, like 2,4 (default 2)")
+    g.add_argument("-m", "--sizes", default="64:64K",
+                   help="run: n, the bytes of the whole result (a multiple of 4 times the "
+                   "ranks; default 64:64K)")
+    g.add_argument("--rounds", type=int, default=10, help="run: launches per rule and rank "
+                   "count (default 10)")
+    g.add_argument("--time-budget", type=float, default=0.05,
+                   help="run: measuring time per size and side, seconds (default 0.05)")
+    g.add_argument("--config", action="append", metavar="'LABEL [KEY=VALUE...]'",
+                   help="run: a configuration (as mpigauge run; repeatable, interleaved)")
+    g.add_argument("--bindir", help="the build folder")
+    g.add_argument("--timeout", type=float, default=None)
+    g.add_argument("--launcher", default=None)
+    g.add_argument("--max-ranks", type=int, default=None)
+    g.add_argument("--seed", type=int, default=None)
+    g.add_argument("-o", "--output", help="run: the results file (JSON Lines)")
+    g.add_argument("--force", action="store_true", help="run: replace -o's file")
+    g.add_argument("--report", metavar="FILE", help="write the report to FILE as well")
+    g.add_argument("--format", choices=("text", "json"), default="text")
+    g.add_argument("--show", choices=("violated", "all"), default="violated",
+                   help="text: the checks listed one by one (default the violations)")
+    g.add_argument("--fail-on-violation", action="store_true",
+                   help="exit 1 when a guideline is violated")
+    g.add_argument("-q", "--quiet", action="store_true")
+    add_verdict_options(g)
+    g.set_defaults(func=with_threshold(cmd))
