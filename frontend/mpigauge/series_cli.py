@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shlex
+import subprocess
 import sys
 import time
 from types import SimpleNamespace
@@ -16,6 +17,7 @@ from . import programs as pg
 from .catalogue import Catalogue, version_key
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, write_text_atomic
 from .configs import Config
+from .launcher import launch_env
 from .options import add_verdict_options, with_threshold
 from .series import FIRST_MOST, auto_stride
 from .series_folder import Folder, Stop, check_folder, load_state, rewalk
@@ -47,34 +49,51 @@ def select(cat, a):
     return entries
 
 
-def runs_under(entry, bindir, program="latency"):
-    """None when the programs of bindir start under the installation and
-    load its library; else why not (found by starting one, not guessed)."""
+def runs_under(entry, bindir, program="latency", env=None):
+    """None when the programs of bindir start under the installation, load
+    its library and run on two ranks under its launcher; else why not (found
+    by starting one, not guessed). env: the release's --env settings."""
     prog = pg.find_program(program, pg.program_dirs([bindir]))
     if prog is None:
         return f"no mpigauge_{program} in {bindir}"
     try:
         c = Config(entry["name"], bindir=bindir, install=entry["name"])
+        c.env.update(env or {})
         lib = mpilib.program_library(prog, dict(os.environ, **c.env))
-        from .runner import _check_library
+        from .runner import _check_library, _mpi_of
         _check_library(c, SimpleNamespace(mpi=None), lib, prog, f"release {entry['name']}")
+        flavour, head, _ = _mpi_of(prog, c, SimpleNamespace(mpi=None), "mpirun", 2)
     except UsageError as e:
         return str(e)
-    return None
+    return _launches(head + [prog, "-m", "8", "-i", "2", "-x", "0", "--no-cvars"],
+                     dict(launch_env(flavour), **c.env))
 
 
-def builds(entries, bindir, own):
+def _launches(argv, env):
+    """None when argv runs to exit 0 within a minute; else its last words."""
+    try:
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"two ranks under its launcher did not finish ({e.__class__.__name__})"
+    if p.returncode == 0:
+        return None
+    last = [x for x in p.stderr.splitlines() if x.strip()][-1:] or [f"exit {p.returncode}"]
+    return f"two ranks under its launcher failed ({os.path.basename(argv[0])}: {last[0][:160]})"
+
+
+def builds(entries, bindir, own, envs=None):
     """([(entry, bindir)], [(name, why)]): each release with the build it runs
     (the family's; else its own, from --build NAME=DIR or the catalogue's
     `build`), or skipped with the reason."""
-    use, skipped = [], []
+    use, skipped, envs = [], [], envs or {}
     for e in entries:
-        why = runs_under(e, bindir)
+        why = runs_under(e, bindir, env=envs.get(e["name"]))
         if why is None:
             use.append((e, bindir))
             continue
         mine = own.get(e["name"]) or e.get("build")
-        if mine and runs_under(e, mine) is None:
+        if mine and runs_under(e, mine, env=envs.get(e["name"])) is None:
             use.append((e, mine))
             continue
         skipped.append((e["name"], why + (f"; its own build {mine} does not run either" if mine
@@ -126,7 +145,7 @@ def cmd_series(a):
     entries = select(cat, a)
     envs = _envs(a.env or [], [e["name"] for e in entries])
     own = dict(_pair(b) for b in a.build or [])
-    use, skipped = builds(entries, os.path.abspath(a.bindir), own)
+    use, skipped = builds(entries, os.path.abspath(a.bindir), own, envs)
     for name, why in skipped:
         print(f"mpigauge series: {name} skipped: {why}", file=sys.stderr)
     if len(use) < 2:

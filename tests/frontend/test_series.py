@@ -283,6 +283,16 @@ class BadInput(unittest.TestCase):
             finally:
                 os.environ.pop("MPIGAUGE_MPI_CACHE", None)
 
+    def test_a_launcher_that_fails_is_said_with_its_last_words(self):
+        import mpigauge.series_cli as SCLI
+        self.assertIsNone(SCLI._launches(["true"], dict(os.environ)))
+        why = SCLI._launches(["sh", "-c", "echo first >&2; echo 'unrecognized argument bind-to' "
+                              ">&2; exit 3"], dict(os.environ))
+        self.assertEqual(why, "two ranks under its launcher failed (sh: unrecognized argument "
+                         "bind-to)")
+        self.assertEqual(SCLI._launches(["sh", "-c", "exit 4"], dict(os.environ)),
+                         "two ranks under its launcher failed (sh: exit 4)")
+
 
 if __name__ == "__main__":
     unittest.main()
