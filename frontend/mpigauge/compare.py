@@ -196,14 +196,20 @@ def _probe_log(la):
     return sum(math.log(v) for v in vals) / len(vals) if vals else None
 
 
-def paired_row(bitems, nitems, alpha, threshold, level, covariate="none"):
+def paired_row(bitems, nitems, alpha, threshold, level, covariate="none", same_launch=False):
     """Statistics of one series from interleaved launches (no verdict yet).
     covariate "probe": the paired differences are adjusted for the pair's
-    difference of sentinel probes, centred (stats.adjust_for_covariate)."""
+    difference of sentinel probes, centred (stats.adjust_for_covariate).
+    same_launch: each pair's two values come from one launch (the sides of
+    a guideline), which shares the machine's state: every pair is kept (the
+    regime match is for separate launches)."""
     pairs = _paired(bitems, nitems)
     bv = [b[1]["median"] for b, _ in pairs]
     nv = [n[1]["median"] for _, n in pairs]
-    kept, gb, gn = rg.match_pairs(bv, nv) if pairs else ([], [], [])
+    if same_launch:
+        kept, gb, gn = list(range(len(pairs))), rg.clusters(bv), rg.clusters(nv)
+    else:
+        kept, gb, gn = rg.match_pairs(bv, nv) if pairs else ([], [], [])
     kp = [pairs[i] for i in kept]
     row = Row(paired=True, pairs_total=len(pairs), pairs=len(kp),
               regimes={"base": rg.describe(bv, gb), "new": rg.describe(nv, gn)},

@@ -99,7 +99,7 @@ def report(a):
 def cmd(a):
     if a.action == "list":
         for name, says in rules_of(a.bindir and [a.bindir]):
-            print(f"{name:<44} {says}")
+            print(f"{name:<48} {says}")
         return EXIT_OK
     if a.action == "report":
         if len(a.files) != 1:
