@@ -46,7 +46,7 @@ static double slow_extra_s;
 static int slow_active;
 static double last_completion_s;
 static volatile double slow_sink;
-static double call_extra_s;  /* MG_SLOW_CALL_NS */
+static double call_extra_s;    /* MG_SLOW_CALL_NS */
 static const char *slow_calls; /* MG_SLOW_CALLS */
 
 static double now_s(void)
@@ -220,8 +220,8 @@ int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Data
     return after_call("gather", PMPI_Gather(s, sc, st, r, rc, rt, root, comm));
 }
 
-int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
-                int root, MPI_Comm comm)
+int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root,
+                MPI_Comm comm)
 {
     return after_call("scatter", PMPI_Scatter(s, sc, st, r, rc, rt, root, comm));
 }

@@ -541,12 +541,10 @@ class TestLaunchers(unittest.TestCase):
         self.assertTrue(a[0].startswith("mpiexec"))
         self.assertEqual(a[1:], ["-n", "2", "-bind-to", "core"])
         # Intel MPI pins by itself (the Hydra of 2021.13 refuses -bind-to)
-        a = mg.launcher_argv("mpiexec", "mpich", 2, ncpus=2, path="/i/bin/mpiexec.hydra",
-                             impl="impi")
-        self.assertEqual(a, ["/i/bin/mpiexec.hydra", "-n", "2"])
-        a = mg.launcher_argv("mpiexec", "mpich", 4, ncpus=2, path="/i/bin/mpiexec.hydra",
-                             impl="impi")
-        self.assertEqual(a, ["/i/bin/mpiexec.hydra", "-n", "4", "-genv", "I_MPI_PIN", "0"])
+        self.assertEqual([mg.launcher_argv("mpiexec", "mpich", n, ncpus=2, path="/i/mpiexec",
+                                           impl="impi") for n in (2, 4)],
+                         [["/i/mpiexec", "-n", "2"],
+                          ["/i/mpiexec", "-n", "4", "-genv", "I_MPI_PIN", "0"]])
         with self.assertRaises(mg.UsageError):
             mg.launcher_argv("mpirun", None, 2)
 
