@@ -65,7 +65,14 @@ for mpi in ${MG_TEST_MPIS:-openmpi mpich}; do
     rm -f "$d/tests/unit/unit_tests.log" "$d/tests/unit/driver_tests.log" "$d/tests/mpi_cases.log" \
         "$d/tests/protocol_switch.log"
     stage "make check ($mpi)"
-    if ! MG_FRONTEND_UNIT=0 MG_FORMAT_CHECK=$fmt make -C "$d" -j1 check >"$d/check.out" 2>&1; then
+    # Open MPI: every other refusal (the odd ones; the ASan stage below runs
+    # every 4th, an even one): mpirun's start-up makes each cost 0.6 s, and
+    # the refusals' own logic is the same under both libraries, which MPICH
+    # runs in full
+    errs=1
+    [ "$mpi" = openmpi ] && errs=2:1
+    if ! MG_CASES_ERRORS_SAMPLE=$errs MG_FRONTEND_UNIT=0 MG_FORMAT_CHECK=$fmt \
+        make -C "$d" -j1 check >"$d/check.out" 2>&1; then
         status=1
         cat "$d/check.out"
         [ -f "$d/test-suite.log" ] && cat "$d/test-suite.log"

@@ -9,11 +9,14 @@
 # (this folder), PYTHON.
 # Optional: MG_CASES (another case file), MG_CASE_TIMEOUT (seconds, default 300),
 # MG_CASES_SAMPLE (K: only every K-th case and those that read the fixtures),
-# MG_CASES_ERRORS_SAMPLE (K: of the cases that expect a non-zero exit, only
-# every K-th).
+# MG_CASES_ERRORS_SAMPLE (K or K:R: of the cases that expect a non-zero exit,
+# only those whose number is R modulo K; R defaults to 0).
 set -u
 : "${MG_TESTDIR:=$(cd "$(dirname "$0")" && pwd)}"
 : "${MG_CASES:=$MG_TESTDIR/mpi_cases.txt}"
+err_k=${MG_CASES_ERRORS_SAMPLE:-1}
+err_r=0
+case $err_k in *:*) err_r=${err_k#*:} err_k=${err_k%%:*} ;; esac
 : "${MG_CASE_TIMEOUT:=300}"
 : "${PYTHON:=python3}"
 : "${MPIEXEC_FLAGS:=}"
@@ -60,8 +63,7 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
         *) echo "ok $n - $id # SKIP sampled out (MG_CASES_SAMPLE=$MG_CASES_SAMPLE)"; continue ;;
         esac
     fi
-    if [ "$expect" -ne 0 ] && [ "${MG_CASES_ERRORS_SAMPLE:-1}" -gt 1 ] &&
-        [ $((n % MG_CASES_ERRORS_SAMPLE)) -ne 0 ]; then
+    if [ "$expect" -ne 0 ] && [ "$err_k" -gt 1 ] && [ $((n % err_k)) -ne "$err_r" ]; then
         echo "ok $n - $id # SKIP sampled out (MG_CASES_ERRORS_SAMPLE=$MG_CASES_ERRORS_SAMPLE)"
         continue
     fi
