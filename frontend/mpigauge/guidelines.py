@@ -38,6 +38,7 @@ class Check(NamedTuple):
     verdict: str       # holds, violated, unclear
     detail: str        # compare's verdict, or why unclear
     cvars: tuple = ()  # a violation's library settings that choose the algorithm
+    library: str = ""  # the MPI library the launches ran
 
     def as_dict(self):
         d = self._asdict()
@@ -136,7 +137,8 @@ def checks(path, threshold=0.05, alpha=0.05, control="bh"):
                 cv = _algorithm_cvars(la[0][0], _collective_of(info["says"]), rs.cvar_tables)
             detail = row.verdict if v != UNCLEAR else (row.note or row.verdict)
             out.append(Check(ratio=row.ratio, ci=tuple(row.ci), p=row.p_decisive(),
-                             pairs=row.pairs, verdict=v, detail=detail, cvars=cv, **info))
+                             pairs=row.pairs, verdict=v, detail=detail, cvars=cv,
+                             library=rs.launches[0].run.get("mpi_library") or "", **info))
     return out
 
 

@@ -84,6 +84,70 @@ def cmd_run(a):
     return out if rc == EXIT_OK else rc
 
 
+def try_configs(cs, configs):
+    """For each violated rule of an Open MPI run whose collective coll_tuned
+    can force: (rule, rank counts, sizes, [--config text]) with one
+    configuration per algorithm, each the violated run's own configuration
+    (by label; the default one without --config) plus the forcing."""
+    from .tuning import OMPI_ALGORITHMS
+    given = {c.split()[0]: c for c in configs or []}
+    want = {}
+    for c in cs:
+        op = c.says.split("(", 1)[0].lower()
+        if c.verdict != VIOLATED or c.rule == "monotony" or op not in OMPI_ALGORITHMS \
+                or "Open MPI" not in c.library:
+            continue
+        w = want.setdefault((c.config, c.rule, op), (set(), set()))
+        w[0].add(c.nranks)
+        w[1].add(c.size)
+    out = []
+    for (config, rule, op), (ranks, sizes) in want.items():
+        base = given.get(config, config or "default")
+        algs = OMPI_ALGORITHMS[op].split()[1:]
+        cfgs = [f"{base.split()[0]}-{name} " + " ".join(base.split()[1:]) +
+                f" OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_{op}_algorithm={k}"
+                for k, name in enumerate(algs, 1)]
+        out.append((rule, sorted(ranks), sorted(sizes), [base] + cfgs))
+    return out
+
+
+def run_tries(a, cs):
+    """--try-algorithms: every violated rule again, its library's choice and
+    each algorithm coll_tuned can force, interleaved; the verdicts per
+    algorithm (files beside -o: FILE.try-RULE.jsonl)."""
+    from .run_cli import run_argv
+    for rule, ranks, sizes, cfgs in try_configs(cs, a.config):
+        out = f"{os.path.splitext(a.output)[0]}.try-{rule}.jsonl"
+        print(f"\n{rule}: the library's choice and {len(cfgs) - 1} forced algorithms, "
+              f"{a.rounds} rounds -> {out}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="mg-guidelines-") as d:
+            suite = os.path.join(d, "try.txt")
+            with open(suite, "w", encoding="utf-8") as f:
+                # one size as MIN:MAX (a lone number is a sweep's largest size)
+                f.write(suite_text([rule], ranks, ",".join(str(x) for x in sizes)
+                                   if len(sizes) > 1 else f"{sizes[0]}:{sizes[0]}",
+                                   a.time_budget))
+            argv = ["--suite", suite, "--repeat", str(a.rounds), "-o", out, "--force", "-q"]
+            if a.bindir:
+                argv += ["--bindir", a.bindir]
+            for c in cfgs:
+                argv += ["--config", c]
+            run_argv(argv)
+        if os.path.isfile(out):
+            tried = checks(out, a.threshold_value, a.alpha, a.error_control)
+            sys.stdout.write(render_tries(rule, tried))
+
+
+def render_tries(rule, tried):
+    """One line per configuration: the verdict at each size."""
+    lines = []
+    for label in dict.fromkeys(c.config for c in tried):
+        mine = [c for c in tried if c.config == label and c.rule == rule]
+        lines.append(f"  {label:<34} " + " ".join(
+            f"{c.size}:{c.verdict}({c.ratio:.2f})" for c in sorted(mine, key=lambda x: x.size)))
+    return "\n".join(lines) + "\n"
+
+
 def report(a):
     cs = checks(a.output, a.threshold_value, a.alpha, a.error_control)
     text = render_json(cs) if a.format == "json" else render_text(
@@ -91,6 +155,8 @@ def report(a):
     if a.report:
         write_text_atomic(a.report, text)
     sys.stdout.write(text)
+    if getattr(a, "try_algorithms", False) and a.format == "text":
+        run_tries(a, cs)
     if a.fail_on_violation and any(c.verdict == VIOLATED for c in cs):
         return EXIT_FAIL
     return EXIT_OK
@@ -145,6 +211,10 @@ def add_parser(sub):
     g.add_argument("--format", choices=("text", "json"), default="text")
     g.add_argument("--show", choices=("violated", "all"), default="violated",
                    help="text: the checks listed one by one (default the violations)")
+    g.add_argument("--try-algorithms", action="store_true",
+                   help="run: with Open MPI, run each violated rule again with every "
+                   "algorithm coll_tuned can force for its collective, interleaved with the "
+                   "library's choice, and say which hold")
     g.add_argument("--fail-on-violation", action="store_true",
                    help="exit 1 when a guideline is violated")
     g.add_argument("-q", "--quiet", action="store_true")

@@ -106,6 +106,22 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(len(rows), 9)
         self.assertEqual({r["verdict"] for r in rows}, {"holds", "violated", "unclear"})
 
+    def test_the_algorithms_to_try_for_a_violation(self):
+        import mpigauge.guidelines_cli as GC
+        cs = G.checks(self.path)
+        got = GC.try_configs(cs, ["lib OMPI_MCA_btl=self,vader"])
+        self.assertEqual([(r, n, s) for r, n, s, _ in got], [("reduce_as_allreduce", [2], [64, 128])])
+        cfgs = got[0][3]
+        self.assertEqual(cfgs[0], "lib OMPI_MCA_btl=self,vader")
+        self.assertEqual(len(cfgs), 8)  # the library's choice and coll_tuned's 7 reduce algorithms
+        self.assertEqual(cfgs[1], "lib-linear OMPI_MCA_btl=self,vader "
+                         "OMPI_MCA_coll_tuned_use_dynamic_rules=1 "
+                         "OMPI_MCA_coll_tuned_reduce_algorithm=1")
+        self.assertTrue(cfgs[-1].startswith("lib-rabenseifner "))
+        # not Open MPI: nothing to force this way
+        other = [c._replace(library="MPICH Version: 4.0.2") for c in cs]
+        self.assertEqual(GC.try_configs(other, None), [])
+
     def test_what_is_not_a_guidelines_file(self):
         other = os.path.join(self.tmp.name, "o.jsonl")
         h.write_jsonl(other, h.interleaved_records({"a": [1.0] * 4}))
