@@ -28,9 +28,9 @@ class Folder:
             if not same and not force:
                 raise UsageError(f"-o {path}: holds a series of other releases or settings: "
                                  "give another folder, or --force to start it over")
-            if same:
+            if same and not force:
                 self.state = dict(want, steps=old.get("steps", []))
-            else:
+            else:  # --force: over from the first step, whatever the folder held
                 for s in old.get("steps", []):
                     f = os.path.join(path, os.path.basename(s.get("file", "")))
                     if os.path.isfile(f):
@@ -97,7 +97,12 @@ def comparer(settings, notes):
         got = {}
         alpha = settings["alpha"] / max(1, len(pairs))
         for la, lb in pairs:
-            base, new = load_config_sets(path, [la, lb])
+            try:
+                base, new = load_config_sets(path, [la, lb])
+            except UsageError as e:  # a release none of whose launches ran: nothing decided
+                got[(la, lb)] = []
+                notes[(step, la, lb)] = [f"not compared: {e}"]
+                continue
             got[(la, lb)], _, _ = compare_sets(base, new, settings["threshold"], alpha,
                                                settings["error_control"])
             notes[(step, la, lb)] = explanations(base, new)

@@ -176,6 +176,13 @@ class Folder(unittest.TestCase):
                 SC.Folder(out, {"rounds": 3}, rel, [], False)
             SC.Folder(out, {"rounds": 3}, rel, [], True)
             self.assertFalse(os.path.exists(os.path.join(out, "step-01.jsonl")))
+            # --force starts the same series over too (its steps forgotten, their files gone)
+            f = SC.Folder(out, {"rounds": 3}, rel, [], False)
+            f.record({"step": 1, "labels": ["a", "b"], "file": "step-01.jsonl", "done": True})
+            with open(os.path.join(out, "step-01.jsonl"), "w") as fh:
+                fh.write("{}\n")
+            self.assertEqual(SC.Folder(out, {"rounds": 3}, rel, [], True).state["steps"], [])
+            self.assertFalse(os.path.exists(os.path.join(out, "step-01.jsonl")))
             other = os.path.join(d, "other")
             os.mkdir(other)
             with open(os.path.join(other, "x"), "w") as fh:
