@@ -26,12 +26,13 @@ int *mg_topology(mg_ctx *ctx)
     MG_MPI_CHECK(MPI_Comm_rank(node, &ctx->local_rank));
     MG_MPI_CHECK(MPI_Comm_size(node, &ctx->local_ranks));
     MG_MPI_CHECK(MPI_Bcast(&leader, 1, MPI_INT, 0, node));
-    MG_MPI_CHECK(MPI_Comm_free(&node));
     leaders = malloc((size_t)ctx->nranks * sizeof *leaders);
     node_of = malloc((size_t)ctx->nranks * sizeof *node_of);
     if (!leaders || !node_of)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
     MG_MPI_CHECK(MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, ctx->comm));
+    /* freed once every rank has left the split (the allgather): see mg_turns_open */
+    MG_MPI_CHECK(MPI_Comm_free(&node));
     ctx->nnodes = 0;
     for (int r = 0; r < ctx->nranks; ++r)
         node_of[r] = leaders[r] == r ? ctx->nnodes++ : node_of[leaders[r]];

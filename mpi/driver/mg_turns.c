@@ -74,7 +74,6 @@ mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s
     MG_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
     MG_MPI_CHECK(MPI_Comm_size(node, &t->nlocal));
     MG_MPI_CHECK(MPI_Comm_rank(node, &t->local_rank));
-    MG_MPI_CHECK(MPI_Comm_free(&node));
     for (int i = 0; i < n && ok; ++i) {
         char path[MG_TURNS_NAME_MAX + 32];
         sem_path(path, sizeof path, spec, i % SEM_KINDS, i / SEM_KINDS);
@@ -87,6 +86,11 @@ mg_turns *mg_turns_open(const mg_turns_spec *spec, MPI_Comm comm, double slice_s
     }
     mine = ok;
     MG_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm));
+    /* freed only now, after a collective every rank has joined: Intel MPI
+     * 2021.1 hung (1 launch in about 800) when rank 0 freed the node
+     * communicator while rank 1 was still inside MPI_Comm_split_type's own
+     * shared-memory broadcast (doc/releases.md) */
+    MG_MPI_CHECK(MPI_Comm_free(&node));
     if (ok)
         return t;
     if (mine)
