@@ -47,7 +47,7 @@ series() {
 
 t0=$(date +%s)
 if run "$work/out" "$work/err" 0 series &&
-    grep -q "^  latency 8-64: c1 -> c2: slower x1\.[3-6]" "$work/out" &&
+    grep -Eq "^  latency 8-64: c1 -> c2: slower x(1\.[3-9]|[2-9]\.)" "$work/out" &&
     [ "$(grep -c '^  latency' "$work/out")" = 1 ] && ! grep -q "^gradual\|^not pinned\|^one release" "$work/out" &&
     grep -q "measured 4 of 4 releases in 3 steps" "$work/out" &&
     python3 - "$work/s/report.json" <<'PY'

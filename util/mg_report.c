@@ -152,6 +152,8 @@ void mg_report_ci_cell(char *buf, size_t len, const mg_stats *s)
     const double half = (s->ci95_high - s->ci95_low) / 2.0 / s->median * 100.0;
     if (!isfinite(half) || !(s->median > 0.0) || half < 0.0)
         snprintf(buf, len, "-");
+    else if (half >= 99999.5) /* the column keeps its leading space (CI_WIDTH) */
+        snprintf(buf, len, "+->99999%%");
     else
         snprintf(buf, len, half < 99.95 ? "+-%.1f%%" : "+-%.0f%%", half);
 }

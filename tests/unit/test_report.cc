@@ -374,6 +374,16 @@ TEST(ReportTable, CiCellIsTheHalfWidthInPercentOrADash)
     s.ci95_high = 12.0;
     mg_report_ci_cell(buf, sizeof buf, &s);
     EXPECT_STREQ(buf, "+-150%");
+    // a wild interval keeps the column's leading space (a row of a loaded machine)
+    s.median = 0.20;
+    s.ci95_low = 0.0;
+    s.ci95_high = 6754.7;
+    mg_report_ci_cell(buf, sizeof buf, &s);
+    EXPECT_STREQ(buf, "+->99999%");
+    s.ci95_high = 399.9;
+    mg_report_ci_cell(buf, sizeof buf, &s);
+    EXPECT_STREQ(buf, "+-99975%");
+    s.median = 4.0;
     s.ci95_low = std::numeric_limits<double>::quiet_NaN();
     mg_report_ci_cell(buf, sizeof buf, &s);
     EXPECT_STREQ(buf, "-");
