@@ -39,6 +39,9 @@ import tempfile
 FAMILIES = ("pt2pt", "overlap", "collective", "onesided")
 # The families that are one program installed under many names.
 MULTI = {"collective": "mpigauge_coll", "onesided": "mpigauge_rma"}
+# programs of such a family's folder that are programs of their own
+# (comm_create, guidelines): named one by one, never in "collectives"
+ALONE = set()
 MARK = re.compile(r"(<!-- options:(\w+) -->\n)(.*?)(<!-- /options -->)", re.S)
 
 
@@ -63,12 +66,16 @@ def find_programs(bindirs):
                 names = subprocess.run([coll, "--list-names"], capture_output=True, text=True,
                                        check=True, timeout=60).stdout.split()
                 found.update({n: (fam, n, [coll, n]) for n in names})
-            continue
+        # every other program of the folder (beside a family's one program and
+        # its names, which are links to it: comm_create, guidelines)
         for f in sorted(os.listdir(d)):
             p = os.path.join(d, f)
             if f.startswith("mpigauge_") and "." not in f and os.path.isfile(p) \
-                    and os.access(p, os.X_OK):
+                    and not os.path.islink(p) and os.access(p, os.X_OK) \
+                    and f != MULTI.get(fam) and f[9:] not in found:
                 found[f[9:]] = (fam, f[9:], [p])
+                if fam in MULTI:
+                    ALONE.add(f[9:])
     return sorted(found.values(), key=lambda t: (FAMILIES.index(t[0]), t[1]))
 
 
@@ -174,9 +181,12 @@ def collective_label(names, all_names):
 def programs_cell(names, progs):
     by_family = {f: [n for n in names if progs[n][0] == f] for f in FAMILIES}
     parts = [", ".join(by_family["pt2pt"]), ", ".join(by_family["overlap"])]
-    if by_family["collective"]:
-        every = [n for n in progs if progs[n][0] == "collective"]
-        parts.append(collective_label(by_family["collective"], every))
+    alone = [n for n in by_family["collective"] if n in ALONE]
+    many = [n for n in by_family["collective"] if n not in ALONE]
+    if many:
+        every = [n for n in progs if progs[n][0] == "collective" and n not in ALONE]
+        parts.append(collective_label(many, every))
+    parts.append(", ".join(alone))
     if by_family["onesided"]:
         every = [n for n in progs if progs[n][0] == "onesided"]
         parts.append("RMA programs" if len(by_family["onesided"]) == len(every)
