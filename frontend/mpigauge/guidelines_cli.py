@@ -56,28 +56,34 @@ def _pick(known, wanted):
     return out
 
 
-def cmd_run(a):
-    if not a.output:
-        raise UsageError("guidelines run needs -o FILE.jsonl (the results)")
-    check_output_path(a.output)
+def measure(a, rules, nranks, sizes, out, configs):
+    """One `mpigauge run` of the rules (a suite line per rule and rank count)
+    into out; its exit code."""
     from .run_cli import run_argv
-    rules = _pick(rules_of(a.bindir and [a.bindir]), a.rules)
     with tempfile.TemporaryDirectory(prefix="mg-guidelines-") as d:
         suite = os.path.join(d, "guidelines.txt")
         with open(suite, "w", encoding="utf-8") as f:
-            f.write(suite_text(rules, _ranks(a.nranks), a.sizes, a.time_budget))
-        argv = ["--suite", suite, "--repeat", str(a.rounds), "-o", a.output] + (
+            f.write(suite_text(rules, nranks, sizes, a.time_budget))
+        argv = ["--suite", suite, "--repeat", str(a.rounds), "-o", out] + (
             ["--force"] if a.force else [])
         for opt, v in (("--bindir", a.bindir), ("--timeout", a.timeout),
                        ("--launcher", a.launcher), ("--max-ranks", a.max_ranks),
                        ("--seed", a.seed)):
             if v is not None:
                 argv += [opt, str(v)]
-        for c in a.config or []:
+        for c in configs or []:
             argv += ["--config", c]
         if a.quiet:
             argv.append("-q")
-        rc = run_argv(argv)
+        return run_argv(argv)
+
+
+def cmd_run(a):
+    if not a.output:
+        raise UsageError("guidelines run needs -o FILE.jsonl (the results)")
+    check_output_path(a.output)
+    rules = _pick(rules_of(a.bindir and [a.bindir]), a.rules)
+    rc = measure(a, rules, _ranks(a.nranks), a.sizes, a.output, a.config)
     if not os.path.isfile(a.output):
         return rc
     out = report(a)
@@ -115,24 +121,13 @@ def run_tries(a, cs):
     """--try-algorithms: every violated rule again, its library's choice and
     each algorithm coll_tuned can force, interleaved; the verdicts per
     algorithm (files beside -o: FILE.try-RULE.jsonl)."""
-    from .run_cli import run_argv
     for rule, ranks, sizes, cfgs in try_configs(cs, a.config):
         out = f"{os.path.splitext(a.output)[0]}.try-{rule}.jsonl"
         print(f"\n{rule}: the library's choice and {len(cfgs) - 1} forced algorithms, "
               f"{a.rounds} rounds -> {out}", flush=True)
-        with tempfile.TemporaryDirectory(prefix="mg-guidelines-") as d:
-            suite = os.path.join(d, "try.txt")
-            with open(suite, "w", encoding="utf-8") as f:
-                # one size as MIN:MAX (a lone number is a sweep's largest size)
-                f.write(suite_text([rule], ranks, ",".join(str(x) for x in sizes)
-                                   if len(sizes) > 1 else f"{sizes[0]}:{sizes[0]}",
-                                   a.time_budget))
-            argv = ["--suite", suite, "--repeat", str(a.rounds), "-o", out, "--force", "-q"]
-            if a.bindir:
-                argv += ["--bindir", a.bindir]
-            for c in cfgs:
-                argv += ["--config", c]
-            run_argv(argv)
+        # one size as MIN:MAX (a lone number is a sweep's largest size)
+        measure(a, [rule], ranks, ",".join(str(x) for x in sizes) if len(sizes) > 1
+                else f"{sizes[0]}:{sizes[0]}", out, cfgs)
         if os.path.isfile(out):
             tried = checks(out, a.threshold_value, a.alpha, a.error_control)
             sys.stdout.write(render_tries(rule, tried))
