@@ -363,7 +363,7 @@ def check_row(title, c, l):
     elif title == "Gbit/s":
         float(c)
     elif title == "CI95":
-        need(re.match(r"^(\+-[0-9]+(\.[0-9])?%|-)$", c), f"table: CI95 cell {c!r}: {l!r}")
+        need(re.match(r"^(\+-[0-9]+(\.[0-9])?%|\+->99999%|-)$", c), f"table: CI95 cell {c!r}: {l!r}")
     elif title != "Stop":
         need(is_number(c), f"table: bad extra value {c!r}")
 
