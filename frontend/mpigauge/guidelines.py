@@ -84,20 +84,16 @@ def _algorithm_cvars(launch, collective, tables):
 
 def _sides(rs):
     """(rule, says, nranks, size) -> {"collective": items, "mockup": items},
-    items as compare's (launch, result) lists."""
+    items as compare's (launch, result) lists (the set's own series: a
+    result without a usable median or failing validation is left out)."""
     out = OrderedDict()
-    for la in rs.launches:
-        rule, says = la.run.get("rule"), la.run.get("guideline")
-        if not rule:
-            continue
-        for r in la.results:
-            med = r.get("median")
-            if not isinstance(med, (int, float)) or not med > 0 or math.isinf(med):
-                continue
-            side = (r.get("variant") or "").partition("=")[2]
-            key = (rule, says, la.run.get("nranks"), r.get("size_bytes"))
-            out.setdefault(key, {"collective": [], "mockup": []}).setdefault(side, []).append(
-                (la, r))
+    for key, items in rs.series().items():
+        side = key.variant.partition("=")[2]
+        for la, r in items:
+            if la.run.get("rule"):
+                k = (la.run["rule"], la.run.get("guideline"), key.nranks, key.size)
+                out.setdefault(k, {"collective": [], "mockup": []}).setdefault(
+                    side, []).append((la, r))
     return out
 
 
