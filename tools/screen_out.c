@@ -151,8 +151,12 @@ static void verdict_lines(FILE *f, const sc_run *s, const sc_verdict *v, int m, 
             continue;
         unit_span(s, v, u, &lo, &hi);
         label(s, u, la, sizeof la);
-        fprintf(f, "  slow %s  %-22s %s: %d of %d pairs flagged, x%.2f-%.2f of the reference\n",
-               unit_word(s), la, metric_key[m], v->flagged[u], s->nunits - 1, lo, hi);
+        char span[64];
+        snprintf(span, sizeof span, "x%.2f", lo);
+        if (hi - lo >= 0.005)
+            snprintf(span, sizeof span, "x%.2f-%.2f", lo, hi);
+        fprintf(f, "  slow %s  %-22s %s: %d of %d pairs flagged, %s of the reference\n",
+                unit_word(s), la, metric_key[m], v->flagged[u], s->nunits - 1, span);
         ++*said;
     }
     for (long p = 0; p < mg_screen_npairs(s->nunits); ++p) {
@@ -386,6 +390,22 @@ static void json_summary(const sc_run *s, const sc_verdict *v, mg_json *j)
     for (int u = 0; u < s->nunits; ++u)
         if ((v[SC_BW].on && v[SC_BW].named[u]) || (v[SC_LAT].on && v[SC_LAT].named[u]))
             mg_json_string(j, NULL, s->host[u]);
+    mg_json_array_end(j);
+    mg_json_array_begin(j, "links");
+    for (long p = 0; p < mg_screen_npairs(s->nunits); ++p) {
+        int a, b, link = 0;
+        for (int m = 0; m < SC_NMETRICS; ++m) {
+            const mg_screen_pair *q = v[m].on ? &v[m].pairs[p] : NULL;
+            link |= q && (q->outlier || q->below_floor) && q->named_end < 0;
+        }
+        if (!link)
+            continue;
+        mg_screen_pair_units(s->nunits, p, &a, &b);
+        mg_json_array_begin(j, NULL);
+        mg_json_string(j, NULL, s->host[a]);
+        mg_json_string(j, NULL, s->host[b]);
+        mg_json_array_end(j);
+    }
     mg_json_array_end(j);
     mg_json_object_end(j);
     fputc('\n', j->f);

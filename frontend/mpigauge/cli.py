@@ -6,7 +6,8 @@ import sqlite3
 import sys
 
 from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, guidelines_cli, history_cli,
-               import_cli, mpi_cli, plot_cli, report_cli, run_cli, selftest_cli, series_cli)
+               import_cli, mpi_cli, plot_cli, report_cli, run_cli, screen_cli, selftest_cli,
+               series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, version)
 from .launch import Interrupted
@@ -30,6 +31,8 @@ compare
                mpigauge cvars ab.jsonl a b
   guidelines the self-consistent performance guidelines: holds, violated
                mpigauge guidelines run -n 2,4 -o g.jsonl
+  screen     every pair of nodes: the slow nodes and links named
+               mpigauge screen run -n 16 --launcher srun -o s.jsonl --picture s.svg
 releases and history
   mpi        the catalogue of MPI installations: list, add, install, build
                mpigauge mpi install mpich==4.1.3
@@ -61,7 +64,7 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, COMMAND_cli.py, each adding its own parser
     for m in (run_cli, compare_cli, best_cli, plot_cli, report_cli, selftest_cli, dashboard_cli,
-              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli):
+              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli, screen_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p
@@ -82,8 +85,9 @@ def main(argv=None):
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = None
-    if argv[:1] == ["series"] and "--" in argv:
-        # series: what follows -- goes to every benchmark (as for run)
+    if argv[:1] in (["series"], ["screen"]) and "--" in argv:
+        # series: what follows -- goes to every benchmark (as for run);
+        # screen: to mpigauge_screen
         extra = argv[argv.index("--") + 1:]
         argv = argv[:argv.index("--")]
     a = parser.parse_args(argv)

@@ -6,7 +6,7 @@ import subprocess
 
 from .common import PATHS, UsageError
 
-PROGRAM_SUBDIRS = ("pt2pt", "collective", "collectives", "onesided", "overlap")
+PROGRAM_SUBDIRS = ("pt2pt", "collective", "collectives", "onesided", "overlap", "tools")
 
 
 def program_dirs(bindirs):

@@ -9,14 +9,17 @@
 EXTRA_DIST += tests/cluster/netns-cluster.sh tests/cluster/netns-cluster-help.sh tests/cluster/netns-cluster-launch.sh \
 	tests/cluster/check_cluster.sh tests/cluster/slurm_cluster.sh \
 	tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh tests/cluster/netns-cluster-rails.sh \
-	tests/cluster/check_slow_link.sh
+	tests/cluster/check_slow_link.sh tests/cluster/check_screen.sh
 
 MG_CLUSTER_BUILDS = $(abs_top_builddir)
 # Then the slow host named: three nodes on a switch, one node's link slowed
-# (tests/cluster/check_slow_link.sh).
+# (tests/cluster/check_slow_link.sh); and the all-pairs screen on four nodes
+# on a switch: a slowed node, a slowed link, nothing (check_screen.sh).
 check-cluster: $(bin_PROGRAMS)
 	rc=0; bash $(srcdir)/tests/cluster/check_cluster.sh $(MG_CLUSTER_BUILDS) || rc=$$?; \
 	if [ $$rc -ne 77 ]; then PYTHON="$(PYTHON)" bash $(srcdir)/tests/cluster/check_slow_link.sh \
+	    $(MG_CLUSTER_BUILDS) || { s=$$?; [ $$s -eq 77 ] || rc=1; }; \
+	    PYTHON="$(PYTHON)" bash $(srcdir)/tests/cluster/check_screen.sh \
 	    $(MG_CLUSTER_BUILDS) || { s=$$?; [ $$s -eq 77 ] || rc=1; }; fi; exit $$rc
 
 # A two-node Slurm on the emulated cluster (slurmctld on the head, slurmd in

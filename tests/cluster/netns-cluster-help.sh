@@ -26,7 +26,13 @@ Usage: $PROG up [options]      create the emulated cluster (instance MG_CLUSTER=
        $PROG shape NODE RATE [--rail R]
                                 NODE's links (every rail, or rail R) at RATE in both
                                 directions from now on, tc syntax or 'none' (a slow
-                                node; with two nodes a rail is one cable: both ends)
+                                node; with two nodes a rail is one cable: both ends;
+                                it also undoes shape-path on NODE)
+       $PROG shape-path NODE PEER RATE [--rail R]
+                                the path between two nodes on a switch (3 or 4
+                                nodes) at RATE in both directions, their other
+                                traffic as it was (a slow link, not a slow node);
+                                'none': the path at the rail's rate again
 
 Options for 'up':
   --rate RATE[,RATE..]  tbf rate per rail and direction, tc syntax (default 1gbit);

@@ -109,3 +109,51 @@ reshape() { # NS DEV RATE: the device's root qdisc replaced (netem delay kept)
     tc -n "$1" qdisc del dev "$2" root 2>/dev/null || true
     DELAY=${DELAY#none} shape "$1" "$2" "$3"
 }
+
+# shape-path NODE PEER RATE [--rail R]: the path between two nodes on a
+# switch (three nodes or more) at RATE in both directions, the nodes' other
+# traffic as it was: each end's uplink egress becomes an htb with the rail's
+# rate by default and a class at RATE for the packets to the other end's
+# address (a u32 filter), so that one pair is slow and neither node is.
+# 'none' gives the path the rail's rate again. --delay is not combined.
+cmd_shape_path() {
+    local a=${1:-} b=${2:-} rate=${3:-} only="" r ia=-1 ib=-1 i=0 n
+    [ -n "$a" ] && [ -n "$b" ] && [ -n "$rate" ] || die "usage: $PROG shape-path NODE PEER RATE [--rail R]"
+    shift 3
+    if [ "${1:-}" = --rail ]; then only=${2:-}; [[ $only =~ ^[0-7]$ ]] || die "--rail R: 0..7"; fi
+    load_config
+    for n in "${NODES[@]}"; do
+        [ "$n" != "$a" ] || ia=$i
+        [ "$n" != "$b" ] || ib=$i
+        i=$((i + 1))
+    done
+    [ $ia -ge 0 ] && [ $ib -ge 0 ] && [ $ia != $ib ] || die "shape-path: two different nodes of: ${NODES[*]}"
+    [ "${#NODES[@]}" -ge 3 ] || die "shape-path: needs a switch (up --nodes 3 or 4); with two nodes use 'shape'"
+    [ "$DELAY" = none ] || die "shape-path: not with --delay"
+    [[ $rate =~ ^([0-9.]+[A-Za-z]*|none)$ ]] || die "shape-path: RATE in tc syntax (50mbit) or none"
+    for ((r = 0; r < RAILS; r++)); do
+        [ -z "$only" ] || [ "$r" = "$only" ] || continue
+        path_class "$(ns_of "$a")" "rail$r" "$(rate_of "$r")" "$ib" "10.77.$((20 * ID + r)).$((ib + 1))" "$rate"
+        path_class "$(ns_of "$b")" "rail$r" "$(rate_of "$r")" "$ia" "10.77.$((20 * ID + r)).$((ia + 1))" "$rate"
+    done
+    echo "netns-cluster($NAME): the path $a - $b${only:+ (rail $only)} at $rate"
+}
+
+# path_class NS DEV RAILRATE PEER_INDEX PEER_IP RATE: DEV's root an htb
+# (made once, default class 1:10 at the rail's rate), class 1:(20 + PEER)
+# at RATE (the rail's rate for 'none') for packets to PEER_IP.
+path_class() {
+    local ns=$1 dev=$2 rail=$3 peer=$4 ip=$5 rate=$6 cls
+    [ "$rail" != none ] || rail=100gbit
+    [ "$rate" != none ] || rate=$rail
+    cls=1:$((20 + peer))
+    if ! tc -n "$ns" qdisc show dev "$dev" | grep -q '^qdisc htb 1: root'; then
+        tc -n "$ns" qdisc del dev "$dev" root 2>/dev/null || true
+        tc -n "$ns" qdisc add dev "$dev" root handle 1: htb default 10
+        tc -n "$ns" class add dev "$dev" parent 1: classid 1:10 htb rate "$rail" burst "$BURST" quantum 60000
+    fi
+    tc -n "$ns" class replace dev "$dev" parent 1: classid "$cls" htb rate "$rate" burst "$BURST" quantum 60000
+    tc -n "$ns" filter del dev "$dev" parent 1: prio $((10 + peer)) 2>/dev/null || true
+    tc -n "$ns" filter add dev "$dev" parent 1: protocol ip prio $((10 + peer)) u32 \
+        match ip dst "$ip/32" flowid "$cls"
+}

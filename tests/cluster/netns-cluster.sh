@@ -539,6 +539,7 @@ main() {
     info) cmd_info ;;
     reap) need_root; cmd_reap ;;
     shape) shift; need_root; cmd_shape "$@" ;;
+    shape-path) shift; need_root; cmd_shape_path "$@" ;;
     -h|--help|help|"") usage ;;
     *) usage >&2; exit 2 ;;
     esac
