@@ -119,7 +119,7 @@ static void table_metric(FILE *f, const sc_run *s, const sc_verdict *v, int m)
     char ref[32];
     const long np = mg_screen_npairs(s->nunits);
     cell(v->sum.reference, ref, sizeof ref);
-    fprintf(f, "reference %s %s; * more than %.0f%% %s it (sign test, Holm over %ld pair%s, "
+    fprintf(f, "reference %s %s; * more than %.0f%% %s it\n  (sign test, Holm over %ld pair%s, "
                "alpha %g)\n",
             ref, metric_unit[m], s->o.threshold * 100, m == SC_BW ? "below" : "above", np,
             np == 1 ? "" : "s", s->o.alpha);
@@ -155,7 +155,7 @@ static void verdict_lines(FILE *f, const sc_run *s, const sc_verdict *v, int m, 
         snprintf(span, sizeof span, "x%.2f", lo);
         if (hi - lo >= 0.005)
             snprintf(span, sizeof span, "x%.2f-%.2f", lo, hi);
-        fprintf(f, "  slow %s  %-22s %s: %d of %d pairs flagged, %s of the reference\n",
+        fprintf(f, "  slow %s  %s\n    %s: %d of %d pairs flagged, %s of the reference\n",
                 unit_word(s), la, metric_key[m], v->flagged[u], s->nunits - 1, span);
         ++*said;
     }
@@ -167,16 +167,18 @@ static void verdict_lines(FILE *f, const sc_run *s, const sc_verdict *v, int m, 
         mg_screen_pair_units(s->nunits, p, &a, &b);
         label(s, a, la, sizeof la);
         label(s, b, lb, sizeof lb);
-        fprintf(f, "  slow link  %s - %s  %s: x%.2f [%.2f, %.2f] of the reference, %.4g %s\n", la, lb,
-               metric_key[m], q->ratio, q->ratio_low, q->ratio_high, q->median, metric_unit[m]);
+        fprintf(f, "  slow link  %s - %s\n    %s: x%.2f [%.2f, %.2f] of the reference, %.4g %s\n", la,
+                lb, metric_key[m], q->ratio, q->ratio_low, q->ratio_high, q->median,
+                metric_unit[m]);
         ++*said;
     }
 }
 
 static void table(FILE *f, const sc_run *s, const sc_verdict *v)
 {
-    fprintf(f, "mpigauge_screen: %d %ss, %ld pairs, %d of %d repetitions of %d rounds, %.3g s%s\n",
-           s->nunits, unit_word(s), mg_screen_npairs(s->nunits), s->reps, s->reps_planned,
+    fprintf(f, "mpigauge_screen: %d %ss, %ld pair%s, %d of %d repetitions of %d rounds, %.3g s%s\n",
+           s->nunits, unit_word(s), mg_screen_npairs(s->nunits),
+           mg_screen_npairs(s->nunits) == 1 ? "" : "s", s->reps, s->reps_planned,
            mg_screen_rounds(s->nunits), s->seconds, s->stopped_by_budget ? " (time budget)" : "");
     fprintf(f, "%ss:", unit_word(s));
     for (int u = 0, col = 7; u < s->nunits; ++u) {
@@ -202,11 +204,12 @@ static void table(FILE *f, const sc_run *s, const sc_verdict *v)
             unclear |= !v[m].sum.conclusive;
         }
     if (unclear)
-        fprintf(f, "  inconclusive: %d repetitions, %d needed before one of %ld pairs can be flagged "
-               "at alpha %g%s\n",
-               s->reps, s->min_reps, mg_screen_npairs(s->nunits), s->o.alpha,
-               s->nunits < 3 ? "; with two units only a floor (--expect-bw, --expect-lat) judges"
-                             : " (--reps, --time-budget)");
+        fprintf(f, "  inconclusive: %d repetitions, %d needed to flag one of %ld pair%s (alpha %g)\n"
+                   "  %s\n",
+                s->reps, s->min_reps, mg_screen_npairs(s->nunits),
+                mg_screen_npairs(s->nunits) == 1 ? "" : "s", s->o.alpha,
+                s->nunits < 3 ? "two units: only a floor judges (--expect-bw, --expect-lat)"
+                              : "more repetitions: --reps, --time-budget");
     else if (said == 0)
         fprintf(f, "  nothing found: no pair more than %.0f%% worse than the reference%s\n",
                s->o.threshold * 100, v[0].cfg.expect > 0 || v[1].cfg.expect > 0
