@@ -69,6 +69,12 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_import.py \
 	tests/frontend/tap.py tests/frontend/unit_tests.sh \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \
+	tests/frontend/test_catalogue.py tests/frontend/test_cli_help.py tests/frontend/test_cvars.py \
+	tests/frontend/test_guidelines.py tests/frontend/test_hostcost.py \
+	tests/frontend/test_inputs_outputs.py tests/frontend/test_ranks.py tests/frontend/test_samples.py \
+	tests/frontend/test_series.py tests/frontend/test_screen.py \
+	tests/frontend/data/screen-healthy.jsonl tests/frontend/data/screen-link.jsonl \
+	tests/frontend/data/screen-node.jsonl \
 	tests/frontend/golden/compare.md \
 	tests/frontend/e2e.sh \
 	tests/slurm/check_slurm.sh tests/slurm/slurm_local.sh tests/slurm/slurm_conf.sh tests/tap.sh \

@@ -48,7 +48,7 @@ TAP_DIR=$work TAP_ERR_LINES=25
 . "$here/../tap.sh"
 both=0
 [ $# -ge 2 ] && both=1
-echo "1..$((3 + 4 * $# + 2 * both))"
+echo "1..$((3 + 5 * $# + 2 * both))"
 
 check "emulated two-node cluster $MG_CLUSTER up" "$H" up --rails 2 --rate none
 check "two-node Slurm: slurmctld on the head, slurmd in nodeA and nodeB, srun -N 2 reaches both" \
@@ -90,6 +90,19 @@ for b in "$@"; do
         timeout 120 srun -N 2 -n 2 --ntasks-per-node=1 --mpi="$plugin" "$lat" $args -c \
             -o "$work/$bn-srun.jsonl"
     check "$bn: the run record of srun -N 2" two_nodes "$work/$bn-srun.jsonl" 1
+    # the all-pairs screen of the two nodes through srun (doc/screen.md): two
+    # units judge against a floor only; 1 MB/s and 100 ms are met
+    check "$bn: mpigauge screen run --launcher 'srun -N 2 --ntasks-per-node=1': nodeA and nodeB, the floor met, exit 0" \
+        sh -c "'$b/frontend/mpigauge' screen run -n 2 --launcher 'srun -N 2 --ntasks-per-node=1' \
+                 --bindir '$b' --timeout 120 -o '$work/$bn-screen.jsonl' -- --reps 8 --bw-bytes 64K \
+                 --lat-iters 10 --expect-bw 1 --expect-lat 100000 &&
+               python3 - '$work/$bn-screen.jsonl' <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+run, summ = recs[0], recs[-1]
+assert [u['host'] for u in run['units']] == ['nodeA', 'nodeB'], run['units']
+assert summ['conclusive'] and not summ['found'] and summ['exit_code'] == 0, summ
+PY"
     fe=$b/frontend/mpigauge
     check "$bn: sbatch --wait examples/slurm/pt2pt-2nodes.sbatch (quick suite) runs to completion" \
         sh -c "sbatch --wait -o '$work/$bn-pt2pt.out' \

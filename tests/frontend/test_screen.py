@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The all-pairs screen's front-end (`mpigauge screen report`,
+frontend/mpigauge/screen.py) on three screens of the emulated four-node
+cluster (bench/screen_trials.sh, trial 1): nodeD's uplink slowed, the path
+nodeB - nodeC slowed, nothing slowed. The verdict in words, the matrix in
+JSON, the SVG picture, the exit codes, bad input."""
+import json
+import os
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+import helpers as h
+from helpers import load_frontend
+
+mg = load_frontend()
+import mpigauge.screen as S  # noqa: E402
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+NODE, LINK, HEALTHY = (os.path.join(DATA, f"screen-{k}.jsonl") for k in ("node", "link", "healthy"))
+
+
+class Screen(unittest.TestCase):
+    def test_node_named(self):
+        s = S.load(NODE)
+        self.assertEqual(s.hosts, ["nodeA", "nodeB", "nodeC", "nodeD"])
+        self.assertEqual(s.exit_code(), 3)
+        lines = S.verdict_lines(s)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith("slow node  nodeD  bw: 3 of 3 pairs flagged, x0.3"),
+                        lines)
+
+    def test_link_named(self):
+        s = S.load(LINK)
+        lines = S.verdict_lines(s)
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith("slow link  nodeB - nodeC  bw: x0.3"), lines)
+        self.assertEqual(s.summary["links"], [["nodeB", "nodeC"]])
+
+    def test_healthy(self):
+        s = S.load(HEALTHY)
+        self.assertEqual(s.exit_code(), 0)
+        self.assertEqual(S.verdict_lines(s),
+                         ["nothing found: no pair more than 20% worse than the reference"])
+
+    def test_matrix_symmetric_with_flags(self):
+        m = S.matrix(S.load(NODE))
+        bw = m["metrics"]["bw"]
+        for a in range(4):
+            self.assertIsNone(bw["values"][a][a])
+            for b in range(4):
+                self.assertEqual(bw["values"][a][b], bw["values"][b][a])
+                self.assertEqual(bw["flagged"][a][b], a != b and 3 in (a, b))
+        self.assertEqual(m["summary"]["named"], ["nodeD"])
+
+    def test_svg_is_well_formed(self):
+        root = ET.fromstring(S.svg(S.load(LINK)))
+        ns = "{http://www.w3.org/2000/svg}"
+        rects = root.findall(ns + "rect")
+        self.assertEqual(len(rects), 16)
+        framed = [r for r in rects if r.get("stroke") == "#000"]
+        self.assertEqual(len(framed), 2)  # nodeB-nodeC and nodeC-nodeB
+
+    def test_report_command(self):
+        with tempfile.TemporaryDirectory() as d:
+            pic, grid = os.path.join(d, "m.svg"), os.path.join(d, "m.json")
+            rc, out, err = h.cli("screen", "report", NODE, "--picture", pic, "--matrix", grid)
+            self.assertEqual(rc, 3, err)
+            self.assertIn("slow node  nodeD", out)
+            with open(grid, encoding="utf-8") as f:
+                self.assertEqual(json.load(f)["hosts"][3], "nodeD")
+            ET.parse(pic)
+            rc, out, _ = h.cli("screen", "report", HEALTHY, "--format", "json")
+            self.assertEqual(rc, 0)
+            self.assertEqual(json.loads(out)["summary"]["found"], False)
+
+    def test_bad_input(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "bad.jsonl")
+            with open(bad, "w") as f:
+                f.write('{"type":"screen","units":[]}\nnot json\n')
+            rc, _, err = h.cli("screen", "report", bad)
+            self.assertEqual(rc, 2)
+            self.assertIn("bad.jsonl:2: not JSON", err)
+            with open(NODE, encoding="utf-8") as f:
+                text = f.read()
+            with open(bad, "w") as f:
+                f.write(text.replace('"screen_summary"', '"other"'))
+            rc, _, err = h.cli("screen", "report", bad)
+            self.assertEqual(rc, 2)
+            self.assertIn("not a complete screen", err)
+            rc, _, err = h.cli("screen", "report", NODE, "--picture", os.path.join(d, "x.png"))
+            self.assertEqual(rc, 2)
+            self.assertIn("SVG", err)
+            rc, _, err = h.cli("screen", "report", NODE, "--matrix", NODE)
+            self.assertEqual(rc, 2)
+            self.assertEqual(os.path.getsize(NODE) > 0, True)
+            rc, _, err = h.cli("screen", "run")
+            self.assertEqual(rc, 2)
+            self.assertIn("-o FILE", err)
+
+
+if __name__ == "__main__":
+    unittest.main()
