@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # doc/: method and format pages, installed with the programs.
-dist_doc_DATA += doc/output.md doc/mpit.md doc/pt2pt.md doc/measurement.md doc/overlap.md doc/collectives.md doc/guidelines.md doc/onesided.md \
+dist_doc_DATA += doc/output.md doc/mpit.md doc/pt2pt.md doc/measurement.md doc/overlap.md doc/collectives.md doc/guidelines.md doc/screen.md doc/onesided.md \
 	doc/threads.md doc/startup.md doc/history.md doc/datatypes.md doc/osu.md doc/import.md doc/packaging.md doc/tuning.md doc/footprint.md \
 	doc/develop.md doc/releases.md doc/README.md doc/programs.md doc/options.md \
 	doc/multirail.md doc/multirail.png doc/ranks_sweep.png doc/footprint.png doc/releases-dashboard.png
