@@ -32,6 +32,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_overlap.cc \
 	tests/unit/test_pairing.cc \
 	tests/unit/test_screen.cc \
+	tests/unit/test_linkrate.cc \
 	tests/unit/test_pattern.cc \
 	tests/unit/test_policy.cc \
 	tests/unit/test_policy_adaptive.cc \

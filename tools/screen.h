@@ -5,6 +5,7 @@
 #ifndef MG_TOOLS_SCREEN_H
 #define MG_TOOLS_SCREEN_H
 
+#include "mg_linkrate.h"
 #include "mg_mpi.h"
 #include "mg_opts.h"
 #include "mg_screen.h"
@@ -29,7 +30,9 @@ typedef struct {
     double budget_s;   /* --time-budget; 0: none */
     double threshold;  /* fraction */
     double alpha;
-    double expect[SC_NMETRICS]; /* floors: MB/s, us; 0: none */
+    double expect[SC_NMETRICS]; /* floors: MB/s, us; 0: none (bandwidth: from expect_bw) */
+    const char *expect_bw;      /* --expect-bw: "MBPS" or "PCT%" of the link rate */
+    double link_gbps;           /* --link-gbps; 0: each node's own (mg_link_of_node) */
     int format;
     const char *output;
     int help, version;
@@ -42,6 +45,7 @@ typedef struct {
     int nunits, unit;           /* this rank's unit, -1 when it is idle */
     int *unit_rank;             /* world rank of every unit */
     char (*host)[SC_HOST_LEN];  /* host of every unit */
+    mg_link *link;              /* every unit's link (gbps 0: unknown) */
     int ranks_per_node_max;     /* the most ranks any node has */
     MPI_Comm ucomm;             /* the units (MPI_COMM_NULL on idle ranks) */
     int reps_planned, reps, min_reps;
@@ -54,6 +58,10 @@ typedef struct {
     double *bw_dir;             /* [a][b][r]: a's sending rate to b, nunits^2 x reps */
     char library[256];
 } sc_run;
+
+/* A bandwidth's share of the pair's link rate (the slower end's), NaN
+ * when a rate is unknown. */
+double sc_share(const sc_run *s, int a, int b, double mbps);
 
 /* Whether metric m is screened. */
 int sc_wants(const sc_opts *o, int m);

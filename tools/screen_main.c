@@ -66,9 +66,14 @@ static const mg_opt opts[] = {
     {.long_name = "alpha", .type = MG_OPT_DOUBLE, .offset = offsetof(sc_opts, alpha),
      .arg_name = "A", .def = "0.05", .min = 1e-9, .max = 0.5,
      .help = "family-wise error rate over the pairs"},
-    {.long_name = "expect-bw", .type = MG_OPT_DOUBLE, .offset = offsetof(sc_opts, expect[SC_BW]),
-     .arg_name = "MBPS", .min = 0, .max = 1e9,
-     .help = "a floor: pairs below this bandwidth (MB/s) are flagged"},
+    {.long_name = "expect-bw", .type = MG_OPT_STRING, .offset = offsetof(sc_opts, expect_bw),
+     .arg_name = "MBPS|PCT%",
+     .help = "a floor: pairs below this bandwidth are flagged, in MB/s or in % of the link "
+             "rate (the slowest node's)"},
+    {.long_name = "link-gbps", .type = MG_OPT_DOUBLE, .offset = offsetof(sc_opts, link_gbps),
+     .arg_name = "G", .min = 0, .max = 1e6,
+     .help = "the link rate in Gbit/s (default: each node's, from sysfs: the device MPI is "
+             "steered to, else the fastest active one)"},
     {.long_name = "expect-lat", .type = MG_OPT_DOUBLE,
      .offset = offsetof(sc_opts, expect[SC_LAT]), .arg_name = "US", .min = 0, .max = 1e9,
      .help = "a ceiling: pairs above this latency (us) are flagged"},
@@ -99,6 +104,66 @@ static int refuse(const sc_run *s, int code, const char *msg)
     if (s->rank == 0)
         fprintf(stderr, "mpigauge_screen: error: %s\n", msg);
     return code;
+}
+
+/* Every unit's link rate: its own node's (mg_link_of_node), or --link-gbps. */
+static void gather_links(sc_run *s)
+{
+    mg_link mine = {"", 0, 0}, *all = calloc((size_t)s->nranks, sizeof *all);
+    s->link = calloc((size_t)s->nunits, sizeof *s->link);
+    if (!all || !s->link)
+        MG_MPI_CHECK(MPI_ERR_NO_MEM);
+    if (mg_link_of_node(&mine) != 0)
+        memset(&mine, 0, sizeof mine);
+    MG_MPI_CHECK(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
+                               MPI_COMM_WORLD));
+    for (int u = 0; u < s->nunits; ++u) {
+        s->link[u] = all[s->unit_rank[u]];
+        if (s->o.link_gbps > 0) {
+            snprintf(s->link[u].device, sizeof s->link[u].device, "--link-gbps");
+            s->link[u].gbps = s->o.link_gbps;
+        }
+    }
+    free(all);
+}
+
+/* --expect-bw: MB/s, or a share of the slowest unit's link rate. 0, or -1
+ * with the reason in msg. */
+static int bw_floor(sc_run *s, char *msg, size_t len)
+{
+    const char *t = s->o.expect_bw;
+    char *end;
+    double v, slowest = 0;
+    if (t == NULL)
+        return 0;
+    v = strtod(t, &end);
+    if (end == t || !(v > 0) || (*end != '\0' && strcmp(end, "%") != 0)) {
+        snprintf(msg, len, "--expect-bw %.60s: a bandwidth in MB/s (900) or a share of the link "
+                           "rate (80%%)", t);
+        return -1;
+    }
+    if (*end == '\0') {
+        s->o.expect[SC_BW] = v;
+        return 0;
+    }
+    int across = 0;
+    for (int u = 0; u < s->nunits; ++u) {
+        if (u == 0 || s->link[u].gbps < slowest)
+            slowest = s->link[u].gbps;
+        across |= strcmp(s->host[u], s->host[0]) != 0;
+    }
+    if (!across) {
+        snprintf(msg, len, "--expect-bw %.60s: every pair is within one node, where no link "
+                           "rate applies; give the floor in MB/s", t);
+        return -1;
+    }
+    if (!(slowest > 0)) {
+        snprintf(msg, len, "--expect-bw %.60s: the link rate of a node is not known (sysfs); "
+                           "give it with --link-gbps, or the floor in MB/s", t);
+        return -1;
+    }
+    s->o.expect[SC_BW] = v / 100 * slowest * 125.0; /* Gbit/s -> MB/s */
+    return 0;
 }
 
 /* Hosts of every rank; the units, their ranks and hosts; this rank's unit. */
@@ -137,6 +202,7 @@ static int find_units(sc_run *s)
     for (int u = 0; u < s->nunits; ++u)
         if (s->unit_rank[u] == s->rank)
             s->unit = u;
+    gather_links(s);
     free(all);
     free(node_of);
     free(count);
@@ -179,6 +245,8 @@ static int plan(sc_run *s)
                  s->nunits, s->o.unit == SC_UNIT_NODE ? "node" : "rank");
         return refuse(s, MG_EXIT_USAGE, msg);
     }
+    if (bw_floor(s, msg, sizeof msg) != 0)
+        return refuse(s, MG_EXIT_USAGE, msg);
     s->min_reps = mg_screen_min_reps(np, s->o.alpha);
     s->reps_planned = s->o.reps > 0 ? (int)s->o.reps : s->min_reps + 5 > 12 ? s->min_reps + 5 : 12;
     if (16.0 * s->nunits * (double)s->nunits * s->reps_planned > SC_GATHER_MAX) {
@@ -314,6 +382,7 @@ static void release(sc_run *s)
 {
     free(s->unit_rank);
     free(s->host);
+    free(s->link);
     free(s->lat);
     free(s->bw_out);
     free(s->sbuf);

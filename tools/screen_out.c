@@ -40,6 +40,40 @@ static void cell(double v, char *buf, size_t len)
         snprintf(buf, len, "%.3g", v);
 }
 
+double sc_share(const sc_run *s, int a, int b, double mbps)
+{
+    const double g = fmin(s->link[a].gbps, s->link[b].gbps);
+    const int across = strcmp(s->host[a], s->host[b]) != 0;
+    return across && g > 0 && !isnan(mbps) ? mbps * 8e-3 / g : NAN;
+}
+
+/* Bandwidth: the link rates and the reference's share of the slowest. */
+static void link_line(FILE *f, const sc_run *s, const sc_verdict *v)
+{
+    double lo = INFINITY, hi = 0;
+    int same_device = 1, across = 0;
+    for (int u = 1; u < s->nunits; ++u)
+        across |= strcmp(s->host[u], s->host[0]) != 0;
+    if (!across) {
+        fprintf(f, "no pair crosses a link (one node): no link rate applies\n");
+        return;
+    }
+    for (int u = 0; u < s->nunits; ++u) {
+        lo = fmin(lo, s->link[u].gbps);
+        hi = fmax(hi, s->link[u].gbps);
+        same_device &= strcmp(s->link[u].device, s->link[0].device) == 0;
+    }
+    if (!(lo > 0)) {
+        fprintf(f, "link rate not known (sysfs; --link-gbps gives it)\n");
+        return;
+    }
+    char rate[64];
+    snprintf(rate, sizeof rate, hi > lo ? "%g-%g Gbit/s" : "%g Gbit/s", lo, hi);
+    fprintf(f, "link %s (%s): the reference is %.0f%% of %g Gbit/s\n", rate,
+            same_device ? s->link[0].device : "several devices",
+            100 * v->sum.reference * 8e-3 / lo, lo);
+}
+
 static char mark(const mg_screen_pair *q) { return q->outlier ? '*' : q->below_floor ? '!' : ' '; }
 
 static void matrix(FILE *f, const sc_run *s, const sc_verdict *v)
@@ -123,6 +157,8 @@ static void table_metric(FILE *f, const sc_run *s, const sc_verdict *v, int m)
                "alpha %g)\n",
             ref, metric_unit[m], s->o.threshold * 100, m == SC_BW ? "below" : "above", np,
             np == 1 ? "" : "s", s->o.alpha);
+    if (m == SC_BW)
+        link_line(f, s, v);
     if (v->cfg.expect > 0)
         fprintf(f, "! %s the expected %g %s\n", m == SC_BW ? "below" : "above", v->cfg.expect,
                metric_unit[m]);
@@ -198,16 +234,19 @@ static void table(FILE *f, const sc_run *s, const sc_verdict *v)
             table_metric(f, s, &v[m], m);
     fprintf(f, "\nVerdict\n");
     int said = 0, unclear = 0;
+    char which[16] = "";
     for (int m = 0; m < SC_NMETRICS; ++m)
         if (v[m].on) {
             verdict_lines(f, s, &v[m], m, &said);
-            unclear |= !v[m].sum.conclusive;
+            if (!v[m].sum.conclusive)
+                snprintf(which + strlen(which), sizeof which - strlen(which), "%s%s",
+                         unclear++ ? "," : "", metric_key[m]);
         }
     if (unclear)
-        fprintf(f, "  inconclusive: %d repetitions, %d needed to flag one of %ld pair%s (alpha %g)\n"
+        fprintf(f, "  inconclusive (%s): %d repetitions, %d needed to flag one of %ld pair%s\n"
                    "  %s\n",
-                s->reps, s->min_reps, mg_screen_npairs(s->nunits),
-                mg_screen_npairs(s->nunits) == 1 ? "" : "s", s->o.alpha,
+                which, s->reps, s->min_reps, mg_screen_npairs(s->nunits),
+                mg_screen_npairs(s->nunits) == 1 ? "" : "s",
                 s->nunits < 3 ? "two units: only a floor judges (--expect-bw, --expect-lat)"
                               : "more repetitions: --reps, --time-budget");
     else if (said == 0)
@@ -252,6 +291,8 @@ static void json_pairs(const sc_run *s, const sc_verdict *v, int m, mg_json *j)
         mg_json_string(j, "host_a", s->host[a]);
         mg_json_string(j, "host_b", s->host[b]);
         json_pair_fields(j, q);
+        if (m == SC_BW)
+            mg_json_number(j, "link_share", sc_share(s, a, b, q->median));
         const int flagged = q->outlier || q->below_floor;
         mg_json_string(j, "cause", !flagged ? NULL : q->named_end >= 0 ? unit_word(s) : "link");
         if (flagged && q->named_end >= 0)
@@ -333,6 +374,14 @@ static void json_run(const sc_run *s, mg_json *j)
         mg_json_int(j, "unit", u);
         mg_json_string(j, "host", s->host[u]);
         mg_json_int(j, "rank", s->unit_rank[u]);
+        if (s->link[u].gbps > 0) {
+            mg_json_object_begin(j, "link");
+            mg_json_string(j, "device", s->link[u].device);
+            mg_json_number(j, "gbps", s->link[u].gbps);
+            mg_json_object_end(j);
+        } else {
+            mg_json_null(j, "link");
+        }
         mg_json_object_end(j);
     }
     mg_json_array_end(j);

@@ -27,6 +27,7 @@ util_libmgutil_a_SOURCES = \
 	util/mg_outname.c util/mg_outname.h \
 	util/mg_pairing.c util/mg_pairing.h \
 	util/mg_screen.c util/mg_screen.h \
+	util/mg_linkrate.c util/mg_linkrate.h \
 	util/mg_pattern.c util/mg_pattern.h \
 	util/mg_policy.c util/mg_policy.h \
 	util/mg_rails.c util/mg_rails.h \

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge history add|list|show|check|export` (doc/history.md)."""
+import argparse
 import json
 import os
 import sys
@@ -39,6 +40,11 @@ def add_parser(sub, add_verdict_options):
     add_verdict_options(c)
     c.add_argument("--format", choices=("text", "markdown", "json"), default="text")
     c.add_argument("-o", "--output", help="write the comparison to FILE")
+    c.add_argument("--floor", action="append", default=[], metavar="BENCH[:SIZE]=VALUE",
+                   help="an absolute gate as well as the verdicts (repeatable): NEW's median "
+                   "at BENCH (and SIZE; every size without) no worse than VALUE in the "
+                   "series' unit, a floor for a rate (bw:1M=10000) and a ceiling for a time "
+                   "(latency:8=2.5); exit 1 when the 95%% CI of NEW's median lies beyond it")
     r = hs.add_parser("remove", help="remove a tag and everything added under it")
     r.add_argument("tag", metavar="TAG")
     e = hs.add_parser("export", help="JSON Lines back out (all, or some tags)")
@@ -207,6 +213,7 @@ def _check(hist, a):
     from .compare import compare_sets, comparison, parse_threshold
     from .render import render_json, render_markdown, render_text
     threshold = parse_threshold(a.threshold)
+    floors = [parse_floor(f) for f in a.floor]
     if not 0 < a.alpha < 1:
         raise UsageError("--alpha must be between 0 and 1")
     if a.output:
@@ -238,11 +245,51 @@ def _check(hist, a):
     else:
         sys.stdout.write(doc)
     slower = [r for r in rows if r.verdict == "slower"]
+    beyond = check_floors(new, floors)
     if slower:
         print(f"mpigauge history: regression: {len(slower)} of {len(rows)} series of "
               f"{new.label} are slower than {base.label}", file=sys.stderr)
-        return EXIT_FAIL
-    return EXIT_OK
+    return EXIT_FAIL if slower or beyond else EXIT_OK
+
+
+def parse_floor(text):
+    """BENCH[:SIZE]=VALUE -> (bench, size or None, value); UsageError."""
+    where, eq, value = text.partition("=")
+    bench, colon, size = where.partition(":")
+    try:
+        v = float(value)
+        sz = parse_size_arg(size) if colon else None
+    except (ValueError, argparse.ArgumentTypeError) as e:
+        raise UsageError(f"--floor {text}: BENCH[:SIZE]=VALUE, like bw:1M=10000 ({e})") from None
+    if not eq or not bench or not v > 0:
+        raise UsageError(f"--floor {text}: BENCH[:SIZE]=VALUE with a positive VALUE, like "
+                         "bw:1M=10000 or latency:8=2.5")
+    return bench, sz, v
+
+
+def check_floors(new, floors):
+    """Each floor against NEW's series: a line on standard error per series
+    checked; the number whose whole 95% CI of the median is beyond it."""
+    from .compare import higher_is_better
+    beyond = 0
+    for bench, size, value in floors:
+        hits = [(k, items) for k, items in new.series().items()
+                if k.bench == bench and (size is None or k.size == size)]
+        if not hits:
+            raise UsageError(f"--floor {bench}{'' if size is None else ':' + size_label(size)}"
+                             f": no such series in {new.label}")
+        for key, items in sorted(hits, key=lambda kv: kv[0].size or 0):
+            meds = [r["median"] for _, r in items]
+            med, (lo, hi, _) = median(meds), median_ci(meds)
+            up = higher_is_better(key.unit)
+            out = (hi < value) if up else (lo > value)
+            unclear = not out and ((lo < value) if up else (hi > value))
+            state = ("BEYOND" if out else "unclear (the CI holds it)" if unclear else "met")
+            beyond += out
+            print(f"floor {bench} {size_label(key.size)}: {fmt_num(med)} {key.unit} "
+                  f"[{fmt_num(lo)}, {fmt_num(hi)}], {'at least' if up else 'at most'} "
+                  f"{fmt_num(value)}: {state}", file=sys.stderr)
+    return beyond
 
 
 def _export(hist, a):

@@ -115,6 +115,23 @@ class TestShowCheckExport(HistoryCase):
         self.assertIn("same", verdicts)
         self.assertNotIn("slower", verdicts)
 
+    def test_check_floors_gate_on_absolute_values(self):
+        self.hist("add", BASE, "--tag", "v1")
+        # no regression; floors met: exit 0, one line per series checked
+        rc, _, err = self.hist("check", BASE, "--against", "last", "--floor", "bw:64K=100",
+                               "--floor", "latency=1000")
+        self.assertEqual(rc, 0, err)
+        self.assertRegex(err, r"floor bw 64K: \S+ MB/s \[\S+, \S+\], at least 100\.0: met")
+        self.assertEqual(len(re.findall(r"^floor latency ", err, re.M)), 3)
+        # a ceiling the latency misses: exit 1, said
+        rc, _, err = self.hist("check", BASE, "--against", "last", "--floor", "latency:8=0.01")
+        self.assertEqual(rc, 1)
+        self.assertRegex(err, r"floor latency 8: .* at most 0\.010: BEYOND")
+        for bad in ("bw", "bw:1M=", "bw:1M=-3", "bw:abc=5", "nosuch=5", "bw:3K=5"):
+            rc, _, err = self.hist("check", BASE, "--against", "last", "--floor", bad)
+            self.assertEqual(rc, 2, (bad, err))
+            self.assertIn("--floor", err)
+
     def test_configurations_of_one_interleaved_run_are_paired(self):
         recs = h.interleaved_records({"release": [1.0, 1.6, 1.0, 1.6, 1.0, 1.6, 1.0, 1.6],
                                       "new": [1.2, 1.92, 1.2, 1.92, 1.2, 1.92, 1.2, 1.92]})
