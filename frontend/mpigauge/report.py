@@ -43,6 +43,23 @@ def sentinel_table(s):
                            "load", "ctxt", "steal", "note"], rows, numeric=(1, 2, 3, 4, 5, 6, 7)))
 
 
+def link_share(items, value):
+    """A bandwidth (MB/s) as a share of the slowest link of the launches'
+    ranks (their run records' "links"), when the ranks span nodes and every
+    link is known; else None."""
+    rates = []
+    for la, _ in items:
+        run = la.run
+        links = run.get("links")
+        if (run.get("nnodes") or 1) < 2 or not isinstance(links, list) or not links or \
+                any(not isinstance(x, dict) or not isinstance(x.get("gbps"), (int, float))
+                    for x in links):
+            return None
+        rates.append(min(x["gbps"] for x in links))
+    low = min(rates) if rates else 0
+    return value / (low * 125.0) if low > 0 and value == value else None
+
+
 def results_tables(s):
     """A table per benchmark of one set: median, CI, launch range, p99, regimes."""
     parts = []
@@ -58,18 +75,25 @@ def results_tables(s):
     for pk, rows in by_bench.items():
         name = bench_label(pk, need)
         parts.append(f"<h4>{html.escape(name)} ({html.escape(str(pk.unit))})</h4>")
-        body = []
+        body, shares = [], []
         for key, items in rows:
             med, lo, hi, n = aggregate(items)
+            shares.append(link_share(items, med) if key.unit == "MB/s" else None)
             meds = [r["median"] for _, r in items]
             p99 = median([r["p99"] for _, r in items if isinstance(r.get("p99"), (int, float))] or [float("nan")])
             groups = rg.describe(meds, rg.clusters(meds))
             regimes = " / ".join(f"{fmt_num(v)} x{c}" for v, c in groups) if len(groups) > 1 else ""
             body.append([size_label(key.size), fmt_num(med), f"{fmt_num(lo)} .. {fmt_num(hi)}",
                          fmt_num(min(meds)), fmt_num(max(meds)), fmt_num(p99), n, regimes])
-        parts.append(_html_table(["size", "median", "95% CI", "lowest launch", "highest launch",
-                                  "p99", "launches", "launch regimes"], body,
-                                 numeric=(1, 2, 3, 4, 5, 6)))
+        head = ["size", "median", "95% CI", "lowest launch", "highest launch", "p99",
+                "launches", "launch regimes"]
+        numeric = (1, 2, 3, 4, 5, 6)
+        if any(x is not None for x in shares):
+            head.insert(3, "of link")
+            for row, x in zip(body, shares):
+                row.insert(3, "-" if x is None else f"{100 * x:.0f}%")
+            numeric = (1, 2, 3, 4, 5, 6, 7)
+        parts.append(_html_table(head, body, numeric=numeric))
     return "\n".join(parts)
 
 

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "mg_binding.h"
 #include "mg_json.h"
+#include "mg_linkrate.h"
 #include "mg_opts_json.h"
 #include "mg_report.h"
 #include "mg_secret.h"
@@ -83,6 +84,13 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     mg_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
     p->bindings = gather_strings(bind, ctx->comm);
+    {
+        mg_link l;
+        char mine[96] = "";
+        if (mg_link_of_node(&l) == 0)
+            snprintf(mine, sizeof mine, "%s %g", l.device, l.gbps);
+        p->links = gather_strings(mine, ctx->comm);
+    }
     if (ctx->rank == 0 && !ctx->cfg->no_cvars)
         mg_cvars_read(&p->cvars, ctx->comm);
 }
@@ -97,11 +105,15 @@ void mg_prov_free(mg_prov *p)
         free(p->bindings[0]);
         free(p->bindings);
     }
+    if (p->links) {
+        free(p->links[0]);
+        free(p->links);
+    }
     mg_cvars_free(&p->cvars);
     for (size_t i = 0; i < p->nenv; ++i)
         free(p->env[i]);
     free(p->env);
-    p->hosts = p->bindings = NULL;
+    p->hosts = p->bindings = p->links = NULL;
     p->env = NULL;
     p->nenv = 0;
 }
@@ -216,6 +228,26 @@ static void write_pairs(mg_json *j, const mg_prov *p, const mg_run_info *ri)
     mg_json_array_end(j);
 }
 
+/* Every rank's node link ({"device","gbps"}, null unknown): what a
+ * bandwidth between nodes can be set against (doc/output.md). */
+static void write_links(mg_json *j, const mg_prov *p)
+{
+    mg_json_array_begin(j, "links");
+    for (int i = 0; i < p->nranks; ++i) {
+        char dev[64];
+        double gbps = 0;
+        if (sscanf(p->links[i], "%63s %lf", dev, &gbps) != 2 || !(gbps > 0)) {
+            mg_json_null(j, NULL);
+            continue;
+        }
+        mg_json_object_begin(j, NULL);
+        mg_json_string(j, "device", dev);
+        mg_json_number(j, "gbps", gbps);
+        mg_json_object_end(j);
+    }
+    mg_json_array_end(j);
+}
+
 /* Where the ranks ran: hosts, bindings, nodes, pairs, the computation. */
 static void write_placement(mg_json *j, const mg_prov *p, const mg_run_info *ri)
 {
@@ -229,6 +261,8 @@ static void write_placement(mg_json *j, const mg_prov *p, const mg_run_info *ri)
     for (int i = 0; i < p->nranks; ++i)
         mg_json_string(j, NULL, p->bindings[i]);
     mg_json_array_end(j);
+    if (p->links)
+        write_links(j, p);
     mg_json_array_begin(j, "node_of_rank");
     for (int i = 0; i < p->nranks; ++i)
         mg_json_int(j, NULL, ri->node_of[i]);

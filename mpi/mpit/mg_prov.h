@@ -18,6 +18,8 @@ typedef struct mg_prov {
     int nranks, nnodes;
     char **hosts;    /* rank 0 only: host name of every rank */
     char **bindings; /* rank 0 only: CPU binding of every rank (hwloc list) */
+    char **links;    /* rank 0 only: every rank's node link, "DEVICE GBPS" ("" unknown;
+                      * util/mg_linkrate.h), or NULL */
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int mpi_version, mpi_subversion;
     double timer_overhead_s, timer_resolution_s;

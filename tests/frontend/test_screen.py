@@ -100,5 +100,28 @@ class Screen(unittest.TestCase):
             self.assertIn("-o FILE", err)
 
 
+class LinkShare(unittest.TestCase):
+    def test_report_says_the_share_of_the_link(self):
+        """A bandwidth between nodes with known links gets an "of link"
+        column in `mpigauge report`: 12000 MB/s of 100 Gbit/s is 96%."""
+        with open(os.path.join(DATA, "new.jsonl"), encoding="utf-8") as f:
+            recs = [json.loads(line) for line in f]
+        for r in recs:
+            if r["type"] == "run":
+                r["nnodes"], r["hosts"] = 2, ["n1", "n2"]
+                r["links"] = [{"device": "mlx5_0:1", "gbps": 100}, {"device": "ib0", "gbps": 200}]
+        with tempfile.TemporaryDirectory() as d:
+            path, page = os.path.join(d, "two.jsonl"), os.path.join(d, "two.html")
+            h.write_jsonl(path, recs)
+            rc, _, err = h.cli("report", path, "-o", page, "--no-plot")
+            self.assertEqual(rc, 0, err)
+            with open(page, encoding="utf-8") as f:
+                text = f.read()
+        self.assertIn("<th>of link</th>", text)
+        self.assertRegex(text, r"<td>64K</td><td class=num>12000</td><td class=num>[^<]*</td>"
+                               r"<td class=num>96%</td>")
+        self.assertEqual(text.count("<th>of link</th>"), 1)  # bw only, not latency
+
+
 if __name__ == "__main__":
     unittest.main()
