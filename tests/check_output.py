@@ -13,6 +13,8 @@ import math
 import re
 import sys
 
+import screen_output
+
 FEW_SAMPLES = 10  # util/mg_report.h MG_FEW_SAMPLES
 
 RESULT_FIELDS = ["benchmark", "size_bytes", "unit", "median", "mean", "min", "max",
@@ -534,41 +536,6 @@ def check_library(text, alone):
         need(r.get("runs_alone") is alone, f"runs_alone {r.get('runs_alone')!r}, want {alone}")
 
 
-def check_screen_json(text, where):
-    """mpigauge_screen --format json: the run record, a pair record per metric
-    and pair, a verdict per metric, the summary last, consistent."""
-    recs = [json.loads(line, object_pairs_hook=unique_keys) for line in text.splitlines()]
-    need(recs and recs[0]["type"] == "screen", f"{where}: the first record is not 'screen'")
-    run, summ = recs[0], recs[-1]
-    need(summ["type"] == "screen_summary", f"{where}: the last record is not 'screen_summary'")
-    n = run["nunits"]
-    need(len(run["units"]) == n >= 2, f"{where}: units {run['units']} for nunits {n}")
-    pairs = [r for r in recs if r["type"] == "screen_pair"]
-    need(len(pairs) == len(run["metrics"]) * n * (n - 1) // 2, f"{where}: {len(pairs)} pairs")
-    for p in pairs:
-        need(0 <= p["a"] < p["b"] < n and len(p["values"]) == run["reps"],
-             f"{where}: pair {p['a']}-{p['b']} with {len(p['values'])} values")
-        need(p["median"] is None or p["median"] > 0, f"{where}: median {p['median']}")
-    verdicts = [r for r in recs if r["type"] == "screen_verdict"]
-    need(sorted(v["metric"] for v in verdicts) == sorted(run["metrics"]), f"{where}: verdicts")
-    found = any(v["outliers"] or v["below_expect"] for v in verdicts)
-    need(summ["found"] == found, f"{where}: summary found {summ['found']}, verdicts {found}")
-    want = 3 if found else 0 if summ["conclusive"] else 4
-    need(summ["exit_code"] == want, f"{where}: exit_code {summ['exit_code']}, not {want}")
-    need(1 <= run["reps"] <= run["reps_planned"], f"{where}: reps {run['reps']}")
-
-
-def check_screen_table(text):
-    """mpigauge_screen's table: within 80 columns, a matrix per metric, the
-    verdict."""
-    lines = text.splitlines()
-    need(lines and lines[0].startswith("mpigauge_screen: "), "no mpigauge_screen heading")
-    wide = [x for x in lines if len(x) > 80]
-    need(not wide, f"a line wider than 80 columns: {wide[:1]}")
-    need("Verdict" in lines, "no Verdict section")
-    need(any(x.startswith("reference ") for x in lines), "no reference line")
-
-
 def main():
     kind, out_path, err_path = sys.argv[1:4]
     out = open(out_path, encoding="utf-8").read()
@@ -602,16 +569,16 @@ def main():
         elif kind in ("library-alone", "library"):
             check_library(out, kind == "library-alone")
         elif kind == "screen-table":
-            check_screen_table(out)
+            screen_output.check_table(out)
         elif kind == "screen-json":
             if out.strip():
-                check_screen_json(out, "stdout")
+                screen_output.check_json(out, "stdout")
         elif kind != "none":
             raise Bad(f"unknown check kind {kind}")
         if len(sys.argv) > 4:
-            check = check_screen_json if kind.startswith("screen") else check_jsonl
+            check = screen_output.check_json if kind.startswith("screen") else check_jsonl
             check(open(sys.argv[4], encoding="utf-8").read(), sys.argv[4])
-    except (Bad, ValueError, KeyError, OSError) as e:
+    except (Bad, screen_output.Bad, ValueError, KeyError, OSError) as e:
         print(f"check_output: {e}")
         return 1
     return 0

@@ -22,13 +22,13 @@ enum { SC_TABLE = 0, SC_JSON = 1 };
 #define SC_HOST_LEN 64
 
 typedef struct {
-    int unit;          /* --unit */
-    mg_list metrics;   /* --metrics (SC_BW, SC_LAT); empty: both */
+    int unit;        /* --unit */
+    mg_list metrics; /* --metrics (SC_BW, SC_LAT); empty: both */
     uint64_t lat_bytes, bw_bytes;
     long lat_iters, bw_iters, window;
-    long reps;         /* 0: automatic */
-    double budget_s;   /* --time-budget; 0: none */
-    double threshold;  /* fraction */
+    long reps;        /* 0: automatic */
+    double budget_s;  /* --time-budget; 0: none */
+    double threshold; /* fraction */
     double alpha;
     double expect[SC_NMETRICS]; /* floors: MB/s, us; 0: none (bandwidth: from expect_bw) */
     const char *expect_bw;      /* --expect-bw: "MBPS" or "PCT%" of the link rate */
@@ -42,20 +42,20 @@ typedef struct {
 typedef struct {
     sc_opts o;
     int rank, nranks;
-    int nunits, unit;           /* this rank's unit, -1 when it is idle */
-    int *unit_rank;             /* world rank of every unit */
-    char (*host)[SC_HOST_LEN];  /* host of every unit */
-    mg_link *link;              /* every unit's link (gbps 0: unknown) */
-    int ranks_per_node_max;     /* the most ranks any node has */
-    MPI_Comm ucomm;             /* the units (MPI_COMM_NULL on idle ranks) */
+    int nunits, unit;          /* this rank's unit, -1 when it is idle */
+    int *unit_rank;            /* world rank of every unit */
+    char (*host)[SC_HOST_LEN]; /* host of every unit */
+    mg_link *link;             /* every unit's link (gbps 0: unknown) */
+    int ranks_per_node_max;    /* the most ranks any node has */
+    MPI_Comm ucomm;            /* the units (MPI_COMM_NULL on idle ranks) */
     int reps_planned, reps, min_reps;
-    double rep_s, seconds;      /* one repetition (the warm-up's), the whole screen */
+    double rep_s, seconds; /* one repetition (the warm-up's), the whole screen */
     int stopped_by_budget;
-    double *lat, *bw_out;       /* this unit's: nunits x reps_planned, NaN none */
-    void *sbuf, *rbuf;          /* window x bw_bytes each */
+    double *lat, *bw_out; /* this unit's: nunits x reps_planned, NaN none */
+    void *sbuf, *rbuf;    /* window x bw_bytes each */
     /* rank 0 after the gather: pair-major npairs x reps */
     double *x[SC_NMETRICS];
-    double *bw_dir;             /* [a][b][r]: a's sending rate to b, nunits^2 x reps */
+    double *bw_dir; /* [a][b][r]: a's sending rate to b, nunits^2 x reps */
     char library[256];
 } sc_run;
 

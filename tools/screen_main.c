@@ -32,69 +32,143 @@ static const char *const format_names[] = {"table", "json", NULL};
 #define SC_GATHER_MAX ((double)(1u << 30))
 
 static const mg_opt opts[] = {
-    {.long_name = "unit", .type = MG_OPT_CHOICE, .offset = offsetof(sc_opts, unit),
-     .arg_name = "node|rank", .choices = unit_names, .def = "node",
+    {.long_name = "unit",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(sc_opts, unit),
+     .arg_name = "node|rank",
+     .choices = unit_names,
+     .def = "node",
      .help = "what is screened: every pair of nodes (the lowest rank of each; the others "
              "wait idle) or every pair of ranks"},
-    {.long_name = "metrics", .type = MG_OPT_LIST, .offset = offsetof(sc_opts, metrics),
-     .arg_name = "LIST", .choices = metric_names, .help = "bw, lat (default both)"},
-    {.long_name = "lat-bytes", .type = MG_OPT_SIZE, .offset = offsetof(sc_opts, lat_bytes),
-     .arg_name = "SIZE", .def = "8", .min = 0, .max = 1 << 20,
+    {.long_name = "metrics",
+     .type = MG_OPT_LIST,
+     .offset = offsetof(sc_opts, metrics),
+     .arg_name = "LIST",
+     .choices = metric_names,
+     .help = "bw, lat (default both)"},
+    {.long_name = "lat-bytes",
+     .type = MG_OPT_SIZE,
+     .offset = offsetof(sc_opts, lat_bytes),
+     .arg_name = "SIZE",
+     .def = "8",
+     .min = 0,
+     .max = 1 << 20,
      .help = "latency: message size"},
-    {.long_name = "lat-iters", .type = MG_OPT_LONG, .offset = offsetof(sc_opts, lat_iters),
-     .arg_name = "N", .def = "50", .min = 1, .max = 1e6,
+    {.long_name = "lat-iters",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(sc_opts, lat_iters),
+     .arg_name = "N",
+     .def = "50",
+     .min = 1,
+     .max = 1e6,
      .help = "latency: ping-pongs per pair and repetition (their median)"},
-    {.long_name = "bw-bytes", .type = MG_OPT_SIZE, .offset = offsetof(sc_opts, bw_bytes),
-     .arg_name = "SIZE", .def = "1M", .min = 1, .max = 1 << 30,
+    {.long_name = "bw-bytes",
+     .type = MG_OPT_SIZE,
+     .offset = offsetof(sc_opts, bw_bytes),
+     .arg_name = "SIZE",
+     .def = "1M",
+     .min = 1,
+     .max = 1 << 30,
      .help = "bandwidth: message size"},
-    {.long_name = "window", .type = MG_OPT_LONG, .offset = offsetof(sc_opts, window),
-     .arg_name = "N", .def = "8", .min = 1, .max = 1024,
+    {.long_name = "window",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(sc_opts, window),
+     .arg_name = "N",
+     .def = "8",
+     .min = 1,
+     .max = 1024,
      .help = "bandwidth: messages in flight"},
-    {.long_name = "bw-iters", .type = MG_OPT_LONG, .offset = offsetof(sc_opts, bw_iters),
-     .arg_name = "N", .def = "2", .min = 1, .max = 1e6,
+    {.long_name = "bw-iters",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(sc_opts, bw_iters),
+     .arg_name = "N",
+     .def = "2",
+     .min = 1,
+     .max = 1e6,
      .help = "bandwidth: windows per direction, pair and repetition"},
-    {.long_name = "reps", .type = MG_OPT_LONG, .offset = offsetof(sc_opts, reps),
-     .arg_name = "N", .min = 1, .max = 100000,
+    {.long_name = "reps",
+     .type = MG_OPT_LONG,
+     .offset = offsetof(sc_opts, reps),
+     .arg_name = "N",
+     .min = 1,
+     .max = 100000,
      .help = "repetitions of the tournament (default: 5 more than the error control needs "
              "to flag one pair, at least 12)"},
-    {.long_name = "time-budget", .type = MG_OPT_DOUBLE, .offset = offsetof(sc_opts, budget_s),
-     .arg_name = "S", .min = 0, .max = 1e7,
+    {.long_name = "time-budget",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(sc_opts, budget_s),
+     .arg_name = "S",
+     .min = 0,
+     .max = 1e7,
      .help = "seconds for the whole screen: fewer repetitions when they do not fit"},
-    {.long_name = "threshold", .type = MG_OPT_PERCENT, .offset = offsetof(sc_opts, threshold),
-     .arg_name = "PCT", .def = "20%", .min = 0.01, .max = 0.99,
+    {.long_name = "threshold",
+     .type = MG_OPT_PERCENT,
+     .offset = offsetof(sc_opts, threshold),
+     .arg_name = "PCT",
+     .def = "20%",
+     .min = 0.01,
+     .max = 0.99,
      .help = "an outlier is worse than the reference by more than this"},
-    {.long_name = "alpha", .type = MG_OPT_DOUBLE, .offset = offsetof(sc_opts, alpha),
-     .arg_name = "A", .def = "0.05", .min = 1e-9, .max = 0.5,
+    {.long_name = "alpha",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(sc_opts, alpha),
+     .arg_name = "A",
+     .def = "0.05",
+     .min = 1e-9,
+     .max = 0.5,
      .help = "family-wise error rate over the pairs"},
-    {.long_name = "expect-bw", .type = MG_OPT_STRING, .offset = offsetof(sc_opts, expect_bw),
+    {.long_name = "expect-bw",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(sc_opts, expect_bw),
      .arg_name = "MBPS|PCT%",
      .help = "a floor: pairs below this bandwidth are flagged, in MB/s or in % of the link "
              "rate (the slowest node's)"},
-    {.long_name = "link-gbps", .type = MG_OPT_DOUBLE, .offset = offsetof(sc_opts, link_gbps),
-     .arg_name = "G", .min = 0, .max = 1e6,
+    {.long_name = "link-gbps",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(sc_opts, link_gbps),
+     .arg_name = "G",
+     .min = 0,
+     .max = 1e6,
      .help = "the link rate in Gbit/s (default: each node's, from sysfs: the device MPI is "
              "steered to, else the fastest active one)"},
-    {.long_name = "expect-lat", .type = MG_OPT_DOUBLE,
-     .offset = offsetof(sc_opts, expect[SC_LAT]), .arg_name = "US", .min = 0, .max = 1e9,
+    {.long_name = "expect-lat",
+     .type = MG_OPT_DOUBLE,
+     .offset = offsetof(sc_opts, expect[SC_LAT]),
+     .arg_name = "US",
+     .min = 0,
+     .max = 1e9,
      .help = "a ceiling: pairs above this latency (us) are flagged"},
-    {.long_name = "format", .type = MG_OPT_CHOICE, .offset = offsetof(sc_opts, format),
-     .arg_name = "table|json", .choices = format_names, .def = "table",
+    {.long_name = "format",
+     .type = MG_OPT_CHOICE,
+     .offset = offsetof(sc_opts, format),
+     .arg_name = "table|json",
+     .choices = format_names,
+     .def = "table",
      .help = "output format (json: JSON Lines, doc/screen.md)"},
-    {.short_name = 'o', .long_name = "output", .type = MG_OPT_STRING,
-     .offset = offsetof(sc_opts, output), .arg_name = "FILE",
+    {.short_name = 'o',
+     .long_name = "output",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(sc_opts, output),
+     .arg_name = "FILE",
      .help = "write the output to FILE (complete, or not at all)"},
-    {.short_name = 'h', .long_name = "help", .type = MG_OPT_FLAG,
-     .offset = offsetof(sc_opts, help), .help = "this help"},
-    {.long_name = "version", .type = MG_OPT_FLAG, .offset = offsetof(sc_opts, version),
+    {.short_name = 'h',
+     .long_name = "help",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(sc_opts, help),
+     .help = "this help"},
+    {.long_name = "version",
+     .type = MG_OPT_FLAG,
+     .offset = offsetof(sc_opts, version),
      .help = "the version"},
     {.type = MG_OPT_END}};
 
 static void usage(FILE *f, const mg_opt_table *t)
 {
-    fprintf(f, "usage: mpirun [...] mpigauge_screen [options]\n"
-               "  latency and bandwidth between every pair of nodes (or ranks) in the rounds of\n"
-               "  a round-robin tournament; names the slow nodes and links (doc/screen.md)\n"
-               "exit status: 0 nothing found; 3 something named; 4 inconclusive; 2 usage; 99 MPI\n\n");
+    fprintf(f,
+            "usage: mpirun [...] mpigauge_screen [options]\n"
+            "  latency and bandwidth between every pair of nodes (or ranks) in the rounds of\n"
+            "  a round-robin tournament; names the slow nodes and links (doc/screen.md)\n"
+            "exit status: 0 nothing found; 3 something named; 4 inconclusive; 2 usage; 99 MPI\n\n");
     mg_opts_help(f, t, 1);
 }
 
@@ -138,8 +212,10 @@ static int bw_floor(sc_run *s, char *msg, size_t len)
         return 0;
     v = strtod(t, &end);
     if (end == t || !(v > 0) || (*end != '\0' && strcmp(end, "%") != 0)) {
-        snprintf(msg, len, "--expect-bw %.60s: a bandwidth in MB/s (900) or a share of the link "
-                           "rate (80%%)", t);
+        snprintf(msg, len,
+                 "--expect-bw %.60s: a bandwidth in MB/s (900) or a share of the link "
+                 "rate (80%%)",
+                 t);
         return -1;
     }
     if (*end == '\0') {
@@ -153,13 +229,17 @@ static int bw_floor(sc_run *s, char *msg, size_t len)
         across |= strcmp(s->host[u], s->host[0]) != 0;
     }
     if (!across) {
-        snprintf(msg, len, "--expect-bw %.60s: every pair is within one node, where no link "
-                           "rate applies; give the floor in MB/s", t);
+        snprintf(msg, len,
+                 "--expect-bw %.60s: every pair is within one node, where no link "
+                 "rate applies; give the floor in MB/s",
+                 t);
         return -1;
     }
     if (!(slowest > 0)) {
-        snprintf(msg, len, "--expect-bw %.60s: the link rate of a node is not known (sysfs); "
-                           "give it with --link-gbps, or the floor in MB/s", t);
+        snprintf(msg, len,
+                 "--expect-bw %.60s: the link rate of a node is not known (sysfs); "
+                 "give it with --link-gbps, or the floor in MB/s",
+                 t);
         return -1;
     }
     s->o.expect[SC_BW] = v / 100 * slowest * 125.0; /* Gbit/s -> MB/s */
@@ -190,7 +270,8 @@ static int find_units(sc_run *s)
         if (k == nnodes)
             s->unit_rank[nnodes++] = r; /* the node's lowest rank, for now */
         node_of[r] = k;
-        s->ranks_per_node_max = ++count[k] > s->ranks_per_node_max ? count[k] : s->ranks_per_node_max;
+        s->ranks_per_node_max =
+            ++count[k] > s->ranks_per_node_max ? count[k] : s->ranks_per_node_max;
     }
     s->nunits = s->o.unit == SC_UNIT_NODE ? nnodes : s->nranks;
     for (int u = 0; u < s->nunits; ++u) {
@@ -299,9 +380,12 @@ static int analyse(sc_run *s, sc_verdict *v)
         v[m].on = sc_wants(&s->o, m);
         if (!v[m].on)
             continue;
-        v[m].cfg = (mg_screen_cfg){.nunits = s->nunits, .reps = s->reps,
-                                   .higher_better = m == SC_BW, .threshold = s->o.threshold,
-                                   .alpha = s->o.alpha, .expect = s->o.expect[m]};
+        v[m].cfg = (mg_screen_cfg){.nunits = s->nunits,
+                                   .reps = s->reps,
+                                   .higher_better = m == SC_BW,
+                                   .threshold = s->o.threshold,
+                                   .alpha = s->o.alpha,
+                                   .expect = s->o.expect[m]};
         v[m].pairs = calloc((size_t)np, sizeof *v[m].pairs);
         v[m].flagged = calloc((size_t)s->nunits, sizeof(int));
         v[m].named = calloc((size_t)s->nunits, sizeof(int));

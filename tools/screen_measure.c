@@ -188,8 +188,8 @@ int sc_gather(sc_run *s)
     if (ok) {
         memcpy(mine, s->lat, (size_t)n * (size_t)R * sizeof *mine);
         memcpy(mine + (size_t)n * R, s->bw_out, (size_t)n * (size_t)R * sizeof *mine);
-        MG_MPI_CHECK(MPI_Gather(mine, (int)per, MPI_DOUBLE, all, (int)per, MPI_DOUBLE, 0,
-                                s->ucomm));
+        MG_MPI_CHECK(
+            MPI_Gather(mine, (int)per, MPI_DOUBLE, all, (int)per, MPI_DOUBLE, 0, s->ucomm));
         if (s->unit == 0) {
             for (size_t k = 0; k < (size_t)n * n * R; ++k)
                 s->bw_dir[k] = NAN;

@@ -18,7 +18,10 @@ enum { MATRIX_MAX = 10, WORST_LISTED = 10 };
 static const char *const metric_key[] = {"bw", "lat"};
 static const char *const metric_unit[] = {"MB/s", "us"};
 
-static const char *unit_word(const sc_run *s) { return s->o.unit == SC_UNIT_NODE ? "node" : "rank"; }
+static const char *unit_word(const sc_run *s)
+{
+    return s->o.unit == SC_UNIT_NODE ? "node" : "rank";
+}
 
 /* A unit's label: its host (node mode), or "rank R (HOST)". */
 static void label(const sc_run *s, int u, char *buf, size_t len)
@@ -70,8 +73,8 @@ static void link_line(FILE *f, const sc_run *s, const sc_verdict *v)
     char rate[64];
     snprintf(rate, sizeof rate, hi > lo ? "%g-%g Gbit/s" : "%g Gbit/s", lo, hi);
     fprintf(f, "link %s (%s): the reference is %.0f%% of %g Gbit/s\n", rate,
-            same_device ? s->link[0].device : "several devices",
-            100 * v->sum.reference * 8e-3 / lo, lo);
+            same_device ? s->link[0].device : "several devices", 100 * v->sum.reference * 8e-3 / lo,
+            lo);
 }
 
 static char mark(const mg_screen_pair *q) { return q->outlier ? '*' : q->below_floor ? '!' : ' '; }
@@ -142,8 +145,9 @@ static void table_metric(FILE *f, const sc_run *s, const sc_verdict *v, int m)
     if (strspn(size, "0123456789") == strlen(size))
         snprintf(size, sizeof size, "%llu B", (unsigned long long)bytes);
     if (m == SC_BW)
-        fprintf(f, "\nBandwidth, %s x %ld (MB/s, the slower direction; median of the repetitions)\n",
-               size, s->o.window);
+        fprintf(f,
+                "\nBandwidth, %s x %ld (MB/s, the slower direction; median of the repetitions)\n",
+                size, s->o.window);
     else
         fprintf(f, "\nLatency, %s (us, half round trip; median of the repetitions)\n", size);
     if (s->nunits <= MATRIX_MAX)
@@ -153,15 +157,16 @@ static void table_metric(FILE *f, const sc_run *s, const sc_verdict *v, int m)
     char ref[32];
     const long np = mg_screen_npairs(s->nunits);
     cell(v->sum.reference, ref, sizeof ref);
-    fprintf(f, "reference %s %s; * more than %.0f%% %s it\n  (sign test, Holm over %ld pair%s, "
-               "alpha %g)\n",
+    fprintf(f,
+            "reference %s %s; * more than %.0f%% %s it\n  (sign test, Holm over %ld pair%s, "
+            "alpha %g)\n",
             ref, metric_unit[m], s->o.threshold * 100, m == SC_BW ? "below" : "above", np,
             np == 1 ? "" : "s", s->o.alpha);
     if (m == SC_BW)
         link_line(f, s, v);
     if (v->cfg.expect > 0)
         fprintf(f, "! %s the expected %g %s\n", m == SC_BW ? "below" : "above", v->cfg.expect,
-               metric_unit[m]);
+                metric_unit[m]);
 }
 
 /* The ratio span of a named unit's flagged pairs. */
@@ -203,8 +208,8 @@ static void verdict_lines(FILE *f, const sc_run *s, const sc_verdict *v, int m, 
         mg_screen_pair_units(s->nunits, p, &a, &b);
         label(s, a, la, sizeof la);
         label(s, b, lb, sizeof lb);
-        fprintf(f, "  slow link  %s - %s\n    %s: x%.2f [%.2f, %.2f] of the reference, %.4g %s\n", la,
-                lb, metric_key[m], q->ratio, q->ratio_low, q->ratio_high, q->median,
+        fprintf(f, "  slow link  %s - %s\n    %s: x%.2f [%.2f, %.2f] of the reference, %.4g %s\n",
+                la, lb, metric_key[m], q->ratio, q->ratio_low, q->ratio_high, q->median,
                 metric_unit[m]);
         ++*said;
     }
@@ -213,9 +218,9 @@ static void verdict_lines(FILE *f, const sc_run *s, const sc_verdict *v, int m, 
 static void table(FILE *f, const sc_run *s, const sc_verdict *v)
 {
     fprintf(f, "mpigauge_screen: %d %ss, %ld pair%s, %d of %d repetitions of %d rounds, %.3g s%s\n",
-           s->nunits, unit_word(s), mg_screen_npairs(s->nunits),
-           mg_screen_npairs(s->nunits) == 1 ? "" : "s", s->reps, s->reps_planned,
-           mg_screen_rounds(s->nunits), s->seconds, s->stopped_by_budget ? " (time budget)" : "");
+            s->nunits, unit_word(s), mg_screen_npairs(s->nunits),
+            mg_screen_npairs(s->nunits) == 1 ? "" : "s", s->reps, s->reps_planned,
+            mg_screen_rounds(s->nunits), s->seconds, s->stopped_by_budget ? " (time budget)" : "");
     fprintf(f, "%ss:", unit_word(s));
     for (int u = 0, col = 7; u < s->nunits; ++u) {
         char l[SC_HOST_LEN + 32], item[SC_HOST_LEN + 48];
@@ -243,17 +248,18 @@ static void table(FILE *f, const sc_run *s, const sc_verdict *v)
                          unclear++ ? "," : "", metric_key[m]);
         }
     if (unclear)
-        fprintf(f, "  inconclusive (%s): %d repetitions, %d needed to flag one of %ld pair%s\n"
-                   "  %s\n",
+        fprintf(f,
+                "  inconclusive (%s): %d repetitions, %d needed to flag one of %ld pair%s\n"
+                "  %s\n",
                 which, s->reps, s->min_reps, mg_screen_npairs(s->nunits),
                 mg_screen_npairs(s->nunits) == 1 ? "" : "s",
                 s->nunits < 3 ? "two units: only a floor judges (--expect-bw, --expect-lat)"
                               : "more repetitions: --reps, --time-budget");
     else if (said == 0)
         fprintf(f, "  nothing found: no pair more than %.0f%% worse than the reference%s\n",
-               s->o.threshold * 100, v[0].cfg.expect > 0 || v[1].cfg.expect > 0
-                                         ? " or worse than the expected floor"
-                                         : "");
+                s->o.threshold * 100,
+                v[0].cfg.expect > 0 || v[1].cfg.expect > 0 ? " or worse than the expected floor"
+                                                           : "");
 }
 
 static void json_pair_fields(mg_json *j, const mg_screen_pair *q)

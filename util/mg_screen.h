@@ -66,13 +66,13 @@ typedef struct {
 } mg_screen_cfg;
 
 typedef struct {
-    int n;                              /* repetitions with a value */
-    double median, ci_low, ci_high;     /* the value over repetitions, 95% CI */
+    int n;                               /* repetitions with a value */
+    double median, ci_low, ci_high;      /* the value over repetitions, 95% CI */
     double ratio, ratio_low, ratio_high; /* goodness over repetitions, 95% CI */
-    int worse;                          /* repetitions with goodness < 1 - threshold */
-    double p;                           /* its sign test */
-    int outlier;                        /* flagged after Holm's correction */
-    int worse_floor;                    /* repetitions worse than the floor */
+    int worse;                           /* repetitions with goodness < 1 - threshold */
+    double p;                            /* its sign test */
+    int outlier;                         /* flagged after Holm's correction */
+    int worse_floor;                     /* repetitions worse than the floor */
     double p_floor;
     int below_floor; /* flagged against the floor (after Holm) */
     int named_end;   /* flagged: the named unit that explains it (the lower
@@ -81,12 +81,12 @@ typedef struct {
 } mg_screen_pair;
 
 typedef struct {
-    double reference;  /* median over repetitions of the repetition's reference */
-    int outliers;      /* pairs flagged as outliers */
-    int below_floor;   /* pairs flagged against the floor */
-    int named;         /* units named */
-    int links;         /* flagged pairs with no named end */
-    int conclusive;    /* enough repetitions for the error control (and >= 3 units
+    double reference; /* median over repetitions of the repetition's reference */
+    int outliers;     /* pairs flagged as outliers */
+    int below_floor;  /* pairs flagged against the floor */
+    int named;        /* units named */
+    int links;        /* flagged pairs with no named end */
+    int conclusive;   /* enough repetitions for the error control (and >= 3 units
                         * for outliers, which need a population) */
 } mg_screen_summary;
 

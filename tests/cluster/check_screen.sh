@@ -88,9 +88,13 @@ print(", ".join(f"{a}-{b} {p['median']:.0f}" for (a, b), p in sorted(bw.items())
 PY
 }
 
+# the link: rail0, the device Open MPI is steered to (btl_tcp_if_include),
+# a veth that says 10 Gbit/s: the 1 Gbit/s shaped links reach about 10% of it
 if screen healthy 0 && verdict healthy 'assert not summ["found"] and summ["conclusive"], summ
-assert run["reps"] == 12 and run["nunits"] == 4, run'; then
-    ok "nothing slowed: nothing named, exit 0 ($(cat "$work/healthy.why"))"
+assert run["reps"] == 12 and run["nunits"] == 4, run
+assert all(u["link"] == {"device": "rail0", "gbps": 10} for u in run["units"]), run["units"]
+assert all(0.07 < p["link_share"] < 0.13 for p in bw.values()), [p["link_share"] for p in bw.values()]'; then
+    ok "nothing slowed: nothing named, exit 0, links rail0 at 10 Gbit/s ($(cat "$work/healthy.why"))"
 else
     notok "nothing slowed" "$work/healthy.err" "$work/healthy.why"
 fi

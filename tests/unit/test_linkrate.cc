@@ -104,7 +104,7 @@ TEST(LinkRate, ChoosesTheSteeredDeviceElseTheFastest)
     env["MG_LINK_DEVICE"] = "unknown0,eth0";
     EXPECT_EQ(mg_link_choose(l, 3, fake_getenv), 0);
     env.clear();
-    env["FI_TCP_IFACE"] = "eth";                    // a prefix is not a name
+    env["FI_TCP_IFACE"] = "eth"; // a prefix is not a name
     EXPECT_EQ(mg_link_choose(l, 3, fake_getenv), 1);
     EXPECT_EQ(mg_link_choose(l, 0, fake_getenv), -1);
 }

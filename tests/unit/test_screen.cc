@@ -126,8 +126,8 @@ TEST(Screen, SignTestExactValues)
     EXPECT_NEAR(mg_screen_sign_p(10, 10), 1.0 / 1024, 1e-15);
     EXPECT_NEAR(mg_screen_sign_p(10, 9), 11.0 / 1024, 1e-14);
     EXPECT_NEAR(mg_screen_sign_p(4, 2), 11.0 / 16, 1e-14);
-    EXPECT_EQ(mg_screen_min_reps(6, 0.05), 7);   // 2^-7 = 0.0078 <= 0.0083
-    EXPECT_EQ(mg_screen_min_reps(1, 0.05), 5);   // 2^-5 = 0.031
+    EXPECT_EQ(mg_screen_min_reps(6, 0.05), 7); // 2^-7 = 0.0078 <= 0.0083
+    EXPECT_EQ(mg_screen_min_reps(1, 0.05), 5); // 2^-5 = 0.031
     EXPECT_EQ(mg_screen_min_reps(4950, 0.05), 17);
 }
 
