@@ -14,6 +14,7 @@ import re
 import sys
 
 import screen_output
+from screen_output import Bad, need, unique_keys
 
 FEW_SAMPLES = 10  # util/mg_report.h MG_FEW_SAMPLES
 
@@ -25,25 +26,6 @@ RUN_FIELDS = ["benchmark", "mpigauge_version", "mpi_library", "mpi_library_versi
               "timer_overhead_s", "date_utc", "command_line", "env", "options"]
 CSV_HEADER = ("benchmark,size_bytes,unit,median,mean,min,max,stddev,p50,p90,p99,"
               "ci95_low,ci95_high,samples,iterations,stop,variant,extra")
-
-
-class Bad(Exception):
-    pass
-
-
-def need(cond, msg):
-    if not cond:
-        raise Bad(msg)
-
-
-def unique_keys(pairs):
-    """A JSON object whose keys are all distinct (a run-wide feature's member
-    must never shadow one of the record's own: json.loads keeps the last)."""
-    keys = [k for k, _ in pairs]
-    dup = sorted({k for k in keys if keys.count(k) > 1})
-    if dup:
-        raise Bad(f"a JSON object repeats {', '.join(dup)}")
-    return dict(pairs)
 
 
 def check_stats(rec, where):
@@ -578,7 +560,7 @@ def main():
         if len(sys.argv) > 4:
             check = screen_output.check_json if kind.startswith("screen") else check_jsonl
             check(open(sys.argv[4], encoding="utf-8").read(), sys.argv[4])
-    except (Bad, screen_output.Bad, ValueError, KeyError, OSError) as e:
+    except (Bad, ValueError, KeyError, OSError) as e:
         print(f"check_output: {e}")
         return 1
     return 0

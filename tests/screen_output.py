@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """mpigauge_screen's outputs as tests/check_output.py checks them (kinds
-screen-table and screen-json of tests/mpi_cases.txt; doc/screen.md)."""
+screen-table and screen-json of tests/mpi_cases.txt; doc/screen.md), and
+the checks' own failure (Bad, need, unique_keys), which check_output.py
+uses too."""
 import json
 
 
@@ -14,8 +16,12 @@ def need(cond, msg):
 
 
 def unique_keys(pairs):
+    """A JSON object whose keys are all distinct (a run-wide feature's member
+    must never shadow one of the record's own: json.loads keeps the last)."""
     keys = [k for k, _ in pairs]
-    need(len(keys) == len(set(keys)), f"a key twice in one object: {keys}")
+    dup = sorted({k for k in keys if keys.count(k) > 1})
+    if dup:
+        raise Bad(f"a JSON object repeats {', '.join(dup)}")
     return dict(pairs)
 
 

@@ -183,6 +183,24 @@ static void unit_span(const sc_run *s, const sc_verdict *v, int u, double *lo, d
     }
 }
 
+/* A slow link: a flagged pair that no named unit explains. */
+static int is_link(const mg_screen_pair *q)
+{
+    return (q->outlier || q->below_floor) && q->named_end < 0;
+}
+
+/* From pair index p on, the next slow link of v: its index (its units in a
+ * and b), or -1. */
+static long next_link(const sc_run *s, const sc_verdict *v, long p, int *a, int *b)
+{
+    for (; p < mg_screen_npairs(s->nunits); ++p)
+        if (is_link(&v->pairs[p])) {
+            mg_screen_pair_units(s->nunits, p, a, b);
+            return p;
+        }
+    return -1;
+}
+
 static void verdict_lines(FILE *f, const sc_run *s, const sc_verdict *v, int m, int *said)
 {
     char la[SC_HOST_LEN + 32], lb[SC_HOST_LEN + 32];
@@ -200,12 +218,9 @@ static void verdict_lines(FILE *f, const sc_run *s, const sc_verdict *v, int m, 
                 unit_word(s), la, metric_key[m], v->flagged[u], s->nunits - 1, span);
         ++*said;
     }
-    for (long p = 0; p < mg_screen_npairs(s->nunits); ++p) {
+    int a, b;
+    for (long p = next_link(s, v, 0, &a, &b); p >= 0; p = next_link(s, v, p + 1, &a, &b)) {
         const mg_screen_pair *q = &v->pairs[p];
-        int a, b;
-        if ((!q->outlier && !q->below_floor) || q->named_end >= 0)
-            continue;
-        mg_screen_pair_units(s->nunits, p, &a, &b);
         label(s, a, la, sizeof la);
         label(s, b, lb, sizeof lb);
         fprintf(f, "  slow link  %s - %s\n    %s: x%.2f [%.2f, %.2f] of the reference, %.4g %s\n",
@@ -347,12 +362,8 @@ static void json_verdict(const sc_run *s, const sc_verdict *v, int m, mg_json *j
         }
     mg_json_array_end(j);
     mg_json_array_begin(j, "links");
-    for (long p = 0; p < mg_screen_npairs(s->nunits); ++p) {
-        const mg_screen_pair *q = &v->pairs[p];
-        int a, b;
-        if ((!q->outlier && !q->below_floor) || q->named_end >= 0)
-            continue;
-        mg_screen_pair_units(s->nunits, p, &a, &b);
+    int a, b;
+    for (long p = next_link(s, v, 0, &a, &b); p >= 0; p = next_link(s, v, p + 1, &a, &b)) {
         mg_json_array_begin(j, NULL);
         mg_json_int(j, NULL, a);
         mg_json_int(j, NULL, b);
@@ -454,7 +465,7 @@ static void json_summary(const sc_run *s, const sc_verdict *v, mg_json *j)
         int a, b, link = 0;
         for (int m = 0; m < SC_NMETRICS; ++m) {
             const mg_screen_pair *q = v[m].on ? &v[m].pairs[p] : NULL;
-            link |= q && (q->outlier || q->below_floor) && q->named_end < 0;
+            link |= q && is_link(q);
         }
         if (!link)
             continue;

@@ -15,48 +15,9 @@
 set -u
 {
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-H=$here/netns-cluster.sh
-PYTHON=${PYTHON:-python3}
-skip() { echo "1..0 # SKIP $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
-unshare --net sh -c 'ip link add mgt0 type veth peer name mgt1 && ip link add mgb0 type bridge &&
-    tc qdisc add dev mgt0 root htb default 10' >/dev/null 2>&1 ||
-    skip "no network namespaces, veth, bridge or htb here"
-build=""
-for b in "$@"; do
-    case $(sed -n 's/^MG_MPI_LIBRARY = //p' "$b/Makefile" 2>/dev/null | head -n 1) in
-    openmpi*) [ -x "$b/tools/mpigauge_screen" ] && { build=$b; break; } ;;
-    esac
-done
-[ -n "$build" ] || skip "no Open MPI build among: $*"
-launcher=$(sed -n 's/^MPIEXEC = //p' "$build/Makefile" | head -n 1)
-launcher=${launcher%% *}
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mg-screen.XXXXXX") || exit 99
-export MG_CLUSTER_OWNER=$$ MG_CLUSTER_ID=${MG_CLUSTER_ID:-auto}
-# shellcheck source=tests/cluster/claim.sh
-. "$here/claim.sh"
-mg_claim_cluster mgscr || { echo "1..1"; echo "not ok 1 - no free cluster instance name mgscr[1-7]"; exit 1; }
-export MG_CLUSTER
-cleanup() {
-    "$H" down >"$work/down.log" 2>&1 || cat "$work/down.log" >&2
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-echo "1..7"
-TAP_DIR=$work
-# shellcheck source=tests/tap.sh
-. "$here/../tap.sh"
-
-if "$H" up --nodes 4 --rails 1 --rate 1gbit >"$work/up.log" 2>&1; then
-    ok "four nodes on a switch: $(tail -n 1 "$work/up.log" | sed 's/^netns-cluster up: //')"
-else
-    notok "four nodes on a switch" "$work/up.log"
-    exit 1
-fi
+# shellcheck source=tests/cluster/switch_check.sh
+. "$here/switch_check.sh"
+mg_switch_check mgscr tools/mpigauge_screen 4 7 "$@"
 
 # screen NAME WANT_RC [ARGS...]: one screen of the four nodes (small
 # windows: about 3 s), JSON Lines to $work/NAME.jsonl; WANT_RC: 3, or 0|4

@@ -16,48 +16,9 @@
 set -u
 {
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-H=$here/netns-cluster.sh
-PYTHON=${PYTHON:-python3}
-skip() { echo "1..0 # SKIP $*"; exit 77; }
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
-unshare --net sh -c 'ip link add mgt0 type veth peer name mgt1 && ip link add mgb0 type bridge &&
-    tc qdisc add dev mgt0 root tbf rate 1gbit burst 256kb latency 50ms' >/dev/null 2>&1 ||
-    skip "no network namespaces, veth, bridge or tbf here"
-build=""
-for b in "$@"; do
-    case $(sed -n 's/^MG_MPI_LIBRARY = //p' "$b/Makefile" 2>/dev/null | head -n 1) in
-    openmpi*) [ -x "$b/collective/mpigauge_bcast" ] && { build=$b; break; } ;;
-    esac
-done
-[ -n "$build" ] || skip "no Open MPI build among: $*"
-launcher=$(sed -n 's/^MPIEXEC = //p' "$build/Makefile" | head -n 1)
-launcher=${launcher%% *}
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/mg-slow.XXXXXX") || exit 99
-export MG_CLUSTER_OWNER=$$ MG_CLUSTER_ID=${MG_CLUSTER_ID:-auto}
-# shellcheck source=tests/cluster/claim.sh
-. "$here/claim.sh"
-mg_claim_cluster mgslow || { echo "1..1"; echo "not ok 1 - no free cluster instance name mgslow[1-7]"; exit 1; }
-export MG_CLUSTER
-cleanup() {
-    "$H" down >"$work/down.log" 2>&1 || cat "$work/down.log" >&2
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-echo "1..4"
-TAP_DIR=$work
-# shellcheck source=tests/tap.sh
-. "$here/../tap.sh"
-
-if "$H" up --nodes 3 --rails 1 --rate 1gbit >"$work/up.log" 2>&1; then
-    ok "three nodes on a switch: $(tail -n 1 "$work/up.log" | sed 's/^netns-cluster up: //')"
-else
-    notok "three nodes on a switch" "$work/up.log"
-    exit 1
-fi
+# shellcheck source=tests/cluster/switch_check.sh
+. "$here/switch_check.sh"
+mg_switch_check mgslow collective/mpigauge_bcast 3 4 "$@"
 
 # slowed NODE: its link at 50 Mbit/s (the others at 1 Gbit/s), one launch,
 # and the row and the report must name NODE

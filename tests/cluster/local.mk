@@ -9,7 +9,7 @@
 EXTRA_DIST += tests/cluster/netns-cluster.sh tests/cluster/netns-cluster-help.sh tests/cluster/netns-cluster-launch.sh \
 	tests/cluster/check_cluster.sh tests/cluster/slurm_cluster.sh \
 	tests/cluster/check_slurm_cluster.sh tests/cluster/claim.sh tests/cluster/netns-cluster-rails.sh \
-	tests/cluster/check_slow_link.sh tests/cluster/check_screen.sh
+	tests/cluster/check_slow_link.sh tests/cluster/check_screen.sh tests/cluster/switch_check.sh
 
 MG_CLUSTER_BUILDS = $(abs_top_builddir)
 # Then the slow host named: three nodes on a switch, one node's link slowed
