@@ -13,6 +13,7 @@ EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend
 	bench/releases/coll4.txt bench/releases/onesided.txt bench/releases/overlap.txt \
 	bench/releases/series.txt bench/releases/mpich_why.txt bench/releases/impi_why.txt bench/releases/impi_bw.txt \
 	bench/copy_bias.py bench/mpit_bcast_by_release.sh bench/mpit_finalize_bcast.c bench/screen_trials.sh \
+	bench/guidelines_study.sh bench/guideline_repro.c \
 	bench/releases/ompi.toml bench/releases/mpich.toml bench/releases/impls.toml bench/releases/abi.toml bench/ramble_osu.py bench/ramble_mpigauge.py \
 	contrib/ramble/repo.yaml contrib/ramble/applications/mpigauge/application.py \
 	contrib/benchpark/experiments/mpigauge/mpi-only/ramble.yaml

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A minimal program that reproduces a guideline violation without
+ * mpigauge (doc/collectives.md, "Guidelines study"): plain MPI, the two
+ * sides of one guideline called in turns, each call timed by every rank
+ * after a barrier (not timed), the slowest rank's time kept; the medians of
+ * both sides over the calls and their ratio, for a report to the library's
+ * developers.
+ *
+ *   mpicc -O2 -o guideline_repro bench/guideline_repro.c
+ *   mpirun -n 2 ./guideline_repro scan 65536 2000
+ *
+ * RULE: scan      MPI_Scan(n)      against MPI_Exscan(n) + MPI_Reduce_local(n)
+ *       reduce    MPI_Reduce(n)    against MPI_Allreduce(n)
+ *       gather    MPI_Gather(n/P)  against MPI_Allgather(n/P)
+ *       allreduce MPI_Allreduce(n) against MPI_Reduce(n) + MPI_Bcast(n)
+ * n: bytes of the whole result (floats, MPI_SUM), a multiple of 4 P.
+ * Output: one line, "RULE n P: collective MED us, mock-up MED us, ratio R
+ * (calls C)"; exit 0, or 2 on a usage error. */
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One side of the rule, once. */
+static void side(const char *rule, int mock, float *a, float *b, int count, int p)
+{
+    const int block = count / p;
+    if (strcmp(rule, "scan") == 0) {
+        if (!mock) {
+            MPI_Scan(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        } else {
+            MPI_Exscan(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Reduce_local(a, b, count, MPI_FLOAT, MPI_SUM);
+        }
+    } else if (strcmp(rule, "reduce") == 0) {
+        if (!mock)
+            MPI_Reduce(a, b, count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+        else
+            MPI_Allreduce(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    } else if (strcmp(rule, "gather") == 0) {
+        if (!mock)
+            MPI_Gather(a, block, MPI_FLOAT, b, block, MPI_FLOAT, 0, MPI_COMM_WORLD);
+        else
+            MPI_Allgather(a, block, MPI_FLOAT, b, block, MPI_FLOAT, MPI_COMM_WORLD);
+    } else {
+        if (!mock) {
+            MPI_Allreduce(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        } else {
+            MPI_Reduce(a, b, count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+            MPI_Bcast(b, count, MPI_FLOAT, 0, MPI_COMM_WORLD);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const rules[] = {"scan", "reduce", "gather", "allreduce", NULL};
+    int rank, p, ok = argc == 4, calls = 0;
+    long n = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    if (ok) {
+        int known = 0;
+        for (const char *const *r = rules; *r; ++r)
+            known |= strcmp(argv[1], *r) == 0;
+        n = atol(argv[2]);
+        calls = atoi(argv[3]);
+        ok = known && n > 0 && n % (4L * p) == 0 && calls > 0 && calls <= 1000000;
+    }
+    if (!ok) {
+        if (rank == 0)
+            fprintf(stderr, "usage: guideline_repro scan|reduce|gather|allreduce N CALLS "
+                            "(N: bytes, a multiple of 4 x ranks)\n");
+        MPI_Finalize();
+        return 2;
+    }
+    const int count = (int)(n / 4);
+    float *a = malloc((size_t)n), *b = malloc((size_t)n);
+    double *t[2] = {malloc((size_t)calls * sizeof(double)), malloc((size_t)calls * sizeof(double))};
+    for (int i = 0; i < count; ++i)
+        a[i] = (float)(1 + (rank + i) % 4);
+    for (int k = -calls / 10 - 1; k < calls; ++k) /* a tenth of warm-up */
+        for (int s = 0; s < 2; ++s) {
+            const int mock = (k + s) % 2 != 0; /* the sides take turns going first */
+            MPI_Barrier(MPI_COMM_WORLD);
+            const double t0 = MPI_Wtime();
+            side(argv[1], mock, a, b, count, p);
+            double dt = MPI_Wtime() - t0, worst;
+            MPI_Reduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+            if (k >= 0)
+                t[mock][k] = worst * 1e6;
+        }
+    if (rank == 0) {
+        const double c = median(t[0], calls), m = median(t[1], calls);
+        printf("%s %ld %d: collective %.3f us, mock-up %.3f us, ratio %.2f (calls %d)\n",
+               argv[1], n, p, c, m, c / m, calls);
+    }
+    free(a);
+    free(b);
+    free(t[0]);
+    free(t[1]);
+    MPI_Finalize();
+    return 0;
+}
