@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 enum { SC_BW = 0, SC_LAT = 1, SC_NMETRICS = 2 };
-enum { SC_UNIT_NODE = 0, SC_UNIT_RANK = 1 };
+enum { SC_UNIT_NODE = 0, SC_UNIT_RANK = 1, SC_UNIT_SOCKET = 2 };
 enum { SC_TABLE = 0, SC_JSON = 1 };
 /* MG_EXIT_* beside these: something named, or too few repetitions to say */
 #define SC_EXIT_FOUND 3
@@ -44,6 +44,7 @@ typedef struct {
     int rank, nranks;
     int nunits, unit;          /* this rank's unit, -1 when it is idle */
     int *unit_rank;            /* world rank of every unit */
+    int *package;              /* its package (socket; --unit socket), else -1 */
     char (*host)[SC_HOST_LEN]; /* host of every unit */
     mg_link *link;             /* every unit's link (gbps 0: unknown) */
     int ranks_per_node_max;    /* the most ranks any node has */

@@ -14,6 +14,7 @@
  */
 #include "screen.h"
 
+#include "mg_binding.h"
 #include "mg_exit.h"
 #include "mg_group.h"
 #include "mg_run.h"
@@ -25,7 +26,7 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const unit_names[] = {"node", "rank", NULL};
+static const char *const unit_names[] = {"node", "rank", "socket", NULL};
 static const char *const metric_names[] = {"bw", "lat", NULL};
 static const char *const format_names[] = {"table", "json", NULL};
 /* rank 0 holds every unit's figures: 16 bytes per unit pair and repetition */
@@ -35,11 +36,12 @@ static const mg_opt opts[] = {
     {.long_name = "unit",
      .type = MG_OPT_CHOICE,
      .offset = offsetof(sc_opts, unit),
-     .arg_name = "node|rank",
+     .arg_name = "node|rank|socket",
      .choices = unit_names,
      .def = "node",
      .help = "what is screened: every pair of nodes (the lowest rank of each; the others "
-             "wait idle) or every pair of ranks"},
+             "wait idle), of ranks, or of sockets (the lowest rank bound within each node's "
+             "socket)"},
     {.long_name = "metrics",
      .type = MG_OPT_LIST,
      .offset = offsetof(sc_opts, metrics),
@@ -246,47 +248,82 @@ static int bw_floor(sc_run *s, char *msg, size_t len)
     return 0;
 }
 
-/* Hosts of every rank; the units, their ranks and hosts; this rank's unit. */
+/* The most ranks any host has, of the hosts all[0..nranks). */
+static int ranks_per_host_max(char (*all)[SC_HOST_LEN], int nranks)
+{
+    int most = 0;
+    for (int r = 0; r < nranks; ++r) {
+        int n = 0, first = 1;
+        for (int q = 0; q < nranks; ++q) {
+            n += strcmp(all[q], all[r]) == 0;
+            first &= q >= r || strcmp(all[q], all[r]) != 0;
+        }
+        if (first && n > most)
+            most = n;
+    }
+    return most;
+}
+
+/* Every rank's package (--unit socket), else -1s; rank 0 says which ranks
+ * are not bound within one package. */
+static int *gather_packages(const sc_run *s)
+{
+    int *pkg = malloc((size_t)s->nranks * sizeof *pkg), mine = -1, loose = 0;
+    if (!pkg)
+        MG_MPI_CHECK(MPI_ERR_NO_MEM);
+    if (s->o.unit == SC_UNIT_SOCKET)
+        mine = mg_binding_package(NULL);
+    MG_MPI_CHECK(MPI_Allgather(&mine, 1, MPI_INT, pkg, 1, MPI_INT, MPI_COMM_WORLD));
+    for (int r = 0; r < s->nranks; ++r)
+        loose += pkg[r] < 0;
+    if (s->o.unit == SC_UNIT_SOCKET && loose > 0 && s->rank == 0)
+        fprintf(stderr,
+                "mpigauge_screen: %d of %d ranks are not bound within one socket and wait "
+                "idle (bind them: mpirun --bind-to core, srun --cpu-bind=cores)\n",
+                loose, s->nranks);
+    return pkg;
+}
+
+/* Hosts of every rank; the units (the lowest rank of each node, or of each
+ * node's socket, or every rank), their ranks, hosts and packages; this
+ * rank's unit. */
 static int find_units(sc_run *s)
 {
     char(*all)[SC_HOST_LEN] = calloc((size_t)s->nranks, SC_HOST_LEN);
     char name[MPI_MAX_PROCESSOR_NAME] = "";
-    int len = 0, *node_of = calloc((size_t)s->nranks, sizeof(int)), nnodes = 0;
+    int len = 0;
     s->unit_rank = calloc((size_t)s->nranks, sizeof(int));
+    s->package = calloc((size_t)s->nranks, sizeof(int));
     s->host = calloc((size_t)s->nranks, SC_HOST_LEN);
-    if (!all || !node_of || !s->unit_rank || !s->host)
+    if (!all || !s->unit_rank || !s->package || !s->host)
         MG_MPI_CHECK(MPI_ERR_NO_MEM);
     MG_MPI_CHECK(MPI_Get_processor_name(name, &len));
     snprintf(all[s->rank], SC_HOST_LEN, "%s", name);
     MG_MPI_CHECK(MPI_Allgather(MPI_IN_PLACE, SC_HOST_LEN, MPI_CHAR, all, SC_HOST_LEN, MPI_CHAR,
                                MPI_COMM_WORLD));
-    int *count = calloc((size_t)s->nranks, sizeof(int));
-    if (!count)
-        MG_MPI_CHECK(MPI_ERR_NO_MEM);
-    for (int r = 0; r < s->nranks; ++r) {
-        int k = 0;
-        while (k < nnodes && strcmp(all[s->unit_rank[k]], all[r]) != 0)
-            ++k;
-        if (k == nnodes)
-            s->unit_rank[nnodes++] = r; /* the node's lowest rank, for now */
-        node_of[r] = k;
-        s->ranks_per_node_max =
-            ++count[k] > s->ranks_per_node_max ? count[k] : s->ranks_per_node_max;
-    }
-    s->nunits = s->o.unit == SC_UNIT_NODE ? nnodes : s->nranks;
-    for (int u = 0; u < s->nunits; ++u) {
-        if (s->o.unit == SC_UNIT_RANK)
-            s->unit_rank[u] = u;
-        memcpy(s->host[u], all[s->unit_rank[u]], SC_HOST_LEN);
-    }
+    int *pkg = gather_packages(s);
+    s->ranks_per_node_max = ranks_per_host_max(all, s->nranks);
+    s->nunits = 0;
     s->unit = -1;
-    for (int u = 0; u < s->nunits; ++u)
-        if (s->unit_rank[u] == s->rank)
+    for (int r = 0; r < s->nranks; ++r) {
+        int u = 0;
+        if (s->o.unit == SC_UNIT_SOCKET && pkg[r] < 0)
+            continue;
+        while (s->o.unit != SC_UNIT_RANK && u < s->nunits &&
+               (strcmp(s->host[u], all[r]) != 0 || s->package[u] != pkg[r]))
+            ++u;
+        if (s->o.unit == SC_UNIT_RANK || u == s->nunits) {
+            u = s->nunits++;
+            s->unit_rank[u] = r;
+            s->package[u] = pkg[r];
+            memcpy(s->host[u], all[r], SC_HOST_LEN);
+        }
+        if (r == s->rank && s->unit_rank[u] == r)
             s->unit = u;
+    }
     gather_links(s);
     free(all);
-    free(node_of);
-    free(count);
+    free(pkg);
     return 0;
 }
 
@@ -323,7 +360,7 @@ static int plan(sc_run *s)
         snprintf(msg, sizeof msg,
                  "%d %s: the screen needs two at least (--unit rank screens the ranks of one "
                  "node; more nodes: mpirun's host list, srun -N)",
-                 s->nunits, s->o.unit == SC_UNIT_NODE ? "node" : "rank");
+                 s->nunits, unit_names[s->o.unit]);
         return refuse(s, MG_EXIT_USAGE, msg);
     }
     if (bw_floor(s, msg, sizeof msg) != 0)
@@ -465,6 +502,7 @@ static int screen(sc_run *s, mg_ctx *ctx)
 static void release(sc_run *s)
 {
     free(s->unit_rank);
+    free(s->package);
     free(s->host);
     free(s->link);
     free(s->lat);

@@ -20,16 +20,20 @@ static const char *const metric_unit[] = {"MB/s", "us"};
 
 static const char *unit_word(const sc_run *s)
 {
-    return s->o.unit == SC_UNIT_NODE ? "node" : "rank";
+    static const char *const words[] = {"node", "rank", "socket"};
+    return words[s->o.unit];
 }
 
 /* A unit's label: its host (node mode), or "rank R (HOST)". */
-static void label(const sc_run *s, int u, char *buf, size_t len)
+static const char *label(const sc_run *s, int u, char *buf, size_t len)
 {
     if (s->o.unit == SC_UNIT_NODE)
         snprintf(buf, len, "%s", s->host[u]);
+    else if (s->o.unit == SC_UNIT_SOCKET)
+        snprintf(buf, len, "%s socket %d", s->host[u], s->package[u]);
     else
         snprintf(buf, len, "rank %d (%s)", s->unit_rank[u], s->host[u]);
+    return buf;
 }
 
 /* A value in at most 6 characters. */
@@ -391,6 +395,10 @@ static void json_run(const sc_run *s, mg_json *j)
         mg_json_int(j, "unit", u);
         mg_json_string(j, "host", s->host[u]);
         mg_json_int(j, "rank", s->unit_rank[u]);
+        if (s->package[u] >= 0)
+            mg_json_int(j, "package", s->package[u]);
+        else
+            mg_json_null(j, "package");
         if (s->link[u].gbps > 0) {
             mg_json_object_begin(j, "link");
             mg_json_string(j, "device", s->link[u].device);
@@ -451,6 +459,7 @@ static void json_summary(const sc_run *s, const sc_verdict *v, mg_json *j)
     int found, conclusive;
     outcome(s, v, &found, &conclusive);
     mg_json_object_begin(j, NULL);
+    char l[SC_HOST_LEN + 32];
     mg_json_string(j, "type", "screen_summary");
     mg_json_bool(j, "found", found);
     mg_json_bool(j, "conclusive", conclusive);
@@ -458,7 +467,7 @@ static void json_summary(const sc_run *s, const sc_verdict *v, mg_json *j)
     mg_json_array_begin(j, "named");
     for (int u = 0; u < s->nunits; ++u)
         if ((v[SC_BW].on && v[SC_BW].named[u]) || (v[SC_LAT].on && v[SC_LAT].named[u]))
-            mg_json_string(j, NULL, s->host[u]);
+            mg_json_string(j, NULL, label(s, u, l, sizeof l));
     mg_json_array_end(j);
     mg_json_array_begin(j, "links");
     for (long p = 0; p < mg_screen_npairs(s->nunits); ++p) {
@@ -471,8 +480,8 @@ static void json_summary(const sc_run *s, const sc_verdict *v, mg_json *j)
             continue;
         mg_screen_pair_units(s->nunits, p, &a, &b);
         mg_json_array_begin(j, NULL);
-        mg_json_string(j, NULL, s->host[a]);
-        mg_json_string(j, NULL, s->host[b]);
+        mg_json_string(j, NULL, label(s, a, l, sizeof l));
+        mg_json_string(j, NULL, label(s, b, l, sizeof l));
         mg_json_array_end(j);
     }
     mg_json_array_end(j);

@@ -16,6 +16,16 @@ extern "C" {
 struct hwloc_topology;
 void mg_binding(struct hwloc_topology *topo, char *out, size_t len);
 
+/* The logical index of the package (socket) of topo that holds every CPU
+ * of `cpus` (hwloc list syntax, "4-7"); -1 when they span packages, the
+ * list is empty or malformed, or no package holds them. */
+int mg_binding_package_of(struct hwloc_topology *topo, const char *cpus);
+
+/* This process's package: mg_binding_package_of its binding (an unbound
+ * process on a one-package machine is in package 0); topo NULL: this
+ * machine's topology, loaded for the purpose. */
+int mg_binding_package(struct hwloc_topology *topo);
+
 #ifdef __cplusplus
 }
 #endif

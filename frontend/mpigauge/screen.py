@@ -20,6 +20,8 @@ class Screen:
         self.run, self.pairs, self.verdicts, self.summary = run, pairs, verdicts, summary
         self.hosts = [str(u["host"]) for u in run["units"]]
         self.labels = (self.hosts if run["unit"] == "node" else
+                       [f"{u['host']} socket {u.get('package')}" for u in run["units"]]
+                       if run["unit"] == "socket" else
                        [f"rank {u['rank']} ({u['host']})" for u in run["units"]])
 
     def exit_code(self):

@@ -255,3 +255,21 @@ TEST(Screen, RefusesBadConfig)
     t.cfg.threshold = 1.0;
     EXPECT_EQ(t.run(), -1);
 }
+
+#include "mg_binding.h"
+#include "mg_netdev.h"
+
+TEST(Screen, PackageOfABinding)
+{
+    hwloc_topology_t t = nullptr;
+    ASSERT_EQ(mg_netdev_topology(&t, MG_FIXTURE_DIR "/topo/two_socket_two_hca.xml"), 0);
+    EXPECT_EQ(mg_binding_package_of(t, "0"), 0);
+    EXPECT_EQ(mg_binding_package_of(t, "0-3"), 0);
+    EXPECT_EQ(mg_binding_package_of(t, "5"), 1);
+    EXPECT_EQ(mg_binding_package_of(t, "4-7"), 1);
+    EXPECT_EQ(mg_binding_package_of(t, "3-4"), -1); // across both
+    EXPECT_EQ(mg_binding_package_of(t, "0-7"), -1);
+    EXPECT_EQ(mg_binding_package_of(t, ""), -1);
+    EXPECT_EQ(mg_binding_package_of(t, "x"), -1);
+    hwloc_topology_destroy(t);
+}
