@@ -108,17 +108,13 @@ static void repetition(sc_run *s, int rep, int keep, int *partner, double *t)
     }
 }
 
-/* Rank 0's plan after the warm-up took rep_s of the budget's elapsed_s. */
-static int plan_reps(const sc_run *s, double elapsed_s)
+/* Rank 0 decides whether one more repetition fits the budget, the time a
+ * repetition takes being est_s; every unit learns it. */
+static int one_more(const sc_run *s, double start, double est_s)
 {
-    int reps = s->reps_planned;
-    if (s->o.budget_s > 0 && s->rep_s > 0) {
-        const double left = s->o.budget_s - elapsed_s;
-        const double fit = left > 0 ? floor(left / s->rep_s) : 0;
-        if (fit < reps)
-            reps = (int)fit;
-    }
-    return reps;
+    int more = s->o.budget_s <= 0 || MPI_Wtime() - start + est_s <= s->o.budget_s;
+    MG_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, s->ucomm));
+    return more;
 }
 
 void sc_measure(sc_run *s)
@@ -130,22 +126,24 @@ void sc_measure(sc_run *s)
     const double start = MPI_Wtime();
     repetition(s, 0, 0, partner, t);
     MG_MPI_CHECK(MPI_Barrier(s->ucomm));
+    /* the warm-up (which opens the connections) estimates the first
+     * repetition; then the slowest repetition so far */
     s->rep_s = MPI_Wtime() - start;
-    int go = plan_reps(s, s->rep_s);
-    MG_MPI_CHECK(MPI_Bcast(&go, 1, MPI_INT, 0, s->ucomm));
-    s->stopped_by_budget = go < s->reps_planned;
     s->reps = 0;
-    for (int r = 0; r < go; ++r) {
-        repetition(s, r, 1, partner, t);
-        s->reps = r + 1;
-        /* the budget again: rank 0 decides, the others follow */
-        int more = s->o.budget_s <= 0 || MPI_Wtime() - start + s->rep_s <= s->o.budget_s;
-        MG_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, s->ucomm));
-        if (!more && r + 1 < go) {
+    s->stopped_by_budget = 0;
+    double slowest = 0;
+    for (int r = 0; r < s->reps_planned; ++r) {
+        if (!one_more(s, start, r == 0 ? s->rep_s : slowest)) {
             s->stopped_by_budget = 1;
             break;
         }
+        const double t0 = MPI_Wtime();
+        repetition(s, r, 1, partner, t);
+        slowest = fmax(slowest, MPI_Wtime() - t0);
+        s->reps = r + 1;
     }
+    if (s->reps > 0)
+        s->rep_s = slowest;
     s->seconds = MPI_Wtime() - start;
     free(partner);
     free(t);
