@@ -14,7 +14,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-results/guidelines/study}
 M=$top/frontend/mpigauge.py
-cache=${MPIGAUGE_MPI_DIR:-$HOME/.cache/mpigauge/mpi}
+cache=${MPIGAUGE_MPI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mpigauge/mpi}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # LABEL BINDIR INSTALL("" Debian's) RANKS...
