@@ -7,15 +7,18 @@
  * developers.
  *
  *   mpicc -O2 -o guideline_repro bench/guideline_repro.c
- *   mpirun -n 2 ./guideline_repro scan 65536 2000
+ *   mpirun -n 2 ./guideline_repro scan 65536 2000 [turns|blocks]
  *
  * RULE: scan      MPI_Scan(n)      against MPI_Exscan(n) + MPI_Reduce_local(n)
  *       reduce    MPI_Reduce(n)    against MPI_Allreduce(n)
  *       gather    MPI_Gather(n/P)  against MPI_Allgather(n/P)
  *       allreduce MPI_Allreduce(n) against MPI_Reduce(n) + MPI_Bcast(n)
  * n: bytes of the whole result (floats, MPI_SUM), a multiple of 4 P.
+ * turns (default): the two sides alternate call by call, each going first
+ * in every other pair; blocks: every call of the collective, then every
+ * call of the mock-up (the order in which mpigauge measures them).
  * Output: one line, "RULE n P: collective MED us, mock-up MED us, ratio R
- * (calls C)"; exit 0, or 2 on a usage error. */
+ * (calls C, ORDER)"; exit 0, or 2 on a usage error. */
 #include <mpi.h>
 
 #include <stdio.h>
@@ -68,7 +71,7 @@ static void side(const char *rule, int mock, float *a, float *b, int count, int 
 int main(int argc, char **argv)
 {
     static const char *const rules[] = {"scan", "reduce", "gather", "allreduce", NULL};
-    int rank, p, ok = argc == 4, calls = 0;
+    int rank, p, ok = argc == 4 || argc == 5, calls = 0, blocks = 0;
     long n = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -79,12 +82,14 @@ int main(int argc, char **argv)
             known |= strcmp(argv[1], *r) == 0;
         n = atol(argv[2]);
         calls = atoi(argv[3]);
-        ok = known && n > 0 && n % (4L * p) == 0 && calls > 0 && calls <= 1000000;
+        blocks = argc == 5 && strcmp(argv[4], "blocks") == 0;
+        ok = known && n > 0 && n % (4L * p) == 0 && calls > 0 && calls <= 1000000 &&
+             (argc == 4 || blocks || strcmp(argv[4], "turns") == 0);
     }
     if (!ok) {
         if (rank == 0)
             fprintf(stderr, "usage: guideline_repro scan|reduce|gather|allreduce N CALLS "
-                            "(N: bytes, a multiple of 4 x ranks)\n");
+                            "[turns|blocks] (N: bytes, a multiple of 4 x ranks)\n");
         MPI_Finalize();
         return 2;
     }
@@ -93,21 +98,24 @@ int main(int argc, char **argv)
     double *t[2] = {malloc((size_t)calls * sizeof(double)), malloc((size_t)calls * sizeof(double))};
     for (int i = 0; i < count; ++i)
         a[i] = (float)(1 + (rank + i) % 4);
-    for (int k = -calls / 10 - 1; k < calls; ++k) /* a tenth of warm-up */
-        for (int s = 0; s < 2; ++s) {
-            const int mock = (k + s) % 2 != 0; /* the sides take turns going first */
-            MPI_Barrier(MPI_COMM_WORLD);
-            const double t0 = MPI_Wtime();
-            side(argv[1], mock, a, b, count, p);
-            double dt = MPI_Wtime() - t0, worst;
-            MPI_Reduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-            if (k >= 0)
-                t[mock][k] = worst * 1e6;
-        }
+    const int warm = calls / 10 + 1; /* a tenth of warm-up */
+    for (int j = 0; j < 2 * (warm + calls); ++j) {
+        /* turns: pair k = j / 2, the sides taking turns going first;
+         * blocks: the collective's warm-up and calls, then the mock-up's */
+        const int k = blocks ? j % (warm + calls) - warm : j / 2 - warm;
+        const int mock = blocks ? j >= warm + calls : (k + j % 2) % 2 != 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = MPI_Wtime();
+        side(argv[1], mock, a, b, count, p);
+        double dt = MPI_Wtime() - t0, worst;
+        MPI_Reduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (k >= 0)
+            t[mock][k] = worst * 1e6;
+    }
     if (rank == 0) {
         const double c = median(t[0], calls), m = median(t[1], calls);
-        printf("%s %ld %d: collective %.3f us, mock-up %.3f us, ratio %.2f (calls %d)\n",
-               argv[1], n, p, c, m, c / m, calls);
+        printf("%s %ld %d: collective %.3f us, mock-up %.3f us, ratio %.2f (calls %d, %s)\n",
+               argv[1], n, p, c, m, c / m, calls, blocks ? "blocks" : "turns");
     }
     free(a);
     free(b);

@@ -7,8 +7,9 @@
 # at 2, 4, 8 through the 4.1.4 build; MPICH 5.0.2 at 2 through the family
 # build made with 3.4.3), 10 rounds each, 64 B - 64 KiB; then each
 # violation's minimal program (bench/guideline_repro.c, plain MPI) for the
-# four rules it covers at 64 B, 4 KiB and 64 KiB, 3 launches each, under
-# every library at 2 ranks. Results and reports in OUT.
+# four rules it covers at 64 B, 4 KiB and 64 KiB, 3 launches each with the
+# sides alternating call by call and 3 with them in blocks (mpigauge's
+# order), under every library at 2 ranks. Results and reports in OUT.
 #   bench/guidelines_study.sh [OUT]     (about 40 minutes here)
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,12 +42,15 @@ study mpich-5.0.2 "$cache/builds/mpich-3.4.3" mpich-5.0.2 2
 mpicc.openmpi -O2 -o "$out/repro-openmpi" "$top/bench/guideline_repro.c" || exit 1
 mpicc.mpich -O2 -o "$out/repro-mpich" "$top/bench/guideline_repro.c" || exit 1
 repro() { # LABEL PROGRAM LAUNCHER [ENV...]
-    local label=$1 prog=$2 launcher=$3 rule n k
+    local label=$1 prog=$2 launcher=$3 rule n k order
     shift 3
     for rule in scan reduce gather allreduce; do
         for n in 64 4096 65536; do
             for k in 1 2 3; do
-                echo "$label $(env "$@" timeout 300 "$launcher" -n 2 "$prog" "$rule" "$n" 2000 2>/dev/null)"
+                for order in turns blocks; do
+                    echo "$label $(env "$@" timeout 300 "$launcher" -n 2 "$prog" "$rule" "$n" 1000 \
+                        "$order" 2>/dev/null)"
+                done
             done
         done
     done
