@@ -73,7 +73,7 @@ static double stream(const sc_run *s, int peer, int sending)
                 MG_MPI_CHECK(MPI_Irecv(rb + (size_t)k * (size_t)bytes, bytes, MPI_BYTE, peer,
                                        TAG_BW, s->ucomm, &req[k]));
         }
-        MG_MPI_CHECK(MPI_Waitall(w, req, MPI_STATUSES_IGNORE));
+        mg_mpi_waitall(w, req);
         if (sending)
             MG_MPI_CHECK(MPI_Recv(rb, 1, MPI_BYTE, peer, TAG_ACK, s->ucomm, MPI_STATUS_IGNORE));
         else

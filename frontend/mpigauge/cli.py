@@ -32,7 +32,7 @@ compare
   guidelines the self-consistent performance guidelines: holds, violated
                mpigauge guidelines run -n 2,4 -o g.jsonl
   screen     every pair of nodes: the slow nodes and links named
-               mpigauge screen run -n 16 --launcher srun -o s.jsonl --picture s.svg
+               mpigauge screen run -n 16 --launcher srun -o s.jsonl
 releases and history
   mpi        the catalogue of MPI installations: list, add, install, build
                mpigauge mpi install mpich==4.1.3
