@@ -28,7 +28,7 @@ MG_MAN_LIST =
 if MG_HAVE_HELP2MAN
 MG_MAN_LIST += man/pages.list
 endif
-man/pages.list: $(bin_PROGRAMS) collective/links.stamp onesided/links.stamp frontend/mpigauge \
+man/pages.list: $(bin_PROGRAMS) collective/links.stamp onesided/links.stamp $(MG_FRONTEND) \
 		$(srcdir)/doc/man.sh
 	$(AM_V_GEN)$(SHELL) $(srcdir)/doc/man.sh $(abs_top_builddir) man '$(VERSION)' '$(docdir)' >/dev/null
 all-local: $(MG_MAN_LIST)

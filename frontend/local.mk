@@ -32,7 +32,11 @@ dist_suites_DATA = \
 	frontend/suites/overlap.txt \
 	frontend/suites/full.txt
 dist_doc_DATA += doc/slurm.md doc/compare.md
-noinst_SCRIPTS = frontend/mpigauge
+# The build tree's script, $(MG_FRONTEND), is named by its absolute path:
+# the relative name is also the package's folder in the source tree, which
+# make's VPATH search takes for the target (up to date whenever the folder
+# is newer than the Makefile, as after an editor's save): it was never made.
+all-local: $(MG_FRONTEND)
 CLEANFILES = frontend/mpigauge frontend/mpigauge-installed
 
 # The script, substituted at make time (not by configure), as the Automake
@@ -41,7 +45,7 @@ CLEANFILES = frontend/mpigauge frontend/mpigauge-installed
 MG_FRONTEND_SED = $(SED) -e 's|@VERSION[@]|$(VERSION)|g' -e 's|@bindir[@]|$(bindir)|g' \
 	-e 's|@suitesdir[@]|$(suitesdir)|g' \
 	-e 's|@srcsuitesdir[@]|$(abs_top_srcdir)/frontend/suites|g'
-frontend/mpigauge: $(srcdir)/frontend/mpigauge.py Makefile
+$(MG_FRONTEND): $(srcdir)/frontend/mpigauge.py Makefile
 	$(AM_V_GEN)$(MKDIR_P) frontend && rm -f $@ $@.tmp && \
 	$(MG_FRONTEND_SED) -e 's|@pkgparent[@]|$(abs_top_srcdir)/frontend|g' \
 	    -e 's|@osudir[@]|$(abs_top_builddir)/osu|g' \
@@ -94,7 +98,7 @@ check-frontend:
 # `mpigauge run --launcher srun` with every build in MG_SLURM_BUILDS (default:
 # this one). Needs root and the Debian packages slurm-wlm and munge.
 MG_SLURM_BUILDS = $(abs_top_builddir)
-check-slurm: frontend/mpigauge
+check-slurm: $(MG_FRONTEND)
 	$(SHELL) $(srcdir)/tests/slurm/check_slurm.sh $(MG_SLURM_BUILDS)
 
 .PHONY: check-frontend check-slurm

@@ -25,7 +25,7 @@ check-cluster: $(bin_PROGRAMS)
 # A two-node Slurm on the emulated cluster (slurmctld on the head, slurmd in
 # each node): srun -N 2 with both plugins, the sbatch templates, mpigauge run
 # in a two-node allocation (tests/cluster/check_slurm_cluster.sh).
-check-slurm-cluster: $(bin_PROGRAMS) frontend/mpigauge
+check-slurm-cluster: $(bin_PROGRAMS) $(MG_FRONTEND)
 	bash $(srcdir)/tests/cluster/check_slurm_cluster.sh $(MG_CLUSTER_BUILDS)
 
 .PHONY: check-cluster check-slurm-cluster
