@@ -19,7 +19,8 @@ enum { SC_TABLE = 0, SC_JSON = 1 };
 /* MG_EXIT_* beside these: something named, or too few repetitions to say */
 #define SC_EXIT_FOUND 3
 #define SC_EXIT_UNCLEAR 4
-#define SC_HOST_LEN 64
+/* a host's whole name: cut short, two long names could look the same */
+#define SC_HOST_LEN MPI_MAX_PROCESSOR_NAME
 
 typedef struct {
     int unit;        /* --unit */

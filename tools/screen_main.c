@@ -298,7 +298,7 @@ static int find_units(sc_run *s)
     if (!all || !s->unit_rank || !s->package || !s->host)
         MG_MPI_CHECK(MPI_ERR_NO_MEM);
     MG_MPI_CHECK(MPI_Get_processor_name(name, &len));
-    snprintf(all[s->rank], SC_HOST_LEN, "%s", name);
+    memcpy(all[s->rank], name, sizeof name);
     MG_MPI_CHECK(MPI_Allgather(MPI_IN_PLACE, SC_HOST_LEN, MPI_CHAR, all, SC_HOST_LEN, MPI_CHAR,
                                MPI_COMM_WORLD));
     int *pkg = gather_packages(s);
