@@ -13,6 +13,8 @@
  *       reduce    MPI_Reduce(n)    against MPI_Allreduce(n)
  *       gather    MPI_Gather(n/P)  against MPI_Allgather(n/P)
  *       allreduce MPI_Allreduce(n) against MPI_Reduce(n) + MPI_Bcast(n)
+ *       scatter   MPI_Scatter(n/P) against MPI_Scatterv(n/P each)
+ *       allgather MPI_Allgather(n/P) against MPI_Alltoall(n/P)
  * n: bytes of the whole result (floats, MPI_SUM), a multiple of 4 P.
  * turns (default): the two sides alternate call by call, each going first
  * in every other pair; blocks: every call of the collective, then every
@@ -38,7 +40,8 @@ static double median(double *v, int n)
 }
 
 /* One side of the rule, once. */
-static void side(const char *rule, int mock, float *a, float *b, int count, int p)
+static void side(const char *rule, int mock, float *a, float *b, int count, int p,
+                 const int *counts, const int *displs)
 {
     const int block = count / p;
     if (strcmp(rule, "scan") == 0) {
@@ -58,6 +61,16 @@ static void side(const char *rule, int mock, float *a, float *b, int count, int 
             MPI_Gather(a, block, MPI_FLOAT, b, block, MPI_FLOAT, 0, MPI_COMM_WORLD);
         else
             MPI_Allgather(a, block, MPI_FLOAT, b, block, MPI_FLOAT, MPI_COMM_WORLD);
+    } else if (strcmp(rule, "scatter") == 0) {
+        if (!mock)
+            MPI_Scatter(a, block, MPI_FLOAT, b, block, MPI_FLOAT, 0, MPI_COMM_WORLD);
+        else
+            MPI_Scatterv(a, counts, displs, MPI_FLOAT, b, block, MPI_FLOAT, 0, MPI_COMM_WORLD);
+    } else if (strcmp(rule, "allgather") == 0) {
+        if (!mock)
+            MPI_Allgather(a, block, MPI_FLOAT, b, block, MPI_FLOAT, MPI_COMM_WORLD);
+        else /* every rank's own block to every rank: the allgather's result */
+            MPI_Alltoall(a, block, MPI_FLOAT, b, block, MPI_FLOAT, MPI_COMM_WORLD);
     } else {
         if (!mock) {
             MPI_Allreduce(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
@@ -70,7 +83,8 @@ static void side(const char *rule, int mock, float *a, float *b, int count, int 
 
 int main(int argc, char **argv)
 {
-    static const char *const rules[] = {"scan", "reduce", "gather", "allreduce", NULL};
+    static const char *const rules[] = {"scan",    "reduce",    "gather", "allreduce",
+                                        "scatter", "allgather", NULL};
     int rank, p, ok = argc == 4 || argc == 5, calls = 0, blocks = 0;
     long n = 0;
     MPI_Init(&argc, &argv);
@@ -88,16 +102,25 @@ int main(int argc, char **argv)
     }
     if (!ok) {
         if (rank == 0)
-            fprintf(stderr, "usage: guideline_repro scan|reduce|gather|allreduce N CALLS "
-                            "[turns|blocks] (N: bytes, a multiple of 4 x ranks)\n");
+            fprintf(stderr, "usage: guideline_repro RULE N CALLS [turns|blocks] (RULE: scan, "
+                            "reduce, gather, allreduce, scatter, allgather; N: bytes, a multiple "
+                            "of 4 x ranks)\n");
         MPI_Finalize();
         return 2;
     }
     const int count = (int)(n / 4);
     float *a = malloc((size_t)n), *b = malloc((size_t)n);
     double *t[2] = {malloc((size_t)calls * sizeof(double)), malloc((size_t)calls * sizeof(double))};
+    int *counts = malloc((size_t)p * sizeof(int)), *displs = malloc((size_t)p * sizeof(int));
     for (int i = 0; i < count; ++i)
         a[i] = (float)(1 + (rank + i) % 4);
+    for (int r = 0; r < p; ++r) {
+        counts[r] = count / p;
+        displs[r] = r * (count / p);
+    }
+    if (strcmp(argv[1], "allgather") == 0) /* the alltoall sends its own block to all */
+        for (int i = 0; i < count; ++i)
+            a[i] = (float)(1 + rank % 4);
     const int warm = calls / 10 + 1; /* a tenth of warm-up */
     for (int j = 0; j < 2 * (warm + calls); ++j) {
         /* turns: pair k = j / 2, the sides taking turns going first;
@@ -106,7 +129,7 @@ int main(int argc, char **argv)
         const int mock = blocks ? j >= warm + calls : (k + j % 2) % 2 != 0;
         MPI_Barrier(MPI_COMM_WORLD);
         const double t0 = MPI_Wtime();
-        side(argv[1], mock, a, b, count, p);
+        side(argv[1], mock, a, b, count, p, counts, displs);
         double dt = MPI_Wtime() - t0, worst;
         MPI_Reduce(&dt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (k >= 0)
@@ -119,6 +142,8 @@ int main(int argc, char **argv)
     }
     free(a);
     free(b);
+    free(counts);
+    free(displs);
     free(t[0]);
     free(t[1]);
     MPI_Finalize();

@@ -10,32 +10,49 @@
 # four rules it covers at 64 B, 4 KiB and 64 KiB, 3 launches each with the
 # sides alternating call by call and 3 with them in blocks (mpigauge's
 # order), under every library at 2 ranks. Results and reports in OUT.
-#   bench/guidelines_study.sh [OUT]     (about 40 minutes here)
+#   bench/guidelines_study.sh [OUT [LABEL...]]   (about 40 minutes here)
+# With LABELs, only those libraries' guideline runs (no minimal programs).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-results/guidelines/study}
+[ $# -le 1 ] || { shift; only="$*"; }
 M=$top/frontend/mpigauge.py
 cache=${MPIGAUGE_MPI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mpigauge/mpi}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# LABEL BINDIR INSTALL("" Debian's) RANKS...
+# LABEL BINDIR PREFIX("" Debian's) RANKS...: a release of the catalogue
+# runs the family's build under its own launcher, with its library first on
+# the front-end's LD_LIBRARY_PATH too (which the launcher check reads), and
+# the binding mpigauge gives its own launches (core, none when
+# oversubscribed)
 study() {
-    local label=$1 bindir=$2 install=$3 n
+    local label=$1 bindir=$2 prefix=$3 n
     shift 3
+    case " ${only:-$label} " in *" $label "*) ;; *) return 0 ;; esac
     for n in "$@"; do
-        local cfg=()
-        [ -z "$install" ] || cfg=(--config "$label install=$install")
+        local how=() lib=${LD_LIBRARY_PATH:-}
+        if [ -n "$prefix" ]; then
+            lib=$prefix/lib
+            case $label in
+            openmpi*)
+                local over=(--bind-to core)
+                [ "$n" -le "$(nproc)" ] || over=(--map-by :OVERSUBSCRIBE --bind-to none)
+                how=(--launcher "$prefix/bin/mpirun -x LD_LIBRARY_PATH ${over[*]} -n {n}") ;;
+            *) how=(--launcher "$prefix/bin/mpiexec.hydra -bind-to core -n {n}") ;;
+            esac
+        fi
         echo "== $label, $n ranks"
-        python3 "$M" guidelines run --bindir "$bindir" "${cfg[@]}" -n "$n" --rounds 10 \
-            -m 64:64K -o "$out/$label-np$n.jsonl" --force -q \
+        LD_LIBRARY_PATH=$lib python3 "$M" guidelines run --bindir "$bindir" "${how[@]}" -n "$n" \
+            --rounds 10 -m 64:64K -o "$out/$label-np$n.jsonl" --force -q \
             --report "$out/$label-np$n.txt" >/dev/null 2>"$out/$label-np$n.err"
         echo "exit $?: $(grep -m1 -i 'hold' "$out/$label-np$n.txt")"
     done
 }
 study openmpi-4.1.4 "$top/_build/openmpi" "" 2 4 8
 study mpich-4.0.2 "$top/_build/mpich" "" 2
-study openmpi-5.0.11 "$top/_build/openmpi" openmpi-5.0.11 2 4 8
-study mpich-5.0.2 "$cache/builds/mpich-3.4.3" mpich-5.0.2 2
+study openmpi-5.0.11 "$top/_build/openmpi" "$cache/openmpi-5.0.11" 2 4 8
+study mpich-5.0.2 "$cache/builds/mpich-3.4.3" "$cache/mpich-5.0.2" 2
+[ -z "${only:-}" ] || exit 0
 
 # the minimal programs: compiled with Debian's two compilers, run under the
 # library each was compiled with and the newer release of its family
@@ -63,3 +80,28 @@ repro() { # LABEL PROGRAM LAUNCHER [ENV...]
     repro mpich-5.0.2 "$out/repro-mpich" "$cache/mpich-5.0.2/bin/mpiexec" \
         LD_LIBRARY_PATH="$cache/mpich-5.0.2/lib"
 } | tee "$out/repro.txt"
+
+# the violations at the sizes where the guideline runs found them (beyond
+# the three sizes above), the same way: LABEL PROGRAM "LAUNCHER ARGS" RANKS
+# "RULE:BYTES..." [ENV...]
+repro_at() {
+    local label=$1 prog=$2 launcher=$3 np=$4 items=$5 item k order
+    shift 5
+    for item in $items; do
+        for k in 1 2 3; do
+            for order in turns blocks; do
+                # shellcheck disable=SC2086 # the launcher's words
+                echo "$label $(env "$@" timeout 300 $launcher -n "$np" "$prog" "${item%%:*}" \
+                    "${item#*:}" 1000 "$order" 2>/dev/null)"
+            done
+        done
+    done
+}
+{
+    repro_at openmpi-4.1.4 "$out/repro-openmpi" mpirun.openmpi 2 \
+        "reduce:128 reduce:256 gather:256 allreduce:8192 allreduce:16384"
+    repro_at openmpi-4.1.4 "$out/repro-openmpi" "mpirun.openmpi --oversubscribe" 4 \
+        "allreduce:8192 allreduce:32768 allreduce:65536 scatter:256 scatter:1024 allgather:8192"
+    repro_at mpich-4.0.2 "$out/repro-mpich" mpiexec.mpich 2 \
+        "allreduce:256 reduce:32768 allgather:65536"
+} | tee "$out/repro-sizes.txt"
