@@ -15,12 +15,17 @@
  *       allreduce MPI_Allreduce(n) against MPI_Reduce(n) + MPI_Bcast(n)
  *       scatter   MPI_Scatter(n/P) against MPI_Scatterv(n/P each)
  *       allgather MPI_Allgather(n/P) against MPI_Alltoall(n/P)
+ *       scatter-bcast        MPI_Scatter(n/P) against MPI_Bcast(n)
+ *       gather-reduce        MPI_Gather(n/P) against MPI_Reduce(n) (blocks in place)
+ *       allgather-allreduce  MPI_Allgather(n/P) against MPI_Allreduce(n)
+ *       rsb-allreduce        MPI_Reduce_scatter_block(n/P) against MPI_Allreduce(n)
  * n: bytes of the whole result (floats, MPI_SUM), a multiple of 4 P.
  * turns (default): the two sides alternate call by call, each going first
  * in every other pair; blocks: every call of the collective, then every
  * call of the mock-up (the order in which mpigauge measures them).
- * Output: one line, "RULE n P: collective MED us, mock-up MED us, ratio R
- * (calls C, ORDER)"; exit 0, or 2 on a usage error. */
+ * Output: "# LIBRARY" (the first line of MPI_Get_library_version: the
+ * library the program loaded), then "RULE n P: collective MED us, mock-up
+ * MED us, ratio R (calls C, ORDER)"; exit 0, or 2 on a usage error. */
 #include <mpi.h>
 
 #include <stdio.h>
@@ -39,11 +44,44 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* One side of the rules that stand in a more general collective, once;
+ * 0 when RULE is not one of them. */
+static int side_general(const char *rule, int mock, float *a, float *b, int count, int p)
+{
+    const int block = count / p;
+    if (strcmp(rule, "scatter-bcast") == 0) {
+        if (!mock)
+            MPI_Scatter(a, block, MPI_FLOAT, b, block, MPI_FLOAT, 0, MPI_COMM_WORLD);
+        else
+            MPI_Bcast(a, count, MPI_FLOAT, 0, MPI_COMM_WORLD);
+    } else if (strcmp(rule, "gather-reduce") == 0) {
+        if (!mock)
+            MPI_Gather(a, block, MPI_FLOAT, b, block, MPI_FLOAT, 0, MPI_COMM_WORLD);
+        else
+            MPI_Reduce(a, b, count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+    } else if (strcmp(rule, "allgather-allreduce") == 0) {
+        if (!mock)
+            MPI_Allgather(a, block, MPI_FLOAT, b, block, MPI_FLOAT, MPI_COMM_WORLD);
+        else
+            MPI_Allreduce(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    } else if (strcmp(rule, "rsb-allreduce") == 0) {
+        if (!mock)
+            MPI_Reduce_scatter_block(a, b, block, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        else
+            MPI_Allreduce(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* One side of the rule, once. */
 static void side(const char *rule, int mock, float *a, float *b, int count, int p,
                  const int *counts, const int *displs)
 {
     const int block = count / p;
+    if (side_general(rule, mock, a, b, count, p))
+        return;
     if (strcmp(rule, "scan") == 0) {
         if (!mock) {
             MPI_Scan(a, b, count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
@@ -83,8 +121,10 @@ static void side(const char *rule, int mock, float *a, float *b, int count, int 
 
 int main(int argc, char **argv)
 {
-    static const char *const rules[] = {"scan",    "reduce",    "gather", "allreduce",
-                                        "scatter", "allgather", NULL};
+    static const char *const rules[] = {
+        "scan",      "reduce",        "gather",        "allreduce",           "scatter",
+        "allgather", "scatter-bcast", "gather-reduce", "allgather-allreduce", "rsb-allreduce",
+        NULL};
     int rank, p, ok = argc == 4 || argc == 5, calls = 0, blocks = 0;
     long n = 0;
     MPI_Init(&argc, &argv);
@@ -103,8 +143,9 @@ int main(int argc, char **argv)
     if (!ok) {
         if (rank == 0)
             fprintf(stderr, "usage: guideline_repro RULE N CALLS [turns|blocks] (RULE: scan, "
-                            "reduce, gather, allreduce, scatter, allgather; N: bytes, a multiple "
-                            "of 4 x ranks)\n");
+                            "reduce, gather, allreduce, scatter, allgather, scatter-bcast, "
+                            "gather-reduce, allgather-allreduce, rsb-allreduce; N: bytes, a "
+                            "multiple of 4 x ranks)\n");
         MPI_Finalize();
         return 2;
     }
@@ -136,6 +177,11 @@ int main(int argc, char **argv)
             t[mock][k] = worst * 1e6;
     }
     if (rank == 0) {
+        char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+        int len = 0;
+        MPI_Get_library_version(lib, &len);
+        lib[strcspn(lib, "\n")] = '\0';
+        printf("# %s\n", lib);
         const double c = median(t[0], calls), m = median(t[1], calls);
         printf("%s %ld %d: collective %.3f us, mock-up %.3f us, ratio %.2f (calls %d, %s)\n",
                argv[1], n, p, c, m, c / m, calls, blocks ? "blocks" : "turns");

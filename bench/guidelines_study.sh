@@ -55,9 +55,15 @@ study mpich-5.0.2 "$cache/builds/mpich-3.4.3" "$cache/mpich-5.0.2" 2
 [ -z "${only:-}" ] || exit 0
 
 # the minimal programs: compiled with Debian's two compilers, run under the
-# library each was compiled with and the newer release of its family
+# library each was compiled with; Open MPI 5.0.11 runs Debian's Open MPI
+# build (the same libmpi.so.40), MPICH 5.0.2 a build with its own mpicc
+# (Debian's is linked to libmpich.so.12, which the PyPI release does not
+# have: it would load Debian's 4.0.2). Each launch's first line names the
+# library it loaded.
 mpicc.openmpi -O2 -o "$out/repro-openmpi" "$top/bench/guideline_repro.c" || exit 1
 mpicc.mpich -O2 -o "$out/repro-mpich" "$top/bench/guideline_repro.c" || exit 1
+"$cache/mpich-5.0.2/bin/mpicc" -O2 -o "$out/repro-mpich-5.0.2" "$top/bench/guideline_repro.c" ||
+    exit 1
 repro() { # LABEL PROGRAM LAUNCHER [ENV...]
     local label=$1 prog=$2 launcher=$3 rule n k order
     shift 3
@@ -65,8 +71,8 @@ repro() { # LABEL PROGRAM LAUNCHER [ENV...]
         for n in 64 4096 65536; do
             for k in 1 2 3; do
                 for order in turns blocks; do
-                    echo "$label $(env "$@" timeout 300 "$launcher" -n 2 "$prog" "$rule" "$n" 1000 \
-                        "$order" 2>/dev/null)"
+                    env "$@" timeout 300 "$launcher" -n 2 "$prog" "$rule" "$n" 1000 "$order" \
+                        2>/dev/null | sed "s|^|$label |"
                 done
             done
         done
@@ -77,7 +83,7 @@ repro() { # LABEL PROGRAM LAUNCHER [ENV...]
     repro mpich-4.0.2 "$out/repro-mpich" mpiexec.mpich
     repro openmpi-5.0.11 "$out/repro-openmpi" "$cache/openmpi-5.0.11/bin/mpirun" \
         LD_LIBRARY_PATH="$cache/openmpi-5.0.11/lib"
-    repro mpich-5.0.2 "$out/repro-mpich" "$cache/mpich-5.0.2/bin/mpiexec" \
+    repro mpich-5.0.2 "$out/repro-mpich-5.0.2" "$cache/mpich-5.0.2/bin/mpiexec" \
         LD_LIBRARY_PATH="$cache/mpich-5.0.2/lib"
 } | tee "$out/repro.txt"
 
@@ -91,17 +97,41 @@ repro_at() {
         for k in 1 2 3; do
             for order in turns blocks; do
                 # shellcheck disable=SC2086 # the launcher's words
-                echo "$label $(env "$@" timeout 300 $launcher -n "$np" "$prog" "${item%%:*}" \
-                    "${item#*:}" 1000 "$order" 2>/dev/null)"
+                env "$@" timeout 300 $launcher -n "$np" "$prog" "${item%%:*}" "${item#*:}" 1000 \
+                    "$order" 2>/dev/null | sed "s|^|$label |"
             done
         done
     done
 }
+# MPICH 5.0.2's violations, under both MPICH releases
+mpich5="reduce:128 scatter-bcast:256 gather-reduce:256 allgather-allreduce:256 rsb-allreduce:256"
 {
     repro_at openmpi-4.1.4 "$out/repro-openmpi" mpirun.openmpi 2 \
         "reduce:128 reduce:256 gather:256 allreduce:8192 allreduce:16384"
     repro_at openmpi-4.1.4 "$out/repro-openmpi" "mpirun.openmpi --oversubscribe" 4 \
         "allreduce:8192 allreduce:32768 allreduce:65536 scatter:256 scatter:1024 allgather:8192"
     repro_at mpich-4.0.2 "$out/repro-mpich" mpiexec.mpich 2 \
-        "allreduce:256 reduce:32768 allgather:65536"
+        "allreduce:256 reduce:32768 allgather:65536 $mpich5"
+    repro_at mpich-5.0.2 "$out/repro-mpich-5.0.2" "$cache/mpich-5.0.2/bin/mpiexec" 2 "$mpich5" \
+        LD_LIBRARY_PATH="$cache/mpich-5.0.2/lib"
 } | tee "$out/repro-sizes.txt"
+
+# the scan finding under every algorithm the two libraries can force for
+# MPI_Scan (2 ranks, 8 rounds): does any hold?
+scan_forced() { # LABEL BINDIR CONFIG...
+    local label=$1 bindir=$2
+    shift 2
+    local cfg=() c
+    for c in "$@"; do cfg+=(--config "$c"); done
+    python3 "$M" guidelines run --bindir "$bindir" -n 2 --rounds 8 -m 64:64K \
+        --rules scan_as_exscan_then_reduce_local "${cfg[@]}" -o "$out/scan-$label.jsonl" \
+        --force -q --show all --report "$out/scan-$label.txt" >/dev/null 2>"$out/scan-$label.err"
+    echo "scan, $label: exit $?"
+}
+dyn=OMPI_MCA_coll_tuned_use_dynamic_rules=1
+scan_forced openmpi-4.1.4 "$top/_build/openmpi" default \
+    "linear $dyn OMPI_MCA_coll_tuned_scan_algorithm=1" \
+    "recursive_doubling $dyn OMPI_MCA_coll_tuned_scan_algorithm=2"
+scan_forced mpich-4.0.2 "$top/_build/mpich" auto \
+    "recursive_doubling MPIR_CVAR_SCAN_INTRA_ALGORITHM=recursive_doubling" \
+    "nb MPIR_CVAR_SCAN_INTRA_ALGORITHM=nb"
