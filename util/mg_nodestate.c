@@ -96,6 +96,70 @@ double mg_nodestate_parse_cpuinfo_mhz(const char *text)
     return n ? sum / n : NAN;
 }
 
+/* The value of the first line "KEY<blanks>: VALUE" of TEXT, or NULL; *end is
+ * where the line ends. */
+static const char *field(const char *text, const char *key, const char **end)
+{
+    const size_t k = strlen(key);
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *eol = strchr(p, '\n'), *q = p + k;
+        if (strncmp(p, key, k) != 0)
+            continue;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q != ':')
+            continue;
+        *end = eol ? eol : p + strlen(p);
+        return q + 1;
+    }
+    return NULL;
+}
+
+/* x86: " (family F model M, ISA)" after the model's name, the widest vector
+ * extension among the first CPU's flags (a VM's model name may be a
+ * generic "Processor"; libraries choose copy kernels by these). */
+static void append_x86_id(const char *text, char *out, size_t len)
+{
+    static const char *const isa[] = {"avx512f", "avx2", "avx", "sse4_2"};
+    const char *end, *fam = field(text, "cpu family", &end), *mod = field(text, "model", &end);
+    const char *flags = field(text, "flags", &end), *wide = NULL;
+    long f, m;
+    if (!fam || !mod || sscanf(fam, "%ld", &f) != 1 || sscanf(mod, "%ld", &m) != 1)
+        return;
+    for (size_t i = 0; flags && i < sizeof isa / sizeof *isa && !wide; ++i) {
+        const size_t k = strlen(isa[i]);
+        for (const char *q = strstr(flags, isa[i]); q && q < end && !wide;
+             q = strstr(q + 1, isa[i]))
+            if (q[-1] == ' ' && (q[k] == ' ' || q[k] == '\n' || q[k] == '\0'))
+                wide = isa[i];
+    }
+    const size_t n = strlen(out);
+    snprintf(out + n, len - n, " (family %ld model %ld%s%s)", f, m, wide ? ", " : "",
+             wide ? wide : "");
+}
+
+int mg_nodestate_parse_cpu_model(const char *text, char *out, size_t len)
+{
+    static const char *const keys[] = {"model name", "cpu", "Processor"};
+    const char *v = NULL, *end = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof keys / sizeof *keys && v == NULL; ++i)
+        v = text ? field(text, keys[i], &end) : NULL;
+    for (; v && v < end && n + 1 < len; ++v) {
+        const int blank = *v == ' ' || *v == '\t';
+        if (blank && (n == 0 || out[n - 1] == ' '))
+            continue;
+        out[n++] = blank ? ' ' : *v;
+    }
+    while (n > 0 && out[n - 1] == ' ')
+        n--;
+    if (len > 0)
+        out[n] = '\0';
+    if (n > 0)
+        append_x86_id(text, out, len);
+    return n > 0 ? 0 : -EINVAL;
+}
+
 /* The whole of a small file as a string (NUL-terminated), or NULL. */
 static char *slurp(const char *path)
 {
@@ -145,4 +209,12 @@ void mg_nodestate_read(mg_nodestate *s)
         s->cpu_mhz = mg_nodestate_parse_cpuinfo_mhz(t);
         free(t);
     }
+}
+
+void mg_nodestate_cpu_model(char *out, size_t len)
+{
+    char *t = slurp("/proc/cpuinfo");
+    if (mg_nodestate_parse_cpu_model(t, out, len) != 0 && len > 0)
+        out[0] = '\0';
+    free(t);
 }

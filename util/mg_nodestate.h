@@ -11,6 +11,8 @@
 #ifndef MG_NODESTATE_H
 #define MG_NODESTATE_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,6 +40,18 @@ int mg_nodestate_parse_stat(const char *text, mg_nodestate *s);
 
 /* The mean of the "cpu MHz" lines of /proc/cpuinfo; NAN when there are none. */
 double mg_nodestate_parse_cpuinfo_mhz(const char *text);
+
+/* The CPU's model from the text of /proc/cpuinfo: the first "model name"
+ * (x86), else "cpu" (POWER) or "Processor" (older Arm kernels), its value
+ * with surrounding blanks removed and inner runs of blanks made one, and on
+ * x86 " (family F model M, ISA)" after it (ISA: the widest of avx512f,
+ * avx2, avx, sse4_2 in the flags); cut to LEN - 1 bytes. 0, or -EINVAL when
+ * no model is there (OUT is ""). */
+int mg_nodestate_parse_cpu_model(const char *text, char *out, size_t len);
+
+/* This node's CPU model (mg_nodestate_parse_cpu_model of /proc/cpuinfo);
+ * "" when unknown. */
+void mg_nodestate_cpu_model(char *out, size_t len);
 
 /* Read the live files (missing files leave their fields unknown); the CPU
  * clock comes from cpufreq's scaling_cur_freq of cpu0 when it exists, else

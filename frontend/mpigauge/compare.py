@@ -369,11 +369,13 @@ def _binding_kind(run):
 
 def provenance_warnings(base, new):
     """Warnings about runs made differently (host or node count, binding, rank
-    count, timer, mpigauge version), one line per difference, naming the
-    benchmarks it concerns."""
+    count, timer, mpigauge version, CPU model, kernel), one line per
+    difference, naming the benchmarks it concerns. A library may choose its
+    tuning and copy kernels by the CPU: two CPUs make two experiments."""
     names = OrderedDict([("hosts", "host count"), ("nnodes", "node count"), ("binding", "binding"),
                          ("nranks", "rank count"), ("timer", "timer"),
-                         ("mpigauge_version", "mpigauge version")])
+                         ("mpigauge_version", "mpigauge version"), ("cpu_model", "CPU model"),
+                         ("kernel", "kernel")])
 
     def summary(rs):
         d = OrderedDict()
@@ -386,6 +388,8 @@ def provenance_warnings(base, new):
             s["nranks"].add(str(r.get("nranks")))
             s["timer"].add(str(r.get("timer")))
             s["mpigauge_version"].add(str(r.get("mpigauge_version")))
+            s["cpu_model"].add(str(r.get("cpu_model", "not recorded")))
+            s["kernel"].add(str(r.get("kernel", "not recorded")))
         return d
 
     grouped = OrderedDict()

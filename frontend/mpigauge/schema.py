@@ -43,7 +43,7 @@ FIELDS = {
             "options": DICT, "launch_id": STR, "config": STR, "round": INT, "env": DICT,
             "command_line": LIST, "mpi_library": STR, "mpi_library_version": STR,
             "date_utc": STR, "mpigauge_version": STR, "family": STR, "cvars": DICT,
-            "osu": DICT},
+            "osu": DICT, "cpu_model": STR, "kernel": STR},
     "cvars": {"digest": STR, "mpi_library": STR, "fields": LIST, "cvars": LIST},
     "result": {"benchmark": STR, "size_bytes": INT, "unit": STR, "median": NUM, "variant": STR,
                "validation": STR, "ci95_low": NUM, "ci95_high": NUM, "p99": NUM,

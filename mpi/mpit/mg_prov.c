@@ -8,6 +8,7 @@
 #include "mg_binding.h"
 #include "mg_json.h"
 #include "mg_linkrate.h"
+#include "mg_nodestate.h"
 #include "mg_opts_json.h"
 #include "mg_report.h"
 #include "mg_secret.h"
@@ -16,6 +17,7 @@
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 
 extern char **environ;
@@ -80,6 +82,12 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     strftime(p->date_utc, sizeof p->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
     snprintf(p->version, sizeof p->version, "%s", MG_VERSION_STRING);
     mg_prov_collect_env(p, environ);
+    mg_nodestate_cpu_model(p->cpu_model, sizeof p->cpu_model);
+    {
+        struct utsname u;
+        if (uname(&u) == 0)
+            snprintf(p->kernel, sizeof p->kernel, "%.40s %.80s", u.sysname, u.release);
+    }
 
     mg_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
@@ -432,6 +440,10 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);
     mg_json_string(&j, "date_utc", p->date_utc);
+    if (p->cpu_model[0]) /* what a library may choose its algorithms and tuning by */
+        mg_json_string(&j, "cpu_model", p->cpu_model);
+    if (p->kernel[0])
+        mg_json_string(&j, "kernel", p->kernel);
     mg_json_array_begin(&j, "command_line");
     for (int i = 0; i < ri->argc; ++i)
         mg_json_string(&j, NULL, ri->argv[i]);

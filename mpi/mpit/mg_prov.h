@@ -24,8 +24,10 @@ typedef struct mg_prov {
     int mpi_version, mpi_subversion;
     double timer_overhead_s, timer_resolution_s;
     char date_utc[32];
-    char version[64]; /* mpigauge's version */
-    char **env;       /* the recorded "NAME=VALUE" variables, sorted */
+    char version[64];    /* mpigauge's version */
+    char cpu_model[128]; /* rank 0's node: /proc/cpuinfo's model ("" unknown) */
+    char kernel[128];    /* rank 0's node: uname's system and release ("" unknown) */
+    char **env;          /* the recorded "NAME=VALUE" variables, sorted */
     size_t nenv;
     mg_cvars cvars; /* rank 0: the library's control variables (MPI_T) */
 } mg_prov;

@@ -105,6 +105,22 @@ class TestCompare(unittest.TestCase):
             self.assertEqual(rc, 0)
             self.assertIn("host count differs: A: 1; B: 2 (latency)", err)
             self.assertIn("binding differs: A: bound; B: unbound (latency)", err)
+            self.assertNotIn("CPU model", err)
+
+    def test_a_different_cpu_model_is_warned(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "a.jsonl"), os.path.join(d, "b.jsonl")
+            ra, rb = h.run_record("latency"), h.run_record("latency")
+            ra["cpu_model"] = "Xeon (family 6 model 143, avx512f)"
+            rb["cpu_model"] = "Xeon (family 6 model 85, avx512f)"
+            ra["kernel"] = rb["kernel"] = "Linux 6.1.0"
+            h.write_jsonl(a, [ra, h.result_record("latency", 8, "us", 0.2)])
+            h.write_jsonl(b, [rb, h.result_record("latency", 8, "us", 0.2)])
+            rc, out, err = run_cli("compare", "A=" + a, "B=" + b)
+            self.assertEqual(rc, 0)
+            self.assertIn("CPU model differs: A: Xeon (family 6 model 143, avx512f); "
+                          "B: Xeon (family 6 model 85, avx512f) (latency)", err)
+            self.assertNotIn("kernel differs", err)
 
     def test_validation_failures_are_not_compared(self):
         with tempfile.TemporaryDirectory() as d:

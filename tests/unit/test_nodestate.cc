@@ -82,6 +82,45 @@ TEST(NodeState, CpuinfoMhzIsTheMeanOverCpus)
     EXPECT_TRUE(std::isnan(mg_nodestate_parse_cpuinfo_mhz("processor : 0\n")));
 }
 
+TEST(NodeState, CpuModelIsTheFirstModelNameWithBlanksMadeOne)
+{
+    const char *x86 = "processor\t: 0\ncpu family\t: 6\nmodel\t\t: 143\n"
+                      "model name\t:  Intel(R) Xeon(R)   Platinum 8480+  \n"
+                      "flags\t\t: fpu avx avx2 avx512fp16 avx512f avx512bw\nprocessor\t: 1\n"
+                      "model name\t: Other\n";
+    char out[96];
+    EXPECT_EQ(mg_nodestate_parse_cpu_model(x86, out, sizeof out), 0);
+    EXPECT_STREQ(out, "Intel(R) Xeon(R) Platinum 8480+ (family 6 model 143, avx512f)");
+    EXPECT_EQ(mg_nodestate_parse_cpu_model("cpu family : 23\nmodel : 49\nmodel name : AMD EPYC\n"
+                                           "flags : sse4_2 avx avx2 avx2x\n",
+                                           out, sizeof out),
+              0);
+    EXPECT_STREQ(out, "AMD EPYC (family 23 model 49, avx2)");
+    EXPECT_EQ(mg_nodestate_parse_cpu_model("model name : Old\ncpu family : 6\nmodel : 1\n", out,
+                                           sizeof out),
+              0);
+    EXPECT_STREQ(out, "Old (family 6 model 1)");
+    EXPECT_EQ(mg_nodestate_parse_cpu_model("processor : 0\ncpu\t\t: POWER9 (raw), altivec\n", out,
+                                           sizeof out),
+              0);
+    EXPECT_STREQ(out, "POWER9 (raw), altivec");
+    EXPECT_EQ(mg_nodestate_parse_cpu_model("Processor\t: ARMv7 rev 4 (v7l)\n", out, sizeof out), 0);
+    EXPECT_STREQ(out, "ARMv7 rev 4 (v7l)");
+    char small[6];
+    EXPECT_EQ(mg_nodestate_parse_cpu_model(x86, small, sizeof small), 0);
+    EXPECT_STREQ(small, "Intel");
+}
+
+TEST(NodeState, CpuModelUnknownIsRefusedAndEmpty)
+{
+    char out[16] = "x";
+    EXPECT_EQ(mg_nodestate_parse_cpu_model("processor : 0\ncpu MHz : 2000\n", out, sizeof out),
+              -EINVAL);
+    EXPECT_STREQ(out, "");
+    EXPECT_EQ(mg_nodestate_parse_cpu_model("model name :   \n", out, sizeof out), -EINVAL);
+    EXPECT_EQ(mg_nodestate_parse_cpu_model(nullptr, out, sizeof out), -EINVAL);
+}
+
 TEST(NodeState, ReadingTheLiveFilesGivesALoadAndAContextSwitchCount)
 {
     mg_nodestate s;
