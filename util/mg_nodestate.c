@@ -134,8 +134,10 @@ static void append_x86_id(const char *text, char *out, size_t len)
                 wide = isa[i];
     }
     const size_t n = strlen(out);
-    snprintf(out + n, len - n, " (family %ld model %ld%s%s)", f, m, wide ? ", " : "",
-             wide ? wide : "");
+    const int w = snprintf(out + n, len - n, " (family %ld model %ld%s%s)", f, m, wide ? ", " : "",
+                           wide ? wide : "");
+    if (w < 0 || (size_t)w >= len - n) /* whole or not at all */
+        out[n] = '\0';
 }
 
 int mg_nodestate_parse_cpu_model(const char *text, char *out, size_t len)
