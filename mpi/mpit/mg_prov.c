@@ -82,9 +82,9 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     strftime(p->date_utc, sizeof p->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
     snprintf(p->version, sizeof p->version, "%s", MG_VERSION_STRING);
     mg_prov_collect_env(p, environ);
-    mg_nodestate_cpu_model(p->cpu_model, sizeof p->cpu_model);
-    {
+    if (ctx->rank == 0) { /* only rank 0 writes them: /proc/cpuinfo is large on big nodes */
         struct utsname u;
+        mg_nodestate_cpu_model(p->cpu_model, sizeof p->cpu_model);
         if (uname(&u) == 0)
             snprintf(p->kernel, sizeof p->kernel, "%.40s %.80s", u.sysname, u.release);
     }
