@@ -78,24 +78,6 @@ int mg_nodestate_parse_stat(const char *text, mg_nodestate *s)
     return found ? 0 : -EINVAL;
 }
 
-double mg_nodestate_parse_cpuinfo_mhz(const char *text)
-{
-    double sum = 0.0;
-    int n = 0;
-    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        double mhz;
-        if (strncmp(p, "cpu MHz", 7) != 0)
-            continue;
-        const char *colon = strchr(p, ':');
-        const char *eol = strchr(p, '\n');
-        if (colon && (!eol || colon < eol) && sscanf(colon + 1, "%lf", &mhz) == 1) {
-            sum += mhz;
-            n++;
-        }
-    }
-    return n ? sum / n : NAN;
-}
-
 /* The value of the first line "KEY<blanks>: VALUE" of TEXT, or NULL; *end is
  * where the line ends. */
 static const char *field(const char *text, const char *key, const char **end)
@@ -113,6 +95,20 @@ static const char *field(const char *text, const char *key, const char **end)
         return q + 1;
     }
     return NULL;
+}
+
+double mg_nodestate_parse_cpuinfo_mhz(const char *text)
+{
+    double sum = 0.0, mhz;
+    int n = 0;
+    const char *end = text;
+    for (const char *v = text ? field(text, "cpu MHz", &end) : NULL; v;
+         v = *end ? field(end, "cpu MHz", &end) : NULL)
+        if (sscanf(v, "%lf", &mhz) == 1) {
+            sum += mhz;
+            n++;
+        }
+    return n ? sum / n : NAN;
 }
 
 /* x86: " (family F model M, ISA)" after the model's name, the widest vector
