@@ -64,32 +64,8 @@ mpicc.openmpi -O2 -o "$out/repro-openmpi" "$top/bench/guideline_repro.c" || exit
 mpicc.mpich -O2 -o "$out/repro-mpich" "$top/bench/guideline_repro.c" || exit 1
 "$cache/mpich-5.0.2/bin/mpicc" -O2 -o "$out/repro-mpich-5.0.2" "$top/bench/guideline_repro.c" ||
     exit 1
-repro() { # LABEL PROGRAM LAUNCHER [ENV...]
-    local label=$1 prog=$2 launcher=$3 rule n k order
-    shift 3
-    for rule in scan reduce gather allreduce; do
-        for n in 64 4096 65536; do
-            for k in 1 2 3; do
-                for order in turns blocks; do
-                    env "$@" timeout 300 "$launcher" -n 2 "$prog" "$rule" "$n" 1000 "$order" \
-                        2>/dev/null | sed "s|^|$label |"
-                done
-            done
-        done
-    done
-}
-{
-    repro openmpi-4.1.4 "$out/repro-openmpi" mpirun.openmpi
-    repro mpich-4.0.2 "$out/repro-mpich" mpiexec.mpich
-    repro openmpi-5.0.11 "$out/repro-openmpi" "$cache/openmpi-5.0.11/bin/mpirun" \
-        LD_LIBRARY_PATH="$cache/openmpi-5.0.11/lib"
-    repro mpich-5.0.2 "$out/repro-mpich-5.0.2" "$cache/mpich-5.0.2/bin/mpiexec" \
-        LD_LIBRARY_PATH="$cache/mpich-5.0.2/lib"
-} | tee "$out/repro.txt"
-
-# the violations at the sizes where the guideline runs found them (beyond
-# the three sizes above), the same way: LABEL PROGRAM "LAUNCHER ARGS" RANKS
-# "RULE:BYTES..." [ENV...]
+# each rule at each size, 3 launches in turns and 3 in blocks: LABEL
+# PROGRAM "LAUNCHER ARGS" RANKS "RULE:BYTES..." [ENV...]
 repro_at() {
     local label=$1 prog=$2 launcher=$3 np=$4 items=$5 item k order
     shift 5
@@ -103,6 +79,23 @@ repro_at() {
         done
     done
 }
+# the four rules at three sizes each, 2 ranks: LABEL PROGRAM LAUNCHER [ENV...]
+repro() {
+    local label=$1 prog=$2 launcher=$3 items="" rule n
+    shift 3
+    for rule in scan reduce gather allreduce; do
+        for n in 64 4096 65536; do items="$items $rule:$n"; done
+    done
+    repro_at "$label" "$prog" "$launcher" 2 "$items" "$@"
+}
+{
+    repro openmpi-4.1.4 "$out/repro-openmpi" mpirun.openmpi
+    repro mpich-4.0.2 "$out/repro-mpich" mpiexec.mpich
+    repro openmpi-5.0.11 "$out/repro-openmpi" "$cache/openmpi-5.0.11/bin/mpirun" \
+        LD_LIBRARY_PATH="$cache/openmpi-5.0.11/lib"
+    repro mpich-5.0.2 "$out/repro-mpich-5.0.2" "$cache/mpich-5.0.2/bin/mpiexec" \
+        LD_LIBRARY_PATH="$cache/mpich-5.0.2/lib"
+} | tee "$out/repro.txt"
 # MPICH 5.0.2's violations, under both MPICH releases
 mpich5="reduce:128 scatter-bcast:256 gather-reduce:256 allgather-allreduce:256 rsb-allreduce:256"
 {
