@@ -411,13 +411,14 @@ def provenance_warnings(base, new):
 
 
 def what_differs(base, new):
-    """What the two sides were set to differently, said once: the library's
-    MPI_T control variables (the most telling first, counts for the rest),
-    then the library settings in the environment (values that change with
+    """What the two sides were set to differently, said once: how the
+    libraries were built (device, configure options, package), then the
+    library's MPI_T control variables (the most telling first, counts for
+    the rest), then the library settings in the environment (values that change with
     every launch never named). Expected between two libraries or releases:
     not warnings."""
-    from .cvars import differences, env_differences
-    return differences(base, new) + env_differences(base, new)
+    from .cvars import build_differences, differences, env_differences
+    return build_differences(base, new) + differences(base, new) + env_differences(base, new)
 
 
 def explanations(base, new):

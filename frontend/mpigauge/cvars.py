@@ -5,6 +5,7 @@ explanations `compare`, `report` and `history check` give for a verdict
 (doc/compare.md). A run record names its set by digest ("cvars":
 {"digest": ...}); the set itself is a cvars record, kept once per digest in
 a results file (doc/output.md)."""
+import re
 from collections import Counter
 
 from .common import REDACTED, env_is_secret, value_has_secret
@@ -130,6 +131,55 @@ def env_differences(base, new):
     return [head + f"{k} {show_value(a[k]) if k in a else 'unset'} -> "
             f"{show_value(b[k]) if k in b else 'unset'}"
             for k in sorted(a.keys() | b.keys()) if a.get(k) != b.get(k)]
+
+
+# how a library was built, as MPI_Get_library_version says it: MPICH's
+# "MPICH Device:" and "MPICH configure:" lines, Open MPI's "package:"
+_BUILD_LINE = re.compile(r"^[ \t]*([A-Za-z][\w .()/+-]*?(?:device|configure))[ \t]*:[ \t]*(.*\S)",
+                         re.I | re.M)
+_PACKAGE = re.compile(r"\bpackage:\s*([^,\n]*[^,\s])")
+BUILD_SHOWN = 160   # characters of a build line's difference
+
+
+def library_build(text):
+    """{what: value} of how a library was built, from its version text:
+    MPICH's device (its first network module is the default one) and
+    configure line, Open MPI's package; {} when the text says none of them
+    (Intel MPI)."""
+    if not isinstance(text, str):
+        return {}
+    out = {m.group(1).strip(): m.group(2).strip() for m in _BUILD_LINE.finditer(text)}
+    m = _PACKAGE.search(text)
+    if m:
+        out["package"] = m.group(1).strip()
+    return out
+
+
+def _build_change(key, a, b):
+    """A configure line's difference is its options that differ, not the
+    whole line (Debian's is a screen long)."""
+    if key.lower().endswith("configure"):
+        ta, tb = a.split(), b.split()
+        a = " ".join(t for t in ta if t not in tb) or "(nothing more)"
+        b = " ".join(t for t in tb if t not in ta) or "(nothing more)"
+    text = f"{key} {a} -> {b}"
+    return text if len(text) <= BUILD_SHOWN else text[:BUILD_SHOWN - 3] + "..."
+
+
+def build_differences(base, new):
+    """Lines naming how the two sides' libraries were built differently
+    (the build most of a side's launches ran with): between two releases
+    the version differs by design, a build's device or configure options
+    are a finding (PyPI's MPICH wheels put UCX before libfabric from 4.3.1
+    on, and with it the default network module)."""
+    def side_build(rs):
+        c = Counter(tuple(sorted(library_build(la.run.get("mpi_library_version")).items()))
+                    for la in rs.launches)
+        return dict(c.most_common(1)[0][0]) if c else {}
+    a, b = side_build(base), side_build(new)
+    head = f"library build ({base.label} -> {new.label}): "
+    return [head + _build_change(k, a[k], b[k]) for k in sorted(a.keys() & b.keys())
+            if a[k] != b[k]]
 
 
 def differences(base, new, shown=SHOWN):

@@ -104,6 +104,43 @@ class Differences(unittest.TestCase):
         self.assertEqual(mg.compare.explanations(base, new),
                          ["environment (v1 -> v2): MPIR_CVAR_CH4_NETMOD unset -> ofi"])
 
+    def test_how_the_libraries_were_built_comes_first(self):
+        v423 = ("MPICH Version:      4.2.3\nMPICH Release date: Wed Oct  2 2024\n"
+                "MPICH ABI:          16:3:4\nMPICH Device:       ch4:ofi ucx\n"
+                "MPICH configure:    --with-device=ch4:ofi,ucx --with-pm=hydra:gforker\n"
+                "MPICH CC:           cc\n")
+        v431 = v423.replace("4.2.3", "4.3.1").replace("16:3:4", "17:1:5") \
+            .replace("ofi ucx", "ucx ofi").replace("ch4:ofi,ucx", "ch4:ucx,ofi")
+        self.assertEqual(mg.cvars.library_build(v423), {
+            "MPICH Device": "ch4:ofi ucx",
+            "MPICH configure": "--with-device=ch4:ofi,ucx --with-pm=hydra:gforker"})
+        self.assertEqual(mg.cvars.library_build(
+            "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, "
+            "2022"), {"package": "Debian OpenMPI"})
+        self.assertEqual(mg.cvars.library_build("Intel(R) MPI Library 2021.4 for Linux* OS\n"),
+                         {})
+        self.assertEqual(mg.cvars.library_build(None), {})
+        base, new = self.sides(OLD, NEW)
+        for rs, text in ((base, v423), (new, v431)):
+            for la in rs.launches:
+                la.run["mpi_library_version"] = text
+        ex = mg.compare.explanations(base, new)
+        # the version, date and ABI differ by design between releases: never named
+        self.assertEqual(ex[:3], [
+            "library build (v1 -> v2): MPICH Device ch4:ofi ucx -> ch4:ucx ofi",
+            "library build (v1 -> v2): MPICH configure --with-device=ch4:ofi,ucx -> "
+            "--with-device=ch4:ucx,ofi",
+            "cvar (v1 -> v2): btl_sm_eager_limit 4096 -> 8192"])
+        # the same build says nothing; a configure line of many options says those that differ
+        for la in new.launches:
+            la.run["mpi_library_version"] = v423.replace("--with-pm", "--enable-fast=O3 --with-pm")
+        self.assertEqual(mg.cvars.build_differences(base, new), [
+            "library build (v1 -> v2): MPICH configure (nothing more) -> --enable-fast=O3"])
+        for la in new.launches:
+            la.run["mpi_library_version"] = v423.replace("MPICH Version:      4.2.3",
+                                                         "MPICH Version:      4.2.2")
+        self.assertEqual(mg.cvars.build_differences(base, new), [])
+
     def test_two_libraries_sets_are_summarised(self):
         mpich = {"MPIR_CVAR_CH4_NETMOD": "ucx", "MPIR_CVAR_ENABLE_GPU": "0"}
         base, new = self.sides(OLD, mpich, lib_b="MPICH Version: 4.0.2")
