@@ -11,7 +11,9 @@ came from. A series is the installations of one implementation in release
 order. The catalogue is MPIGAUGE_MPI_CACHE/catalogue.json (default
 ~/.cache/mpigauge/mpi), written whole; releases installed from PyPI go to
 folders beside it."""
+import contextlib
 import datetime
+import fcntl
 import fnmatch
 import json
 import os
@@ -139,6 +141,9 @@ class Catalogue:
     def __init__(self, folder=None):
         self.folder = folder or cache_dir()
         self.path = os.path.join(self.folder, "catalogue.json")
+        self._load()
+
+    def _load(self):
         self.entries = []
         if os.path.exists(self.path):
             try:
@@ -157,6 +162,23 @@ class Catalogue:
         os.makedirs(self.folder, exist_ok=True)
         write_text_atomic(self.path, json.dumps({"schema": 1, "installations": self.entries},
                                                 indent=1, sort_keys=True) + "\n")
+
+    @contextlib.contextmanager
+    def changing(self):
+        """The catalogue read anew under an exclusive lock (catalogue.json.lock
+        beside it) and saved when the block ends without an error: a change
+        made this way keeps every other process's (two `mpigauge mpi
+        install` at once each add their entry; the slow part, pip or a build,
+        runs before, outside the lock)."""
+        os.makedirs(self.folder, exist_ok=True)
+        with open(self.path + ".lock", "a", encoding="utf-8") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self._load()
+                yield self
+                self.save()
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     def get(self, name):
         for e in self.entries:

@@ -27,9 +27,9 @@ def cmd_mpi(a):
               e.get("launcher") or "-", e.get("source")] for e in rows])))
         return EXIT_OK
     if a.action == "remove":
-        e = cat.get(a.what)
-        cat.entries.remove(e)
-        cat.save()
+        with cat.changing():
+            e = cat.get(a.what)
+            cat.entries.remove(e)
         ours = os.path.realpath(e.get("prefix", "")).startswith(os.path.realpath(cat.folder) + os.sep)
         if ours and str(e.get("source", "")).startswith("pypi "):
             shutil.rmtree(e["prefix"], ignore_errors=True)
@@ -41,7 +41,8 @@ def cmd_mpi(a):
         return EXIT_OK
     if a.action == "build":
         e = build(cat, a.what, a.source)
-        cat.save()
+        with cat.changing():
+            cat.get(a.what)["build"] = e["build"]
         print(f"{e['name']}: built {e['build']} with its own mpicc (`mpigauge series` runs it "
               "under this release when the family's build does not start)")
         return EXIT_OK
@@ -49,8 +50,8 @@ def cmd_mpi(a):
         describe(os.path.abspath(a.what), a.name)
     if a.action == "install" and a.name:
         e["name"] = a.name
-    cat.add(e)
-    cat.save()
+    with cat.changing():
+        cat.add(e)
     print(f"{e['name']}: {e['version_string']}\n  library {e['library']} "
           f"({ABI_NAMES.get(e['abi'], e['abi'])} ABI)\n  launcher {e['launcher'] or 'none found'}"
           + (f"\n  environment {e['env']}" if e.get("env") else ""))

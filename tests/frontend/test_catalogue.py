@@ -130,6 +130,25 @@ class Catalogue(unittest.TestCase):
             with open(p) as f:
                 self.assertEqual(f.read(), text)
 
+    def test_two_processes_changing_it_at_once_keep_both_changes(self):
+        folder = os.path.join(self.d, "c")
+        slow = cat.Catalogue(folder)        # an `mpi install` that read it, then ran pip
+        quick = cat.Catalogue(folder)       # another one, done in the meantime
+        with quick.changing():
+            quick.add({"name": "mpich-4.0.3", "library": "/l/4.0.3"})
+        self.assertEqual(slow.entries, [])
+        with slow.changing():
+            slow.add({"name": "mpich-4.1.3", "library": "/l/4.1.3"})
+        self.assertEqual([e["name"] for e in cat.Catalogue(folder).entries],
+                         ["mpich-4.0.3", "mpich-4.1.3"])
+        # a change that fails leaves the file as it was
+        with self.assertRaises(mg.UsageError):
+            with slow.changing():
+                slow.entries.clear()
+                slow.add({"name": "x", "library": "/l/4.0.3"})
+                slow.add({"name": "x", "library": "/l/other"})
+        self.assertEqual(len(cat.Catalogue(folder).entries), 2)
+
     def test_release_order_and_series(self):
         self.assertEqual(sorted(["4.1.10", "4.1.9", "4.0.3", "5.0.0", "3.4.3"], key=cat.version_key),
                          ["3.4.3", "4.0.3", "4.1.9", "4.1.10", "5.0.0"])
