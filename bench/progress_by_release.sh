@@ -4,7 +4,7 @@
 # MPICH's one-sided series): bench/progress_poll.c built with each
 # installation's own mpicc, run on 2 ranks, the installations taking turns
 # launch by launch for R rounds. Prints one line per launch:
-#   NAME  flush_empty NS  iprobe NS  put8_flush NS
+#   NAME  flush_empty NS  iprobe NS  put8_flush NS  put8_of_64 NS  mallocs_per_put M
 #   bench/progress_by_release.sh R PREFIX...
 #   e.g. bench/progress_by_release.sh 5 ~/.cache/mpigauge/mpi/mpich-4.2.3 ~/.cache/mpigauge/mpi/mpich-4.3.1
 set -eu

@@ -3,15 +3,31 @@
  * (doc/releases.md, MPICH's one-sided series): rank 0 times N calls of
  * MPI_Win_flush to rank 1 with nothing outstanding (a window of
  * MPI_Win_allocate, locked with MPI_Win_lock_all), of MPI_Iprobe with
- * nothing pending, and of a flush after a put of 8 bytes, while rank 1
- * waits in a barrier. Prints the library's version and one line per call:
- *   flush_empty NS  iprobe NS  put8_flush NS  (nanoseconds per call, the
- *   median of 9 blocks of N calls). Run by bench/progress_by_release.sh. */
+ * nothing pending, of a flush after a put of 8 bytes, and of one put of
+ * 8 bytes in epochs of 64 puts and a flush, while rank 1 waits in a
+ * barrier; and how many times the library calls malloc per put (this
+ * program defines malloc, which the library's calls reach first, and
+ * counts them while the puts run; glibc's __libc_malloc does the work).
+ * Prints the library's version and one line:
+ *   flush_empty NS  iprobe NS  put8_flush NS  put8_of_64 NS  mallocs_per_put M
+ * (nanoseconds per call, the median of 9 blocks of N calls; the last two
+ * per put). Run by bench/progress_by_release.sh. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 enum { BLOCKS = 9 };
+
+extern void *__libc_malloc(size_t n);
+static volatile int counting;
+static unsigned long mallocs;
+
+void *malloc(size_t n)
+{
+    if (counting)
+        ++mallocs;
+    return __libc_malloc(n);
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -19,7 +35,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* kind 0: flush alone, 1: iprobe, 2: put of 8 bytes then flush */
+/* kind 0: flush alone, 1: iprobe, 2: put of 8 bytes then flush, 3: a put
+ * of 8 bytes, a flush after every 64th */
 static double ns_per_call(int kind, long n, MPI_Win win, char *src)
 {
     double t[BLOCKS];
@@ -31,10 +48,13 @@ static double ns_per_call(int kind, long n, MPI_Win win, char *src)
                 MPI_Iprobe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
                 continue;
             }
-            if (kind == 2)
+            if (kind >= 2)
                 MPI_Put(src, 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, win);
-            MPI_Win_flush(1, win);
+            if (kind != 3 || i % 64 == 63)
+                MPI_Win_flush(1, win);
         }
+        if (kind == 3)
+            MPI_Win_flush(1, win);
         t[b] = (MPI_Wtime() - t0) / (double)n * 1e9;
     }
     qsort(t, BLOCKS, sizeof t[0], cmp_double);
@@ -67,7 +87,12 @@ int main(int argc, char **argv)
         double f = ns_per_call(0, n, win, src);
         double p = ns_per_call(1, n, win, src);
         double pf = ns_per_call(2, n, win, src);
-        printf("flush_empty %.1f  iprobe %.1f  put8_flush %.1f\n", f, p, pf);
+        counting = 1;
+        double p64 = ns_per_call(3, n, win, src);
+        counting = 0;
+        printf("flush_empty %.1f  iprobe %.1f  put8_flush %.1f  put8_of_64 %.1f  "
+               "mallocs_per_put %.2f\n",
+               f, p, pf, p64, (double)mallocs / ((double)n * BLOCKS));
     }
     MPI_Win_unlock_all(win);
     MPI_Barrier(MPI_COMM_WORLD);
