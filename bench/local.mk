@@ -12,7 +12,7 @@ EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend
 	bench/release_study.sh bench/series_trust.py bench/yield_by_release.sh bench/mpich5_yield.sh bench/part_window.c bench/part_pingpong.c bench/session_then_init.c bench/module_graph.py bench/call_cost.sh bench/release_dashboard.sh bench/release_history.py bench/unclear_why.py bench/releases/pt2pt.txt bench/releases/coll2.txt \
 	bench/releases/coll4.txt bench/releases/onesided.txt bench/releases/overlap.txt \
 	bench/releases/series.txt bench/releases/mpich_why.txt bench/releases/impi_why.txt bench/releases/impi_bw.txt bench/releases/impi_kernel.txt bench/releases/mpich_rma_why.txt bench/releases/ompi_coll4_why.txt bench/releases/impi_coll4_why.txt bench/releases/ompi_rndv.txt \
-	bench/copy_bias.py bench/mpit_bcast_by_release.sh bench/mpit_finalize_bcast.c bench/progress_poll.c bench/progress_by_release.sh bench/screen_trials.sh \
+	bench/copy_bias.py bench/mpit_bcast_by_release.sh bench/mpit_finalize_bcast.c bench/progress_poll.c bench/progress_by_release.sh bench/release_cc.sh bench/screen_trials.sh \
 	bench/guidelines_study.sh bench/guideline_repro.c \
 	bench/releases/ompi.toml bench/releases/mpich.toml bench/releases/impls.toml bench/releases/abi.toml bench/ramble_osu.py bench/ramble_mpigauge.py \
 	contrib/ramble/repo.yaml contrib/ramble/applications/mpigauge/application.py \

@@ -9,16 +9,15 @@
 #   e.g. bench/mpit_bcast_by_release.sh ~/.cache/mpigauge/mpi/mpich-*
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/release_cc.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 one() { # launcher program [arg]
     if timeout 60 "$@" 2>&1 | grep -q "bcast ok"; then echo ok; else echo crash; fi
 }
 for p in "$@"; do
-    [ -x "$p/bin/mpicc" ] && [ -x "$p/bin/mpiexec" ] ||
-        { echo "mpit_bcast_by_release.sh: $p has no bin/mpicc and bin/mpiexec" >&2; exit 2; }
     exe=$work/$(basename "$p")
-    I_MPI_ROOT=$p "$p/bin/mpicc" -o "$exe" "$top/bench/mpit_finalize_bcast.c"
+    release_cc mpit_bcast_by_release.sh "$p" -o "$exe" "$top/bench/mpit_finalize_bcast.c"
     printf '%-16s plain: %-5s  nested: %s\n' "$(basename "$p")" \
         "$(I_MPI_ROOT=$p one "$p/bin/mpiexec" -n 2 "$exe")" \
         "$(I_MPI_ROOT=$p one "$p/bin/mpiexec" -n 2 "$exe" nested)"

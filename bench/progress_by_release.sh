@@ -9,6 +9,7 @@
 #   e.g. bench/progress_by_release.sh 5 ~/.cache/mpigauge/mpi/mpich-4.2.3 ~/.cache/mpigauge/mpi/mpich-4.3.1
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/release_cc.sh"
 case ${1:-} in '' | *[!0-9]*) echo "usage: progress_by_release.sh ROUNDS PREFIX..." >&2; exit 2 ;; esac
 rounds=$1
 shift
@@ -16,9 +17,7 @@ shift
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for p in "$@"; do
-    [ -x "$p/bin/mpicc" ] && [ -x "$p/bin/mpiexec" ] ||
-        { echo "progress_by_release.sh: $p has no bin/mpicc and bin/mpiexec" >&2; exit 2; }
-    I_MPI_ROOT=$p "$p/bin/mpicc" -O2 -o "$work/$(basename "$p")" "$top/bench/progress_poll.c"
+    release_cc progress_by_release.sh "$p" -O2 -o "$work/$(basename "$p")" "$top/bench/progress_poll.c"
 done
 r=1
 while [ "$r" -le "$rounds" ]; do

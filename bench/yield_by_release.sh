@@ -13,6 +13,7 @@
 # rows. Needs strace.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/bench/release_cc.sh"
 n=$1
 shift
 iters=20000
@@ -24,9 +25,7 @@ k=0
 for a in "$@"; do
     k=$((k + 1))
     p=$(prefix "$a")
-    [ -x "$p/bin/mpicc" ] && [ -x "$p/bin/mpiexec" ] ||
-        { echo "yield_by_release.sh: $p has no bin/mpicc and bin/mpiexec" >&2; exit 2; }
-    I_MPI_ROOT=$p "$p/bin/mpicc" -O2 -o "$work/b$k" "$top/bench/bare_pt2pt.c" -lm 2>/dev/null
+    release_cc yield_by_release.sh "$p" -O2 -o "$work/b$k" "$top/bench/bare_pt2pt.c" -lm
 done
 echo "installation,launch,latency_us,sched_yield_per_message"
 for i in $(seq "$n"); do
