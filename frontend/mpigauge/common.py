@@ -72,12 +72,21 @@ def check_output_path(path, inputs=(), opt="-o"):
 
 def same_file_as(path, inputs):
     """The first of inputs (LABEL=FILE read as FILE too) that is the very file
-    `path` names (same device and inode), else None."""
+    `path` names (same device and inode; while `path` does not exist, the
+    same real path), else None."""
     if path is None:
         return None
     try:
         st = os.stat(path)
     except OSError:
+        st = None
+    if st is None:
+        # not there yet: the same name (after links) as an input that is
+        # not there yet either, an output the command writes first
+        real = os.path.realpath(path)
+        for given in inputs:
+            if given and os.path.realpath(str(given)) == real:
+                return given
         return None
     for given in inputs:
         for cand in (given, str(given).partition("=")[2]):

@@ -82,6 +82,9 @@ def cmd_run(a):
     if not a.output:
         raise UsageError("guidelines run needs -o FILE.jsonl (the results)")
     check_output_path(a.output)
+    if a.report:
+        # the report would replace the results it is made from
+        check_output_path(a.report, [a.output], opt="--report")
     rules = _pick(rules_of(a.bindir and [a.bindir]), a.rules)
     rc = measure(a, rules, _ranks(a.nranks), a.sizes, a.output, a.config)
     if not os.path.isfile(a.output):
@@ -166,6 +169,8 @@ def cmd(a):
         if len(a.files) != 1:
             raise UsageError("guidelines report needs one results file")
         a.output = a.files[0]
+        if a.report:
+            check_output_path(a.report, [a.output], opt="--report")
         return report(a)
     if a.files:
         raise UsageError(f"guidelines run takes no files ({shlex.join(a.files)}): -o names "

@@ -133,6 +133,31 @@ class Verdicts(unittest.TestCase):
         rc, _, err = h.cli("guidelines", "run", "-n", "1", "-o", other)
         self.assertEqual(rc, 2)
 
+    def test_the_report_never_replaces_the_results(self):
+        before = open(self.path, encoding="utf-8").read()
+        # report: its only input
+        rc, out, err = h.cli("guidelines", "report", self.path, "--report", self.path)
+        self.assertEqual(rc, 2)
+        self.assertIn("--report", err)
+        self.assertIn("also an input", err)
+        self.assertEqual(out, "")
+        # the same file through a hard link
+        twin = os.path.join(self.tmp.name, "twin.jsonl")
+        os.link(self.path, twin)
+        rc, _, err = h.cli("guidelines", "report", self.path, "--report", twin)
+        self.assertEqual(rc, 2)
+        # run: refused before anything is looked for or measured (no build
+        # here), whether -o exists (with --force) or not yet
+        for out_file, extra in ((self.path, ["--force"]),
+                                (os.path.join(self.tmp.name, "new.jsonl"), [])):
+            rc, _, err = h.cli("guidelines", "run", "-o", out_file, "--report", out_file,
+                               "--bindir", self.tmp.name, *extra)
+            self.assertEqual(rc, 2)
+            self.assertIn("also an input", err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "new.jsonl")))
+        self.assertEqual(open(self.path, encoding="utf-8").read(), before)
+
 
 if __name__ == "__main__":
     unittest.main()
