@@ -44,9 +44,42 @@ def cache_dir():
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "mpigauge", "mpi")
 
 
+# a pre-release word (4.2.0rc1, 5.0.0a1) comes before the release it leads to
+_PRE = ("a", "alpha", "b", "beta", "c", "dev", "pre", "preview", "rc")
+# a catalogue name: a folder of its own under the cache and builds/ (never
+# "..", never a path), and a word of install=NAME in a --config
+NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}")
+
+
 def version_key(release):
-    """Release order: 4.1.10 after 4.1.9, 2021.10 after 2021.9."""
-    return [int(x) if x.isdigit() else x for x in re.split(r"[.\-]", str(release))]
+    """Release order, total over any text: 4.1.10 after 4.1.9, 2021.10 after
+    2021.9, 4.2.0rc1 before 4.2.0, numbers before words (`main` after every
+    numbered release). Each part is (rank, number, word): a pre-release word
+    ranks 0, the release's end 1, a number 2, any other word 3."""
+    key = []
+    for x in re.findall(r"[0-9]+|[A-Za-z]+", str(release)):
+        if x.isdigit():
+            key.append((2, int(x), ""))
+        else:
+            key.append((0 if x.lower() in _PRE else 3, 0, x.lower()))
+    return key + [(1, 0, "")]
+
+
+def check_name(name, opt="--name"):
+    """A catalogue name, or UsageError: letters, digits and _.+- from a letter
+    or digit, at most 64 (as configuration labels: no "..", no "/")."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        raise UsageError(f"{opt} {name!r}: give a name of letters, digits and _.+- that starts "
+                         "with a letter or digit (at most 64), like mpich-4.1.3")
+    return name
+
+
+def owned_folder(path, parent):
+    """Whether path is, after every link, a folder directly inside parent
+    (itself resolved): the only kind of path the catalogue ever removes."""
+    real = os.path.realpath(path)
+    return os.path.dirname(real) == os.path.realpath(parent) and \
+        os.path.basename(real) not in ("", ".", "..")
 
 
 def find_library(where):
@@ -153,9 +186,14 @@ class Catalogue:
                 raise UsageError(f"{self.path}: not a catalogue of MPI installations (not JSON); "
                                  "left as it is") from None
             ok = isinstance(data, dict) and isinstance(data.get("installations"), list)
-            if not ok or not all(isinstance(e, dict) and isinstance(e.get("name"), str)
-                                 for e in data["installations"]):
+            if not ok:
                 raise UsageError(f"{self.path}: not a catalogue of MPI installations")
+            for k, e in enumerate(data["installations"], 1):
+                why = damaged(e)
+                if why:
+                    raise UsageError(f"{self.path}: not a catalogue of MPI installations: "
+                                     f"installation {k} is damaged ({why}); mend or remove "
+                                     "it by hand, the file is left as it is")
             self.entries = data["installations"]
 
     def save(self):
@@ -189,6 +227,7 @@ class Catalogue:
                          "`mpigauge mpi add PREFIX` or `mpigauge mpi install IMPL==RELEASE`)")
 
     def add(self, entry):
+        check_name(entry["name"])
         if any(e["name"] == entry["name"] for e in self.entries):
             raise UsageError(f"{entry['name']} is in the catalogue already; give --name or "
                              "remove it first")
@@ -203,6 +242,24 @@ class Catalogue:
         out = [e for e in self.entries if impl is None or e.get("implementation") == impl]
         return sorted(out, key=lambda e: (e.get("implementation", ""),
                                           version_key(e.get("release", "")), e["name"]))
+
+
+def damaged(e):
+    """What is wrong with a catalogue entry read from the file, or None."""
+    if not isinstance(e, dict):
+        return "not an object"
+    if not isinstance(e.get("name"), str) or not NAME_RE.fullmatch(e["name"]):
+        return f"name {e.get('name')!r} is not a catalogue name"
+    for key in ("implementation", "release", "prefix"):
+        if not isinstance(e.get(key), str) or not e[key]:
+            return f"{e['name']}: no {key}"
+    for key in ("library", "launcher", "build", "source", "abi", "version_string"):
+        if e.get(key) is not None and not isinstance(e[key], str):
+            return f"{e['name']}: {key} is not text"
+    if e.get("env") is not None and not (isinstance(e["env"], dict) and all(
+            isinstance(v, str) for v in e["env"].values())):
+        return f"{e['name']}: env is not an object of texts"
+    return None
 
 
 def pip_failure(output, req):
@@ -269,8 +326,12 @@ def build(cat, name, source=None, jobs=None):
         raise UsageError(f"{name}: no compiler wrapper {mpicc} (a runtime-only installation; "
                          "Intel MPI needs impi-devel too)")
     top = source_tree(source)
-    dest = os.path.join(cat.folder, "builds", name)
+    builds = os.path.join(cat.folder, "builds")
+    dest = os.path.join(builds, check_name(name, "build"))
     if os.path.lexists(dest):
+        if os.path.islink(dest) or not owned_folder(dest, builds):
+            raise UsageError(f"{dest}: not a folder of the catalogue's builds ({builds}); "
+                             "left as it is")
         shutil.rmtree(dest)
     os.makedirs(dest)
     env = dict(os.environ, **(e.get("env") or {}))

@@ -6,7 +6,7 @@ import os
 import shutil
 import sys
 
-from .catalogue import ABI_NAMES, Catalogue, build, describe, install
+from .catalogue import ABI_NAMES, Catalogue, build, check_name, describe, install, owned_folder
 from .common import EXIT_OK, UsageError, text_table
 
 
@@ -30,12 +30,17 @@ def cmd_mpi(a):
         with cat.changing():
             e = cat.get(a.what)
             cat.entries.remove(e)
-        ours = os.path.realpath(e.get("prefix", "")).startswith(os.path.realpath(cat.folder) + os.sep)
-        if ours and str(e.get("source", "")).startswith("pypi "):
+        # only what `mpi install` and `mpi build` made: a folder directly in
+        # the cache named as the entry, and one directly in its builds/
+        ours = str(e.get("source", "")).startswith("pypi ") and \
+            os.path.basename(os.path.realpath(e["prefix"])) == e["name"] and \
+            owned_folder(e["prefix"], cat.folder)
+        if ours:
             shutil.rmtree(e["prefix"], ignore_errors=True)
-        if e.get("build") and os.path.realpath(e["build"]).startswith(
-                os.path.realpath(cat.folder) + os.sep):
-            shutil.rmtree(e["build"], ignore_errors=True)   # made by `mpi build`
+        built = os.path.join(cat.folder, "builds", e["name"])
+        if e.get("build") and os.path.realpath(e["build"]) == os.path.realpath(built) and \
+                owned_folder(built, os.path.join(cat.folder, "builds")):
+            shutil.rmtree(built, ignore_errors=True)
         print(f"removed {e['name']}" + (f" and {e['prefix']}" if ours else
                                           " (its installation is left where it is)"))
         return EXIT_OK
@@ -46,6 +51,8 @@ def cmd_mpi(a):
         print(f"{e['name']}: built {e['build']} with its own mpicc (`mpigauge series` runs it "
               "under this release when the family's build does not start)")
         return EXIT_OK
+    if a.name is not None:
+        check_name(a.name)
     e = install(cat, a.what) if a.action == "install" else \
         describe(os.path.abspath(a.what), a.name)
     if a.action == "install" and a.name:

@@ -75,6 +75,12 @@ def result_record(benchmark, size, unit, med, spread=0.01, launch_id=None, **ext
     return r
 
 
+def read(path):
+    """A file's whole text."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
 def write_jsonl(path, records):
     with open(path, "w", encoding="utf-8") as f:
         for r in records:

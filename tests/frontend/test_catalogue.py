@@ -21,6 +21,13 @@ OMPI = "/usr/lib/x86_64-linux-gnu/libmpi.so.40"
 BUILT = os.path.join(h.TOP, "_build", "openmpi", "pt2pt")
 
 
+def entry(name, impl="mpich", release="4.1.3", **kw):
+    """A catalogue entry as `mpi add` writes one (the fields a test needs)."""
+    return dict({"name": name, "implementation": impl, "release": release,
+                 "prefix": "/nonexistent/" + name, "library": "/nonexistent/" + name,
+                 "source": "prefix"}, **kw)
+
+
 class Catalogue(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
@@ -135,18 +142,18 @@ class Catalogue(unittest.TestCase):
         slow = cat.Catalogue(folder)        # an `mpi install` that read it, then ran pip
         quick = cat.Catalogue(folder)       # another one, done in the meantime
         with quick.changing():
-            quick.add({"name": "mpich-4.0.3", "library": "/l/4.0.3"})
+            quick.add(entry("mpich-4.0.3", library="/l/4.0.3"))
         self.assertEqual(slow.entries, [])
         with slow.changing():
-            slow.add({"name": "mpich-4.1.3", "library": "/l/4.1.3"})
+            slow.add(entry("mpich-4.1.3", library="/l/4.1.3"))
         self.assertEqual([e["name"] for e in cat.Catalogue(folder).entries],
                          ["mpich-4.0.3", "mpich-4.1.3"])
         # a change that fails leaves the file as it was
         with self.assertRaises(mg.UsageError):
             with slow.changing():
                 slow.entries.clear()
-                slow.add({"name": "x", "library": "/l/4.0.3"})
-                slow.add({"name": "x", "library": "/l/other"})
+                slow.add(entry("x", library="/l/4.0.3"))
+                slow.add(entry("x", library="/l/other"))
         self.assertEqual(len(cat.Catalogue(folder).entries), 2)
 
     def test_release_order_and_series(self):
@@ -174,14 +181,108 @@ class Catalogue(unittest.TestCase):
         os.makedirs(mine)
         other = os.path.join(self.d, "site-mpi")
         os.makedirs(other)
-        c.entries = [{"name": "mpich-4.1.3", "prefix": mine, "source": "pypi mpich==4.1.3"},
-                     {"name": "site", "prefix": other, "source": "prefix"}]
+        c.entries = [entry("mpich-4.1.3", prefix=mine, source="pypi mpich==4.1.3"),
+                     entry("site", prefix=other)]
         c.save()
         for name in ("mpich-4.1.3", "site"):
             self.assertEqual(self.fe("mpi", "remove", name)[0], 0)
         self.assertFalse(os.path.exists(mine))
         self.assertTrue(os.path.exists(other))
         self.assertEqual(cat.Catalogue().entries, [])
+
+    def test_names_stay_in_their_folder(self):
+        for bad in ("..", ".", "../../victim", "x/y", "", ".hidden", "-x", "a b", "a" * 65,
+                    "a\x1b[2J"):
+            with self.assertRaises(mg.common.UsageError, msg=bad):
+                cat.check_name(bad)
+        for good in ("mpich-4.1.3", "deb_ompi+asan", "impi-2021.19.0", "A" * 64):
+            self.assertEqual(cat.check_name(good), good)
+
+    @unittest.skipUnless(os.path.exists(MPICH), "needs Debian's MPICH")
+    def test_add_refuses_a_name_that_escapes(self):
+        for bad in ("..", "../../victim", "x/y"):
+            rc, out, err = self.fe("mpi", "add", MPICH, "--name", bad)
+            self.assertEqual(rc, 2, bad)
+            self.assertIn("give a name of letters", err)
+            self.assertEqual(len(err.strip().splitlines()), 1)
+        self.assertEqual(cat.Catalogue().entries, [])
+
+    def planted(self):
+        """A victim folder beside the catalogue with a canary in it, and an
+        installation with an executable mpicc (a build starts only with one)."""
+        c = cat.Catalogue()
+        victim = os.path.join(self.d, "victim")
+        os.makedirs(victim)
+        with open(os.path.join(victim, "CANARY"), "w") as f:
+            f.write("alive\n")
+        prefix = os.path.join(self.d, "prefix")
+        os.makedirs(os.path.join(prefix, "bin"))
+        with open(os.path.join(prefix, "bin", "mpicc"), "w") as f:
+            f.write("#!/bin/sh\nexit 1\n")
+        os.chmod(os.path.join(prefix, "bin", "mpicc"), 0o755)
+        return c, victim, prefix
+
+    def test_build_and_remove_never_delete_outside_their_folders(self):
+        c, victim, prefix = self.planted()
+        # a hand-edited name that escapes: the catalogue is refused whole
+        with open(c.path if os.path.isdir(c.folder) else (os.makedirs(c.folder) or c.path),
+                  "w") as f:
+            json.dump({"schema": 1, "installations": [entry("..", prefix=prefix),
+                                                      entry("../../victim", prefix=prefix)]}, f)
+        before = h.read(c.path)
+        for argv in (("mpi", "build", ".."), ("mpi", "build", "../../victim"), ("mpi", "list"),
+                     ("mpi", "remove", "..")):
+            rc, _, err = self.fe(*argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertIn("installation 1 is damaged (name '..' is not a catalogue name)", err)
+        self.assertEqual(h.read(c.path), before)
+        self.assertTrue(os.path.exists(os.path.join(victim, "CANARY")))
+        # builds/NAME a link to the victim: not followed, not removed
+        c.entries = [entry("ok", prefix=prefix)]
+        c.save()
+        os.makedirs(os.path.join(c.folder, "builds"))
+        os.symlink(victim, os.path.join(c.folder, "builds", "ok"))
+        rc, _, err = self.fe("mpi", "build", "ok")
+        self.assertEqual(rc, 2)
+        self.assertIn("not a folder of the catalogue's builds", err)
+        self.assertTrue(os.path.exists(os.path.join(victim, "CANARY")))
+        # remove: a prefix or build that is the catalogue's own folder, its
+        # builds folder or a folder elsewhere is left where it is
+        c.entries = [entry("p1", prefix=c.folder, source="pypi mpich==4.1.3"),
+                     entry("p2", prefix=victim, source="pypi mpich==4.1.3",
+                           build=os.path.join(c.folder, "builds")),
+                     entry("p3", prefix=os.path.join(c.folder, "builds"), source="pypi x",
+                           build=victim)]
+        c.save()
+        for name in ("p1", "p2", "p3"):
+            self.assertEqual(self.fe("mpi", "remove", name)[0], 0)
+        self.assertTrue(os.path.exists(os.path.join(victim, "CANARY")))
+        self.assertTrue(os.path.isdir(os.path.join(c.folder, "builds")))
+        self.assertEqual(cat.Catalogue().entries, [])
+
+    def test_a_total_release_order_and_damaged_entries(self):
+        self.assertEqual(sorted(["main", "4.2.0", "4.2.0rc1", "4.1.10", "4.2.0.1", "4.2.0a1"],
+                                key=cat.version_key),
+                         ["4.1.10", "4.2.0a1", "4.2.0rc1", "4.2.0", "4.2.0.1", "main"])
+        c = cat.Catalogue()
+        c.entries = [entry("a", release="4.2.0"), entry("b", release="4.2.0rc1"),
+                     entry("c", release="main")]
+        c.save()
+        rc, out, err = self.fe("mpi", "list", "--format", "json")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual([json.loads(x)["name"] for x in out.splitlines()], ["b", "a", "c"])
+        for bad, says in (({"release": None}, "a: no release"),
+                          ({"implementation": None}, "a: no implementation"),
+                          ({"release": 4.2}, "a: no release"),
+                          ({"env": ["x"]}, "a: env is not an object of texts"),
+                          ({"launcher": 5}, "a: launcher is not text")):
+            e = entry("a", **bad)
+            with open(c.path, "w") as f:
+                json.dump({"schema": 1, "installations": [e]}, f)
+            rc, out, err = self.fe("mpi", "list")
+            self.assertEqual(rc, 2, bad)
+            self.assertIn(says, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
 
 
 if __name__ == "__main__":

@@ -258,8 +258,8 @@ class BadInput(unittest.TestCase):
             os.makedirs(cache)
             with open(os.path.join(cache, "catalogue.json"), "w") as f:
                 json.dump({"schema": 1, "installations": [
-                    {"name": "m1", "implementation": "mpich", "release": "4.1.3"},
-                    {"name": "m2", "implementation": "mpich", "release": "4.2.3"}]}, f)
+                    {"name": "m1", "implementation": "mpich", "release": "4.1.3", "prefix": "/m1"},
+                    {"name": "m2", "implementation": "mpich", "release": "4.2.3", "prefix": "/m2"}]}, f)
             os.environ["MPIGAUGE_MPI_CACHE"] = cache
             afile = os.path.join(d, "a-file")
             with open(afile, "w") as f:
