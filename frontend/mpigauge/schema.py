@@ -95,3 +95,23 @@ def problem(rec):
             if not _is(c, DICT) or not _is(c.get("label"), STR):
                 return "session record: a configuration without a label"
     return None
+
+
+def mismatch(obj, spec, required=()):
+    """What is wrong with an object read from a file against spec (field ->
+    kind; a field not in `required` may be absent or null), or None. A
+    number must be finite."""
+    if not isinstance(obj, dict):
+        return "not an object"
+    for k in required:
+        if obj.get(k) is None:
+            return f"no {k}"
+    for k, kind in spec.items():
+        v = obj.get(k)
+        if v is None:
+            continue
+        if not _is(v, kind):
+            return f"{k} is not a{'n' if kind[0] in 'aeiou' else ''} {kind}"
+        if kind == NUM and not _finite(v):
+            return f"{k} is not a finite number"
+    return None

@@ -12,7 +12,7 @@ import sys
 from .common import EXIT_FAIL, UsageError, check_output_path, write_text_atomic
 from .launcher import launch_env, launcher_argv
 from .programs import detect_mpi, find_program, program_dirs
-from .screen import EXIT_FOUND, EXIT_UNCLEAR, load, matrix, svg, text
+from .screen import EXIT_FOUND, EXIT_UNCLEAR, MAX_MATRIX, MAX_PICTURE, load, matrix, svg, text
 
 
 def report(a, path):
@@ -23,6 +23,14 @@ def report(a, path):
     if a.picture and not a.picture.endswith(".svg"):
         raise UsageError(f"--picture {a.picture}: the picture is SVG (a name ending in .svg)")
     s = load(path)
+    n = len(s.hosts)
+    if a.picture and n > MAX_PICTURE:
+        raise UsageError(f"--picture: {n} units; a picture shows at most {MAX_PICTURE} (the "
+                         "verdict in words names the slow ones; --matrix gives every pair)")
+    if (a.matrix or a.format == "json") and n > MAX_MATRIX:
+        raise UsageError(f"{'--matrix' if a.matrix else '--format json'}: {n} units; the "
+                         f"matrix is made for at most {MAX_MATRIX} (the verdict in words "
+                         "names the slow ones)")
     metric = a.metric
     if metric and metric not in s.pairs:
         raise UsageError(f"--metric {metric}: the screen has {', '.join(s.pairs) or 'none'}")

@@ -78,7 +78,7 @@ class Screen(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             bad = os.path.join(d, "bad.jsonl")
             with open(bad, "w") as f:
-                f.write('{"type":"screen","units":[]}\nnot json\n')
+                f.write('{"type":"other"}\nnot json\n')
             rc, _, err = h.cli("screen", "report", bad)
             self.assertEqual(rc, 2)
             self.assertIn("bad.jsonl:2: not JSON", err)
@@ -98,6 +98,114 @@ class Screen(unittest.TestCase):
             rc, _, err = h.cli("screen", "run")
             self.assertEqual(rc, 2)
             self.assertIn("-o FILE", err)
+
+
+def mutated(change):
+    """The node screen's records with change(records) applied."""
+    with open(NODE, encoding="utf-8") as f:
+        recs = [json.loads(line) for line in f]
+    change({r["type"]: r for r in recs}, recs)
+    return recs
+
+
+class Damaged(unittest.TestCase):
+    """A crafted or damaged screen file: one line naming the file and the
+    record, exit 2, nothing written; nothing of it reaches the picture
+    unescaped (issue 53: HIGH 3, MEDIUM 5, LOW 5)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "s.jsonl")
+        self.pic = os.path.join(self.tmp.name, "s.svg")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def report(self, recs, *extra):
+        h.write_jsonl(self.path, recs)
+        return h.cli("screen", "report", self.path, "--picture", self.pic, *extra)
+
+    def test_a_script_in_a_field_never_reaches_the_picture(self):
+        script = "<script>alert(1)</script>"
+        rc, _, err = self.report(mutated(lambda t, _: t["screen"].update(reps=script)))
+        self.assertEqual(rc, 2)
+        self.assertIn("a screen record: reps is not an integer", err)
+        self.assertFalse(os.path.exists(self.pic))
+        # text fields are escaped: a host, the library, a verdict's unit
+        def texts(t, recs):
+            t["screen"]["units"][3]["host"] = script
+            t["screen"]["mpi_library"] = script
+            for r in recs:
+                if r["type"] == "screen_verdict":
+                    r["unit"] = script
+        rc, _, err = self.report(mutated(texts))
+        self.assertEqual(rc, 3, err)
+        with open(self.pic, encoding="utf-8") as f:
+            svg = f.read()
+        self.assertNotIn("<script", svg)
+        self.assertIn("&lt;script&gt;", svg)
+        root = ET.fromstring(svg)
+        self.assertEqual(root.findall(".//{http://www.w3.org/2000/svg}script"), [])
+
+    def test_every_kind_of_damage_is_one_line(self):
+        def pair(t, recs, **kw):
+            next(r for r in recs if r["type"] == "screen_pair").update(kw)
+
+        def verdict(t, recs, **kw):
+            next(r for r in recs if r["type"] == "screen_verdict").update(kw)
+        cases = [
+            (lambda t, r: verdict(t, r, metric=None), "screen_verdict record: no metric"),
+            (lambda t, r: verdict(t, r, metric=["bw"]), "metric is not a string"),
+            (lambda t, r: verdict(t, r, metric="hops"), "metric 'hops' is not one of bw, lat"),
+            (lambda t, r: verdict(t, r, unit=None), "screen_verdict record: no unit"),
+            (lambda t, r: verdict(t, r, named=[{"unit": 9, "flagged": 1, "pairs": 3}]),
+             "names unit 9, outside 0..3"),
+            (lambda t, r: verdict(t, r, named=["x"]), "names a unit that: not an object"),
+            (lambda t, r: verdict(t, r, links=[[0, "x"]]), "not a measured pair"),
+            (lambda t, r: t["screen"].update(units=[1, 2, 3, 4]), "a unit: not an object"),
+            (lambda t, r: t["screen"]["units"][0].pop("host"), "a unit: no host"),
+            (lambda t, r: t["screen"].update(mpi_library=7), "mpi_library is not a string"),
+            (lambda t, r: t["screen"].update(nunits=5), "4 units where nunits is 5"),
+            (lambda t, r: t["screen"].update(alpha="0.05"), "alpha is not a number"),
+            (lambda t, r: pair(t, r, a=7), "units outside 0..3"),
+            (lambda t, r: pair(t, r, ratio_ci95=[1]), "ratio_ci95 not two numbers"),
+            (lambda t, r: pair(t, r, median="fast"), "median is not a number"),
+            (lambda t, r: t["screen_summary"].update(exit_code="boom"),
+             "exit_code is not an integer"),
+            (lambda t, r: t["screen_summary"].update(exit_code=44),
+             "exit_code 44 is not one mpigauge_screen gives"),
+            (lambda t, r: t["screen_summary"].update(exit_code=300), "exit_code 300"),
+            (lambda t, r: t["screen_summary"].update(conclusive="yes"),
+             "conclusive is not a boolean"),
+        ]
+        for change, says in cases:
+            rc, out, err = self.report(mutated(change))
+            self.assertEqual((rc, out), (2, ""), says)
+            self.assertIn(says, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertNotIn("Traceback", err)
+            self.assertFalse(os.path.exists(self.pic))
+        with open(self.path, "w") as f:
+            f.write("[" * 100000 + "]" * 100000 + "\n")
+        rc, _, err = h.cli("screen", "report", self.path)
+        self.assertEqual(rc, 2)
+        self.assertIn("s.jsonl:1: not JSON", err)
+
+    def test_a_screen_too_large_to_draw_is_refused_in_a_moment(self):
+        n = 30000
+        def many(t, recs):
+            t["screen"]["units"] = [{"unit": k, "host": f"n{k}", "rank": k} for k in range(n)]
+            t["screen"]["nunits"] = n
+        rc, _, err = self.report(mutated(many))
+        self.assertEqual(rc, 2)
+        self.assertIn("30000 units; a picture shows at most 256", err)
+        rc, _, err = h.cli("screen", "report", self.path, "--matrix",
+                           os.path.join(self.tmp.name, "m.json"))
+        self.assertEqual(rc, 2)
+        self.assertIn("at most 2048", err)
+        rc, out, _ = h.cli("screen", "report", self.path)   # the verdict in words
+        self.assertEqual(rc, 3)
+        self.assertIn("slow node  n3", out)
 
 
 class LinkShare(unittest.TestCase):
