@@ -42,7 +42,8 @@ lib=$build/bench/libmgslow.so
 series() {
     $fe series run c0 c1 c2 c3 --bindir "$build" -o "$work/s" --suite "$work/suite.txt" \
         --rounds 10 --stride 3 --timeout 60 --env "all:LD_PRELOAD=$lib" \
-        --env all:MG_SLOW_PERCENT=0 --env c2:MG_SLOW_PERCENT=40 --env c3:MG_SLOW_PERCENT=40
+        --env all:MG_SLOW_PERCENT=0 --env c2:MG_SLOW_PERCENT=40 --env c3:MG_SLOW_PERCENT=40 \
+        --env c0:AWS_SECRET_ACCESS_KEY=mg-canary-secret
 }
 
 t0=$(date +%s)
@@ -50,6 +51,7 @@ if run "$work/out" "$work/err" 0 series &&
     grep -Eq "^  latency 8-64: c1 -> c2: slower x(1\.[3-9]|[2-9]\.)" "$work/out" &&
     [ "$(grep -c '^  latency' "$work/out")" = 1 ] && ! grep -q "^gradual\|^not pinned\|^one release" "$work/out" &&
     grep -q "measured 4 of 4 releases in 3 steps" "$work/out" &&
+    ! grep -rq mg-canary-secret "$work/s" &&
     python3 - "$work/s/report.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -59,7 +61,7 @@ assert [s["releases"] for s in r["steps"]] == [["c0", "c3"], ["c0", "c1", "c3"],
                                                ["c1", "c2", "c3"]], r["steps"]
 assert r["launches"] == 80, r["launches"]
 PY
-then cat "$work/out"; ok "a planted change pinned by bisection to c1 -> c2, nothing else named ($(($(date +%s) - t0)) s)"
+then cat "$work/out"; ok "a planted change pinned by bisection to c1 -> c2, nothing else named, no secret kept ($(($(date +%s) - t0)) s)"
 else notok "a planted change pinned by bisection to c1 -> c2" "$work/out" "$work/err"
 fi
 

@@ -183,7 +183,7 @@ def cmd_series(a):
         print(f"mpigauge series: stopped; `mpigauge series run` with the same arguments "
               f"resumes it from {a.output}", file=sys.stderr)
         return stopped[0] if stopped and stopped[0] == EXIT_INTERRUPTED else EXIT_FAIL
-    return _finish(a, folder, releases, w, notes)
+    return _finish(a, folder, folder.state["releases"], w, notes)
 
 
 def _finish(a, folder, releases, w, notes):
@@ -301,6 +301,29 @@ def _checked(a):
         return cmd_report(a)
     if not a.bindir or not a.output:
         raise UsageError("series run needs --bindir (the build) and -o DIR (the series' folder)")
+    _check_run_options(a)
+    return cmd_series(a)
+
+
+_RELEASE_RE = re.compile(r"[0-9]+(\.[0-9]+)*([A-Za-z]+[0-9]*)?")
+
+
+def _check_run_options(a):
+    """Every option of `series run` checked before anything is written or
+    launched (a refused option never leaves a series.json behind)."""
     if a.rounds < 2 or (a.stride is not None and a.stride < 1):
         raise UsageError("--rounds must be at least 2 and --stride at least 1")
-    return cmd_series(a)
+    if a.nranks < 2:
+        raise UsageError(f"-n {a.nranks}: a series runs on 2 or more ranks")
+    if a.timeout is not None and not a.timeout > 0:
+        raise UsageError(f"--timeout {a.timeout:g}: give seconds above 0")
+    if a.max_ranks is not None and a.max_ranks < 2:
+        raise UsageError(f"--max-ranks {a.max_ranks}: give 2 or more")
+    for opt, v in (("--from", a.first), ("--to", a.last)):
+        if v is not None and not _RELEASE_RE.fullmatch(v):
+            raise UsageError(f"{opt} {v!r}: give a release, like 4.1.3 or 5.0.0rc1")
+    twice = sorted({n for n in a.names if a.names.count(n) > 1})
+    if twice:
+        raise UsageError(f"{', '.join(twice)}: named twice (a series has each release once)")
+    from .suite import load_suite
+    load_suite(a.suite)

@@ -2,13 +2,32 @@
 """A series' folder (`mpigauge series`, doc/releases.md): series.json (the
 settings, the releases, the steps done) and one results file per step,
 and the walk derived again from them (report, history)."""
+import fcntl
 import json
 import os
 
-from .common import UsageError, open_input, write_text_atomic
+from .common import UsageError, open_input, redact_argv, redact_env, write_text_atomic
+from .schema import DICT, INT, LIST, NUM, STR, BOOL, mismatch
 from .series import walk
 
 STATE = "series.json"
+LOCK = "series.lock"
+# what series.json must hold (schema.mismatch): settings, each release, each step
+_SETTINGS = ({"suite": STR, "rounds": INT, "stride": INT, "threshold": NUM, "alpha": NUM,
+              "error_control": STR, "nranks": INT, "args": LIST, "seed": INT}, ())
+_RELEASE = ({"name": STR, "release": STR, "library": STR, "bindir": STR, "env": DICT},
+            ("name",))
+_STEP = ({"step": INT, "labels": LIST, "file": STR, "exit": INT, "seconds": NUM,
+          "launches": INT, "done": BOOL}, ("step", "labels"))
+
+
+def stored(releases):
+    """The releases as series.json keeps them: an environment variable that
+    holds a secret by its name or value as <redacted> (as the run records
+    keep it); a resumed walk compares these, so a secret's value never
+    needs to be on disk."""
+    return [dict(r, env=redact_env(r["env"])) if isinstance(r.get("env"), dict) else r
+            for r in releases]
 
 
 class Folder:
@@ -18,25 +37,41 @@ class Folder:
     def __init__(self, path, settings, releases, skipped, force):
         self.path = path
         self.state_path = os.path.join(path, STATE)
+        settings = dict(settings, args=redact_argv(settings.get("args") or []))
+        releases = stored(releases)
         want = {"schema": 1, "settings": settings, "releases": releases, "skipped": skipped,
                 "steps": []}
         check_folder(path)
-        self.state = want
-        if os.path.isfile(self.state_path):
-            old = load_state(path)
-            same = old.get("settings") == settings and old["releases"] == releases
-            if not same and not force:
-                raise UsageError(f"-o {path}: holds a series of other releases or settings: "
-                                 "give another folder, or --force to start it over")
-            if same and not force:
-                self.state = dict(want, steps=old.get("steps", []))
-            else:  # --force: over from the first step, whatever the folder held
-                for s in old.get("steps", []):
-                    f = os.path.join(path, os.path.basename(s.get("file", "")))
-                    if os.path.isfile(f):
-                        os.unlink(f)
         os.makedirs(path, exist_ok=True)
-        self.save()
+        self._lock = hold(path)
+        try:
+            self.state = self._resumed(want, force)
+            self.save()
+        except BaseException:
+            self.close()
+            raise
+
+    def _resumed(self, want, force):
+        """The state to walk on: the folder's steps when it holds this very
+        series, none (their files removed) with force."""
+        if not os.path.isfile(self.state_path):
+            return want
+        old = load_state(self.path)
+        same = old.get("settings") == want["settings"] and old["releases"] == want["releases"]
+        if not same and not force:
+            raise UsageError(f"-o {self.path}: holds a series of other releases or settings: "
+                             "give another folder, or --force to start it over")
+        if same and not force:
+            return dict(want, steps=old.get("steps", []))
+        for s in old.get("steps", []):  # --force: over from the first step
+            f = os.path.join(self.path, os.path.basename(s.get("file", "")))
+            if os.path.isfile(f):
+                os.unlink(f)
+        return want
+
+    def close(self):
+        """Let another walk into the folder (the process's end does it too)."""
+        self._lock.close()
 
     def record(self, entry):
         self.state["steps"] = [s for s in self.state["steps"] if s["step"] != entry["step"]]
@@ -48,6 +83,26 @@ class Folder:
         write_text_atomic(self.state_path, json.dumps(self.state, indent=1, sort_keys=True) + "\n")
 
 
+def hold(path):
+    """The series' folder locked for this process (series.lock in it, which
+    holds the process id): two walks into one folder would tear its step
+    files. The lock goes with the process; UsageError when another holds it."""
+    lock = open(os.path.join(path, LOCK), "a+", encoding="utf-8")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.seek(0)
+        who = lock.read().strip()[:20]
+        lock.close()
+        raise UsageError(f"-o {path}: another `mpigauge series run` (process {who or '?'}) is "
+                         "walking this series; wait for it, or give another folder") from None
+    lock.seek(0)
+    lock.truncate()
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    return lock
+
+
 def check_folder(path):
     """-o of a series: a new folder, an empty one or a series' (never a file,
     a link, or a folder of something else)."""
@@ -55,7 +110,8 @@ def check_folder(path):
         raise UsageError(f"-o {path}: a symbolic link: never followed or replaced")
     if os.path.lexists(path) and not os.path.isdir(path):
         raise UsageError(f"-o {path}: exists and is not a folder")
-    if os.path.isdir(path) and os.listdir(path) and not os.path.isfile(os.path.join(path, STATE)):
+    if os.path.isdir(path) and set(os.listdir(path)) - {LOCK} and \
+            not os.path.isfile(os.path.join(path, STATE)):
         raise UsageError(f"-o {path}: a folder that is not a series' (no {STATE}): give a new "
                          "or empty folder")
     parent = os.path.dirname(os.path.abspath(path))
@@ -71,16 +127,41 @@ def load_state(path):
     try:
         with open_input(p, encoding="utf-8") as f:
             st = json.load(f)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise UsageError(f"{p}: not a series' state (not JSON)") from None
-    if not isinstance(st, dict) or not isinstance(st.get("releases"), list) or \
-            not all(isinstance(r, dict) and isinstance(r.get("name"), str) for r in st["releases"]):
-        raise UsageError(f"{p}: not a series' state")
-    if not isinstance(st.get("steps"), list) or not all(
-            isinstance(s, dict) and isinstance(s.get("step"), int) and isinstance(s.get("labels"), list)
-            for s in st["steps"]):
-        raise UsageError(f"{p}: not a series' state (its steps)")
+    why = state_problem(st)
+    if why:
+        raise UsageError(f"{p}: not a series' state ({why})")
     return st
+
+
+def state_problem(st):
+    """What is wrong with a series' state read from its file, or None."""
+    if not isinstance(st, dict):
+        return "not an object"
+    if not isinstance(st.get("releases"), list) or len(st["releases"]) < 2:
+        return "fewer than two releases"
+    if not isinstance(st.get("steps"), list):
+        return "its steps are not a list"
+    settings = st.get("settings")
+    checks = [("settings", {} if settings is None else settings, _SETTINGS)] + \
+        [(f"release {k}", r, _RELEASE) for k, r in enumerate(st["releases"], 1)] + \
+        [(f"step {k}", x, _STEP) for k, x in enumerate(st["steps"], 1)]
+    for what, obj, spec in checks:
+        why = mismatch(obj, *spec)
+        if why:
+            return f"{what}: {why}"
+    s = st.get("settings") or {}
+    if not 0 < s.get("threshold", 0.05) < 1 or not 0 < s.get("alpha", 0.05) < 1 or \
+            (s.get("stride") or 1) < 1:
+        return "settings: threshold and alpha between 0 and 1, stride at least 1"
+    names = [r["name"] for r in st["releases"]]
+    if len(set(names)) != len(names):
+        return "a release named twice"
+    for x in st["steps"]:
+        if not all(isinstance(n, str) and n in names for n in x["labels"]):
+            return f"step {x['step']}: a release that is not the series'"
+    return None
 
 
 def comparer(settings, notes):

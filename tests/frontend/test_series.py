@@ -160,39 +160,117 @@ class Walk(unittest.TestCase):
         self.assertEqual(SR.size_range([1024, 4096, 1 << 20]), "1K-1M")
 
 
+def opened(*args):
+    """A series' folder as `series run` opens it, its lock let go at once
+    (a test opens one folder many times in one process)."""
+    f = SC.Folder(*args)
+    f.close()
+    return f
+
+
 class Folder(unittest.TestCase):
     def test_resumed_refused_or_started_over(self):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "s")
             rel = [{"name": "a"}, {"name": "b"}]
-            f = SC.Folder(out, {"rounds": 2}, rel, [], False)
+            f = opened(out, {"rounds": 2}, rel, [], False)
             f.record({"step": 1, "labels": ["a", "b"], "file": "step-01.jsonl", "done": True})
             with open(os.path.join(out, "step-01.jsonl"), "w") as fh:
                 fh.write("{}\n")
-            again = SC.Folder(out, {"rounds": 2}, rel, [], False)
+            again = opened(out, {"rounds": 2}, rel, [], False)
             self.assertIsNotNone(SC.find_step(again.state, 1, ["a", "b"]))
             self.assertIsNone(SC.find_step(again.state, 1, ["a", "c"]))
             with self.assertRaisesRegex(mg.UsageError, "a series of other releases or settings"):
-                SC.Folder(out, {"rounds": 3}, rel, [], False)
-            SC.Folder(out, {"rounds": 3}, rel, [], True)
+                opened(out, {"rounds": 3}, rel, [], False)
+            opened(out, {"rounds": 3}, rel, [], True)
             self.assertFalse(os.path.exists(os.path.join(out, "step-01.jsonl")))
             # --force starts the same series over too (its steps forgotten, their files gone)
-            f = SC.Folder(out, {"rounds": 3}, rel, [], False)
+            f = opened(out, {"rounds": 3}, rel, [], False)
             f.record({"step": 1, "labels": ["a", "b"], "file": "step-01.jsonl", "done": True})
             with open(os.path.join(out, "step-01.jsonl"), "w") as fh:
                 fh.write("{}\n")
-            self.assertEqual(SC.Folder(out, {"rounds": 3}, rel, [], True).state["steps"], [])
+            self.assertEqual(opened(out, {"rounds": 3}, rel, [], True).state["steps"], [])
             self.assertFalse(os.path.exists(os.path.join(out, "step-01.jsonl")))
             other = os.path.join(d, "other")
             os.mkdir(other)
             with open(os.path.join(other, "x"), "w") as fh:
                 fh.write("mine\n")
             with self.assertRaisesRegex(mg.UsageError, "not a series'"):
-                SC.Folder(other, {}, rel, [], False)
+                opened(other, {}, rel, [], False)
             with open(os.path.join(out, "series.json"), "w") as fh:
                 fh.write("{")
             with self.assertRaisesRegex(mg.UsageError, "not a series' state"):
                 SC.load_state(out)
+
+    def test_secrets_are_never_kept_and_resuming_still_works(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s")
+            env = {"AWS_SECRET_ACCESS_KEY": "hunter2", "A": "1",
+                   "OMPI_MCA_mca_base_env_list": "AWS_SECRET_ACCESS_KEY=hunter3"}
+            rel = [{"name": "a", "env": dict(env)}, {"name": "b", "env": {}}]
+            settings = {"rounds": 2, "args": ["-x", "MY_TOKEN=hunter4"]}
+            f = SC.Folder(out, settings, rel, [], False)
+            f.record({"step": 1, "labels": ["a", "b"], "file": "step-01.jsonl", "done": True})
+            f.close()
+            text = h.read(os.path.join(out, "series.json"))
+            for secret in ("hunter2", "hunter3", "hunter4"):
+                self.assertNotIn(secret, text)
+            st = json.loads(text)
+            self.assertEqual(st["releases"][0]["env"], {"AWS_SECRET_ACCESS_KEY": "<redacted>",
+                                                        "A": "1", "OMPI_MCA_mca_base_env_list":
+                                                        "<redacted>"})
+            self.assertEqual(rel[0]["env"], env)       # the walk itself runs with the value
+            again = SC.Folder(out, settings, rel, [], False)
+            self.assertIsNotNone(SC.find_step(again.state, 1, ["a", "b"]))
+            again.close()
+            with self.assertRaisesRegex(mg.UsageError, "a series of other releases"):
+                SC.Folder(out, settings, [dict(rel[0], env=dict(env, A="2")), rel[1]], [], False)
+
+    def test_one_walk_at_a_time_in_a_folder(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s")
+            rel = [{"name": "a"}, {"name": "b"}]
+            first = SC.Folder(out, {"rounds": 2}, rel, [], False)
+            with self.assertRaisesRegex(mg.UsageError, f"another `mpigauge series run` "
+                                        fr"\(process {os.getpid()}\) is walking this series"):
+                SC.Folder(out, {"rounds": 2}, rel, [], False)
+            first.close()
+            SC.Folder(out, {"rounds": 2}, rel, [], False).close()
+
+    def test_a_damaged_state_is_one_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s")
+            rel = [{"name": "a", "release": "1"}, {"name": "b", "release": "2"}]
+            SC.Folder(out, {"rounds": 2, "threshold": 0.05}, rel, [], False).close()
+            good = json.loads(h.read(os.path.join(out, "series.json")))
+            cases = [
+                (lambda st: st["settings"].update(threshold="0.05"),
+                 "settings: threshold is not a number"),
+                (lambda st: st["settings"].update(alpha="x"), "settings: alpha is not a number"),
+                (lambda st: st["settings"].update(stride="2"), "settings: stride is not an integer"),
+                (lambda st: st["settings"].update(threshold=5), "threshold and alpha between 0 and 1"),
+                (lambda st: st.update(releases=[]), "fewer than two releases"),
+                (lambda st: st["releases"][1].update(env=[1]), "release 2: env is not an object"),
+                (lambda st: st.update(steps=[{"step": 1, "labels": ["a", "b"], "file": 7}]),
+                 "step 1: file is not a string"),
+                (lambda st: st.update(steps=[{"step": 1, "labels": ["a", "zz"]}]),
+                 "step 1: a release that is not the series'"),
+                (lambda st: st.update(settings=[]), "settings: not an object"),
+            ]
+            for change, says in cases:
+                st = json.loads(json.dumps(good))
+                change(st)
+                with open(os.path.join(out, "series.json"), "w") as fh:
+                    json.dump(st, fh)
+                rc, _, err = h.cli("series", "report", out)
+                self.assertEqual(rc, 2, says)
+                self.assertIn(says, err)
+                self.assertEqual(len(err.strip().splitlines()), 1, err)
+            with open(os.path.join(out, "series.json"), "w") as fh:
+                fh.write("[" * 100000 + "]" * 100000)
+            rc, _, err = h.cli("series", "report", out)
+            self.assertEqual(rc, 2)
+            self.assertIn("not a series' state (not JSON)", err)
 
 
 class FolderCommands(unittest.TestCase):
@@ -205,7 +283,7 @@ class FolderCommands(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "s")
             rel = [{"name": n, "release": v} for n, v in (("r0", "1"), ("r1", "2"), ("r2", "3"))]
-            f = SC.Folder(out, dict(SETTINGS, suite="quick", rounds=8, stride=None), rel, [], False)
+            f = opened(out, dict(SETTINGS, suite="quick", rounds=8, stride=None), rel, [], False)
             rng = random.Random(5)
             values = {n: [lv * (1 + rng.uniform(-0.004, 0.004)) for _ in range(8)]
                       for n, lv in (("r0", 1.0), ("r1", 1.0), ("r2", 1.3))}
@@ -280,6 +358,17 @@ class BadInput(unittest.TestCase):
                         (run + [os.path.join(d, "s"), "--build", "m1"], "give NAME=DIR"),
                         (run + [os.path.join(d, "s")], "m1 skipped: no mpigauge_latency in"),
                         (run + [os.path.join(d, "s"), "--stride", "0"], "--stride at least 1"),
+                        (run + [os.path.join(d, "s"), "--from", "abc"], "--from 'abc': give a release"),
+                        (run + [os.path.join(d, "s"), "--from", "4.x"], "--from '4.x': give a release"),
+                        (run + [os.path.join(d, "s"), "--to", "latest"], "--to 'latest': give a release"),
+                        (run + [os.path.join(d, "s"), "--from", ""], "--from '': give a release"),
+                        (run + [os.path.join(d, "s"), "-n", "0"], "-n 0: a series runs on 2 or more"),
+                        (run + [os.path.join(d, "s"), "-n", "-2"], "-n -2: a series runs on 2"),
+                        (run + [os.path.join(d, "s"), "--timeout", "-1"], "--timeout -1: give seconds"),
+                        (run + [os.path.join(d, "s"), "--suite", os.path.join(d, "none.txt")],
+                         "none.txt"),
+                        (["series", "run", "m1", "m1", "m2", "--bindir", d, "-o",
+                          os.path.join(d, "s")], "m1: named twice"),
                         (["series", "report", d], "not a series' folder (no series.json"),
                         (["series", "report"], "series report needs the series' folder")):
                     rc, _, err = h.cli(*argv)
