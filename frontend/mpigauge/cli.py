@@ -9,6 +9,7 @@ from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, guidelines_cli, 
                import_cli, mpi_cli, plot_cli, report_cli, run_cli, screen_cli, selftest_cli,
                series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
+                     terminal_text,
                      UsageError, version)
 from .launch import Interrupted
 from .options import add_verdict_options
@@ -101,10 +102,10 @@ def main(argv=None):
     try:
         return a.func(a)
     except UsageError as e:
-        print(f"mpigauge {a.command}: error: {e}", file=sys.stderr)
+        print(f"mpigauge {a.command}: error: {terminal_text(e)}", file=sys.stderr)
         return EXIT_USAGE
     except OutputError as e:
-        print(f"mpigauge {a.command}: error: {e}", file=sys.stderr)
+        print(f"mpigauge {a.command}: error: {terminal_text(e)}", file=sys.stderr)
         return EXIT_FAIL
     except BrokenPipeError:
         return EXIT_FAIL
@@ -120,7 +121,8 @@ def main(argv=None):
     except OSError as e:
         # a path the command was given that cannot be used: one line, no traceback
         where = f"{e.filename}: " if getattr(e, "filename", None) else ""
-        print(f"mpigauge {a.command}: error: {where}{e.strerror or e}", file=sys.stderr)
+        print(f"mpigauge {a.command}: error: {terminal_text(where)}{terminal_text(e.strerror or e)}",
+              file=sys.stderr)
         return EXIT_USAGE
     except (KeyboardInterrupt, Interrupted):
         print(f"mpigauge {a.command}: interrupted", file=sys.stderr)

@@ -312,6 +312,17 @@ def plain_text(text):
     return str(text).replace("$", r"\$")
 
 
+def terminal_text(text):
+    """Text as it may reach a terminal: a character that is not printable (an
+    escape sequence, a carriage return, a newline inside a name from a file)
+    shown as Python writes it in a string (\\x1b, \\r, \\n), never sent
+    raw."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def fmt_duration(s):
     s = int(round(s))
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"

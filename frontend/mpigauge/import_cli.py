@@ -72,6 +72,9 @@ def result_records(t, launch_id):
 
 def cmd_import(a):
     parse = PARSERS[a.suite]
+    for opt, v, least in (("--ranks", a.ranks, 1), ("--nodes", a.nodes, 1)):
+        if v is not None and v < least:
+            raise UsageError(f"{opt} {v}: give {least} or more")
     if a.output:
         check_output_path(a.output, a.files)
     lines, counts = [], []

@@ -13,6 +13,7 @@ carries in "median" is the suite's own: OSU's mean over its iterations,
 IMB's t_avg (or t) and Mbytes/sec; "statistic" says which, and there are no
 samples: `compare` tells apart what one value per side allows and what it
 does not."""
+import math
 import re
 from typing import NamedTuple
 
@@ -59,6 +60,9 @@ _OSU_COLUMNS = [
     ("Max Latency(us)", "max_rank_us"), ("Iterations", "iterations"),
     ("Validation", "validation"), ("Transmit Size", "transmit_bytes"),
 ]
+# the fields that can be a row's figure (OSU's time or bandwidth, IMB's t,
+# t_avg or t_ovrl): above 0 (IMB's Mbytes/sec is 0.00 at 0 bytes)
+FIGURES = frozenset(["us", "MB/s", "t_us", "t_avg_us", "t_ovrl_us"])
 _TAIL = re.compile(r"P(\d+(?:\.\d+)?) Tail (?:Lat\(us\)|BW\(MB/s\))")
 
 
@@ -118,11 +122,44 @@ def osu_columns(header):
     return out
 
 
+_COUNTS = ("size", "iterations", "transmit_bytes", "repetitions")
+MAX_SIZE = 1 << 62      # bytes: beyond any message an MPI program sends
+
+
 def _number(word):
+    """A finite number, or None (nan, inf and 1e400 are not figures)."""
     try:
-        return float(word)
+        v = float(word)
     except ValueError:
         return None
+    return v if math.isfinite(v) else None
+
+
+def _is_float(word):
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _value(field, word, title, lineno):
+    """A row's field from its word: a size or count a whole number from 0 to
+    2^62, any other figure a finite number, the figure itself above 0;
+    ValueError naming the line otherwise."""
+    if field in _COUNTS:
+        if not re.fullmatch(r"[0-9]{1,19}", word) or int(word) > MAX_SIZE:
+            raise ValueError(f"line {lineno}: {word!r} under {title} is not a whole number "
+                             "from 0 to 2^62")
+        return int(word)
+    v = _number(word)
+    if v is None:
+        raise ValueError(f"line {lineno}: {word!r} under {title} is not a "
+                         + ("finite number" if _is_float(word) else "number"))
+    if field in FIGURES and not v > 0:
+        raise ValueError(f"line {lineno}: {word!r} under {title}: a time or rate above 0 "
+                         "was expected")
+    return v
 
 
 def _osu_row(cols, words, lineno):
@@ -136,11 +173,7 @@ def _osu_row(cols, words, lineno):
                 raise ValueError(f"line {lineno}: {w!r} under Validation")
             row[field] = "passed" if w == "Pass" else "failed"
             continue
-        v = _number(w)
-        if v is None:
-            raise ValueError(f"line {lineno}: {w!r} under {title} is not a number")
-        if field in ("size", "iterations", "transmit_bytes"):
-            v = int(v)
+        v = _value(field, w, title, lineno)
         if "figure" not in row and field in ("us", "MB/s"):
             row["figure"], row["unit"] = v, field
         else:
@@ -253,7 +286,10 @@ def _imb_part(line):
 def _imb_table(part, version, section, nprocs, cols, rows, calling, line):
     name = section.split()[0]
     prefix = "imb" if part == "IMB-MPI1" else "imb_" + part[4:].lower()
-    fig = next(f for f in ("t_us", "t_avg_us", "t_ovrl_us") if f in cols)
+    fig = next((f for f in ("t_us", "t_avg_us", "t_ovrl_us") if f in cols), None)
+    if fig is None:
+        raise ValueError(f"line {line}: the section {section!r} has no time column (t[usec], "
+                         "t_avg[usec] or t_ovrl[usec])")
     stat = {"t_us": "t", "t_avg_us": "t_avg", "t_ovrl_us": "t_ovrl"}[fig]
     out = []
     for r in rows:
@@ -291,11 +327,9 @@ def parse_imb(text):
             cols = [_IMB_FIELDS.get(w, w) for w in line.split()]
         elif section and cols and line.strip() and not line.startswith("#"):
             words = line.split()
-            vals = [_number(w) for w in words]
-            if len(words) != len(cols) or None in vals:
+            if len(words) != len(cols):
                 raise ValueError(f"line {lineno}: {line.strip()!r} does not fit the columns "
                                  f"{' '.join(cols)}")
-            rows.append({c: (int(v) if c in ("size", "repetitions") else v)
-                         for c, v in zip(cols, vals)})
+            rows.append({c: _value(c, w, c, lineno) for c, w in zip(cols, words)})
     close()
     return tables

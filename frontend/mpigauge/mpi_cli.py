@@ -7,7 +7,7 @@ import shutil
 import sys
 
 from .catalogue import ABI_NAMES, Catalogue, build, check_name, describe, install, owned_folder
-from .common import EXIT_OK, UsageError, text_table
+from .common import EXIT_OK, UsageError, terminal_text, text_table
 
 
 def cmd_mpi(a):
@@ -23,8 +23,9 @@ def cmd_mpi(a):
             return EXIT_OK
         print("\n".join(text_table(
             ["name", "implementation", "release", "ABI", "launcher", "from"],
-            [[e["name"], e.get("implementation"), e.get("release"), e.get("abi"),
-              e.get("launcher") or "-", e.get("source")] for e in rows])))
+            [[terminal_text(x) for x in (e["name"], e.get("implementation"), e.get("release"),
+                                         e.get("abi"), e.get("launcher") or "-", e.get("source"))]
+             for e in rows])))
         return EXIT_OK
     if a.action == "remove":
         with cat.changing():
@@ -59,7 +60,7 @@ def cmd_mpi(a):
         e["name"] = a.name
     with cat.changing():
         cat.add(e)
-    print(f"{e['name']}: {e['version_string']}\n  library {e['library']} "
+    print(terminal_text(f"{e['name']}: {e['version_string']}") + f"\n  library {e['library']} "
           f"({ABI_NAMES.get(e['abi'], e['abi'])} ABI)\n  launcher {e['launcher'] or 'none found'}"
           + (f"\n  environment {e['env']}" if e.get("env") else ""))
     if not e["launcher"]:

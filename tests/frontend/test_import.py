@@ -214,6 +214,69 @@ class ImportCommand(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("no IMB table with rows found", err)
 
+    def test_figures_sizes_and_counts_that_are_not_so(self):
+        """Every figure a finite number above 0, every size and count a whole
+        number from 0: else the file and line, exit 2, nothing written."""
+        osu = "# OSU MPI Latency Test v7.4\n# Size       Avg Latency(us)\n{size}  {fig}\n"
+        out = os.path.join(self.d, "o.jsonl")
+        bad = os.path.join(self.d, "bad.txt")
+        for size, fig, says in (("8", "nan", "'nan' under Avg Latency(us) is not a finite number"),
+                                ("8", "inf", "is not a finite number"),
+                                ("8", "1e400", "'1e400' under Avg Latency(us) is not a finite"),
+                                ("8", "-0", "'-0' under Avg Latency(us): a time or rate above 0"),
+                                ("8", "0.00", "a time or rate above 0"),
+                                ("8", "-1.5", "a time or rate above 0"),
+                                ("inf", "1.5", "'inf' under Size is not a whole number"),
+                                ("-8", "1.5", "'-8' under Size is not a whole number"),
+                                ("8.5", "1.5", "'8.5' under Size is not a whole number"),
+                                ("1" + "0" * 30, "1.5", "is not a whole number from 0 to 2^62")):
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write(osu.format(size=size, fig=fig))
+            rc, _, err = h.cli("import", "osu", bad, "-o", out)
+            self.assertEqual(rc, 2, (size, fig))
+            self.assertIn("bad.txt: line 3: ", err)
+            self.assertIn(says, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+            self.assertFalse(os.path.exists(out))
+        imb = ("# Benchmarking PingPong\n# #processes = 2\n"
+               "       {head}      t[usec]   Mbytes/sec\n  {b}   {r}   {t}   0.00\n")
+        for fill, says in (({"head": "#bytes #repetitions", "b": "inf", "r": "1000", "t": "0.2"},
+                            "line 4: 'inf' under size is not a whole number"),
+                           ({"head": "#bytes #repetitions", "b": "0", "r": "inf", "t": "0.2"},
+                            "line 4: 'inf' under repetitions is not a whole number"),
+                           ({"head": "#bytes #repetitions", "b": "0", "r": "10", "t": "nan"},
+                            "line 4: 'nan' under t_us is not a finite number")):
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write(imb.format(**fill))
+            rc, _, err = h.cli("import", "imb", bad, "-o", out)
+            self.assertEqual(rc, 2, fill)
+            self.assertIn(says, err)
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write("# Benchmarking PingPong\n# #processes = 2\n  #bytes #repetitions  Mbytes/sec\n"
+                    "  0  1000  0.00\n")
+        rc, _, err = h.cli("import", "imb", bad, "-o", out)
+        self.assertEqual(rc, 2)
+        self.assertIn("line 1: the section 'PingPong' has no time column", err)
+        self.assertFalse(os.path.exists(out))
+        # IMB's 0.00 Mbytes/sec at 0 bytes is a rate, not the figure: imported
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write(imb.format(head="#bytes #repetitions", b="0", r="1000", t="0.20"))
+        rc, _, err = h.cli("import", "imb", bad, "-o", out, "-q")
+        self.assertEqual(rc, 0, err)
+        for opt, v in (("--ranks", "-3"), ("--ranks", "0"), ("--nodes", "-1")):
+            rc, _, err = h.cli("import", "osu", os.path.join(IMP, "osu74-mpich-init.txt"), opt, v)
+            self.assertEqual(rc, 2)
+            self.assertIn(f"{opt} {v}: give 1 or more", err)
+
+    def test_a_name_with_escapes_reaches_the_terminal_shown(self):
+        bad = os.path.join(self.d, "x\x1b[2Jy.txt")
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write("# OSU MPI Latency Test v7.4\n# Size  Avg Latency(us)\n1  x\n")
+        rc, _, err = h.cli("import", "osu", bad)
+        self.assertEqual(rc, 2)
+        self.assertNotIn("\x1b", err)
+        self.assertIn("x\\x1b[2Jy.txt", err)
+
 
 if __name__ == "__main__":
     unittest.main()
