@@ -4,13 +4,16 @@ guidelines (doc/guidelines.md) measured with mpigauge_guidelines, every
 rule at every rank count as one suite line, K rounds (and configurations,
 interleaved, as `mpigauge run`), then judged: holds, violated (by how much,
 with the interval and the settings that chose the algorithm) or unclear."""
+import math
 import os
+import re
 import shlex
 import subprocess
 import sys
 import tempfile
 
-from .common import EXIT_FAIL, EXIT_OK, UsageError, check_output_path, write_text_atomic
+from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, parse_size_arg,
+                     write_text_atomic)
 from .guidelines import VIOLATED, checks, render_json, render_text
 from .options import add_verdict_options, with_threshold
 from .programs import find_program, program_dirs
@@ -46,8 +49,10 @@ def _ranks(text):
 
 def _pick(known, wanted):
     names = [n for n, _ in known]
-    if not wanted or wanted == "all":
+    if wanted is None or wanted == "all":
         return names
+    if not wanted.strip():
+        raise UsageError("--rules '': give rule names (mpigauge guidelines list) or all")
     out = []
     for w in wanted.split(","):
         if w not in names:
@@ -78,13 +83,44 @@ def measure(a, rules, nranks, sizes, out, configs):
         return run_argv(argv)
 
 
-def cmd_run(a):
+def _sizes(text):
+    """-m as the program takes it (N, MIN:MAX or a list N,N,...), checked
+    here: option text never becomes suite syntax."""
+    import argparse
+    ok = re.fullmatch(r"[^:,\s]+(:[^:,\s]+)?|[^:,\s]+(,[^:,\s]+)*", text)
+    try:
+        if not ok:
+            raise argparse.ArgumentTypeError(text)
+        for x in re.split(r"[:,]", text):
+            parse_size_arg(x)
+    except argparse.ArgumentTypeError:
+        raise UsageError(f"-m {text!r}: give sizes as N, MIN:MAX or N,N,... (like 64:64K)") \
+            from None
+    return text
+
+
+def _check_run_options(a):
+    """Every option of `guidelines run` checked before anything is launched."""
     if not a.output:
         raise UsageError("guidelines run needs -o FILE.jsonl (the results)")
     check_output_path(a.output)
     if a.report:
         # the report would replace the results it is made from
         check_output_path(a.report, [a.output], opt="--report")
+    _sizes(a.sizes)
+    if not (math.isfinite(a.time_budget) and a.time_budget > 0):
+        raise UsageError(f"--time-budget {a.time_budget:g}: give seconds above 0")
+    if a.rounds < 2:
+        raise UsageError(f"--rounds {a.rounds}: give 2 or more (a verdict needs pairs)")
+    if a.timeout is not None and not a.timeout > 0:
+        raise UsageError(f"--timeout {a.timeout:g}: give seconds above 0")
+    if a.max_ranks is not None and a.max_ranks < 2:
+        raise UsageError(f"--max-ranks {a.max_ranks}: give 2 or more")
+    _ranks(a.nranks)
+
+
+def cmd_run(a):
+    _check_run_options(a)
     rules = _pick(rules_of(a.bindir and [a.bindir]), a.rules)
     rc = measure(a, rules, _ranks(a.nranks), a.sizes, a.output, a.config)
     if not os.path.isfile(a.output):

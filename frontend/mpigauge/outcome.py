@@ -3,6 +3,7 @@
 exit code and the JSON records it printed; never from its prose."""
 import json
 
+from .common import tail_text
 
 
 def parse_json_lines(data):
@@ -70,6 +71,10 @@ def classify(rc, timed_out, recs, nranks, hung=False):
     if rc == 77:
         return ("skipped", "not applicable here (exit 77)", False)
     msg = f"exit {rc}" + (f" ({EXIT_MEANING[rc]})" if rc in EXIT_MEANING else "")
+    if rc == 1 and not runs and not errors:
+        # not the program's own exit: it printed nothing (srun outside an
+        # allocation, a launcher that refused its options)
+        msg = f"exit {rc} with no record printed: the launcher failed or the program did not start"
     if errors:
         msg += ": " + errors[0].get("message", "")
     if rc < 0:
@@ -81,3 +86,13 @@ def classify(rc, timed_out, recs, nranks, hung=False):
                 "sizes (stopped early), left out", False)
     # exit 1 with every size: a validation failure, rows marked by the program
     return ("failed", msg, rc == 1 and complete)
+
+
+def error_lines(stderr, most=6):
+    """What to show of a failed launch's standard error: the program's own
+    error lines ("error:"), not the launcher's banner around them; else its
+    last lines."""
+    if not (stderr or "").strip():
+        return []
+    errs = [x for x in stderr.splitlines() if "error:" in x][:3]
+    return errs or tail_text(stderr, most).splitlines()

@@ -20,10 +20,11 @@ from . import launch as ln
 from . import launcher as lr
 from . import programs as pg
 from . import mpilib
-from .common import (fmt_duration, tail_text, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
+from .common import (fmt_duration, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
                      check_link_followable, now_utc, redact_argv, version)
 from .configs import Config, check_unique, load_config_file, mpi_libraries_in, parse_config_arg
 from .stats import min_pairs
+from .outcome import error_lines
 from .runplan import RunPlan, Verdict
 from .steps import LaunchOptions, remove_stale_semaphores, run_step
 from .suite import load_suite
@@ -333,10 +334,8 @@ def _progress(quiet, i, total, it, rnd, rounds, res, elapsed, eta):
             f" | ETA {fmt_duration(eta)}")
     if not quiet:
         print(line, file=sys.stderr, flush=True)
-        if res["status"] != "ok" and res["stderr"].strip():
-            # the program's own error line, not the launcher's banner around it
-            errs = [x for x in res["stderr"].splitlines() if "error:" in x][:3]
-            for s in errs or tail_text(res["stderr"], 6).splitlines():
+        if res["status"] != "ok":
+            for s in error_lines(res["stderr"]):
                 print(f"    | {s}", file=sys.stderr)
 
 
@@ -479,7 +478,7 @@ def _run_loop(out, plan):
                   "killed", file=sys.stderr)
     steps = _steps(todo, grouped, lambda t: _alone(items[(t[1], t[2])]))
     start, durations = time.time(), {}
-    interrupted, stopped, i, pos = False, None, 0, {}
+    interrupted, stopped, i, pos, first_bad = False, None, 0, {}, None
     try:
         for si, step in enumerate(steps):
             rnd = step[0][0]
@@ -494,6 +493,8 @@ def _run_loop(out, plan):
             for (_, li, ci), res in zip(step, got):
                 i += 1
                 counts[res["status"]] += 1
+                if res["status"] not in ("ok", "skipped") and first_bad is None:
+                    first_bad = (items[(li, ci)], res)
                 durations.setdefault((li, ci), []).append(res["duration_s"])
                 elapsed = time.time() - start
                 eta = _eta(todo[i:], durations, elapsed, i, len(step))
@@ -532,7 +533,7 @@ def _run_loop(out, plan):
         except OutputError:
             pass            # the error of the launch's own write is the one to report
         out.close()
-    return _finish(plan, counts, interrupted, stopped)
+    return _finish(plan, counts, interrupted, stopped, first_bad)
 
 
 def _alone(it):
@@ -564,9 +565,19 @@ def _eta(rest, durations, elapsed, done, group):
     return guess / max(1, group)
 
 
-def _finish(plan, counts, interrupted, stopped):
+def _finish(plan, counts, interrupted, stopped, first_bad=None):
     items = plan.items
     say = (lambda m: None) if plan.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    if plan.quiet and first_bad is not None:
+        # quiet or not, a failure is said: how many, and the first one
+        it, res = first_bad
+        bad = sum(counts[k] for k in ("failed", "timeout", "wrong-size", "partial"))
+        lab = f" [{it.config.label}]" if it.config.label is not None else ""
+        print(f"mpigauge run: {bad} of {sum(counts.values())} launches failed; the first, "
+              f"{it.entry.name}{lab}: {res['status']}"
+              + (f": {res['message']}" if res["message"] else ""), file=sys.stderr)
+        for line in error_lines(res["stderr"], 3):
+            print(f"    | {line}", file=sys.stderr)
     summary = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
     say(f"mpigauge run: {summary or 'nothing run'}; results in {plan.output}"
         + (f" ({stopped})" if stopped else ""))
@@ -574,7 +585,8 @@ def _finish(plan, counts, interrupted, stopped):
         say("mpigauge run: interrupted; the results file is complete up to the last finished launch")
         return EXIT_INTERRUPTED
     if not items:
-        say("mpigauge run: none of the suite's programs was found (build them, or give --bindir)")
+        print("mpigauge run: none of the suite's programs was found (build them, or give "
+              "--bindir)", file=sys.stderr)
         return EXIT_FAIL
     # missing data fails the run: a launch stopped part way (killed, its
     # results cut short) is as bad as one that failed outright

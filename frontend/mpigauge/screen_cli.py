@@ -52,6 +52,11 @@ def report(a, path):
 def run(a):
     if not a.output:
         raise UsageError("run: -o FILE (the screen's JSON Lines) is required")
+    if a.nranks < 2:
+        # Open MPI's -n 0 would run on every slot
+        raise UsageError(f"run: -n {a.nranks}: a screen needs 2 or more ranks")
+    if not a.timeout > 0:
+        raise UsageError(f"run: --timeout {a.timeout:g}: give seconds above 0")
     check_output_path(a.output)
     if os.path.exists(a.output) and not a.force:
         raise UsageError(f"-o {a.output}: exists (--force replaces it)")

@@ -158,6 +158,28 @@ class Verdicts(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "new.jsonl")))
         self.assertEqual(open(self.path, encoding="utf-8").read(), before)
 
+    def test_run_options_checked_before_anything_runs(self):
+        out = os.path.join(self.tmp.name, "new.jsonl")
+        for extra, says in ((["-m", "abc"], "-m 'abc': give sizes"),
+                            (["-m", "-8"], "-m '-8': give sizes"),
+                            (["-m", "64\nranks=2 latency -m 8"], "give sizes as N, MIN:MAX"),
+                            (["--time-budget", "nan"], "--time-budget nan: give seconds above 0"),
+                            (["--time-budget", "0"], "--time-budget 0: give seconds"),
+                            (["--rounds", "1"], "--rounds 1: give 2 or more"),
+                            (["--timeout", "-1"], "--timeout -1: give seconds"),
+                            (["-n", "1"], "-n 1: give rank counts of at least 2")):
+            rc, _, err = h.cli("guidelines", "run", "-o", out, "--bindir", self.tmp.name, *extra)
+            self.assertEqual(rc, 2, extra)
+            self.assertIn(says, err)
+            self.assertEqual(len(err.strip().splitlines()), 1, err)
+        self.assertFalse(os.path.exists(out))
+        import mpigauge.guidelines_cli as GC
+        known = [("a", "A <= B"), ("b", "B <= C")]
+        with self.assertRaisesRegex(mg.UsageError, "--rules '': give rule names"):
+            GC._pick(known, "")
+        self.assertEqual(GC._pick(known, None), ["a", "b"])
+        self.assertEqual(GC._pick(known, "b"), ["b"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -422,6 +422,28 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([l["status"] for l in launches], ["ok", "partial", "ok"])
         self.assertIn("1 partial", p.stderr)
 
+    def test_a_failure_is_said_quiet_or_not(self):
+        p = self.cli("ok\nfail\n", "-q")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("mpigauge run: 1 of 2 launches failed; the first, fail: failed: exit 99 "
+                      "(MPI or internal error)", p.stderr)
+        self.assertIn("    | mpigauge_fail: error: MPI error on rank 1", p.stderr)
+        # a launcher that fails before the program starts (srun outside an
+        # allocation): said as such, not as the program's validation failure
+        self._exe(self.launcher, "#!/bin/sh\necho 'srun: error: Unable to allocate resources: "
+                  "No partition specified' >&2\nexit 1\n")
+        os.unlink(self.out)
+        p = self.cli("ok\n", "-q")
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("exit 1 with no record printed: the launcher failed or the program did "
+                      "not start", p.stderr)
+        self.assertIn("| srun: error: Unable to allocate resources", p.stderr)
+        self.assertNotIn("validation", p.stderr)
+        os.unlink(self.out)
+        p = self.cli("ok\n", "-q", "--bindir", os.path.join(self.d, "none"))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertTrue(p.stderr.strip(), "a run with nothing found says so under -q")
+
     def test_refuses_to_overwrite(self):
         first = '{"type":"session","session_id":"A"}\n'
         with open(self.out, "w") as f:

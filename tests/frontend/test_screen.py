@@ -98,6 +98,12 @@ class Screen(unittest.TestCase):
             rc, _, err = h.cli("screen", "run")
             self.assertEqual(rc, 2)
             self.assertIn("-o FILE", err)
+            for n in ("0", "-2", "1"):
+                rc, _, err = h.cli("screen", "run", "-n", n, "-o", os.path.join(d, "s.jsonl"),
+                                   "--launcher", "false")
+                self.assertEqual(rc, 2)
+                self.assertIn(f"-n {n}: a screen needs 2 or more ranks", err)
+            self.assertFalse(os.path.exists(os.path.join(d, "s.jsonl")))
 
 
 def mutated(change):
