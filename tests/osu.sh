@@ -90,8 +90,10 @@ run "$work/h.out" "$work/h.err" 2 osu_latency -h
 h=$?
 # (one message from mpigauge; Open MPI's mpirun adds its own about the exit)
 if [ $u -eq 1 ] && [ "$(grep -c "error:" "$work/u.err")" -eq 1 ] && [ $r -eq 1 ] && [ $h -eq 0 ] &&
-    grep -q "^Usage" "$work/h.out"; then
-    ok "exit codes: -G refused (1, one line), 3 ranks for a pair (1), -h (0)"
+    grep -q "^Usage: mpirun -n 2 osu_latency " "$work/h.out" &&
+    grep -q "^Exit codes (as the OSU Micro-Benchmarks'): 0 ok, 1 any failure" "$work/h.out" &&
+    ! grep -q "not applicable\|internal error" "$work/h.out"; then
+    ok "exit codes: -G refused (1, one line), 3 ranks for a pair (1), -h (0) says OSU's codes only"
 else
     notok "exit codes: -G $u, 3 ranks $r, -h $h" "$work/u.err" "$work/r.err"
 fi

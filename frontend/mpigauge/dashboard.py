@@ -79,7 +79,10 @@ def family_of(families, bench):
 
 
 def slug(text):
-    s = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "tag"
+    """A file name for a tag's page: its letters and digits, at most 80 of
+    them (a file name has at most 255 bytes), and a digest of the whole tag
+    that tells two long tags apart."""
+    s = re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:80].strip("_") or "tag"
     return s + "-" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
 
 

@@ -2,6 +2,7 @@
 """`mpigauge history add|list|show|check|export` (doc/history.md)."""
 import argparse
 import json
+import math
 import os
 import sys
 from typing import NamedTuple
@@ -229,6 +230,7 @@ def _check(hist, a):
         base.keymode = new.keymode = "line"
         base.path = new.path = "session " + next(iter(sb))
     new.label = new.label or os.path.basename(a.new)
+    floor_series(new, floors)
     rows, ob, on = compare_sets(base, new, threshold, a.alpha, a.error_control,
                                 covariate=a.covariate)
     if not rows:
@@ -261,10 +263,24 @@ def parse_floor(text):
         sz = parse_size_arg(size) if colon else None
     except (ValueError, argparse.ArgumentTypeError) as e:
         raise UsageError(f"--floor {text}: BENCH[:SIZE]=VALUE, like bw:1M=10000 ({e})") from None
-    if not eq or not bench or not v > 0:
-        raise UsageError(f"--floor {text}: BENCH[:SIZE]=VALUE with a positive VALUE, like "
+    if not eq or not bench or not v > 0 or not math.isfinite(v):
+        raise UsageError(f"--floor {text}: BENCH[:SIZE]=VALUE with a finite positive VALUE, like "
                          "bw:1M=10000 or latency:8=2.5")
     return bench, sz, v
+
+
+def floor_series(new, floors):
+    """[(floor, [(key, items)])]: the series of NEW each floor applies to;
+    UsageError for a floor that names none (checked before the comparison)."""
+    out = []
+    for bench, size, value in floors:
+        hits = [(k, items) for k, items in new.series().items()
+                if k.bench == bench and (size is None or k.size == size)]
+        if not hits:
+            raise UsageError(f"--floor {bench}{'' if size is None else ':' + size_label(size)}"
+                             f": no such series in {new.label}")
+        out.append(((bench, size, value), sorted(hits, key=lambda kv: kv[0].size or 0)))
+    return out
 
 
 def check_floors(new, floors):
@@ -272,13 +288,8 @@ def check_floors(new, floors):
     checked; the number whose whole 95% CI of the median is beyond it."""
     from .compare import higher_is_better
     beyond = 0
-    for bench, size, value in floors:
-        hits = [(k, items) for k, items in new.series().items()
-                if k.bench == bench and (size is None or k.size == size)]
-        if not hits:
-            raise UsageError(f"--floor {bench}{'' if size is None else ':' + size_label(size)}"
-                             f": no such series in {new.label}")
-        for key, items in sorted(hits, key=lambda kv: kv[0].size or 0):
+    for (bench, size, value), hits in floor_series(new, floors):
+        for key, items in hits:
             meds = [r["median"] for _, r in items]
             med, (lo, hi, _) = median(meds), median_ci(meds)
             up = higher_is_better(key.unit)

@@ -293,8 +293,7 @@ static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu
     mg_run s;
     int rc = MG_EXIT_OK, mpit, mpit_level;
 
-    mg_plan_make(&plan, b, argc, argv);
-    plan.osu = osu;
+    mg_plan_make(&plan, b, osu, argc, argv);
     if (osu && !plan.note[0])
         mg_osu_warning(osu, plan.note, sizeof plan.note);
     if ((plan.cfg.mpi_library || plan.cfg.osu_names) && !plan.failed) {

@@ -12,21 +12,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void print_help(FILE *f, const mg_bench *b, const mg_opt_table *tables, size_t nt)
+/* Under an OSU name (osu: its entry, else NULL) the program is called by
+ * that name and exits as OSU's do: 0 or 1 (mg_osu_exit). */
+static void print_help(FILE *f, const mg_bench *b, const mg_osu *osu, const mg_opt_table *tables,
+                       size_t nt)
 {
     char lo[32], hi[32];
 
     mg_size_format(b->sizes.default_min_size, lo, sizeof lo);
     mg_size_format(b->sizes.default_max_size, hi, sizeof hi);
-    fprintf(f,
-            "Usage: mpirun -n %d mpigauge_%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\n"
-            "Options:\n",
-            b->layout.min_ranks, b->id.name, b->report.description, lo, hi);
+    fprintf(f, "Usage: mpirun -n %d %s%s [OPTIONS]\n%s\nSizes by default: %s:%s\n\nOptions:\n",
+            b->layout.min_ranks, osu ? "" : "mpigauge_", osu ? osu->e->osu : b->id.name,
+            b->report.description, lo, hi);
     mg_opts_help(f, tables, nt);
-    fprintf(f,
-            "\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
-            "%d not applicable here, %d MPI or internal error.\n",
-            MG_EXIT_OK, MG_EXIT_FAIL, MG_EXIT_USAGE, MG_EXIT_SKIP, MG_EXIT_INTERNAL);
+    if (osu)
+        fprintf(f, "\nExit codes (as the OSU Micro-Benchmarks'): %d ok, %d any failure.\n",
+                mg_osu_exit(MG_EXIT_OK), mg_osu_exit(MG_EXIT_FAIL));
+    else
+        fprintf(f,
+                "\nExit codes: %d ok, %d measurement or validation failure, %d usage error,\n"
+                "%d not applicable here, %d MPI or internal error.\n",
+                MG_EXIT_OK, MG_EXIT_FAIL, MG_EXIT_USAGE, MG_EXIT_SKIP, MG_EXIT_INTERNAL);
 }
 
 /* JSON mode is known before the options are parsed, so that an error in
@@ -243,7 +249,7 @@ static void plan_help(mg_plan *p)
     if (p->cfg.help && p->cfg.format == MG_FORMAT_JSON)
         mg_opts_json_help(f, p->b->id.name, tables, nt);
     else if (p->cfg.help)
-        print_help(f, p->b, tables, nt);
+        print_help(f, p->b, p->osu, tables, nt);
     else
         fprintf(f, "mpigauge_%s %s\n", p->b->id.name, MG_VERSION_STRING);
     if (fclose(f) != 0)
@@ -270,13 +276,14 @@ static void plan_alloc(mg_plan *p)
     }
 }
 
-void mg_plan_make(mg_plan *p, const mg_bench *b, int argc, char **argv)
+void mg_plan_make(mg_plan *p, const mg_bench *b, const mg_osu *osu, int argc, char **argv)
 {
     mg_opt_table tables[4];
     size_t nt;
 
     memset(p, 0, sizeof *p);
     p->base = p->b = b;
+    p->osu = osu;
     p->argc = argc;
     p->argv = argv;
     mg_config_default(&p->cfg);

@@ -160,9 +160,9 @@ static inline double mg_now(const mg_ctx *ctx)
 double mg_mpi_clock_offset(const mg_ctx *ctx, double *rtt_max_s);
 
 /* Before MPI_Init, without MPI: the plan of program b for argv (an error
- * is kept in p->failed and p->err for mg_plan_report). Exits on memory
- * exhaustion. */
-void mg_plan_make(mg_plan *p, const mg_bench *b, int argc, char **argv);
+ * is kept in p->failed and p->err for mg_plan_report); osu: the OSU name it
+ * was started under, or NULL. Exits on memory exhaustion. */
+void mg_plan_make(mg_plan *p, const mg_bench *b, const mg_osu *osu, int argc, char **argv);
 void mg_plan_free(mg_plan *p);
 /* A run of plan p: the context's parameters copied, the kernel state of the
  * chosen form, the rails prepared (before MPI_Init). */

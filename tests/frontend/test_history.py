@@ -127,10 +127,13 @@ class TestShowCheckExport(HistoryCase):
         rc, _, err = self.hist("check", BASE, "--against", "last", "--floor", "latency:8=0.01")
         self.assertEqual(rc, 1)
         self.assertRegex(err, r"floor latency 8: .* at most 0\.010: BEYOND")
-        for bad in ("bw", "bw:1M=", "bw:1M=-3", "bw:abc=5", "nosuch=5", "bw:3K=5"):
-            rc, _, err = self.hist("check", BASE, "--against", "last", "--floor", bad)
+        for bad in ("bw", "bw:1M=", "bw:1M=-3", "bw:abc=5", "nosuch=5", "bw:3K=5",
+                    "latency:8=inf", "latency:8=1e400", "latency:8=nan"):
+            rc, out, err = self.hist("check", BASE, "--against", "last", "--floor", bad)
             self.assertEqual(rc, 2, (bad, err))
             self.assertIn("--floor", err)
+            self.assertNotIn("n/a", err)
+            self.assertEqual(out, "", "a floor is checked before the comparison is made")
 
     def test_configurations_of_one_interleaved_run_are_paired(self):
         recs = h.interleaved_records({"release": [1.0, 1.6, 1.0, 1.6, 1.0, 1.6, 1.0, 1.6],
@@ -306,6 +309,14 @@ class TestDashboard(HistoryCase):
         self.assertLess(first, page.index(">2027-01-05<"))
         index = open(os.path.join(site, "index.html"), encoding="utf-8").read()
         self.assertIn("Regressions of b-later against a-earlier", index)
+
+    def test_a_long_tag_has_a_page_name_a_file_system_takes(self):
+        import mpigauge.dashboard as D
+        long1, long2 = "a" * 299 + "1", "a" * 299 + "2"
+        self.assertLessEqual(len(D.slug(long1).encode()), 100)
+        self.assertNotEqual(D.slug(long1), D.slug(long2))
+        self.assertTrue(D.slug("é" * 200).startswith("tag-"))
+        self.assertRegex(D.slug("v1.2 rc"), r"^v1\.2_rc-[0-9a-f]{6}$")
 
     def test_a_folder_that_is_not_a_dashboard_is_never_replaced(self):
         self.add_two()

@@ -252,7 +252,7 @@ int mgt_plan(int argc, const char *const *argv, char *err, size_t errlen)
     int failed;
     if (p == NULL)
         return -1;
-    mg_plan_make(p, fake_named(argv[0]), argc, (char **)argv);
+    mg_plan_make(p, fake_named(argv[0]), NULL, argc, (char **)argv);
     failed = p->failed;
     snprintf(err, errlen, "%s", p->err);
     mg_plan_free(p);
@@ -483,7 +483,7 @@ int mgt_run(int argc, const char *const *argv, mgt_result *r)
             fclose(err);
         return -1;
     }
-    mg_plan_make(plan, fake_named(argv[0]), argc, (char **)argv);
+    mg_plan_make(plan, fake_named(argv[0]), NULL, argc, (char **)argv);
     *before = *plan;
     const size_t psize = plan->base->params.params_size;
     void *params_before = malloc(psize ? psize : 1);
