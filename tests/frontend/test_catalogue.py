@@ -166,6 +166,29 @@ class Catalogue(unittest.TestCase):
         self.assertEqual([e["name"] for e in c.series("mpich")], ["a", "b", "c"])
         self.assertEqual([e["name"] for e in c.series()], ["a", "b", "c", "o"])
 
+    def test_an_install_cut_short_leaves_nothing_that_blocks_the_next(self):
+        from unittest import mock
+        c = cat.Catalogue()
+        dest = os.path.join(c.folder, "mpich-4.1.3")
+        with mock.patch.object(cat.subprocess, "run", side_effect=KeyboardInterrupt):
+            with self.assertRaises(KeyboardInterrupt):
+                cat.install(c, "mpich==4.1.3")
+        self.assertFalse(os.path.exists(dest))
+        # a folder an install killed outright left (its mark in it): taken over
+        os.makedirs(dest)
+        open(os.path.join(dest, cat.INSTALLING), "w").close()
+        failed = subprocess.CompletedProcess([], 1, "", "ERROR: disk full\n")
+        with mock.patch.object(cat.subprocess, "run", return_value=failed) as run:
+            with self.assertRaisesRegex(mg.UsageError, "pip could not install mpich==4.1.3"):
+                cat.install(c, "mpich==4.1.3")
+            self.assertEqual(run.call_count, 1)
+        self.assertFalse(os.path.exists(dest))
+        # a folder of someone's: refused, left as it is
+        os.makedirs(dest)
+        with self.assertRaisesRegex(mg.UsageError, "exists and is not in the catalogue"):
+            cat.install(c, "mpich==4.1.3")
+        self.assertTrue(os.path.isdir(dest))
+
     def test_what_pypi_says(self):
         out = ("ERROR: Could not find a version that satisfies the requirement mpich==9.9 (from "
                "versions: 3.4.3, 4.0.3, 5.0.2)\nERROR: No matching distribution found for "
