@@ -42,6 +42,8 @@ def check_json(text, where):
         need(p["median"] is None or p["median"] > 0, f"{where}: median {p['median']}")
     verdicts = [r for r in recs if r["type"] == "screen_verdict"]
     need(sorted(v["metric"] for v in verdicts) == sorted(run["metrics"]), f"{where}: verdicts")
+    for v in verdicts:  # a floor as given (finite, above 0) or none
+        need(v["expect"] is None or 0 < v["expect"] < 1e300, f"{where}: expect {v['expect']}")
     found = any(v["outliers"] or v["below_expect"] for v in verdicts)
     need(summ["found"] == found, f"{where}: summary found {summ['found']}, verdicts {found}")
     want = 3 if found else 0 if summ["conclusive"] else 4

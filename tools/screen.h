@@ -31,8 +31,9 @@ typedef struct {
     double budget_s;  /* --time-budget; 0: none */
     double threshold; /* fraction */
     double alpha;
-    double expect[SC_NMETRICS]; /* floors: MB/s, us; 0: none (bandwidth: from expect_bw) */
+    double expect[SC_NMETRICS]; /* floors: MB/s, us; 0: none (from expect_bw, expect_lat) */
     const char *expect_bw;      /* --expect-bw: "MBPS" or "PCT%" of the link rate */
+    const char *expect_lat;     /* --expect-lat: "US" */
     double link_gbps;           /* --link-gbps; 0: each node's own (mg_link_of_node) */
     int format;
     const char *output;

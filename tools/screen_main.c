@@ -134,11 +134,9 @@ static const mg_opt opts[] = {
      .help = "the link rate in Gbit/s (default: each node's, from sysfs: the device MPI is "
              "steered to, else the fastest active one)"},
     {.long_name = "expect-lat",
-     .type = MG_OPT_DOUBLE,
-     .offset = offsetof(sc_opts, expect[SC_LAT]),
+     .type = MG_OPT_STRING,
+     .offset = offsetof(sc_opts, expect_lat),
      .arg_name = "US",
-     .min = 0,
-     .max = 1e9,
      .help = "a ceiling: pairs above this latency (us) are flagged"},
     {.long_name = "format",
      .type = MG_OPT_CHOICE,
@@ -203,24 +201,40 @@ static void gather_links(sc_run *s)
     free(all);
 }
 
-/* --expect-bw: MB/s, or a share of the slowest unit's link rate. 0, or -1
+/* One rule for both floors: a finite number above 0 (at most 1e9; a share
+ * of the link rate at most 100%, where unit is NULL). *v, *pct; 0, or -1
  * with the reason in msg. */
-static int bw_floor(sc_run *s, char *msg, size_t len)
+static int floor_number(const char *opt, const char *t, const char *unit, double *v, int *pct,
+                        char *msg, size_t len)
 {
-    const char *t = s->o.expect_bw;
     char *end;
-    double v, slowest = 0;
-    if (t == NULL)
-        return 0;
-    v = strtod(t, &end);
-    if (end == t || !(v > 0) || (*end != '\0' && strcmp(end, "%") != 0)) {
-        snprintf(msg, len,
-                 "--expect-bw %.60s: a bandwidth in MB/s (900) or a share of the link "
-                 "rate (80%%)",
-                 t);
+    *v = strtod(t, &end);
+    *pct = unit == NULL && strcmp(end, "%") == 0;
+    if (end == t || (*end != '\0' && !*pct) || !isfinite(*v) || !(*v > 0) || *v > 1e9 ||
+        (*pct && *v > 100)) {
+        snprintf(msg, len, "%s %.60s: a floor is a finite number above 0: %s", opt, t,
+                 unit ? unit : "a bandwidth in MB/s (900) or a share of the link rate (80%)");
         return -1;
     }
-    if (*end == '\0') {
+    return 0;
+}
+
+/* --expect-lat in us; --expect-bw in MB/s, or a share of the slowest
+ * unit's link rate. 0, or -1 with the reason in msg. */
+static int floors(sc_run *s, char *msg, size_t len)
+{
+    const char *t = s->o.expect_bw;
+    double v, slowest = 0;
+    int pct;
+    if (s->o.expect_lat &&
+        floor_number("--expect-lat", s->o.expect_lat, "a latency in us (5)",
+                     &s->o.expect[SC_LAT], &pct, msg, len) != 0)
+        return -1;
+    if (t == NULL)
+        return 0;
+    if (floor_number("--expect-bw", t, NULL, &v, &pct, msg, len) != 0)
+        return -1;
+    if (!pct) {
         s->o.expect[SC_BW] = v;
         return 0;
     }
@@ -363,7 +377,7 @@ static int plan(sc_run *s)
                  s->nunits, unit_names[s->o.unit]);
         return refuse(s, MG_EXIT_USAGE, msg);
     }
-    if (bw_floor(s, msg, sizeof msg) != 0)
+    if (floors(s, msg, sizeof msg) != 0)
         return refuse(s, MG_EXIT_USAGE, msg);
     s->min_reps = mg_screen_min_reps(np, s->o.alpha);
     s->reps_planned = s->o.reps > 0 ? (int)s->o.reps : s->min_reps + 5 > 12 ? s->min_reps + 5 : 12;
