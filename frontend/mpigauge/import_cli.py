@@ -11,21 +11,34 @@ import json
 import os
 import sys
 
-from .common import EXIT_OK, UsageError, open_input, version, write_text_atomic, check_output_path
-from .importer import parse_imb, parse_osu
+from .common import (EXIT_OK, UsageError, check_output_path, open_input, terminal_text, version,
+                     write_atomic)
+from .importer import iter_imb, iter_osu
 
-PARSERS = {"osu": parse_osu, "imb": parse_imb}
+PARSERS = {"osu": iter_osu, "imb": iter_imb}
 # a row's own fields that are not further figures
 _ROW_KEYS = ("size", "figure", "unit", "validation")
 
 
-def _read(path):
+def _digest(path):
+    """The file's SHA-256, read in pieces, its text checked to be UTF-8 on
+    the way (UsageError naming the byte where it is not)."""
+    import codecs
+    sha, dec, at = hashlib.sha256(), codecs.getincrementaldecoder("utf-8")(), 0
     with open_input(path, "rb") as f:
-        data = f.read()
+        while (chunk := f.read(1 << 20)):
+            sha.update(chunk)
+            try:
+                dec.decode(chunk)
+            except UnicodeDecodeError as e:
+                raise UsageError(f"{path}: not UTF-8 text ({e.reason} at byte "
+                                 f"{at + e.start})") from None
+            at += len(chunk)
     try:
-        return data.decode("utf-8"), hashlib.sha256(data).hexdigest()
+        dec.decode(b"", final=True)
     except UnicodeDecodeError as e:
-        raise UsageError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+        raise UsageError(f"{path}: not UTF-8 text ({e.reason} at the end)") from None
+    return sha.hexdigest()
 
 
 def _variant(t):
@@ -70,37 +83,61 @@ def result_records(t, launch_id):
     return out
 
 
-def cmd_import(a):
-    parse = PARSERS[a.suite]
+def _check(a):
+    if a.mpi_library is not None and (not a.mpi_library.strip() or not a.mpi_library.isprintable()
+                                      or len(a.mpi_library) > 200):
+        raise UsageError(f"--mpi-library {a.mpi_library!r}: at most 200 printable characters")
     for opt, v, least in (("--ranks", a.ranks, 1), ("--nodes", a.nodes, 1)):
         if v is not None and v < least:
             raise UsageError(f"{opt} {v}: give {least} or more")
     if a.output:
         check_output_path(a.output, a.files)
-    lines, counts = [], []
-    for path in a.files:
-        text, sha = _read(path)
+
+
+def import_file(a, path, out):
+    """One file's tables as records on out, table by table (the file is read
+    line by line, never whole): its summary line."""
+    sha = _digest(path)
+    names, n = set(), 0
+    with open_input(path, encoding="utf-8", newline="") as f:
         try:
-            tables = parse(text)
+            for i, t in enumerate(PARSERS[a.suite](f)):
+                run = run_record(t, path, sha, i, a)
+                out.write(json.dumps(run, sort_keys=True) + "\n")
+                out.writelines(json.dumps(r, sort_keys=True) + "\n"
+                               for r in result_records(t, run["launch_id"]))
+                names.add(t.benchmark)
+                n += 1
         except ValueError as e:
             raise UsageError(f"{path}: {e}; nothing written") from None
-        if not tables:
-            raise UsageError(f"{path}: no {a.suite.upper()} table with rows found; nothing "
-                             "written")
-        for i, t in enumerate(tables):
-            run = run_record(t, path, sha, i, a)
-            lines.append(json.dumps(run, sort_keys=True))
-            lines += [json.dumps(r, sort_keys=True) for r in result_records(t, run["launch_id"])]
-        counts.append(f"{path}: {len(tables)} table{'s' if len(tables) != 1 else ''} "
-                      f"({', '.join(sorted({t.benchmark for t in tables}))})")
-    text = "\n".join(lines) + "\n"
+    if not n:
+        raise UsageError(f"{path}: no {a.suite.upper()} table with rows found; nothing written")
+    return f"{path}: {n} table{'s' if n != 1 else ''} ({', '.join(sorted(names))})"
+
+
+def cmd_import(a):
+    """Every file into one temporary file, then -o (renamed into place) or
+    standard output: a file that does not parse leaves nothing written."""
+    import shutil
+    import tempfile
+    _check(a)
+    counts = []
+
+    def write_all(out):
+        counts.extend(import_file(a, p, out) for p in a.files)
     if a.output:
-        write_text_atomic(a.output, text)
+        def w(tmp):
+            with open(tmp, "w", encoding="utf-8") as out:
+                write_all(out)
+        write_atomic(a.output, w)
     else:
-        sys.stdout.write(text)
+        with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+            write_all(out)
+            out.seek(0)
+            shutil.copyfileobj(out, sys.stdout)
     if not a.quiet:
         for c in counts:
-            print(f"mpigauge import: {c}", file=sys.stderr)
+            print(f"mpigauge import: {terminal_text(c)}", file=sys.stderr)
     return EXIT_OK
 
 

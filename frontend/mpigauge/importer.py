@@ -195,6 +195,7 @@ class _OsuState:
 
 
 def _osu_close(st):
+    """The table the lines so far make, into st.tables (taken by the caller)."""
     if st.title and st.rows:
         program, version, line = st.title
         opts = dict(st.options)
@@ -236,33 +237,53 @@ def _osu_comment(st, line, lineno):
             st.options["no_size"] = True
 
 
+def _lines(text):
+    """Lines without their ends, of a text or of an open file (read as it goes)."""
+    return (line.rstrip("\r\n") for line in (text.splitlines() if isinstance(text, str)
+                                              else text))
+
+
 def parse_osu(text):
     """The tables of one OSU output (ValueError: what does not fit)."""
+    return list(iter_osu(text))
+
+
+def iter_osu(text):
+    """The tables of one OSU output, a text or an open file, each as soon as
+    it ends: a file of any length is read line by line, one table in memory
+    at a time (ValueError: what does not fit)."""
     st = _OsuState()
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if line.startswith("#"):
-            _osu_comment(st, line, lineno)
-            continue
-        if not line.strip() or st.title is None:
-            continue
-        m = re.match(r"nprocs: (\d+), min: ([\d.]+) ms, max: ([\d.]+) ms, avg: ([\d.]+) ms", line)
-        if m:
-            st.options["nprocs"] = int(m.group(1))
-            st.rows.append({"size": 0, "figure": 1e3 * float(m.group(4)), "unit": "us",
-                            "min_rank_us": 1e3 * float(m.group(2)),
-                            "max_rank_us": 1e3 * float(m.group(3))})
-            continue
-        if (m := re.match(r"This is a test with (\d+) processes", line)):
-            st.options["nprocs"] = int(m.group(1))
-            continue
-        if st.cols is None:
-            continue            # a program's own message before its table
-        words = line.split()
-        if st.options.get("no_size"):
-            words = ["0"] + words
-        st.rows.append(_osu_row(st.cols, words, lineno))
+    for lineno, line in enumerate(_lines(text), 1):
+        _osu_line(st, line, lineno)
+        yield from st.tables
+        st.tables = []
     _osu_close(st)
-    return st.tables
+    yield from st.tables
+
+
+def _osu_line(st, line, lineno):
+    """One line of an OSU output into st (a table it ends into st.tables)."""
+    if line.startswith("#"):
+        _osu_comment(st, line, lineno)
+        return
+    if not line.strip() or st.title is None:
+        return
+    m = re.match(r"nprocs: (\d+), min: ([\d.]+) ms, max: ([\d.]+) ms, avg: ([\d.]+) ms", line)
+    if m:
+        st.options["nprocs"] = int(m.group(1))
+        st.rows.append({"size": 0, "figure": 1e3 * float(m.group(4)), "unit": "us",
+                        "min_rank_us": 1e3 * float(m.group(2)),
+                        "max_rank_us": 1e3 * float(m.group(3))})
+        return
+    if (m := re.match(r"This is a test with (\d+) processes", line)):
+        st.options["nprocs"] = int(m.group(1))
+        return
+    if st.cols is None:
+        return            # a program's own message before its table
+    words = line.split()
+    if st.options.get("no_size"):
+        words = ["0"] + words
+    st.rows.append(_osu_row(st.cols, words, lineno))
 
 
 # IMB's column titles -> fields; the figure is t[usec], else t_avg[usec],
@@ -285,6 +306,8 @@ def _imb_part(line):
 
 def _imb_table(part, version, section, nprocs, cols, rows, calling, line):
     name = section.split()[0]
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,63}", name):
+        raise ValueError(f"line {line}: {name!r} is not the name of an IMB benchmark")
     prefix = "imb" if part == "IMB-MPI1" else "imb_" + part[4:].lower()
     fig = next((f for f in ("t_us", "t_avg_us", "t_ovrl_us") if f in cols), None)
     if fig is None:
@@ -304,22 +327,29 @@ def _imb_table(part, version, section, nprocs, cols, rows, calling, line):
 def parse_imb(text):
     """The "Benchmarking" sections of one IMB output (ValueError: what does
     not fit)."""
+    return list(iter_imb(text))
+
+
+def iter_imb(text):
+    """The "Benchmarking" sections of one IMB output, a text or an open file,
+    each as soon as it ends (as iter_osu; ValueError: what does not fit)."""
     part, version, calling = "IMB-MPI1", "", ""
-    tables, section, nprocs, cols, rows, start = [], None, None, None, [], 0
+    section, nprocs, cols, rows, start = None, None, None, [], 0
+    seq_until = 0     # the calling sequence: the first comment in the lines up to this one
 
     def close():
         if section and rows:
-            tables.append(_imb_table(part, version, section, nprocs, cols, rows, calling, start))
+            yield _imb_table(part, version, section, nprocs, cols, rows, calling, start)
 
-    lines = text.splitlines()
-    for lineno, line in enumerate(lines, 1):
+    for lineno, line in enumerate(_lines(text), 1):
+        if lineno <= seq_until and line.startswith("#") and line[1:].strip():
+            calling, seq_until = line[1:].strip(), 0
         if (p := _imb_part(line)):
             part, version = p
         elif line.startswith("# Calling sequence was:"):
-            calling = next((x[1:].strip() for x in lines[lineno:lineno + 3]
-                            if x.startswith("#") and x[1:].strip()), "")
+            calling, seq_until = "", lineno + 3
         elif (m := re.match(r"# Benchmarking (.+?)\s*$", line)):
-            close()
+            yield from close()
             section, nprocs, cols, rows, start = m.group(1), None, None, [], lineno
         elif (m := re.match(r"# #processes = (\d+)", line)):
             nprocs = int(m.group(1))
@@ -331,5 +361,4 @@ def parse_imb(text):
                 raise ValueError(f"line {lineno}: {line.strip()!r} does not fit the columns "
                                  f"{' '.join(cols)}")
             rows.append({c: _value(c, w, c, lineno) for c, w in zip(cols, words)})
-    close()
-    return tables
+    yield from close()

@@ -84,6 +84,19 @@ class ParseOsu(unittest.TestCase):
             importer.parse_osu("# OSU MPI Frobnicate Test v7.4\n")
 
 
+    def test_a_table_is_given_as_soon_as_it_ends(self):
+        """A file is read line by line: the first table comes out before the
+        lines after it are read (100 MB of output never sits in memory)."""
+        def lines():
+            yield "# OSU MPI Latency Test v7.4\n"
+            yield "# Size       Avg Latency(us)\n"
+            yield "1   0.50\n"
+            yield "# OSU MPI Bandwidth Test v7.4\n"
+            raise AssertionError("read past the first table before giving it")
+        first = next(importer.iter_osu(lines()))
+        self.assertEqual((first.program, first.rows[0]["figure"]), ("osu_latency", 0.5))
+
+
 class ParseImb(unittest.TestCase):
     def test_mpi1(self):
         ts = importer.parse_imb(text("impi2021.19-imb-mpi1.txt"))
@@ -276,6 +289,18 @@ class ImportCommand(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertNotIn("\x1b", err)
         self.assertIn("x\\x1b[2Jy.txt", err)
+        rc, _, err = h.cli("import", "osu", os.path.join(IMP, "osu74-mpich-init.txt"),
+                           "--mpi-library", "Open MPI\x1b[31m 4.1.4")
+        self.assertEqual(rc, 2)
+        self.assertIn("--mpi-library", err)
+        self.assertNotIn("\x1b", err)
+        with open(bad, "w", encoding="utf-8") as f:
+            f.write("# Benchmarking Ping\x1b[2JPong\n# #processes = 2\n"
+                    "  #bytes #repetitions  t[usec]  Mbytes/sec\n  0  1000  0.20  0.00\n")
+        rc, _, err = h.cli("import", "imb", bad)
+        self.assertEqual(rc, 2)
+        self.assertIn("is not the name of an IMB benchmark", err)
+        self.assertNotIn("\x1b", err)
 
 
 if __name__ == "__main__":
