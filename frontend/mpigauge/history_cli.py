@@ -7,7 +7,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, fmt_num,
+from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, fmt_num, terminal_text,
                      parse_size_arg, size_label, text_table, warn, write_text_atomic)
 from .history import History, default_db, launch_records, result_problem
 from .results import SeriesKey
@@ -297,7 +297,7 @@ def check_floors(new, floors):
             unclear = not out and ((lo < value) if up else (hi > value))
             state = ("BEYOND" if out else "unclear (the CI holds it)" if unclear else "met")
             beyond += out
-            print(f"floor {bench} {size_label(key.size)}: {fmt_num(med)} {key.unit} "
+            print(f"floor {terminal_text(bench)} {size_label(key.size)}: {fmt_num(med)} {key.unit} "
                   f"[{fmt_num(lo)}, {fmt_num(hi)}], {'at least' if up else 'at most'} "
                   f"{fmt_num(value)}: {state}", file=sys.stderr)
     return beyond

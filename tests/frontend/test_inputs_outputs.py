@@ -380,7 +380,8 @@ class TestLaunchersThatDoNotLaunch(RunOutput):
         # failed and says why, never ok; run exits 1
         for code, want in (("0", "exit 0 but no run record on standard output (did the launcher "
                                  "start the program?)"),
-                           ("1", "exit 1 (validation or output failure)"),
+                           ("1", "exit 1 with no record printed: the launcher failed or the "
+                                 "program did not start"),
                            ("127", "exit 127 (the launcher, or a program it runs, not found)")):
             fake = os.path.join(self.d, f"exit{code}")
             self._exe(fake, f"#!/bin/sh\nexit {code}\n")
