@@ -22,7 +22,8 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/best_cli.py frontend/mpigauge/plot_cli.py frontend/mpigauge/report_cli.py \
 	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py frontend/mpigauge/runplan.py \
 	frontend/mpigauge/importer.py frontend/mpigauge/import_cli.py frontend/mpigauge/guidelines.py frontend/mpigauge/guidelines_cli.py \
-	frontend/mpigauge/screen.py frontend/mpigauge/screen_cli.py
+	frontend/mpigauge/screen.py frontend/mpigauge/screen_cli.py \
+	frontend/mpigauge/profile.py frontend/mpigauge/profile_cli.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \
@@ -37,7 +38,7 @@ dist_doc_DATA += doc/slurm.md doc/compare.md
 # make's VPATH search takes for the target (up to date whenever the folder
 # is newer than the Makefile, as after an editor's save): it was never made.
 all-local: $(MG_FRONTEND)
-CLEANFILES = frontend/mpigauge frontend/mpigauge-installed
+CLEANFILES += frontend/mpigauge frontend/mpigauge-installed
 
 # The script, substituted at make time (not by configure), as the Automake
 # manual recommends for scripts: in the build tree it runs the package of the
@@ -49,11 +50,13 @@ $(MG_FRONTEND): $(srcdir)/frontend/mpigauge.py Makefile
 	$(AM_V_GEN)$(MKDIR_P) frontend && rm -f $@ $@.tmp && \
 	$(MG_FRONTEND_SED) -e 's|@pkgparent[@]|$(abs_top_srcdir)/frontend|g' \
 	    -e 's|@osudir[@]|$(abs_top_builddir)/osu|g' \
+	    -e 's|@profiledir[@]|$(abs_top_builddir)/profile|g' \
 	    $(srcdir)/frontend/mpigauge.py >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 frontend/mpigauge-installed: $(srcdir)/frontend/mpigauge.py Makefile
 	$(AM_V_GEN)$(MKDIR_P) frontend && rm -f $@ $@.tmp && \
 	$(MG_FRONTEND_SED) -e 's|@pkgparent[@]|$(pythondir)|g' \
 	    -e 's|@osudir[@]|$(pkglibexecdir)/osu|g' \
+	    -e 's|@profiledir[@]|$(pkglibdir)|g' \
 	    $(srcdir)/frontend/mpigauge.py >$@.tmp && chmod +x $@.tmp && mv $@.tmp $@
 all-local: frontend/mpigauge-installed
 install-exec-local: frontend/mpigauge-installed
@@ -76,7 +79,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_catalogue.py tests/frontend/test_cli_help.py tests/frontend/test_cvars.py \
 	tests/frontend/test_guidelines.py tests/frontend/test_hostcost.py \
 	tests/frontend/test_inputs_outputs.py tests/frontend/test_ranks.py tests/frontend/test_samples.py \
-	tests/frontend/test_series.py tests/frontend/test_screen.py \
+	tests/frontend/test_series.py tests/frontend/test_screen.py tests/frontend/test_profile.py \
 	tests/frontend/data/screen-healthy.jsonl tests/frontend/data/screen-link.jsonl \
 	tests/frontend/data/screen-node.jsonl \
 	tests/frontend/golden/compare.md \

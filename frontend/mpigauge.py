@@ -11,7 +11,7 @@ import sys
 # in the source tree, where the package sits next to this file.
 PACKAGE_PARENT = "@pkgparent@"
 PATHS = {"version": "@VERSION@", "bindir": "@bindir@", "suitesdir": "@suitesdir@",
-         "srcsuitesdir": "@srcsuitesdir@", "osudir": "@osudir@"}
+         "srcsuitesdir": "@srcsuitesdir@", "osudir": "@osudir@", "profiledir": "@profiledir@"}
 
 here = os.path.dirname(os.path.realpath(__file__))
 parent = here if PACKAGE_PARENT.startswith("@") else PACKAGE_PARENT

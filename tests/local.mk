@@ -64,7 +64,7 @@ tests_unit_driver_tests_LINK = $(CCLD) $(AM_CFLAGS) $(CFLAGS) $(AM_LDFLAGS) $(LD
 
 TESTS += tests/mpi_cases.sh tests/protocol_switch.sh tests/rails_tool.sh \
 	tests/turns.sh tests/samples.sh tests/osu.sh tests/tuning.sh tests/guidelines.sh tests/option_tables.sh tests/output_safety.sh \
-	tests/frontend/unit_tests.sh tests/man_pages.sh tests/code_rules.sh tests/format.sh
+	tests/profile.sh tests/frontend/unit_tests.sh tests/man_pages.sh tests/code_rules.sh tests/format.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
 SH_LOG_COMPILER = $(SHELL)
@@ -97,6 +97,7 @@ EXTRA_DIST += \
 	tests/fixtures/import/osu74-openmpi-latency-2.txt \
 	tests/fixtures/import/osu74-openmpi-latency-3.txt \
 	tests/fixtures/import/osu74-openmpi-latency-4.txt \
+	tests/profile.sh tests/profile/profile_mix.expected \
 	tests/unit/skipped.sh tests/man_pages.sh tests/releases.sh tests/series.sh tests/mpi_cases.sh tests/mpi_cases.txt tests/protocol_switch.sh tests/turns.sh tests/samples.sh tests/stall.py \
 	tests/osu.sh tests/tuning.sh tests/guidelines.sh tests/osu_parse.py tests/osu_headers.py tests/fixtures/osu/headers74.txt \
 	tests/fixtures/osu/osu74-mpich-latency.txt tests/fixtures/osu/osu74-mpich-bw.txt \

@@ -6,11 +6,10 @@ import sqlite3
 import sys
 
 from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, guidelines_cli, history_cli,
-               import_cli, mpi_cli, plot_cli, report_cli, run_cli, screen_cli, selftest_cli,
-               series_cli)
+               import_cli, mpi_cli, plot_cli, profile_cli, report_cli, run_cli, screen_cli,
+               selftest_cli, series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
-                     terminal_text,
-                     UsageError, version)
+                     UsageError, terminal_text, version)
 from .launch import Interrupted
 from .options import add_verdict_options
 
@@ -34,6 +33,9 @@ compare
                mpigauge guidelines run -n 2,4 -o g.jsonl
   screen     every pair of nodes: the slow nodes and links named
                mpigauge screen run -n 16 --launcher srun -o s.jsonl
+applications
+  profile    the communication profile of any MPI program
+               mpigauge profile -o lmp.jsonl -- mpirun -n 2 lmp -in in.melt
 releases and history
   mpi        the catalogue of MPI installations: list, add, install, build
                mpigauge mpi install mpich==4.1.3
@@ -65,7 +67,7 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, COMMAND_cli.py, each adding its own parser
     for m in (run_cli, compare_cli, best_cli, plot_cli, report_cli, selftest_cli, dashboard_cli,
-              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli, screen_cli):
+              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli, screen_cli, profile_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p
@@ -86,9 +88,9 @@ def main(argv=None):
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = None
-    if argv[:1] in (["series"], ["screen"]) and "--" in argv:
+    if argv[:1] in (["series"], ["screen"], ["profile"]) and "--" in argv:
         # series: what follows -- goes to every benchmark (as for run);
-        # screen: to mpigauge_screen
+        # screen: to mpigauge_screen; profile: the command
         extra = argv[argv.index("--") + 1:]
         argv = argv[:argv.index("--")]
     a = parser.parse_args(argv)

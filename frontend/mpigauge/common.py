@@ -8,6 +8,7 @@ import sys
 
 # Set by the `mpigauge` script (substituted by make) or left as in the source tree.
 PATHS = {"version": None, "bindir": None, "suitesdir": None, "srcsuitesdir": None, "osudir": None,
+         "profiledir": None,
          "script_dir": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
 
 # Exit codes of the front-end.

@@ -1,0 +1,140 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge profile -o FILE -- COMMAND...`: the communication profile of
+an MPI program (doc/applications.md). The command runs as given, with the
+profiler library of the program's ABI family preloaded into the MPI
+program's processes only (an `env` before the program's word, whatever the
+launcher); each rank writes its profile at MPI_Finalize and the ranks'
+profiles become one file with the run's provenance."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import mpilib
+from .common import (EXIT_FAIL, EXIT_OK, PATHS, UsageError, check_output_path, now_utc,
+                     redact_argv, size_label, terminal_text, text_table, version, warn,
+                     write_atomic)
+from .profile import (FAMILY_NAMES, aggregate, find_mpi_program, library_family, profiler_library,
+                      read_ranks, summary)
+
+
+def _library_for(a, family, program):
+    """The profiler library for a program of this ABI family, or UsageError."""
+    lib = profiler_library(a.bindir, PATHS.get("profiledir"))
+    if lib is None:
+        raise UsageError("no profiler library (libmgprofile.so): give --bindir, a build folder "
+                         "(make builds BUILD/profile/libmgprofile.so)")
+    have = library_family(lib)
+    if have != family:
+        raise UsageError(f"{program} links {FAMILY_NAMES.get(family, family)} MPI library; the "
+                         f"profiler {lib} was built for {FAMILY_NAMES.get(have, have)}: give "
+                         "--bindir of a build made with that family's mpicc")
+    return lib
+
+
+def launch_argv(argv, k, lib, folder, env):
+    """The command with the profiler preloaded into the program at argv[k]
+    (after any LD_PRELOAD it already has)."""
+    pre = " ".join(x for x in ((env or {}).get("LD_PRELOAD"), lib) if x)
+    return argv[:k] + ["env", f"LD_PRELOAD={pre}", f"MG_PROFILE_DIR={folder}"] + argv[k:]
+
+
+def head_record(a, argv, program, family, ranks, rc, wall):
+    """The profile record: what ran, where, under which library."""
+    first = ranks[min(ranks)]
+    impl, release = mpilib.ident(first["mpi_library"])
+    return {"type": "profile", "schema": 1, "name": a.name or os.path.basename(program),
+            "command": redact_argv(argv, os.environ), "program": program, "family": family,
+            "mpi_library": first["mpi_library"], "implementation": impl, "release": release,
+            "nranks": first["nranks"], "ranks_written": sorted(ranks),
+            "hosts": [ranks[k].get("host") for k in sorted(ranks)],
+            "bindings": [ranks[k].get("binding") for k in sorted(ranks)],
+            "exit_code": rc, "wall_s": round(wall, 6), "date_utc": now_utc(),
+            "mpigauge_version": version(), "summary": summary(ranks)}
+
+
+def run_command(a, argv, k, lib):
+    """Run the command with the profiler: (exit code, seconds, ranks' records)."""
+    with tempfile.TemporaryDirectory(prefix="mg-profile-") as folder:
+        cmd = launch_argv(argv, k, lib, folder, os.environ)
+        t0 = time.time()
+        try:
+            rc = subprocess.run(cmd, timeout=a.timeout, stdin=subprocess.DEVNULL).returncode
+        except subprocess.TimeoutExpired:
+            raise UsageError(f"the command ran longer than --timeout {a.timeout:g} s; no "
+                             "profile written") from None
+        except OSError as e:
+            raise UsageError(f"{argv[0]}: {e.strerror}") from None
+        return rc, time.time() - t0, read_ranks(folder)
+
+
+def cmd_profile(a):
+    argv = list(a.args) or list(a.words)
+    if not argv:
+        raise UsageError("profile: give the command after --, like -- mpirun -n 2 ./a.out")
+    if not a.output:
+        raise UsageError("profile needs -o FILE (the profile, JSON Lines)")
+    check_output_path(a.output)
+    if os.path.exists(a.output) and not a.force:
+        raise UsageError(f"-o {a.output}: exists (--force replaces it)")
+    if a.timeout is not None and not a.timeout > 0:
+        raise UsageError(f"--timeout {a.timeout:g}: give seconds above 0")
+    k, program, family, _ = find_mpi_program(argv)
+    lib = _library_for(a, family, program)
+    rc, wall, ranks = run_command(a, argv, k, lib)
+    if not ranks:
+        print(f"mpigauge profile: error: the command ended with exit {rc} and no rank wrote a "
+              f"profile (did {terminal_text(os.path.basename(program))} reach MPI_Finalize?)",
+              file=sys.stderr)
+        return EXIT_FAIL
+    head = head_record(a, argv, program, family, ranks, rc, wall)
+    missing = sorted(set(range(head["nranks"])) - set(ranks))
+    if missing:
+        warn(f"ranks {', '.join(map(str, missing[:8]))} wrote no profile (of {head['nranks']})")
+    recs = [head] + [ranks[r] for r in sorted(ranks)] + aggregate(ranks)
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r, sort_keys=True) + "\n" for r in recs)
+    write_atomic(a.output, write)
+    if not a.quiet:
+        sys.stderr.write(render_summary(head, aggregate(ranks)))
+    return EXIT_FAIL if rc != 0 or missing else EXIT_OK
+
+
+def render_summary(head, calls, top=8):
+    """The profile in a few lines: MPI's share of the run, the calls that
+    took most of it."""
+    s = head["summary"]
+    lines = [f"profile {head['name']}: {head['nranks']} ranks, {head['mpi_library'][:60]}",
+             f"  MPI {s['mpi_s_mean']:.3g} s of {s['run_s_mean']:.3g} s per rank "
+             f"({100 * s['mpi_share']:.1f}%)"]
+    rows = sorted(calls, key=lambda c: -c["seconds"])[:top]
+    total = sum(c["seconds"] for c in calls) or 1.0
+    table = text_table(["call", "size", "ranks", "calls", "time s", "share"],
+                       [[c["call"], size_label(c["size_class"]), str(c["comm_size"] or "-"),
+                         str(c["count"]), f"{c['seconds']:.3g}",
+                         f"{100 * c['seconds'] / total:.1f}%"] for c in rows],
+                       right=(1, 2, 3, 4, 5))
+    return "\n".join(lines + ["  " + x for x in table]) + "\n"
+
+
+def add_parser(sub):
+    p = sub.add_parser("profile", help="the communication profile of any MPI program",
+                       description="Run an MPI program's launch command with mpigauge's PMPI "
+                       "profiler preloaded into the program (built for its ABI family) and "
+                       "write its communication profile: per call kind, size class and "
+                       "communicator size the calls, bytes and time of every rank, MPI's share "
+                       "of the run, the library and where the ranks ran (doc/applications.md).")
+    p.add_argument("-o", "--output", metavar="FILE", help="the profile (JSON Lines)")
+    p.add_argument("--force", action="store_true", help="replace -o's file")
+    p.add_argument("--bindir", help="the build folder whose profiler to use (default the "
+                   "installation's)")
+    p.add_argument("--name", help="the profile's name (default the program's)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds the command may run")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
+    p.add_argument("words", nargs="*", metavar="COMMAND", help="the launch command, after --")
+    p.epilog = "The command goes after --, e.g. mpigauge profile -o p.jsonl -- mpirun -n 2 ./a.out"
+    p.set_defaults(func=cmd_profile, args=[])

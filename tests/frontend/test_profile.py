@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Communication profiles (`mpigauge profile`, frontend/mpigauge/profile.py):
+the ranks' records merged exactly, the profiler preloaded into the program
+only, a damaged or hand-edited profile refused with one line. The runs
+themselves, with both MPI families, are tests/profile.sh's."""
+import json
+import os
+import tempfile
+import unittest
+
+import helpers as h
+from helpers import load_frontend
+
+mg = load_frontend()
+import mpigauge.profile as P  # noqa: E402
+import mpigauge.profile_cli as PC  # noqa: E402
+
+
+def rank(r, calls, run_s=2.0):
+    return {"type": "profile_rank", "rank": r, "nranks": 2, "mpi_library": "MPICH Version: 4.0.2",
+            "host": "h", "binding": str(r), "init_s": 0.1, "run_s": run_s,
+            "thread_multiple": False, "dropped": 0, "calls": calls}
+
+
+def call(name, cls, comm, count, secs, nbytes=None, dtype=None):
+    c = {"call": name, "size_class": cls, "comm_size": comm, "count": count,
+         "bytes": cls * count if nbytes is None else nbytes, "seconds": secs}
+    if dtype:
+        c["datatype"] = dtype
+    return c
+
+
+RANKS = {0: rank(0, [call("MPI_Allreduce", 8, 2, 7, 0.5, dtype="MPI_DOUBLE"),
+                     call("MPI_Send", 65536, 2, 10, 0.2)]),
+         1: rank(1, [call("MPI_Allreduce", 8, 2, 7, 0.1, dtype="MPI_DOUBLE"),
+                     call("MPI_Recv", 65536, 2, 10, 0.3)])}
+
+
+class Merge(unittest.TestCase):
+    def test_calls_over_ranks(self):
+        got = {(c["call"], c["size_class"]): c for c in P.aggregate(RANKS)}
+        ar = got[("MPI_Allreduce", 8)]
+        self.assertEqual((ar["ranks"], ar["count"], ar["count_max"], ar["bytes"]), (2, 14, 7, 112))
+        self.assertEqual((ar["seconds"], ar["seconds_min"], ar["seconds_max"]), (0.6, 0.1, 0.5))
+        self.assertEqual(ar["datatype"], "MPI_DOUBLE")
+        self.assertEqual(got[("MPI_Send", 65536)]["ranks"], 1)
+        s = P.summary(RANKS)
+        self.assertAlmostEqual(s["mpi_s_mean"], 0.55)
+        self.assertAlmostEqual(s["mpi_share"], 1.1 / 4.0)
+
+    def test_the_profiler_goes_to_the_program_only(self):
+        argv = ["mpirun", "-n", "2", "--bind-to", "core", "./a.out", "-in", "x"]
+        got = PC.launch_argv(argv, 5, "/lib/libmgprofile.so", "/tmp/d", {"LD_PRELOAD": "/x.so"})
+        self.assertEqual(got, ["mpirun", "-n", "2", "--bind-to", "core", "env",
+                               "LD_PRELOAD=/x.so /lib/libmgprofile.so", "MG_PROFILE_DIR=/tmp/d",
+                               "./a.out", "-in", "x"])
+        self.assertEqual(PC.launch_argv(["./a.out"], 0, "/l.so", "/d", {})[:3],
+                         ["env", "LD_PRELOAD=/l.so", "MG_PROFILE_DIR=/d"])
+
+    def test_a_command_without_an_mpi_program(self):
+        with self.assertRaisesRegex(mg.UsageError, "no MPI program in the command"):
+            P.find_mpi_program(["sh", "-c", "true"])
+        with self.assertRaisesRegex(mg.UsageError, "no MPI program"):
+            P.find_mpi_program(["/nonexistent/prog", "x"])
+
+
+class Damaged(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.tmp.name, "p.jsonl")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, recs):
+        h.write_jsonl(self.path, recs)
+
+    def test_a_good_profile_reads_back(self):
+        head = {"type": "profile", "name": "x", "family": "mpich", "nranks": 2}
+        self.write([head] + list(RANKS.values()))
+        p = P.load_profile(self.path)
+        self.assertEqual(sorted(p.ranks), [0, 1])
+        self.assertEqual(len(p.calls), 3)
+
+    def test_every_damage_is_one_line(self):
+        head = {"type": "profile", "name": "x", "family": "mpich", "nranks": 2}
+        bad_rank = dict(RANKS[0], calls=[call("MPI_Send", 8, 2, -1, 0.1)])
+        for recs, says in (([head], "not a profile"),
+                           (list(RANKS.values()), "not a profile"),
+                           ([dict(head, nranks="2")] + list(RANKS.values()), "nranks is not an integer"),
+                           ([head, dict(RANKS[0], run_s="1")], "run_s is not a number"),
+                           ([head, dict(RANKS[0], calls=[{"call": "MPI_Send"}])],
+                            "a call of rank 0: no size_class"),
+                           ([head, bad_rank], "a negative count"),
+                           ([head, dict(RANKS[0], calls=[call("MPI_Send", 8, 2, 1, float("inf"))])],
+                            "seconds is not a finite number")):
+            self.write(recs)
+            with self.assertRaises(mg.UsageError) as e:
+                P.load_profile(self.path)
+            self.assertIn(says, str(e.exception))
+            self.assertEqual(len(str(e.exception).splitlines()), 1)
+        with open(self.path, "w") as f:
+            f.write("[" * 100000 + "\n")
+        with self.assertRaisesRegex(mg.UsageError, "p.jsonl:1: not JSON"):
+            P.load_profile(self.path)
+
+    def test_the_command_checks_before_running(self):
+        out = os.path.join(self.tmp.name, "o.jsonl")
+        for argv, says in ((["profile", "-o", out], "give the command after --"),
+                           (["profile", "--", "sh", "-c", "true"], "needs -o FILE"),
+                           (["profile", "-o", out, "--timeout", "-1", "--", "true"],
+                            "--timeout -1: give seconds above 0"),
+                           (["profile", "-o", out, "--", "sh", "-c", "true"],
+                            "no MPI program in the command")):
+            rc, _, err = h.cli(*argv)
+            self.assertEqual(rc, 2, argv)
+            self.assertIn(says, err)
+        self.assertFalse(os.path.exists(out))
+        with open(out, "w") as f:
+            json.dump({}, f)
+        rc, _, err = h.cli("profile", "-o", out, "--", "true")
+        self.assertEqual(rc, 2)
+        self.assertIn("exists (--force replaces it)", err)
+
+
+if __name__ == "__main__":
+    unittest.main()

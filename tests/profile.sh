@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# `mpigauge profile` with the build's MPI (TAP): the profile of a program
+# whose call mix is known exactly (tests/profile/profile_mix.c) has exactly
+# its counts and bytes on both ranks (tests/profile/profile_mix.expected);
+# a command without an MPI program, a program of the other ABI family and
+# a program that never reaches MPI_Finalize are refused or said, with
+# nothing written. Environment as for mpi_cases.sh; MG_BUILDDIR the build.
+set -u
+. "$(dirname "$0")/mpi_env.sh"
+mix=$MG_BUILDDIR/tests/profile/profile_mix
+fe="$PYTHON $MG_TESTDIR/../frontend/mpigauge.py"
+[ -x "$mix" ] && [ -f "$MG_BUILDDIR/profile/libmgprofile.so" ] ||
+    { echo "1..0 # SKIP profile_mix or libmgprofile.so not built (make check builds them)"; exit 0; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+echo "1..4"
+launch="timeout -k 10 120 $MPIEXEC $MPIEXEC_FLAGS -n 2"
+
+# 1: the exact counts and bytes of every call, on both ranks
+# shellcheck disable=SC2086
+$fe profile --bindir "$MG_BUILDDIR" -o "$work/p.jsonl" -q -- $launch "$mix" >"$work/out" 2>"$work/err"
+rc=$?
+if [ $rc -eq 0 ] && "$PYTHON" - "$work/p.jsonl" "$MG_TESTDIR/profile/profile_mix.expected" \
+    "$MG_MPI_FLAVOR" <<'PY' 2>>"$work/err"; then
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+head = recs[0]
+assert head["type"] == "profile" and head["nranks"] == 2 and head["ranks_written"] == [0, 1], head
+assert head["family"] == {"openmpi": "openmpi", "mpich": "mpich"}[sys.argv[3]], head["family"]
+assert head["exit_code"] == 0 and len(head["hosts"]) == 2, head
+want = {}
+for line in open(sys.argv[2]):
+    if line.strip() and not line.startswith("#"):
+        rank, call, cls, comm, count, nbytes, dtype = line.split()
+        want.setdefault(int(rank), set()).add((call, int(cls), int(comm), int(count), int(nbytes),
+                                               None if dtype == "-" else dtype))
+for r in (x for x in recs if x["type"] == "profile_rank"):
+    got = {(c["call"], c["size_class"], c["comm_size"], c["count"], c["bytes"], c.get("datatype"))
+           for c in r["calls"]}
+    assert got == want[r["rank"]], (r["rank"], sorted(got ^ want[r["rank"]]))
+    assert r["dropped"] == 0 and 0 < sum(c["seconds"] for c in r["calls"]) <= r["run_s"], r
+calls = [x for x in recs if x["type"] == "profile_call"]
+ar = [c for c in calls if c["call"] == "MPI_Allreduce" and c["comm_size"] == 2]
+assert len(ar) == 1 and ar[0]["count"] == 14 and ar[0]["ranks"] == 2, ar
+PY
+    ok=1
+else ok=0; fi
+if [ $ok = 1 ]; then echo "ok 1 - $MG_MPI_FLAVOR: the profile of profile_mix has exactly its calls, sizes and bytes on both ranks"
+else echo "not ok 1 - $MG_MPI_FLAVOR: profile of profile_mix (exit $rc)"; sed 's/^/# /' "$work/err" | tail -n 20; fi
+
+# 2: a command with no MPI program: refused before it runs, nothing written
+# shellcheck disable=SC2086
+$fe profile --bindir "$MG_BUILDDIR" -o "$work/n.jsonl" -- $launch /bin/true >"$work/out" 2>"$work/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "no MPI program in the command" "$work/err" && [ ! -e "$work/n.jsonl" ]; then
+    echo "ok 2 - a command without an MPI program: exit 2, one line, nothing written"
+else echo "not ok 2 - a command without an MPI program (exit $rc)"; sed 's/^/# /' "$work/err"; fi
+
+# 3: a program of the other ABI family: refused, naming both
+case $MG_MPI_FLAVOR in openmpi) other=mpicc.mpich ;; *) other=mpicc.openmpi ;; esac
+if command -v "$other" >/dev/null 2>&1 &&
+    "$other" -o "$work/other_mix" "$MG_TESTDIR/profile/profile_mix.c" 2>/dev/null; then
+    # shellcheck disable=SC2086
+    $fe profile --bindir "$MG_BUILDDIR" -o "$work/o.jsonl" -- $launch "$work/other_mix" \
+        >"$work/out" 2>"$work/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "MPI library; the profiler .* was built for" "$work/err" &&
+        [ ! -e "$work/o.jsonl" ]; then
+        echo "ok 3 - a program of the other ABI family: exit 2, both families named"
+    else echo "not ok 3 - a program of the other ABI family (exit $rc)"; sed 's/^/# /' "$work/err"; fi
+else
+    echo "ok 3 # SKIP no $other to build a program of the other family"
+fi
+
+# 4: a program that exits before MPI_Finalize: no profile, said, exit 1
+# shellcheck disable=SC2086
+$fe profile --bindir "$MG_BUILDDIR" -o "$work/e.jsonl" --timeout 60 -- $launch env MG_PROFILE_MIX_EXIT=1 "$mix" \
+    >"$work/out" 2>"$work/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "no rank wrote a profile" "$work/err" && [ ! -e "$work/e.jsonl" ]; then
+    echo "ok 4 - a program that ends before MPI_Finalize: exit 1, said, nothing written"
+else echo "not ok 4 - a program that ends before MPI_Finalize (exit $rc)"; sed 's/^/# /' "$work/err"; fi
