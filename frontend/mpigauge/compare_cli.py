@@ -23,7 +23,7 @@ def cmd_compare(a):
     if not 0 < a.alpha < 1:
         raise UsageError("--alpha must be between 0 and 1")
     if a.output:
-        check_output_path(a.output, a.files)
+        check_output_path(a.output, a.files + ([a.profile] if a.profile else []))
     sets = load_inputs(a.files)
     if len(sets) < 2:
         raise UsageError("compare needs BASE and NEW: two or more files, or a file of an "
@@ -47,6 +47,7 @@ def cmd_compare(a):
         for w in c.warnings:    # what differs is said once, with the table
             warn(w)
         comparisons.append(c)
+    lead = profile_lines(a, base, sets[1:], threshold)
     fmt = {"md": "markdown"}.get(a.format, a.format)
     if fmt is None:
         ext = os.path.splitext(a.output or "")[1].lower()
@@ -64,6 +65,7 @@ def cmd_compare(a):
     else:
         doc = {"text": render_text, "markdown": render_markdown, "json": render_json}[fmt](*args)
     doc = doc if doc.endswith("\n") else doc + "\n"
+    doc = lead_with(fmt, lead, doc)
     if a.output:
         write_text_atomic(a.output, doc)
     else:
@@ -75,6 +77,42 @@ def cmd_compare(a):
               file=sys.stderr)
         return EXIT_FAIL
     return EXIT_OK
+
+
+def profile_lines(a, base, news, threshold):
+    """With --profile: per NEW, the profile's predicted MPI time under BASE
+    and NEW (its headline, then the lines that explain it), and the same as
+    a record; [] without."""
+    if not a.profile:
+        return []
+    from .predict import compare, details, headline, plan
+    from .profile import load_profile
+    prof = load_profile(a.profile)
+    p = plan(prof)
+    out = []
+    for new in news:
+        pr = compare(p, base, new, threshold)
+        rec = {"type": "profile_prediction", "profile": prof.head["name"], "base": base.label,
+               "new": new.label, "base_s": pr.base_s, "new_s": pr.new_s, "ratio": pr.ratio,
+               "ci95": list(pr.ci), "verdict": pr.verdict, "covered": pr.covered,
+               "contributions": [{"call": nd.call, "size": nd.size, "ranks": nd.ranks,
+                                  "delta_s": d} for d, nd in pr.contributions]}
+        out.append(([headline(prof.head["name"], pr)] + details(p, pr), rec))
+    return out
+
+
+def lead_with(fmt, lead, doc):
+    """The comparison document led by the profile's lines (JSON: records)."""
+    import html
+    import json
+    if not lead:
+        return doc
+    if fmt == "json":
+        return "".join(json.dumps(rec, sort_keys=True) + "\n" for _, rec in lead) + doc
+    text = "\n".join(line for lines, _ in lead for line in lines)
+    if fmt == "html":
+        return doc.replace("<body>", "<body>\n<pre>" + html.escape(text) + "</pre>", 1)
+    return text + "\n\n" + doc
 
 
 def add_parser(sub):
@@ -92,4 +130,7 @@ def add_parser(sub):
     c.add_argument("--fail-on-regression", action="store_true",
                    help="exit 1 when any benchmark and size is slower")
     c.add_argument("--no-plot", action="store_true", help="HTML: no embedded plot")
+    c.add_argument("--profile", metavar="PROFILE",
+                   help="lead with the MPI time this profile (mpigauge profile) predicts under "
+                   "BASE and NEW, from the benchmarks it stands on (mpigauge profile suite)")
     c.set_defaults(func=cmd_compare)

@@ -15,7 +15,7 @@ import time
 from . import mpilib
 from .common import (EXIT_FAIL, EXIT_OK, PATHS, UsageError, check_output_path, now_utc,
                      redact_argv, size_label, terminal_text, text_table, version, warn,
-                     write_atomic)
+                     write_atomic, write_text_atomic)
 from .profile import (FAMILY_NAMES, aggregate, find_mpi_program, library_family, profiler_library,
                       read_ranks, summary)
 
@@ -71,6 +71,8 @@ def run_command(a, argv, k, lib):
 
 
 def cmd_profile(a):
+    if not a.args and a.words[:1] in (["suite"], ["show"]):
+        return cmd_use(a)
     argv = list(a.args) or list(a.words)
     if not argv:
         raise UsageError("profile: give the command after --, like -- mpirun -n 2 ./a.out")
@@ -104,6 +106,31 @@ def cmd_profile(a):
     return EXIT_FAIL if rc != 0 or missing else EXIT_OK
 
 
+def cmd_use(a):
+    """`profile show P`: the profile in a few lines; `profile suite P -o S`:
+    the suite of the benchmarks it stands on."""
+    from .predict import plan, suite_text
+    from .profile import load_profile
+    if len(a.words) != 2:
+        raise UsageError(f"profile {a.words[0]} needs one profile file")
+    prof = load_profile(a.words[1])
+    if a.words[0] == "show":
+        sys.stdout.write(render_summary(prof.head, prof.calls, top=20))
+        return EXIT_OK
+    if not (a.time_budget > 0):
+        raise UsageError(f"--time-budget {a.time_budget:g}: give seconds above 0")
+    p = plan(prof)
+    if not p.needs:
+        raise UsageError(f"{a.words[1]}: no call of the profile has a benchmark to stand on")
+    text = suite_text(p, a.time_budget, prof.head["name"])
+    if a.output:
+        check_output_path(a.output, [a.words[1]])
+        write_text_atomic(a.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
 def render_summary(head, calls, top=8):
     """The profile in a few lines: MPI's share of the run, the calls that
     took most of it."""
@@ -135,6 +162,11 @@ def add_parser(sub):
     p.add_argument("--name", help="the profile's name (default the program's)")
     p.add_argument("--timeout", type=float, default=None, help="seconds the command may run")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
+    p.add_argument("--time-budget", type=float, default=0.1,
+                   help="suite: each line's --time-budget (default 0.1)")
     p.add_argument("words", nargs="*", metavar="COMMAND", help="the launch command, after --")
-    p.epilog = "The command goes after --, e.g. mpigauge profile -o p.jsonl -- mpirun -n 2 ./a.out"
+    p.epilog = ("The command goes after --, e.g. mpigauge profile -o p.jsonl -- mpirun -n 2 "
+                "./a.out. `mpigauge profile show P` shows a profile; `mpigauge profile suite P "
+                "-o S` writes the suite of the benchmarks it stands on, for mpigauge run; "
+                "`mpigauge compare ... --profile P` leads with the MPI time it predicts.")
     p.set_defaults(func=cmd_profile, args=[])

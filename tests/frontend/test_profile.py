@@ -123,5 +123,75 @@ class Damaged(unittest.TestCase):
         self.assertIn("exists (--force replaces it)", err)
 
 
+class FakeSet:
+    """What predict reads of a result set: its series and their launches'
+    medians ({(bench, ranks, size, unit): [medians]})."""
+
+    def __init__(self, figures, label):
+        from mpigauge.results import SeriesKey
+        self.label = label
+        self._series = {SeriesKey(b, "", n, "line 1", s, u): [(None, {"median": v}) for v in vs]
+                        for (b, n, s, u), vs in figures.items()}
+
+    def series(self):
+        return self._series
+
+
+class Predict(unittest.TestCase):
+    def profile(self):
+        import mpigauge.predict as PR  # noqa: F401
+        head = {"type": "profile", "name": "mix", "family": "mpich", "nranks": 2}
+        ranks = {0: rank(0, [call("MPI_Allreduce", 8, 2, 100, 0.01, dtype="MPI_DOUBLE"),
+                             call("MPI_Send", 65536, 2, 10, 0.02),
+                             call("MPI_Isend", 1048576, 2, 4, 0.001),
+                             call("MPI_Waitall", 0, 0, 4, 0.03),
+                             call("MPI_Comm_split", 0, 2, 1, 0.005),
+                             call("MPI_Allreduce", 16, 1, 1, 0.0001)]),
+                 1: rank(1, [call("MPI_Allreduce", 8, 2, 100, 0.03, dtype="MPI_DOUBLE"),
+                             call("MPI_Recv", 65536, 2, 10, 0.02)])}
+        return P.Profile(head, ranks, P.aggregate(ranks), "p")
+
+    def test_the_suite_it_stands_on(self):
+        import mpigauge.predict as PR
+        p = PR.plan(self.profile())
+        self.assertEqual(PR.suite_text(p, 0.05, "mix").splitlines()[1:],
+                         ["ranks=2 allreduce -m 8:8 --time-budget 0.05",
+                          "ranks=2 bw -m 1048576:1048576 --time-budget 0.05",
+                          "ranks=2 latency -m 65536:65536 --time-budget 0.05"])
+        self.assertEqual([(u[0], u[4]) for u in p.unpredicted],
+                         [("MPI_Allreduce", "a communicator of one rank"),
+                          ("MPI_Comm_split", "no benchmark stands for it")])
+        self.assertAlmostEqual(p.carried, 0.03)
+        self.assertAlmostEqual(p.wait, 0.02)   # allreduce: 0.03 + 0.01 - 2 x 0.01
+
+    def test_predicted_time_ratio_and_contributions(self):
+        import mpigauge.predict as PR
+        p = PR.plan(self.profile())
+        base = FakeSet({("allreduce", 2, 8, "us"): [2.0] * 5, ("latency", 2, 65536, "us"): [10.0] * 5,
+                        ("bw", 2, 1048576, "MB/s"): [10000.0] * 5}, "a")
+        new = FakeSet({("allreduce", 2, 8, "us"): [4.0] * 5, ("latency", 2, 65536, "us"): [10.0] * 5,
+                       ("bw", 2, 1048576, "MB/s"): [10000.0] * 5}, "b")
+        pr = PR.compare(p, base, new, threshold=0.05, reps=200)
+        # per rank: (200 x 2 us + 20 x 10 us + 4 x 104.8576 us) / 2 ranks
+        self.assertAlmostEqual(pr.base_s, (400 + 200 + 419.4304) * 1e-6 / 2)
+        self.assertAlmostEqual(pr.new_s, (800 + 200 + 419.4304) * 1e-6 / 2)
+        self.assertEqual(pr.ci, (pr.ratio, pr.ratio))   # no spread, no interval
+        self.assertEqual(pr.verdict, "slower")
+        d, nd = pr.contributions[0]
+        self.assertEqual((nd.call, nd.size), ("MPI_Allreduce", 8))
+        self.assertAlmostEqual(d, 200 * 2e-6 / 2)
+        line = PR.headline("mix", pr)
+        self.assertTrue(line.startswith("profile mix: MPI time 0.51 ms -> 0.71 ms (x1.39, 95% CI "
+                                        "1.39-1.39): slower; most of it MPI_Allreduce 8 (+0.2 ms)"),
+                        line)
+        same = PR.compare(p, base, base, reps=200)
+        self.assertEqual((same.ratio, same.verdict), (1.0, "same"))
+        # a series neither side measured: said, and its share left out
+        part = FakeSet({("allreduce", 2, 8, "us"): [2.0] * 5}, "c")
+        pr = PR.compare(p, part, part, reps=50)
+        self.assertEqual({nd.program for nd in pr.missing}, {"latency", "bw"})
+        self.assertTrue(any("was not measured on both sides" in x for x in PR.details(p, pr)))
+
+
 if __name__ == "__main__":
     unittest.main()
