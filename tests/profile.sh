@@ -5,7 +5,8 @@
 # its counts and bytes on both ranks (tests/profile/profile_mix.expected);
 # a command without an MPI program, a program of the other ABI family and
 # a program that never reaches MPI_Finalize are refused or said, with
-# nothing written. Environment as for mpi_cases.sh; MG_BUILDDIR the build.
+# nothing written; `mpigauge app` runs the program under configurations in
+# rounds, keeps the results of those that work and says why one failed. Environment as for mpi_cases.sh; MG_BUILDDIR the build.
 set -u
 . "$(dirname "$0")/mpi_env.sh"
 mix=$MG_BUILDDIR/tests/profile/profile_mix
@@ -14,7 +15,7 @@ fe="$PYTHON $MG_TESTDIR/../frontend/mpigauge.py"
     { echo "1..0 # SKIP profile_mix or libmgprofile.so not built (make check builds them)"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..4"
+echo "1..5"
 launch="timeout -k 10 120 $MPIEXEC $MPIEXEC_FLAGS -n 2"
 
 # 1: the exact counts and bytes of every call, on both ranks
@@ -81,3 +82,24 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q "no rank wrote a profile" "$work/err" && [ ! -e "$work/e.jsonl" ]; then
     echo "ok 4 - a program that ends before MPI_Finalize: exit 1, said, nothing written"
 else echo "not ok 4 - a program that ends before MPI_Finalize (exit $rc)"; sed 's/^/# /' "$work/err"; fi
+
+# 5: mpigauge app: two configurations and one whose launches fail, in rounds
+# shellcheck disable=SC2086
+$fe app -o "$work/app.jsonl" -K 3 --config a --config "b MG_UNUSED=1" \
+    --config "c MG_PROFILE_MIX_EXIT=1" --figure 're:^profile_mix: ([0-9]+) ranks:ranks' \
+    -- $launch "$mix" >"$work/out" 2>"$work/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "3 of 9 launches gave no figure" "$work/err" &&
+    grep -q "^profile_mix  0     ranks" "$work/out" && "$PYTHON" - "$work/app.jsonl" <<'PY'; then
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+launches = [r for r in recs if r["type"] == "launch"]
+assert sorted((r["config"], r["round"]) for r in launches) == \
+    sorted((c, k) for c in "abc" for k in (1, 2, 3)), launches
+assert all(r["status"] == ("failed" if r["config"] == "c" else "ok") for r in launches), launches
+assert all(r["message"] == "exit 3" for r in launches if r["config"] == "c"), launches
+res = [r for r in recs if r["type"] == "result"]
+assert len(res) == 6 and {r["median"] for r in res} == {2.0}, res
+PY
+    echo "ok 5 - mpigauge app: 3 rounds of 3 configurations, the failing one said (exit 3), the others compared"
+else echo "not ok 5 - mpigauge app (exit $rc)"; sed 's/^/# /' "$work/err" | tail -n 20; sed 's/^/# /' "$work/out"; fi

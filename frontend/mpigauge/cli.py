@@ -5,9 +5,9 @@ import os
 import sqlite3
 import sys
 
-from . import (best_cli, compare_cli, cvars_cli, dashboard_cli, guidelines_cli, history_cli,
-               import_cli, mpi_cli, plot_cli, profile_cli, report_cli, run_cli, screen_cli,
-               selftest_cli, series_cli)
+from . import (app_cli, best_cli, compare_cli, cvars_cli, dashboard_cli, guidelines_cli,
+               history_cli, import_cli, mpi_cli, plot_cli, profile_cli, report_cli, run_cli,
+               screen_cli, selftest_cli, series_cli)
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, terminal_text, version)
 from .launch import Interrupted
@@ -36,6 +36,8 @@ compare
 applications
   profile    the communication profile of any MPI program
                mpigauge profile -o lmp.jsonl -- mpirun -n 2 lmp -in in.melt
+  app        a real application under each configuration, compared
+               mpigauge app -o a.jsonl --config a --config b -- mpirun -n 2 lmp
 releases and history
   mpi        the catalogue of MPI installations: list, add, install, build
                mpigauge mpi install mpich==4.1.3
@@ -67,7 +69,8 @@ def build_parser():
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     # one module per command, COMMAND_cli.py, each adding its own parser
     for m in (run_cli, compare_cli, best_cli, plot_cli, report_cli, selftest_cli, dashboard_cli,
-              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli, screen_cli, profile_cli):
+              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli, screen_cli, profile_cli,
+              app_cli):
         m.add_parser(sub)
     history_cli.add_parser(sub, add_verdict_options)
     return p
@@ -88,9 +91,9 @@ def main(argv=None):
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     extra = None
-    if argv[:1] in (["series"], ["screen"], ["profile"]) and "--" in argv:
+    if argv[:1] in (["series"], ["screen"], ["profile"], ["app"]) and "--" in argv:
         # series: what follows -- goes to every benchmark (as for run);
-        # screen: to mpigauge_screen; profile: the command
+        # screen: to mpigauge_screen; profile, app: the command
         extra = argv[argv.index("--") + 1:]
         argv = argv[:argv.index("--")]
     a = parser.parse_args(argv)

@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge app -o FILE --config A --config B -- COMMAND...`: a real MPI
+application under each configuration, launch by launch in randomised
+rounds, its figure read from its output (app.py), then compared as a
+benchmark is (doc/applications.md). In COMMAND, the word {mpirun} is the
+configuration's launcher (its install='s, or launcher=): each release runs
+under its own launcher and library."""
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+from .app import figure_of, ranks_of, read_figure, records
+from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, redact_argv,
+                     tail_text, terminal_text, write_atomic)
+from .configs import Config, check_unique, parse_config_arg
+from .profile import abi_family, find_mpi_program
+
+PLACEHOLDER = "{mpirun}"
+
+
+def command_for(argv, c):
+    """The command under configuration c: {mpirun} replaced by its launcher."""
+    if PLACEHOLDER not in argv:
+        return list(argv)
+    if not c.launcher:
+        raise UsageError(f"configuration {c.label}: the command has {PLACEHOLDER} but the "
+                         "configuration names no launcher (give install=NAME or launcher=PATH)")
+    return [c.launcher if w == PLACEHOLDER else w for w in argv]
+
+
+def check_configs(argv, configs):
+    """Before any launch: every configuration's command has an MPI program,
+    all of one ABI family, loading the configuration's library where it
+    names one. Returns the program's name."""
+    name = None
+    for c in configs:
+        cmd = command_for(argv, c)
+        env = dict(os.environ, **c.env)
+        k, program, family, lib = find_mpi_program(cmd, env)
+        name = name or os.path.basename(program)
+        if c.library:
+            got = _loaded(program, env)
+            want = os.path.realpath(c.library if os.path.isfile(c.library) else got or "")
+            if got is None or (os.path.isfile(c.library) and got != want) or \
+                    (os.path.isdir(c.library) and not got.startswith(os.path.realpath(c.library))):
+                loads = got or "no MPI library"
+                raise UsageError(f"configuration {c.label}: {program} loads {loads}, not the "
+                                 f"configuration's {c.library} (another ABI family? it links "
+                                 f"{lib})")
+    return name
+
+
+def _loaded(program, env):
+    """The MPI library file program loads under env (ldd), or None."""
+    import re
+    p = subprocess.run(["ldd", program], capture_output=True, text=True, env=env, timeout=30,
+                       stdin=subprocess.DEVNULL)
+    m = re.search(r"\blib(?:mpi|mpich|mpi_abi)\.so[.\d]*\s+=>\s+(\S+)", p.stdout)
+    return os.path.realpath(m.group(1)) if m and os.path.exists(m.group(1)) else None
+
+
+def launch(cmd, env, timeout):
+    """(exit code or None on timeout, seconds, output text) of one launch."""
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stdin=subprocess.DEVNULL, timeout=timeout)
+        return p.returncode, time.time() - t0, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode("utf-8", "replace") if e.stdout else ""
+        return None, time.time() - t0, out
+    except OSError as e:
+        return 127, time.time() - t0, f"{cmd[0]}: {e.strerror}"
+
+
+def one(a, fig, name, cmd, c, rnd, seq, session):
+    """One launch: its records and a line for the terminal."""
+    rc, wall, out = launch(cmd, dict(os.environ, **c.env), a.timeout)
+    value, why = (None, None)
+    if rc is None:
+        status, why = "timeout", f"timed out after {a.timeout:g} s"
+    elif rc != 0:
+        status, why = "failed", f"exit {rc}"
+    else:
+        value, why = read_figure(fig, out, wall)
+        status = "ok" if value is not None else "failed"
+    recs = records(session, seq, c.label, rnd, name, ranks_of(cmd), value, fig.unit, status,
+                   why or "", redact_argv(cmd, c.env), _library(out))
+    if status != "ok":
+        recs[0]["output_tail"] = tail_text(out, 8, 1500)
+    line = (f"{c.label} (round {rnd}): " + (f"{value:.6g} {fig.unit}" if value is not None
+                                             else f"{status}: {why}") + f" in {wall:.1f} s")
+    return recs, line, status
+
+
+def _library(out):
+    """The MPI library an application printed, if it did (LAMMPS: 'MPI v3.1: Open MPI ...')."""
+    import re
+    m = re.search(r"^\s*MPI v\d\.\d: (.+)$", out or "", re.M)
+    return m.group(1).strip()[:200] if m else None
+
+
+def cmd_app(a):
+    argv = list(a.args) or list(a.words)
+    if not argv:
+        raise UsageError("app: give the command after --, like -- {mpirun} -n 2 lmp -in in.melt")
+    if not a.output:
+        raise UsageError("app needs -o FILE (the results, JSON Lines)")
+    check_output_path(a.output)
+    if os.path.exists(a.output) and not a.force:
+        raise UsageError(f"-o {a.output}: exists (--force replaces it)")
+    if a.repeat < 1 or (a.timeout is not None and not a.timeout > 0):
+        raise UsageError("--repeat must be 1 or more and --timeout above 0")
+    fig = figure_of(a.figure)
+    configs = [parse_config_arg(t) for t in a.config] if a.config else [Config("default")]
+    check_unique(configs)
+    name = a.name or check_configs(argv, configs)
+    if a.name:
+        check_configs(argv, configs)
+    return run_rounds(a, fig, name, argv, configs)
+
+
+def run_rounds(a, fig, name, argv, configs):
+    """Every configuration once per round, in a random order per round."""
+    session = f"app{int(time.time())}"
+    rng = random.Random(a.seed)
+    recs = [{"type": "session", "session_id": session, "seed": a.seed, "kind": "app",
+             "configs": [c.record() for c in configs],
+             "app": {"name": name, "figure": fig.name, "unit": fig.unit, "says": fig.says,
+                     "command": redact_argv(argv)}}]
+    seq, bad, total = 0, 0, a.repeat * len(configs)
+    try:
+        for rnd in range(1, a.repeat + 1):
+            order = list(configs)
+            rng.shuffle(order)
+            for c in order:
+                seq += 1
+                got, line, status = one(a, fig, name, command_for(argv, c), c, rnd, seq, session)
+                recs += got
+                bad += status != "ok"
+                if not a.quiet or status != "ok":
+                    print(f"[{seq}/{total}] {terminal_text(line)}", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:
+        print("mpigauge app: interrupted; the launches done are written", file=sys.stderr)
+        bad += 1
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r, sort_keys=True) + "\n" for r in recs)
+    write_atomic(a.output, write)
+    ok = {r["config"] for r in recs if r["type"] == "launch" and r["status"] == "ok"}
+    ran = [c.label for c in configs if c.label in ok]
+    for c in configs:
+        if c.label not in ran:
+            print(f"mpigauge app: configuration {c.label}: no launch gave a figure; compared "
+                  "without it", file=sys.stderr)
+    if len(ran) > 1:
+        _compare(a, ran)
+    if bad:
+        print(f"mpigauge app: {bad} of {seq} launches gave no figure (their launch records say "
+              "why; the others' results are kept)", file=sys.stderr)
+    return EXIT_FAIL if bad else EXIT_OK
+
+
+def _compare(a, labels):
+    """The first configuration against each other, as `mpigauge compare`."""
+    from .compare import compare_sets, comparison
+    from .render import render_text
+    from .results import load_config_sets
+    try:
+        sets = load_config_sets(a.output, labels)
+    except UsageError as e:
+        print(f"mpigauge app: nothing to compare: {e}", file=sys.stderr)
+        return
+    comps = []
+    for new in sets[1:]:
+        rows, ob, on = compare_sets(sets[0], new, a.threshold_value, a.alpha, a.error_control)
+        comps.append(comparison(sets[0], new, rows, ob, on))
+    sys.stdout.write(render_text(comps, a.threshold_value, a.alpha, a.error_control))
+
+
+def add_parser(sub):
+    from .options import add_verdict_options, with_threshold
+    p = sub.add_parser("app", help="a real application under each configuration, compared",
+                       description="Run an MPI application's command under each configuration "
+                       "(environment, install=NAME of the catalogue, library=, launcher=), "
+                       "launch by launch in randomised rounds, read its figure from its output "
+                       "and compare the configurations with compare's statistics "
+                       "(doc/applications.md).")
+    p.add_argument("-o", "--output", metavar="FILE", help="the results (JSON Lines)")
+    p.add_argument("--force", action="store_true", help="replace -o's file")
+    p.add_argument("--config", action="append", metavar="'LABEL [KEY=VALUE...]'",
+                   help="a configuration (as mpigauge run's; repeatable)")
+    p.add_argument("-K", "--repeat", type=int, default=5, help="rounds (default 5)")
+    p.add_argument("--figure", default="wall",
+                   help="what a launch gives: wall, lammps, lammps-comm, gromacs, hpcc-ptrans, "
+                   "netpipe, or re:PATTERN:UNIT (default wall)")
+    p.add_argument("--name", help="the application's name in the results (default the program's)")
+    p.add_argument("--timeout", type=float, default=3600, help="seconds per launch (default 3600)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("-q", "--quiet", action="store_true")
+    add_verdict_options(p)
+    p.add_argument("words", nargs="*", metavar="COMMAND", help="the launch command, after --")
+    p.epilog = ("The command goes after --; {mpirun} in it is each configuration's launcher, "
+                "e.g. mpigauge app -o a.jsonl --config 'a install=openmpi-5.0.8' --config "
+                "'b install=openmpi-5.0.9' --figure lammps -- {mpirun} -n 2 lmp -in in.melt")
+    p.set_defaults(func=with_threshold(cmd_app), args=[])
