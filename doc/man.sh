@@ -82,7 +82,7 @@ for d in pt2pt collective onesided overlap tools; do
 done
 echo "$build/frontend/mpigauge" >>"$list"
 # the commands: the lines of `mpigauge --help` that name one ("  run    a suite; ...")
-for c in $("$build/frontend/mpigauge" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+for c in $("$build/frontend/mpigauge" --help | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p'); do
     echo "$build/frontend/mpigauge $c" >>"$list"
 done
 self=$0

@@ -80,7 +80,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_catalogue.py tests/frontend/test_cli_help.py tests/frontend/test_cvars.py \
 	tests/frontend/test_guidelines.py tests/frontend/test_hostcost.py \
 	tests/frontend/test_inputs_outputs.py tests/frontend/test_ranks.py tests/frontend/test_samples.py \
-	tests/frontend/test_series.py tests/frontend/test_screen.py tests/frontend/test_profile.py tests/frontend/test_app.py \
+	tests/frontend/test_series.py tests/frontend/test_screen.py tests/frontend/test_profile.py tests/frontend/test_app.py tests/frontend/test_runner_death.py \
 	tests/frontend/data/screen-healthy.jsonl tests/frontend/data/screen-link.jsonl \
 	tests/frontend/data/screen-node.jsonl \
 	tests/frontend/golden/compare.md \

@@ -46,9 +46,9 @@ typedef struct {
 static pf_slot slots[PF_SLOTS];
 static char type_names[PF_TYPES][MPI_MAX_OBJECT_NAME];
 static int ntypes;
-static long dropped;     /* calls that found no free slot */
-static int active;       /* between MPI_Init's return and MPI_Finalize */
-static int locking;      /* MPI_THREAD_MULTIPLE: the table under a lock */
+static long dropped; /* calls that found no free slot */
+static int active;   /* between MPI_Init's return and MPI_Finalize */
+static int locking;  /* MPI_THREAD_MULTIPLE: the table under a lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static double t_init, t_start;
 
@@ -116,7 +116,8 @@ void mg_pf_add(int call, int n, uint64_t bytes, MPI_Datatype rtype, double secon
     if (locking)
         pthread_mutex_lock(&lock);
     t = type_index(rtype);
-    h = ((uint64_t)call * 1000003u) ^ (c * 2654435761u) ^ ((uint64_t)n * 40503u) ^ (uint64_t)(t + 1);
+    h = ((uint64_t)call * 1000003u) ^ (c * 2654435761u) ^ ((uint64_t)n * 40503u) ^
+        (uint64_t)(t + 1);
     for (int probe = 0; probe < PF_SLOTS; ++probe) {
         pf_slot *s = &slots[(h + (uint64_t)probe) % PF_SLOTS];
         if (!s->used) {
@@ -264,8 +265,9 @@ static void write_profile(void)
         const pf_slot *s = &slots[i];
         if (!s->used)
             continue;
-        fprintf(f, "%s{\"call\":\"%s\",\"size_class\":%llu,\"comm_size\":%d,\"count\":%llu,"
-                   "\"bytes\":%llu,\"seconds\":%.9f",
+        fprintf(f,
+                "%s{\"call\":\"%s\",\"size_class\":%llu,\"comm_size\":%d,\"count\":%llu,"
+                "\"bytes\":%llu,\"seconds\":%.9f",
                 first ? "" : ",", mg_pf_call_name(s->call), (unsigned long long)s->size_class,
                 s->comm_size, (unsigned long long)s->count, (unsigned long long)s->bytes,
                 s->seconds);
@@ -279,7 +281,8 @@ static void write_profile(void)
     fprintf(f, "]}\n");
     /* complete or not at all: the front-end reads only the renamed file */
     if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        fprintf(stderr, "libmgprofile: rank %d: cannot write %s: %s\n", rank, path, strerror(errno));
+        fprintf(stderr, "libmgprofile: rank %d: cannot write %s: %s\n", rank, path,
+                strerror(errno));
         remove(tmp);
     }
 }

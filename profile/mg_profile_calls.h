@@ -7,59 +7,59 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#define MG_PF_CALLS(X)                                                                            \
-    X(SEND, "MPI_Send")                                                                           \
-    X(SSEND, "MPI_Ssend")                                                                         \
-    X(RSEND, "MPI_Rsend")                                                                         \
-    X(BSEND, "MPI_Bsend")                                                                         \
-    X(RECV, "MPI_Recv")                                                                           \
-    X(SENDRECV, "MPI_Sendrecv")                                                                   \
-    X(SENDRECV_REPLACE, "MPI_Sendrecv_replace")                                                   \
-    X(ISEND, "MPI_Isend")                                                                         \
-    X(ISSEND, "MPI_Issend")                                                                       \
-    X(IRECV, "MPI_Irecv")                                                                         \
-    X(WAIT, "MPI_Wait")                                                                           \
-    X(WAITALL, "MPI_Waitall")                                                                     \
-    X(WAITANY, "MPI_Waitany")                                                                     \
-    X(WAITSOME, "MPI_Waitsome")                                                                   \
-    X(TEST, "MPI_Test")                                                                           \
-    X(TESTALL, "MPI_Testall")                                                                     \
-    X(TESTANY, "MPI_Testany")                                                                     \
-    X(PROBE, "MPI_Probe")                                                                         \
-    X(IPROBE, "MPI_Iprobe")                                                                       \
-    X(BARRIER, "MPI_Barrier")                                                                     \
-    X(BCAST, "MPI_Bcast")                                                                         \
-    X(REDUCE, "MPI_Reduce")                                                                       \
-    X(ALLREDUCE, "MPI_Allreduce")                                                                 \
-    X(GATHER, "MPI_Gather")                                                                       \
-    X(GATHERV, "MPI_Gatherv")                                                                     \
-    X(SCATTER, "MPI_Scatter")                                                                     \
-    X(SCATTERV, "MPI_Scatterv")                                                                   \
-    X(ALLGATHER, "MPI_Allgather")                                                                 \
-    X(ALLGATHERV, "MPI_Allgatherv")                                                               \
-    X(ALLTOALL, "MPI_Alltoall")                                                                   \
-    X(ALLTOALLV, "MPI_Alltoallv")                                                                 \
-    X(ALLTOALLW, "MPI_Alltoallw")                                                                 \
-    X(REDUCE_SCATTER, "MPI_Reduce_scatter")                                                       \
-    X(REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block")                                           \
-    X(SCAN, "MPI_Scan")                                                                           \
-    X(EXSCAN, "MPI_Exscan")                                                                       \
-    X(IBARRIER, "MPI_Ibarrier")                                                                   \
-    X(IBCAST, "MPI_Ibcast")                                                                       \
-    X(IREDUCE, "MPI_Ireduce")                                                                     \
-    X(IALLREDUCE, "MPI_Iallreduce")                                                               \
-    X(IALLGATHER, "MPI_Iallgather")                                                               \
-    X(IALLTOALL, "MPI_Ialltoall")                                                                 \
-    X(PUT, "MPI_Put")                                                                             \
-    X(GET, "MPI_Get")                                                                             \
-    X(ACCUMULATE, "MPI_Accumulate")                                                               \
-    X(FETCH_AND_OP, "MPI_Fetch_and_op")                                                           \
-    X(COMPARE_AND_SWAP, "MPI_Compare_and_swap")                                                   \
-    X(WIN_FENCE, "MPI_Win_fence")                                                                 \
-    X(WIN_LOCK, "MPI_Win_lock")                                                                   \
-    X(WIN_UNLOCK, "MPI_Win_unlock")                                                               \
-    X(WIN_FLUSH, "MPI_Win_flush")                                                                 \
-    X(COMM_SPLIT, "MPI_Comm_split")                                                               \
+#define MG_PF_CALLS(X)                                                                             \
+    X(SEND, "MPI_Send")                                                                            \
+    X(SSEND, "MPI_Ssend")                                                                          \
+    X(RSEND, "MPI_Rsend")                                                                          \
+    X(BSEND, "MPI_Bsend")                                                                          \
+    X(RECV, "MPI_Recv")                                                                            \
+    X(SENDRECV, "MPI_Sendrecv")                                                                    \
+    X(SENDRECV_REPLACE, "MPI_Sendrecv_replace")                                                    \
+    X(ISEND, "MPI_Isend")                                                                          \
+    X(ISSEND, "MPI_Issend")                                                                        \
+    X(IRECV, "MPI_Irecv")                                                                          \
+    X(WAIT, "MPI_Wait")                                                                            \
+    X(WAITALL, "MPI_Waitall")                                                                      \
+    X(WAITANY, "MPI_Waitany")                                                                      \
+    X(WAITSOME, "MPI_Waitsome")                                                                    \
+    X(TEST, "MPI_Test")                                                                            \
+    X(TESTALL, "MPI_Testall")                                                                      \
+    X(TESTANY, "MPI_Testany")                                                                      \
+    X(PROBE, "MPI_Probe")                                                                          \
+    X(IPROBE, "MPI_Iprobe")                                                                        \
+    X(BARRIER, "MPI_Barrier")                                                                      \
+    X(BCAST, "MPI_Bcast")                                                                          \
+    X(REDUCE, "MPI_Reduce")                                                                        \
+    X(ALLREDUCE, "MPI_Allreduce")                                                                  \
+    X(GATHER, "MPI_Gather")                                                                        \
+    X(GATHERV, "MPI_Gatherv")                                                                      \
+    X(SCATTER, "MPI_Scatter")                                                                      \
+    X(SCATTERV, "MPI_Scatterv")                                                                    \
+    X(ALLGATHER, "MPI_Allgather")                                                                  \
+    X(ALLGATHERV, "MPI_Allgatherv")                                                                \
+    X(ALLTOALL, "MPI_Alltoall")                                                                    \
+    X(ALLTOALLV, "MPI_Alltoallv")                                                                  \
+    X(ALLTOALLW, "MPI_Alltoallw")                                                                  \
+    X(REDUCE_SCATTER, "MPI_Reduce_scatter")                                                        \
+    X(REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block")                                            \
+    X(SCAN, "MPI_Scan")                                                                            \
+    X(EXSCAN, "MPI_Exscan")                                                                        \
+    X(IBARRIER, "MPI_Ibarrier")                                                                    \
+    X(IBCAST, "MPI_Ibcast")                                                                        \
+    X(IREDUCE, "MPI_Ireduce")                                                                      \
+    X(IALLREDUCE, "MPI_Iallreduce")                                                                \
+    X(IALLGATHER, "MPI_Iallgather")                                                                \
+    X(IALLTOALL, "MPI_Ialltoall")                                                                  \
+    X(PUT, "MPI_Put")                                                                              \
+    X(GET, "MPI_Get")                                                                              \
+    X(ACCUMULATE, "MPI_Accumulate")                                                                \
+    X(FETCH_AND_OP, "MPI_Fetch_and_op")                                                            \
+    X(COMPARE_AND_SWAP, "MPI_Compare_and_swap")                                                    \
+    X(WIN_FENCE, "MPI_Win_fence")                                                                  \
+    X(WIN_LOCK, "MPI_Win_lock")                                                                    \
+    X(WIN_UNLOCK, "MPI_Win_unlock")                                                                \
+    X(WIN_FLUSH, "MPI_Win_flush")                                                                  \
+    X(COMM_SPLIT, "MPI_Comm_split")                                                                \
     X(COMM_DUP, "MPI_Comm_dup")
 
 enum {
@@ -80,14 +80,14 @@ uint64_t mg_pf_bytes(int count, MPI_Datatype t);
 uint64_t mg_pf_mean_bytes(const int *counts, int n, MPI_Datatype t);
 
 /* A wrapper's body: the call timed and counted, its return code returned. */
-#define MG_PF_TIMED(id, comm_size, bytes, rtype, call)                                            \
-    do {                                                                                          \
-        const int size_ = (comm_size);                                                            \
-        const uint64_t bytes_ = (bytes);                                                          \
-        const double t0_ = mg_pf_now();                                                           \
-        const int rc_ = (call);                                                                   \
-        mg_pf_add(MG_PF_##id, size_, bytes_, (rtype), mg_pf_now() - t0_);                         \
-        return rc_;                                                                               \
+#define MG_PF_TIMED(id, comm_size, bytes, rtype, call)                                             \
+    do {                                                                                           \
+        const int size_ = (comm_size);                                                             \
+        const uint64_t bytes_ = (bytes);                                                           \
+        const double t0_ = mg_pf_now();                                                            \
+        const int rc_ = (call);                                                                    \
+        mg_pf_add(MG_PF_##id, size_, bytes_, (rtype), mg_pf_now() - t0_);                          \
+        return rc_;                                                                                \
     } while (0)
 
 #endif

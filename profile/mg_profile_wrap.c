@@ -147,8 +147,8 @@ int MPI_Allgather(const void *sb, int sn, MPI_Datatype st, void *rb, int rn, MPI
     MG_PF_TIMED(ALLGATHER, SZ(c), block(sb, sn, st, rn, rt), NOTYPE,
                 PMPI_Allgather(sb, sn, st, rb, rn, rt, c));
 }
-int MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int rn[],
-                   const int d[], MPI_Datatype rt, MPI_Comm c)
+int MPI_Allgatherv(const void *sb, int sn, MPI_Datatype st, void *rb, const int rn[], const int d[],
+                   MPI_Datatype rt, MPI_Comm c)
 {
     const int p = SZ(c);
     MG_PF_TIMED(ALLGATHERV, p, mg_pf_mean_bytes(rn, p, rt), NOTYPE,
@@ -168,8 +168,8 @@ int MPI_Alltoallv(const void *sb, const int sn[], const int sd[], MPI_Datatype s
                 sb == MPI_IN_PLACE ? mg_pf_mean_bytes(rn, p, rt) : mg_pf_mean_bytes(sn, p, st),
                 NOTYPE, PMPI_Alltoallv(sb, sn, sd, st, rb, rn, rd, rt, c));
 }
-int MPI_Alltoallw(const void *sb, const int sn[], const int sd[], const MPI_Datatype st[],
-                  void *rb, const int rn[], const int rd[], const MPI_Datatype rt[], MPI_Comm c)
+int MPI_Alltoallw(const void *sb, const int sn[], const int sd[], const MPI_Datatype st[], void *rb,
+                  const int rn[], const int rd[], const MPI_Datatype rt[], MPI_Comm c)
 {
     const int p = SZ(c);
     MG_PF_TIMED(ALLTOALLW, p, p > 0 ? mg_pf_mean_bytes(rn, p, rt[0]) : 0, NOTYPE,
@@ -182,8 +182,7 @@ int MPI_Reduce_scatter(const void *sb, void *rb, const int rn[], MPI_Datatype t,
     MG_PF_TIMED(REDUCE_SCATTER, p, mg_pf_mean_bytes(rn, p, t), t,
                 PMPI_Reduce_scatter(sb, rb, rn, t, op, c));
 }
-int MPI_Reduce_scatter_block(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op,
-                             MPI_Comm c)
+int MPI_Reduce_scatter_block(const void *sb, void *rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c)
 {
     MG_PF_TIMED(REDUCE_SCATTER_BLOCK, SZ(c), mg_pf_bytes(n, t), t,
                 PMPI_Reduce_scatter_block(sb, rb, n, t, op, c));

@@ -28,7 +28,8 @@ for d in $MG_BINDIR; do
     done
 done | sort -u >"$want"
 unset IFS
-for c in run compare best plot report selftest history dashboard cvars mpi series import screen; do echo "mpigauge-$c"; done >>"$want"
+for c in run compare best plot report selftest history dashboard cvars mpi series import guidelines \
+    screen profile app; do echo "mpigauge-$c"; done >>"$want"
 echo mpigauge >>"$want"
 sort -o "$want" "$want"
 if diff "$want" "$list" >/dev/null; then

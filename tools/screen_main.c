@@ -226,9 +226,8 @@ static int floors(sc_run *s, char *msg, size_t len)
     const char *t = s->o.expect_bw;
     double v, slowest = 0;
     int pct;
-    if (s->o.expect_lat &&
-        floor_number("--expect-lat", s->o.expect_lat, "a latency in us (5)",
-                     &s->o.expect[SC_LAT], &pct, msg, len) != 0)
+    if (s->o.expect_lat && floor_number("--expect-lat", s->o.expect_lat, "a latency in us (5)",
+                                        &s->o.expect[SC_LAT], &pct, msg, len) != 0)
         return -1;
     if (t == NULL)
         return 0;

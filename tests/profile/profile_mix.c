@@ -37,8 +37,8 @@ int main(int argc, char **argv)
             else
                 MPI_Recv(msg, 8, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (int i = 0; i < 5; ++i) /* 5 x 64 KiB each way */
-            MPI_Sendrecv(d, 8192, MPI_DOUBLE, peer, 2, e, 8192, MPI_DOUBLE, peer, 2,
-                         MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Sendrecv(d, 8192, MPI_DOUBLE, peer, 2, e, 8192, MPI_DOUBLE, peer, 2, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
         for (int i = 0; i < 4; ++i) { /* 4 x 1 MiB each way, non-blocking */
             MPI_Irecv(big2, 1 << 20, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &r[0]);
             MPI_Isend(big, 1 << 20, MPI_BYTE, peer, 3, MPI_COMM_WORLD, &r[1]);
