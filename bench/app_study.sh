@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The applications study (doc/applications.md): for each application and
+# pair of releases, the application's own change (`mpigauge app`, the
+# releases launch by launch in randomised rounds, each under its own
+# launcher and library) beside the change its communication profile
+# predicts (`mpigauge profile` under the first release, its suite run with
+# the same two releases interleaved, `mpigauge compare --profile`). Prints
+# one table row per application and pair, each with its command lines in
+# OUT/commands.txt; every file stays in OUT.
+#   bench/app_study.sh OUT [ROUNDS] [RANKS]     (default 8 rounds, 2 ranks)
+# MG_STUDY_PAIRS: "APP:A:B ..." (default below); A and B are installs of
+# `mpigauge mpi` (PyPI releases are installed when missing, Debian's added
+# as deb-openmpi and deb-mpich). Installs the applications from Debian
+# (bench/apps/install.sh) and builds mpigauge for both families.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mkdir -p "$1" && cd "$1" && pwd)
+rounds=${2:-8}
+ranks=${3:-2}
+pairs=${MG_STUDY_PAIRS:-"lammps:deb-openmpi:openmpi-5.0.9 lammps:openmpi-5.0.8:openmpi-5.0.9 netpipe:deb-mpich:mpich-4.1.3"}
+fe="python3 $top/frontend/mpigauge.py"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+"$top/bench/apps/install.sh" lammps netpipe-mpich2
+for b in openmpi mpich; do "$top/scripts/build.sh" "$b" >"$out/build-$b.log" 2>&1; done
+cmds=$out/commands.txt
+: >"$cmds"
+say() { echo "$*" >>"$cmds"; "$@"; }
+
+# the catalogue: Debian's two libraries and the PyPI releases the pairs name
+$fe mpi add /usr/lib/x86_64-linux-gnu/libmpi.so.40 --name deb-openmpi >/dev/null 2>&1 || true
+$fe mpi add /usr/lib/x86_64-linux-gnu/libmpich.so.12 --name deb-mpich >/dev/null 2>&1 || true
+for p in $pairs; do
+    for r in $(echo "$p" | cut -d: -f2-3 | tr ':' ' '); do
+        case $r in
+        deb-*) ;;
+        *) $fe mpi list --format json | grep -q "\"name\": \"$r\"" ||
+            $fe mpi install "$(echo "$r" | sed 's/-/==/')" >/dev/null ;;
+        esac
+    done
+done
+
+# APP -> the family's build, the figure, the command after {mpirun} -n RANKS
+app_args() {
+    case $1 in
+    lammps) echo "openmpi lammps lmp -in $top/bench/apps/in.melt -log none -screen none -echo none" ;;
+    netpipe) echo "mpich wall NPmpi -l 1 -u 1048576 -o /dev/null" ;;
+    *) echo "app_study: unknown application $1" >&2; exit 2 ;;
+    esac
+}
+
+echo "application | ranks | releases | application: new/base [95% CI] verdict | profile predicts: new/base [95% CI] verdict | difference"
+echo "--- | --- | --- | --- | --- | ---"
+for p in $pairs; do
+    app=${p%%:*} rest=${p#*:}
+    a=${rest%%:*} b=${rest#*:}
+    set -- $(app_args "$app")
+    fam=$1 figure=$2
+    shift 2
+    build=$top/_build/$fam
+    tag="$app-$a-$b"
+    cd "$out"
+    # the application itself, both releases in turns
+    say $fe app -o "$out/$tag.app.jsonl" --force -K "$rounds" --figure "$figure" -q --timeout 600 \
+        --config "$a install=$a" --config "$b install=$b" -- "{mpirun}" -n "$ranks" "$@" \
+        >"$out/$tag.app.txt" 2>"$out/$tag.app.err" || true
+    $fe compare "$out/$tag.app.jsonl" "$a" "$b" --format json >"$out/$tag.app.cmp.jsonl" 2>/dev/null || true
+    # its profile under the first release, the suite it stands on, both releases
+    launcher=$($fe mpi list --format json | python3 -c "import json,sys
+for l in sys.stdin:
+    e = json.loads(l)
+    if e['name'] == sys.argv[1]: print(e['launcher'])" "$a")
+    libdir=$($fe mpi list --format json | python3 -c "import json,os,sys
+for l in sys.stdin:
+    e = json.loads(l)
+    if e['name'] == sys.argv[1]: print(os.path.dirname(e['library']))" "$a")
+    say env LD_LIBRARY_PATH="$libdir" $fe profile --bindir "$build" -o "$out/$tag.profile.jsonl" \
+        --force -q --name "$app" -- "$launcher" -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile.err" || true
+    say $fe profile suite "$out/$tag.profile.jsonl" -o "$out/$tag.suite.txt"
+    say $fe run --suite "$out/$tag.suite.txt" --bindir "$build" --repeat "$rounds" -q --force \
+        -o "$out/$tag.suite.jsonl" --config "$a install=$a" --config "$b install=$b" || true
+    say $fe compare "$out/$tag.suite.jsonl" "$a" "$b" --profile "$out/$tag.profile.jsonl" \
+        >"$out/$tag.predict.txt" 2>&1 || true
+    $fe compare "$out/$tag.suite.jsonl" "$a" "$b" --profile "$out/$tag.profile.jsonl" \
+        --format json >"$out/$tag.predict.jsonl" 2>/dev/null || true
+    python3 - "$out/$tag.app.cmp.jsonl" "$out/$tag.predict.jsonl" "$app" "$ranks" "$a -> $b" <<'PY'
+import json, sys
+def first(path, kind):
+    try:
+        return next((r for r in map(json.loads, open(path)) if r.get("type") == kind), None)
+    except (OSError, ValueError):
+        return None
+a, p = first(sys.argv[1], "series"), first(sys.argv[2], "profile_prediction")
+acell = f"x{a['ratio']:.3f} [{a['ci_low']:.3f}, {a['ci_high']:.3f}] {a['verdict']}" if a else "n/a"
+pcell = f"x{p['ratio']:.3f} [{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}] {p['verdict']}" if p else "n/a"
+diff = f"{100 * (p['ratio'] - a['ratio']) / a['ratio']:+.0f}%" if a and p else "n/a"
+print(f"{sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {acell} | {pcell} | {diff}")
+PY
+done
