@@ -44,7 +44,7 @@ done
 # APP -> the family's build, the figure, the command after {mpirun} -n RANKS
 app_args() {
     case $1 in
-    lammps) echo "openmpi lammps lmp -in $top/bench/apps/in.melt -log none -screen none -echo none" ;;
+    lammps) echo "openmpi lammps lmp -in $top/bench/apps/in.melt -log none" ;;
     netpipe) echo "mpich wall NPmpi -l 1 -u 1048576 -o /dev/null" ;;
     *) echo "app_study: unknown application $1" >&2; exit 2 ;;
     esac

@@ -28,8 +28,8 @@ cd "$work"
 echo "== LAMMPS melt, 2 ranks, $rounds rounds: Loop time without and with the profiler"
 "$fe" app -o "$work/melt.jsonl" -K "$rounds" --figure lammps -q --timeout 300 \
     --config plain --config "profiled MG_BENCH_PRELOAD=$lib MG_PROFILE_DIR=$work/prof" \
-    -- mpirun.openmpi -n 2 "$top/bench/apps/preload.sh" lmp -in in.melt -log none -screen none \
-    -echo none >"$work/melt.txt" || true
+    -- mpirun.openmpi -n 2 "$top/bench/apps/preload.sh" lmp -in in.melt -log none \
+    >"$work/melt.txt" || true
 grep -E "^(benchmark|lmp)" "$work/melt.txt"
 python3 - "$work/melt.jsonl" <<'PY'
 import json, statistics, sys

@@ -207,6 +207,10 @@ def details(p, pr, top=8):
         out.append(f"    {nd.call:<22} {size_label(nd.size):>5} on {nd.ranks} ranks, "
                    f"{nd.calls} calls: {'+' if d >= 0 else '-'}{fmt_s(abs(d))}")
     mpi = p.mpi_s or 1.0
+    own = p.mpi_s / max(1, p.nranks)
+    out.append(f"  the profile itself measured {fmt_s(own)} of MPI per rank, the benchmarks "
+               f"predict {fmt_s(pr.base_s)} of it under the base: the difference is time no "
+               "benchmark sees (waiting for partners and late ranks) or another library")
     out.append(f"  the benchmarks stand for {100 * pr.covered:.0f}% of the profile's MPI time; "
                f"the rest is said here:")
     if p.carried:
