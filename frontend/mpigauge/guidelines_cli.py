@@ -110,8 +110,8 @@ def _check_run_options(a):
     _sizes(a.sizes)
     if not (math.isfinite(a.time_budget) and a.time_budget > 0):
         raise UsageError(f"--time-budget {a.time_budget:g}: give seconds above 0")
-    if a.rounds < 2:
-        raise UsageError(f"--rounds {a.rounds}: give 2 or more (a verdict needs pairs)")
+    if a.rounds < 1:
+        raise UsageError(f"--rounds {a.rounds}: give 1 or more (a verdict needs 2 or more)")
     if a.timeout is not None and not a.timeout > 0:
         raise UsageError(f"--timeout {a.timeout:g}: give seconds above 0")
     if a.max_ranks is not None and a.max_ranks < 2:

@@ -165,7 +165,7 @@ class Verdicts(unittest.TestCase):
                             (["-m", "64\nranks=2 latency -m 8"], "give sizes as N, MIN:MAX"),
                             (["--time-budget", "nan"], "--time-budget nan: give seconds above 0"),
                             (["--time-budget", "0"], "--time-budget 0: give seconds"),
-                            (["--rounds", "1"], "--rounds 1: give 2 or more"),
+                            (["--rounds", "0"], "--rounds 0: give 1 or more"),
                             (["--timeout", "-1"], "--timeout -1: give seconds"),
                             (["-n", "1"], "-n 1: give rank counts of at least 2")):
             rc, _, err = h.cli("guidelines", "run", "-o", out, "--bindir", self.tmp.name, *extra)
