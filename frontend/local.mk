@@ -24,7 +24,7 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/importer.py frontend/mpigauge/import_cli.py frontend/mpigauge/guidelines.py frontend/mpigauge/guidelines_cli.py \
 	frontend/mpigauge/screen.py frontend/mpigauge/screen_cli.py \
 	frontend/mpigauge/profile.py frontend/mpigauge/profile_cli.py frontend/mpigauge/predict.py \
-	frontend/mpigauge/app.py frontend/mpigauge/app_cli.py
+	frontend/mpigauge/app.py frontend/mpigauge/app_cli.py frontend/mpigauge/mpip.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \
@@ -80,7 +80,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_catalogue.py tests/frontend/test_cli_help.py tests/frontend/test_cvars.py \
 	tests/frontend/test_guidelines.py tests/frontend/test_hostcost.py \
 	tests/frontend/test_inputs_outputs.py tests/frontend/test_ranks.py tests/frontend/test_samples.py \
-	tests/frontend/test_series.py tests/frontend/test_screen.py tests/frontend/test_profile.py tests/frontend/test_app.py tests/frontend/test_runner_death.py \
+	tests/frontend/test_series.py tests/frontend/test_screen.py tests/frontend/test_profile.py tests/frontend/test_app.py tests/frontend/test_runner_death.py tests/frontend/data/mix.mpiP \
 	tests/frontend/data/screen-healthy.jsonl tests/frontend/data/screen-link.jsonl \
 	tests/frontend/data/screen-node.jsonl \
 	tests/frontend/golden/compare.md \

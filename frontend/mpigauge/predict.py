@@ -70,6 +70,10 @@ def plan(profile):
         if name in CARRIED:
             carried += c["seconds"]
             continue
+        if not c.get("size_known", True) and name not in ("MPI_Barrier", "MPI_Ibarrier"):
+            unpredicted.append((name, size, n, c["seconds"], "its source (mpiP) gives no size "
+                                "for it"))
+            continue
         if name in COLL_TIME:
             if n < 2:
                 unpredicted.append((name, size, n, c["seconds"], "a communicator of one rank"))

@@ -158,7 +158,8 @@ def aggregate(ranks):
                     "comm_size": key.comm_size, "datatype": key.datatype or None,
                     "ranks": len(by_rank), "count": sum(counts), "count_max": max(counts),
                     "bytes": sum(c.get("bytes", 0) for c in by_rank.values()),
-                    "seconds": sum(secs), "seconds_min": min(secs), "seconds_max": max(secs)})
+                    "seconds": sum(secs), "seconds_min": min(secs), "seconds_max": max(secs),
+                    "size_known": all(c.get("size_known", True) for c in by_rank.values())})
     return out
 
 

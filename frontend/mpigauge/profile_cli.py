@@ -73,6 +73,8 @@ def run_command(a, argv, k, lib):
 def cmd_profile(a):
     if not a.args and a.words[:1] in (["suite"], ["show"]):
         return cmd_use(a)
+    if not a.args and a.words[:1] == ["import"]:
+        return cmd_import(a)
     argv = list(a.args) or list(a.words)
     if not argv:
         raise UsageError("profile: give the command after --, like -- mpirun -n 2 ./a.out")
@@ -104,6 +106,28 @@ def cmd_profile(a):
     if not a.quiet:
         sys.stderr.write(render_summary(head, aggregate(ranks)))
     return EXIT_FAIL if rc != 0 or missing else EXIT_OK
+
+
+def cmd_import(a):
+    """`profile import mpip REPORT -o P`: a profile from mpiP's text report."""
+    from .mpip import profile_records
+    if len(a.words) != 3 or a.words[1] != "mpip":
+        raise UsageError("profile import: give mpip and the report, like profile import mpip "
+                         "app.4.1234.1.mpiP -o P")
+    if not a.output:
+        raise UsageError("profile import needs -o FILE (the profile)")
+    check_output_path(a.output, [a.words[2]])
+    if os.path.exists(a.output) and not a.force:
+        raise UsageError(f"-o {a.output}: exists (--force replaces it)")
+    recs = profile_records(a.words[2], a.name or os.path.basename(a.words[2]).split(".")[0])
+
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r, sort_keys=True) + "\n" for r in recs)
+    write_atomic(a.output, write)
+    if not a.quiet:
+        sys.stderr.write(render_summary(recs[0], [r for r in recs if r["type"] == "profile_call"]))
+    return EXIT_OK
 
 
 def cmd_use(a):
@@ -168,5 +192,6 @@ def add_parser(sub):
     p.epilog = ("The command goes after --, e.g. mpigauge profile -o p.jsonl -- mpirun -n 2 "
                 "./a.out. `mpigauge profile show P` shows a profile; `mpigauge profile suite P "
                 "-o S` writes the suite of the benchmarks it stands on, for mpigauge run; "
+                "`mpigauge profile import mpip REPORT -o P` makes a profile of mpiP's report; "
                 "`mpigauge compare ... --profile P` leads with the MPI time it predicts.")
     p.set_defaults(func=cmd_profile, args=[])

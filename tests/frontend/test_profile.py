@@ -193,5 +193,53 @@ class Predict(unittest.TestCase):
         self.assertTrue(any("was not measured on both sides" in x for x in PR.details(p, pr)))
 
 
+class MpiP(unittest.TestCase):
+    """mpiP's report (tests/frontend/data/mix.mpiP, in the format of mpiP
+    3.5's user guide) as a profile: what maps, exactly."""
+    REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "mix.mpiP")
+
+    def test_what_maps(self):
+        import mpigauge.mpip as M
+        ranks = M.read_mpip(self.REPORT)
+        self.assertEqual(sorted(ranks), [0, 1])
+        self.assertEqual((ranks[0]["host"], ranks[0]["run_s"], ranks[1]["nranks"]), ("node1", 2.0, 2))
+        got = {(c["call"], c["size_class"], c["count"], c["bytes"], c.get("size_known", True)):
+               round(c["seconds"], 9) for c in ranks[0]["calls"]}
+        self.assertEqual(got, {("MPI_Allreduce", 8, 7, 56, True): 0.14,
+                               ("MPI_Barrier", 0, 2, 0, False): 0.01,
+                               ("MPI_Send", 8192, 10, 60000, True): 0.3})
+        self.assertEqual([(c["call"], c.get("size_known")) for c in ranks[1]["calls"]],
+                         [("MPI_Allreduce", None), ("MPI_Barrier", False), ("MPI_Recv", False)])
+
+    def test_the_command_and_the_prediction_it_allows(self):
+        import mpigauge.predict as PR
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "p.jsonl")
+            rc, _, err = h.cli("profile", "import", "mpip", self.REPORT, "-o", out, "-q")
+            self.assertEqual(rc, 0, err)
+            prof = P.load_profile(out)
+            self.assertEqual(prof.head["source"], "mpiP")
+            p = PR.plan(prof)
+            self.assertEqual(sorted((n.program, n.size) for n in p.needs),
+                             [("allreduce", 8), ("barrier", 0), ("latency", 8192)])
+            self.assertEqual([(u[0], u[4]) for u in p.unpredicted],
+                             [("MPI_Recv", "its source (mpiP) gives no size for it")])
+            bad = os.path.join(d, "bad.mpiP")
+            with open(bad, "w") as f:
+                f.write("not a report\n")
+            rc, _, err = h.cli("profile", "import", "mpip", bad, "-o", os.path.join(d, "b.jsonl"))
+            self.assertEqual(rc, 2)
+            self.assertIn("not an mpiP report", err)
+            with open(self.REPORT) as f:
+                text = f.read()
+            with open(bad, "w") as f:
+                f.write(text.replace("Send                 1    0     10       40       30",
+                                     "Send                 1    0     10       40   banana"))
+            rc, _, err = h.cli("profile", "import", "mpip", bad, "-o", os.path.join(d, "b.jsonl"))
+            self.assertEqual(rc, 2)
+            self.assertIn("'banana' is not a number", err)
+            self.assertFalse(os.path.exists(os.path.join(d, "b.jsonl")))
+
+
 if __name__ == "__main__":
     unittest.main()
