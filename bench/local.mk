@@ -14,7 +14,7 @@ EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend
 	bench/releases/series.txt bench/releases/mpich_why.txt bench/releases/impi_why.txt bench/releases/impi_bw.txt bench/releases/impi_kernel.txt bench/releases/mpich_rma_why.txt bench/releases/ompi_coll4_why.txt bench/releases/impi_coll4_why.txt bench/releases/ompi_rndv.txt \
 	bench/copy_bias.py bench/mpit_bcast_by_release.sh bench/mpit_finalize_bcast.c bench/progress_poll.c bench/progress_by_release.sh bench/release_cc.sh bench/screen_trials.sh \
 	bench/guidelines_study.sh bench/guideline_repro.c \
-	bench/profile_overhead.sh bench/app_study.sh bench/apps/in.melt bench/apps/preload.sh bench/apps/install.sh \
+	bench/profile_overhead.sh bench/profile_predict.sh bench/app_study.sh bench/apps/in.melt bench/apps/preload.sh bench/apps/install.sh \
 	bench/releases/ompi.toml bench/releases/mpich.toml bench/releases/impls.toml bench/releases/abi.toml bench/ramble_osu.py bench/ramble_mpigauge.py \
 	contrib/ramble/repo.yaml contrib/ramble/applications/mpigauge/application.py \
 	contrib/benchpark/experiments/mpigauge/mpi-only/ramble.yaml

@@ -171,7 +171,9 @@ def compare(p, base_rs, new_rs, threshold=0.05, reps=2000, seed=1):
     ratio = tn / tb if tb > 0 else float("nan")
     contrib = sorted(((p.needs[i].calls * (_median(cn[i]) - _median(cb[i])) / max(1, p.nranks),
                        p.needs[i]) for i in both), key=lambda x: -abs(x[0]))
-    covered = sum(p.needs[i].seconds for i in both) / p.mpi_s if p.mpi_s > 0 else 0.0
+    # the calls measured, and the waits and receives their benchmarks carry
+    covered = (sum(p.needs[i].seconds for i in both) + (p.carried if both else 0.0)) / p.mpi_s \
+        if p.mpi_s > 0 else 0.0
     return Prediction(tb, tn, ratio, ci, _verdict(ci, threshold), contrib, missing, covered)
 
 
@@ -189,7 +191,10 @@ def _verdict(ci, threshold):
 
 
 def fmt_s(s):
-    return f"{s:.3g} s" if abs(s) >= 1e-3 or s == 0 else f"{s * 1e3:.3g} ms"
+    """Seconds in s, ms or us, three digits."""
+    a = abs(s)
+    return f"{s:.3g} s" if a >= 1 or s == 0 else f"{s * 1e3:.3g} ms" if a >= 1e-3 else \
+        f"{s * 1e6:.3g} us"
 
 
 def headline(name, pr):
@@ -215,11 +220,10 @@ def details(p, pr, top=8):
     out.append(f"  the profile itself measured {fmt_s(own)} of MPI per rank, the benchmarks "
                f"predict {fmt_s(pr.base_s)} of it under the base: the difference is time no "
                "benchmark sees (waiting for partners and late ranks) or another library")
-    out.append(f"  the benchmarks stand for {100 * pr.covered:.0f}% of the profile's MPI time; "
-               f"the rest is said here:")
-    if p.carried:
-        out.append(f"    {100 * p.carried / mpi:.0f}% in waits and receives whose cost the "
-                   "sends' and collectives' benchmarks carry")
+    out.append(f"  the benchmarks stand for {100 * pr.covered:.0f}% of the profile's MPI time"
+               + (f" ({100 * p.carried / mpi:.0f}% of it in waits and receives whose cost the "
+                  "sends' and collectives' benchmarks carry)" if p.carried else "")
+               + "; what they do not:")
     if p.wait > 0:
         out.append(f"    {100 * p.wait / mpi:.0f}% waiting for late ranks inside collectives "
                    "(load imbalance: no benchmark predicts it)")

@@ -181,8 +181,8 @@ class Predict(unittest.TestCase):
         self.assertEqual((nd.call, nd.size), ("MPI_Allreduce", 8))
         self.assertAlmostEqual(d, 200 * 2e-6 / 2)
         line = PR.headline("mix", pr)
-        self.assertTrue(line.startswith("profile mix: MPI time 0.51 ms -> 0.71 ms (x1.39, 95% CI "
-                                        "1.39-1.39): slower; most of it MPI_Allreduce 8 (+0.2 ms)"),
+        self.assertTrue(line.startswith("profile mix: MPI time 510 us -> 710 us (x1.39, 95% CI "
+                                        "1.39-1.39): slower; most of it MPI_Allreduce 8 (+200 us)"),
                         line)
         same = PR.compare(p, base, base, reps=200)
         self.assertEqual((same.ratio, same.verdict), (1.0, "same"))
