@@ -234,3 +234,28 @@ def details(p, pr, top=8):
                    f"{nd.program} at {nd.ranks} ranks was not measured on both sides "
                    "(mpigauge profile suite)")
     return out
+
+
+def along_series(folder, state, w, profile_path, threshold):
+    """The profile's line for every pair of releases a series' walk compared
+    (step by step, from the step's own results), the whole series' first."""
+    from .profile import load_profile
+    from .results import load_config_sets
+    from .series_folder import step_file
+    from .common import UsageError
+    prof = load_profile(profile_path)
+    p = plan(prof)
+    names = [r["name"] for r in state["releases"]]
+    lines = []
+    for k, st in enumerate(w.steps, 1):
+        path = step_file(folder, state, k, [names[i] for i in st])
+        for a, b in w.pairs[k - 1]:
+            try:
+                base, new = load_config_sets(path, [names[a], names[b]])
+            except (UsageError, TypeError):
+                lines.append(f"step {k} {names[a]} -> {names[b]}: profile {prof.head['name']} "
+                             "not predicted (a side without results)")
+                continue
+            pr = compare(p, base, new, threshold)
+            lines.append(f"step {k} {names[a]} -> {names[b]}: " + headline(prof.head["name"], pr))
+    return lines

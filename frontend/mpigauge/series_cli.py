@@ -186,9 +186,18 @@ def cmd_series(a):
     return _finish(a, folder, folder.state["releases"], w, notes)
 
 
+def _profile_lead(a, folder, state, w):
+    """--profile: the profile's predicted change for every pair the walk compared."""
+    if not getattr(a, "profile", None):
+        return ""
+    from .predict import along_series
+    return "\n".join(along_series(folder, state, w, a.profile, a.threshold_value)) + "\n\n"
+
+
 def _finish(a, folder, releases, w, notes):
     steps = folder.state["steps"]
-    text = report_text(folder.state, releases, w, notes)
+    text = _profile_lead(a, folder.path, folder.state, w) + report_text(folder.state, releases,
+                                                                         w, notes)
     data = report_json(folder.state, releases, w, notes)
     write_text_atomic(os.path.join(folder.path, "report.txt"), text)
     write_text_atomic(os.path.join(folder.path, "report.json"),
@@ -206,7 +215,8 @@ def cmd_report(a):
         sys.stdout.write(json.dumps(report_json(st, st["releases"], w, notes), indent=1,
                                     sort_keys=True) + "\n")
     else:
-        sys.stdout.write(report_text(st, st["releases"], w, notes))
+        sys.stdout.write(_profile_lead(a, a.folder, st, w) + report_text(st, st["releases"], w,
+                                                                          notes))
     return EXIT_OK
 
 
@@ -283,6 +293,9 @@ def add_parser(sub):
     s.add_argument("--cache", help="the catalogue's folder (as `mpigauge mpi --cache`)")
     s.add_argument("--format", choices=("text", "json"), default="text", help="report: format")
     s.add_argument("-q", "--quiet", action="store_true")
+    s.add_argument("--profile", metavar="PROFILE", help="run, report: lead with the MPI time "
+                   "this profile (mpigauge profile) predicts for every pair of releases compared "
+                   "(its suite: mpigauge profile suite)")
     add_verdict_options(s, "run: ")
     s.epilog = "Arguments after -- go to every benchmark of every step (as for run)."
     s.set_defaults(args=[])

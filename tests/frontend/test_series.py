@@ -295,6 +295,20 @@ class FolderCommands(unittest.TestCase):
             self.assertRegex(text, r"latency 8-1K: r1 -> r2: slower x1.3")
             rc, js, _ = h.cli("series", "report", out, "--format", "json")
             self.assertEqual(json.loads(js)["measured"], ["r0", "r1", "r2"])
+            # a profile's predicted change for each pair the walk compared
+            prof = os.path.join(d, "p.jsonl")
+            rank = {"type": "profile_rank", "nranks": 2, "mpi_library": "x", "run_s": 1.0,
+                    "calls": [{"call": "MPI_Send", "size_class": 8, "comm_size": 2, "count": 100,
+                               "bytes": 800, "seconds": 0.001}]}
+            h.write_jsonl(prof, [{"type": "profile", "name": "app", "family": "openmpi",
+                                  "nranks": 2}, dict(rank, rank=0), dict(rank, rank=1)])
+            rc, text, err = h.cli("series", "report", out, "--profile", prof)
+            self.assertEqual(rc, 0, err)
+            lead = text.splitlines()[:3]
+            self.assertRegex(lead[0], r"^step 1 r0 -> r1: profile app: MPI time .*\): same")
+            self.assertRegex(lead[1], r"^step 1 r1 -> r2: profile app: MPI time .*\(x1\.30, "
+                             r"95% CI 1\.2\d-1\.3\d\): slower; most of it MPI_Send 8 ")
+            self.assertEqual(lead[2], "")
             db = os.path.join(d, "h.sqlite")
             rc, msg, err = h.cli("series", "history", out, "--db", db)
             self.assertEqual(rc, 0, err)
