@@ -32,9 +32,9 @@ def cmd_mpi(a):
             e = cat.get(a.what)
             cat.entries.remove(e)
         # only what `mpi install` and `mpi build` made: a folder directly in
-        # the cache named as the entry, and one directly in its builds/
+        # the cache (never its builds/), and one directly in its builds/
         ours = str(e.get("source", "")).startswith("pypi ") and \
-            os.path.basename(os.path.realpath(e["prefix"])) == e["name"] and \
+            os.path.basename(os.path.realpath(e["prefix"])) != "builds" and \
             owned_folder(e["prefix"], cat.folder)
         if ours:
             shutil.rmtree(e["prefix"], ignore_errors=True)

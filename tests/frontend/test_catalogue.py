@@ -204,12 +204,16 @@ class Catalogue(unittest.TestCase):
         os.makedirs(mine)
         other = os.path.join(self.d, "site-mpi")
         os.makedirs(other)
+        named = os.path.join(c.folder, "mpich-4.2.3")     # installed with --name m423
+        os.makedirs(named)
         c.entries = [entry("mpich-4.1.3", prefix=mine, source="pypi mpich==4.1.3"),
-                     entry("site", prefix=other)]
+                     entry("site", prefix=other),
+                     entry("m423", prefix=named, source="pypi mpich==4.2.3")]
         c.save()
-        for name in ("mpich-4.1.3", "site"):
+        for name in ("mpich-4.1.3", "site", "m423"):
             self.assertEqual(self.fe("mpi", "remove", name)[0], 0)
         self.assertFalse(os.path.exists(mine))
+        self.assertFalse(os.path.exists(named))
         self.assertTrue(os.path.exists(other))
         self.assertEqual(cat.Catalogue().entries, [])
 
