@@ -5,6 +5,7 @@ import datetime
 import html
 import json
 import math
+import re
 
 from .common import fmt_num, fmt_p, size_label, text_table, version
 from .compare import DIFFERENCES, SLIGHTLY, verdict_counts
@@ -222,14 +223,26 @@ def render_html_comparisons(comparisons, threshold, alpha, control):
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
+# characters HTML does not allow in text (a terminal's escape sequences
+# from a library's name or a file): shown as Python writes them
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def visible(page):
+    """A page with every control character (but tab and the line ends) shown
+    as \\xNN, never raw."""
+    return _CONTROL.sub(lambda m: repr(m.group())[1:-1], page)
+
+
 def html_page(title, body):
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
-            f"<title>{html.escape(title)}</title><style>{HTML_STYLE}</style></head>\n"
-            f"<body>\n<h1>{html.escape(title)}</h1>\n{body}\n"
-            f'<p class="small">made by mpigauge {html.escape(version())} on '
-            f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}</p>\n"
-            f"</body></html>\n")
+    return visible(
+        f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
+        f"<title>{html.escape(title)}</title><style>{HTML_STYLE}</style></head>\n"
+        f"<body>\n<h1>{html.escape(title)}</h1>\n{body}\n"
+        f'<p class="small">made by mpigauge {html.escape(version())} on '
+        f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}</p>\n"
+        f"</body></html>\n")
 
 
 

@@ -204,6 +204,21 @@ class TestEscaping(unittest.TestCase):
         self.assertIn("Content-Security-Policy", page)
         self.assertIn("default-src 'none'", page)
 
+    def test_a_terminal_escape_in_a_library_name_is_shown(self):
+        with tempfile.TemporaryDirectory() as d:
+            lib = "Open MPI\x1b[31m 4.1.4\x07"
+            p = os.path.join(d, "r.jsonl")
+            h.write_jsonl(p, [h.run_record("latency", library=lib, launch_id="L1"),
+                              h.result_record("latency", 8, "us", 0.2, launch_id="L1")])
+            out = os.path.join(d, "r.html")
+            rc, _, err = cli("report", p, "--no-plot", "-o", out)
+            self.assertEqual(rc, 0, err)
+            with open(out) as f:
+                page = f.read()
+        self.assertNotIn("\x1b", page)
+        self.assertNotIn("\x07", page)
+        self.assertIn("Open MPI\\x1b[31m 4.1.4\\x07", page)
+
 
 class TestReportInChromium(unittest.TestCase):
     """The report with payloads in every field, loaded in headless Chromium
