@@ -15,7 +15,7 @@ fe="$PYTHON $MG_TESTDIR/../frontend/mpigauge.py"
     { echo "1..0 # SKIP profile_mix or libmgprofile.so not built (make check builds them)"; exit 0; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-echo "1..5"
+echo "1..6"
 launch="timeout -k 10 120 $MPIEXEC $MPIEXEC_FLAGS -n 2"
 
 # 1: the exact counts and bytes of every call, on both ranks
@@ -103,3 +103,17 @@ assert len(res) == 6 and {r["median"] for r in res} == {2.0}, res
 PY
     echo "ok 5 - mpigauge app: 3 rounds of 3 configurations, the failing one said (exit 3), the others compared"
 else echo "not ok 5 - mpigauge app (exit $rc)"; sed 's/^/# /' "$work/err" | tail -n 20; sed 's/^/# /' "$work/out"; fi
+
+# 6: a program that hangs after MPI_Finalize (as MPICH 4.0.2 with UCX can):
+# stopped at --timeout, its ranks' profiles kept, exit 1
+# shellcheck disable=SC2086
+$fe profile --bindir "$MG_BUILDDIR" -o "$work/h.jsonl" -q --timeout 10 -- $launch \
+    env MG_PROFILE_MIX_HANG=1 "$mix" >"$work/out" 2>"$work/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "ran longer than --timeout 10 s and was stopped" "$work/err" &&
+    "$PYTHON" -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert recs[0]["exit_code"] == 124 and recs[0]["ranks_written"] == [0, 1], recs[0]
+assert sum(r["type"] == "profile_rank" for r in recs) == 2' "$work/h.jsonl" 2>>"$work/err"; then
+    echo "ok 6 - a program that hangs after MPI_Finalize: stopped at --timeout, both ranks' profiles kept"
+else echo "not ok 6 - a program that hangs after MPI_Finalize (exit $rc)"; sed 's/^/# /' "$work/err" | tail -n 10; fi

@@ -56,17 +56,34 @@ def head_record(a, argv, program, family, ranks, rc, wall):
 
 
 def run_command(a, argv, k, lib):
-    """Run the command with the profiler: (exit code, seconds, ranks' records)."""
+    """Run the command with the profiler: (exit code, seconds, ranks' records).
+    Past --timeout its process group is stopped; the ranks that had written
+    their profile by then (at MPI_Finalize, before a library that hangs
+    there) are kept, with exit code 124."""
+    import signal
     with tempfile.TemporaryDirectory(prefix="mg-profile-") as folder:
         cmd = launch_argv(argv, k, lib, folder, os.environ)
         t0 = time.time()
         try:
-            rc = subprocess.run(cmd, timeout=a.timeout, stdin=subprocess.DEVNULL).returncode
-        except subprocess.TimeoutExpired:
-            raise UsageError(f"the command ran longer than --timeout {a.timeout:g} s; no "
-                             "profile written") from None
+            p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, start_new_session=True)
         except OSError as e:
             raise UsageError(f"{argv[0]}: {e.strerror}") from None
+        try:
+            rc = p.wait(timeout=a.timeout)
+        except subprocess.TimeoutExpired:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(p.pid, sig)
+                    p.wait(timeout=5)
+                    break
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    continue
+            warn(f"the command ran longer than --timeout {a.timeout:g} s and was stopped")
+            rc = 124
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+            raise
         return rc, time.time() - t0, read_ranks(folder)
 
 

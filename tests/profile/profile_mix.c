@@ -5,12 +5,14 @@
  * communicator size, count, bytes, datatype). Any rank count works; the
  * point-to-point part runs between ranks 0 and 1. With MG_PROFILE_MIX_EXIT
  * set it exits after MPI_Init, never reaching MPI_Finalize; with
- * MG_PROFILE_MIX_REPEAT=N it makes the mix N times (bench/profile_predict.sh). */
+ * MG_PROFILE_MIX_REPEAT=N it makes the mix N times (bench/profile_predict.sh);
+ * with MG_PROFILE_MIX_HANG set it sleeps after MPI_Finalize. */
 #include <mpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     char *big, *big2, msg[1024];
@@ -81,5 +83,7 @@ int main(int argc, char **argv)
     free(b.d);
     free(b.e);
     MPI_Finalize();
+    if (getenv("MG_PROFILE_MIX_HANG")) /* as a library that hangs at its end */
+        sleep(600);
     return 0;
 }
