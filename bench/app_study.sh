@@ -47,7 +47,7 @@ done
 app_args() {
     case $1 in
     lammps) echo "openmpi lammps lmp -in $top/bench/apps/in.melt -log none" ;;
-    netpipe) echo "mpich wall NPmpi -l 1 -u 1048576 -o /dev/null" ;;
+    netpipe) echo "mpich wall NPmpich2 -l 1 -u 65536 -p 0 -o /dev/null" ;;
     *) echo "app_study: unknown application $1" >&2; exit 2 ;;
     esac
 }
