@@ -16,6 +16,7 @@ from .app import figure_of, ranks_of, read_figure, records
 from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, redact_argv,
                      tail_text, terminal_text, write_atomic)
 from .configs import Config, check_unique, parse_config_arg
+from .options import add_verdict_options, check_seconds, with_threshold
 from .profile import abi_family, find_mpi_program
 
 PLACEHOLDER = "{mpirun}"
@@ -112,8 +113,9 @@ def cmd_app(a):
     check_output_path(a.output)
     if os.path.exists(a.output) and not a.force:
         raise UsageError(f"-o {a.output}: exists (--force replaces it)")
-    if a.repeat < 1 or (a.timeout is not None and not a.timeout > 0):
-        raise UsageError("--repeat must be 1 or more and --timeout above 0")
+    if a.repeat < 1:
+        raise UsageError(f"--repeat {a.repeat}: give 1 or more")
+    check_seconds("--timeout", a.timeout)
     fig = figure_of(a.figure)
     configs = [parse_config_arg(t) for t in a.config] if a.config else [Config("default")]
     check_unique(configs)
@@ -183,7 +185,6 @@ def _compare(a, labels):
 
 
 def add_parser(sub):
-    from .options import add_verdict_options, with_threshold
     p = sub.add_parser("app", help="a real application under each configuration, compared",
                        description="Run an MPI application's command under each configuration "
                        "(environment, install=NAME of the catalogue, library=, launcher=), "

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 from . import mpilib
-from .common import UsageError, open_input, write_text_atomic
+from .common import UsageError, load_json, write_text_atomic
 
 ABI_OF = (("libmpi_abi.so*", "mpi5"), ("libmpi.so.40*", "openmpi"), ("libmpi.so.12*", "mpich"),
           ("libmpich.so.12*", "mpich"), ("libmpi.so.*", None))
@@ -184,12 +184,8 @@ class Catalogue:
     def _load(self):
         self.entries = []
         if os.path.exists(self.path):
-            try:
-                with open_input(self.path, encoding="utf-8") as f:
-                    data = json.load(f)
-            except (ValueError, UnicodeDecodeError):
-                raise UsageError(f"{self.path}: not a catalogue of MPI installations (not JSON); "
-                                 "left as it is") from None
+            data = load_json(self.path, "not a catalogue of MPI installations (not JSON); left "
+                                        "as it is")
             ok = isinstance(data, dict) and isinstance(data.get("installations"), list)
             if not ok:
                 raise UsageError(f"{self.path}: not a catalogue of MPI installations")

@@ -122,6 +122,18 @@ def open_input(path, mode="r", **kw):
     return f
 
 
+def load_json(path, not_json):
+    """The JSON value of a regular file (open_input); a file that is not
+    JSON (or nested past Python's recursion limit, or not UTF-8) is a
+    UsageError "PATH: not_json"."""
+    import json
+    try:
+        with open_input(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise UsageError(f"{path}: {not_json}") from None
+
+
 def check_link_followable(path, opt="-o"):
     """Refuse (UsageError) a symbolic link that the kernel's protected_symlinks
     rule would not let this process follow: one in a sticky, world-writable

@@ -4,7 +4,6 @@ guidelines (doc/guidelines.md) measured with mpigauge_guidelines, every
 rule at every rank count as one suite line, K rounds (and configurations,
 interleaved, as `mpigauge run`), then judged: holds, violated (by how much,
 with the interval and the settings that chose the algorithm) or unclear."""
-import math
 import os
 import re
 import shlex
@@ -15,7 +14,7 @@ import tempfile
 from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, parse_size_arg,
                      write_text_atomic)
 from .guidelines import VIOLATED, checks, render_json, render_text
-from .options import add_verdict_options, with_threshold
+from .options import add_verdict_options, check_launch_limits, check_seconds, with_threshold
 from .programs import find_program, program_dirs
 
 
@@ -108,14 +107,10 @@ def _check_run_options(a):
         # the report would replace the results it is made from
         check_output_path(a.report, [a.output], opt="--report")
     _sizes(a.sizes)
-    if not (math.isfinite(a.time_budget) and a.time_budget > 0):
-        raise UsageError(f"--time-budget {a.time_budget:g}: give seconds above 0")
+    check_seconds("--time-budget", a.time_budget)
     if a.rounds < 1:
         raise UsageError(f"--rounds {a.rounds}: give 1 or more (a verdict needs 2 or more)")
-    if a.timeout is not None and not a.timeout > 0:
-        raise UsageError(f"--timeout {a.timeout:g}: give seconds above 0")
-    if a.max_ranks is not None and a.max_ranks < 2:
-        raise UsageError(f"--max-ranks {a.max_ranks}: give 2 or more")
+    check_launch_limits(a)
     _ranks(a.nranks)
 
 

@@ -1,6 +1,24 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""Options that several commands share: the verdict's settings."""
+"""Options that several commands share: the verdict's settings, and the
+limits of a launch checked before anything runs."""
+import math
+
 from .common import UsageError
+
+
+def check_seconds(opt, v):
+    """A duration option (--timeout, --time-budget): None (not given) or a
+    finite number of seconds above 0; UsageError otherwise."""
+    if v is not None and not (math.isfinite(v) and v > 0):
+        raise UsageError(f"{opt} {v:g}: give seconds above 0")
+    return v
+
+
+def check_launch_limits(a):
+    """--timeout above 0 and --max-ranks at least 2, where given."""
+    check_seconds("--timeout", a.timeout)
+    if a.max_ranks is not None and a.max_ranks < 2:
+        raise UsageError(f"--max-ranks {a.max_ranks}: give 2 or more")
 
 
 def add_verdict_options(p, what=""):

@@ -12,7 +12,7 @@ import shutil
 import subprocess
 from typing import NamedTuple
 
-from .common import UsageError, open_input
+from .common import UsageError, load_json, open_input
 from .schema import BOOL, INT, LIST, NUM, STR, mismatch
 
 # the MPI library a program links, by its file name -> its ABI family
@@ -103,11 +103,7 @@ def read_ranks(folder):
         if not re.fullmatch(r"rank-\d+\.json", name):
             continue
         path = os.path.join(folder, name)
-        try:
-            with open_input(path, encoding="utf-8") as f:
-                rec = json.load(f)
-        except (ValueError, RecursionError, UnicodeDecodeError):
-            raise UsageError(f"{path}: a rank's profile that is not JSON") from None
+        rec = load_json(path, "not a rank's profile (not JSON)")
         why = rank_problem(rec)
         if why:
             raise UsageError(f"{path}: {why}")

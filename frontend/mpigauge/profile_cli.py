@@ -16,6 +16,7 @@ from . import mpilib
 from .common import (EXIT_FAIL, EXIT_OK, PATHS, UsageError, check_output_path, now_utc,
                      redact_argv, size_label, terminal_text, text_table, version, warn,
                      write_atomic, write_text_atomic)
+from .options import check_seconds
 from .profile import (FAMILY_NAMES, aggregate, find_mpi_program, library_family, profiler_library,
                       read_ranks, summary)
 
@@ -100,8 +101,7 @@ def cmd_profile(a):
     check_output_path(a.output)
     if os.path.exists(a.output) and not a.force:
         raise UsageError(f"-o {a.output}: exists (--force replaces it)")
-    if a.timeout is not None and not a.timeout > 0:
-        raise UsageError(f"--timeout {a.timeout:g}: give seconds above 0")
+    check_seconds("--timeout", a.timeout)
     k, program, family, _ = find_mpi_program(argv)
     lib = _library_for(a, family, program)
     rc, wall, ranks = run_command(a, argv, k, lib)
@@ -158,8 +158,7 @@ def cmd_use(a):
     if a.words[0] == "show":
         sys.stdout.write(render_summary(prof.head, prof.calls, top=20))
         return EXIT_OK
-    if not (a.time_budget > 0):
-        raise UsageError(f"--time-budget {a.time_budget:g}: give seconds above 0")
+    check_seconds("--time-budget", a.time_budget)
     p = plan(prof)
     if not p.needs:
         raise UsageError(f"{a.words[1]}: no call of the profile has a benchmark to stand on")

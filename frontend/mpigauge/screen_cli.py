@@ -11,6 +11,7 @@ import sys
 
 from .common import EXIT_FAIL, UsageError, check_output_path, write_text_atomic
 from .launcher import launch_env, launcher_argv
+from .options import check_seconds
 from .programs import detect_mpi, find_program, program_dirs
 from .screen import EXIT_FOUND, EXIT_UNCLEAR, MAX_MATRIX, MAX_PICTURE, load, matrix, svg, text
 
@@ -55,8 +56,7 @@ def run(a):
     if a.nranks < 2:
         # Open MPI's -n 0 would run on every slot
         raise UsageError(f"run: -n {a.nranks}: a screen needs 2 or more ranks")
-    if not a.timeout > 0:
-        raise UsageError(f"run: --timeout {a.timeout:g}: give seconds above 0")
+    check_seconds("--timeout", a.timeout)
     check_output_path(a.output)
     if os.path.exists(a.output) and not a.force:
         raise UsageError(f"-o {a.output}: exists (--force replaces it)")

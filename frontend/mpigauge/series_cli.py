@@ -18,7 +18,7 @@ from .catalogue import Catalogue, version_key
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, write_text_atomic
 from .configs import Config
 from .launcher import launch_env
-from .options import add_verdict_options, with_threshold
+from .options import add_verdict_options, check_launch_limits, with_threshold
 from .series import FIRST_MOST, auto_stride
 from .series_folder import Folder, Stop, check_folder, load_state, rewalk
 from .series_report import report_json, report_text
@@ -328,10 +328,7 @@ def _check_run_options(a):
         raise UsageError("--rounds must be at least 2 and --stride at least 1")
     if a.nranks < 2:
         raise UsageError(f"-n {a.nranks}: a series runs on 2 or more ranks")
-    if a.timeout is not None and not a.timeout > 0:
-        raise UsageError(f"--timeout {a.timeout:g}: give seconds above 0")
-    if a.max_ranks is not None and a.max_ranks < 2:
-        raise UsageError(f"--max-ranks {a.max_ranks}: give 2 or more")
+    check_launch_limits(a)
     for opt, v in (("--from", a.first), ("--to", a.last)):
         if v is not None and not _RELEASE_RE.fullmatch(v):
             raise UsageError(f"{opt} {v!r}: give a release, like 4.1.3 or 5.0.0rc1")

@@ -6,7 +6,7 @@ import fcntl
 import json
 import os
 
-from .common import UsageError, open_input, redact_argv, redact_env, write_text_atomic
+from .common import UsageError, load_json, redact_argv, redact_env, write_text_atomic
 from .schema import DICT, INT, LIST, NUM, STR, BOOL, mismatch
 from .series import walk
 
@@ -124,11 +124,7 @@ def load_state(path):
     if not os.path.isfile(p):
         raise UsageError(f"{path}: not a series' folder (no {STATE}; `mpigauge series run -o "
                          "DIR` makes one)")
-    try:
-        with open_input(p, encoding="utf-8") as f:
-            st = json.load(f)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise UsageError(f"{p}: not a series' state (not JSON)") from None
+    st = load_json(p, "not a series' state (not JSON)")
     why = state_problem(st)
     if why:
         raise UsageError(f"{p}: not a series' state ({why})")

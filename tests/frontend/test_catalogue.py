@@ -128,7 +128,7 @@ class Catalogue(unittest.TestCase):
     def test_a_damaged_catalogue_is_left_as_it_is(self):
         os.makedirs(self.env["MPIGAUGE_MPI_CACHE"])
         p = os.path.join(self.env["MPIGAUGE_MPI_CACHE"], "catalogue.json")
-        for text in ("{not json", '{"installations": [1]}', "[]"):
+        for text in ("{not json", '{"installations": [1]}', "[]", "[" * 100000):
             with open(p, "w") as f:
                 f.write(text)
             rc, _, err = self.fe("mpi", "list")
