@@ -20,11 +20,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mkdir -p "$1" && cd "$1" && pwd)
 rounds=${2:-8}
 ranks=${3:-2}
-pairs=${MG_STUDY_PAIRS:-"lammps:deb-openmpi:openmpi-5.0.9 lammps:openmpi-5.0.8:openmpi-5.0.9 netpipe:deb-mpich:mpich-4.1.3"}
+pairs=${MG_STUDY_PAIRS:-"lammps:deb-openmpi:openmpi-5.0.9 lammps:openmpi-5.0.9:openmpi-5.0.11
+hpcc:deb-openmpi:openmpi-5.0.9 hpcc:openmpi-5.0.9:openmpi-5.0.11
+netpipe:deb-mpich:mpich-4.1.3 netpipe:mpich-4.3.2:mpich-5.0.0
+nwchem:mpich-4.1.3:mpich-4.2.3 nwchem:mpich-4.3.2:mpich-5.0.0"}
 fe="python3 $top/frontend/mpigauge.py"
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-"$top/bench/apps/install.sh" lammps netpipe-mpich2 >"$out/install.log" 2>&1
+"$top/bench/apps/install.sh" lammps hpcc netpipe-mpich2 nwchem-mpich >"$out/install.log" 2>&1
 for b in openmpi mpich; do "$top/scripts/build.sh" "$b" >"$out/build-$b.log" 2>&1; done
 cmds=$out/commands.txt
 : >"$cmds"
@@ -47,7 +50,9 @@ done
 app_args() {
     case $1 in
     lammps) echo "openmpi lammps lmp -in $top/bench/apps/in.melt -log none" ;;
+    hpcc) echo "openmpi wall $top/bench/apps/hpcc.sh $out/hpcc-$ranks 2000" ;;
     netpipe) echo "mpich wall NPmpich2 -l 1 -u 65536 -p 0 -o /dev/null" ;;
+    nwchem) echo "mpich wall nwchem.mpich $top/bench/apps/h2o2.nw" ;;
     *) echo "app_study: unknown application $1" >&2; exit 2 ;;
     esac
 }

@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The applications of the studies (doc/applications.md), from Debian, when
 # missing: LAMMPS and hpcc (built against Debian's Open MPI 4.1.4) and
-# NetPIPE (against Debian's MPICH 4.0.2). As root or through sudo; never
+# NetPIPE and NWChem (against Debian's MPICH 4.0.2). As root or through sudo; never
 # run by the main job or the test suite.
 #   bench/apps/install.sh [PACKAGE...]
 set -eu
-pkgs=${*:-lammps hpcc netpipe-mpich2}
+pkgs=${*:-lammps hpcc netpipe-mpich2 nwchem-mpich}
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

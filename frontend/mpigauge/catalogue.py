@@ -305,12 +305,36 @@ def install(cat, spec):
             if p.returncode != 0:
                 raise UsageError(pip_failure(p.stdout + p.stderr, " ".join(reqs)))
         e = describe(dest, name, source="pypi " + " ".join(reqs))
+        if e["abi"] == "mpich":
+            add_aliases(os.path.dirname(e["library"]))
     except BaseException:
         # a failure, an MPI we cannot use, Ctrl-C: no half-made folder left
         shutil.rmtree(dest, ignore_errors=True)
         raise
     os.unlink(os.path.join(dest, INSTALLING))
     return e
+
+
+# Debian (and distributions like it) name MPICH's libraries libmpich*.so.12,
+# MPICH's own build and Intel MPI name them libmpi*.so.12: the same ABI.
+MPICH_ALIASES = (("libmpich.so.12", "libmpi.so.12"), ("libmpichcxx.so.12", "libmpicxx.so.12"),
+                 ("libmpichfort.so.12", "libmpifort.so.12"))
+
+
+def add_aliases(libdir):
+    """In an installation's own library folder (one `mpi install` made),
+    the MPICH-family names Debian's programs link (libmpich.so.12 and its
+    C++ and Fortran companions) as links to the files that folder has, so a
+    program of Debian's MPICH runs under the release unchanged. A link is
+    made in the same folder (the library finds its own dependencies from
+    there) and never over an existing file. Returns the names made."""
+    made = []
+    for alias, real in MPICH_ALIASES:
+        if os.path.isfile(os.path.join(libdir, real)) and \
+                not os.path.lexists(os.path.join(libdir, alias)):
+            os.symlink(real, os.path.join(libdir, alias))
+            made.append(alias)
+    return made
 
 
 def source_tree(source=None):

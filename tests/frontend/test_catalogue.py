@@ -189,6 +189,29 @@ class Catalogue(unittest.TestCase):
             cat.install(c, "mpich==4.1.3")
         self.assertTrue(os.path.isdir(dest))
 
+    def test_debian_names_for_an_mpich_install(self):
+        with tempfile.TemporaryDirectory() as d:
+            for n in ("libmpi.so.12", "libmpifort.so.12"):
+                open(os.path.join(d, n), "w").close()
+            open(os.path.join(d, "libmpichcxx.so.12"), "w").close()   # someone's: kept
+            self.assertEqual(cat.add_aliases(d), ["libmpich.so.12", "libmpichfort.so.12"])
+            self.assertEqual(os.readlink(os.path.join(d, "libmpich.so.12")), "libmpi.so.12")
+            self.assertEqual(os.readlink(os.path.join(d, "libmpichfort.so.12")),
+                             "libmpifort.so.12")
+            self.assertFalse(os.path.islink(os.path.join(d, "libmpichcxx.so.12")))
+            self.assertEqual(cat.add_aliases(d), [])     # again: nothing to make
+        # a program of Debian's MPICH loads the release's library through it
+        prog = os.path.join(h.TOP, "_build", "mpich", "pt2pt", "mpigauge_latency")
+        real = "/usr/lib/x86_64-linux-gnu/libmpich.so.12"
+        if not (os.path.isfile(prog) and os.path.isfile(real)):
+            self.skipTest("needs the MPICH build and Debian's MPICH")
+        with tempfile.TemporaryDirectory() as d:
+            os.symlink(real, os.path.join(d, "libmpi.so.12"))
+            self.assertEqual(cat.add_aliases(d), ["libmpich.so.12"])
+            out = subprocess.run(["ldd", prog], capture_output=True, text=True,
+                                 env=dict(os.environ, LD_LIBRARY_PATH=d)).stdout
+            self.assertIn(f"libmpich.so.12 => {d}/libmpich.so.12", out)
+
     def test_what_pypi_says(self):
         out = ("ERROR: Could not find a version that satisfies the requirement mpich==9.9 (from "
                "versions: 3.4.3, 4.0.3, 5.0.2)\nERROR: No matching distribution found for "
