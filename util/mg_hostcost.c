@@ -77,6 +77,18 @@ int mg_host_usage_now(mg_host_usage *u)
     return 0;
 }
 
+void mg_host_add(mg_host_usage *sum, const mg_host_usage *a, const mg_host_usage *b)
+{
+    sum->user_s += b->user_s - a->user_s;
+    sum->sys_s += b->sys_s - a->sys_s;
+    sum->vol_cs += b->vol_cs - a->vol_cs;
+    sum->invol_cs += b->invol_cs - a->invol_cs;
+    sum->minor_faults += b->minor_faults - a->minor_faults;
+    sum->major_faults += b->major_faults - a->major_faults;
+    for (int k = 0; k < MG_PERF_N; ++k)
+        sum->perf[k] += b->perf[k] - a->perf[k];
+}
+
 void mg_host_figures(const mg_host_usage *a, const mg_host_usage *b, unsigned long long iters,
                      double wall_s, double out[MG_HOST_NFIG])
 {

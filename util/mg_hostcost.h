@@ -70,6 +70,8 @@ extern const char *const mg_host_names[MG_HOST_NFIG];
  * the rest is zeroed). */
 int mg_host_usage_now(mg_host_usage *u);
 
+/* *sum += b - a, counter by counter (a block's share of the readings). */
+void mg_host_add(mg_host_usage *sum, const mg_host_usage *a, const mg_host_usage *b);
 /* A rank's figures from its readings before (a) and after (b) the timed
  * samples, iters timed iterations and wall_s their wall time: NaN where
  * they cannot be had (no iterations, no wall time for cpu_util). */

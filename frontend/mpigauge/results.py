@@ -194,7 +194,9 @@ def build_set(records, path, label=None, keymode="options", config=None, all_con
                 rs.warnings.append(f"{path}:{rec.get('_line')}: result before any run record, ignored")
         elif t == "sentinel" and current is not None:
             current.sentinels[rec.get("phase")] = rec
-        elif t == "cvars":
+        elif t == "cvars" and rec.get("digest") not in rs.cvar_tables:
+            # a set is kept once per digest, but each launch of a file may carry it:
+            # read (and redacted) once
             tab = cvar_table(rec)
             if tab is not None:
                 rs.cvar_tables[rec["digest"]] = tab

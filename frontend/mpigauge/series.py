@@ -71,6 +71,9 @@ class Walk:
     findings: list = field(default_factory=list)
     # (step, lo, hi) -> (changed, same, undecided): the pair's series by verdict
     decided: dict = field(default_factory=dict)
+    # (k - 1, k + 1) -> {row key: Row}: the releases around a change that the
+    # next release reversed, measured against each other (returns())
+    returns: dict = field(default_factory=dict)
 
     def measured(self):
         return sorted({i for s in self.steps for i in s})
@@ -108,12 +111,46 @@ def walk(n, measure, stride=None, max_steps=64):
             same = sum(1 for r in rows if r.verdict in DECIDED) - changed
             w.decided[(step, a, b)] = (changed, same, len(rows) - changed - same)
         todo = _next(w, step, todo, got)
+    _check_returns(w, measure, max_steps)
     # a change an interval showed and its halves did not is gradual, or
     # undecided, unless it was pinned inside the interval after all
     pinned = {(f.row.key, f.hi) for f in w.findings if f.kind == "step"}
     w.findings = [f for f in w.findings if f.kind == "step" or not any(
         (f.row.key, k) in pinned for k in range(f.lo + 1, f.hi + 1))]
     return w
+
+
+def returns(findings):
+    """(k - 1, k + 1) of every step pinned at k that the next step reverses
+    (the same series, opposite directions), in order."""
+    steps = {}
+    for f in findings:
+        if f.kind == "step":
+            steps.setdefault((f.lo, f.row.key), f)
+    out = set()
+    for (lo, key), f in steps.items():
+        g = steps.get((lo + 1, key))
+        if g is not None and (f.row.ratio - 1.0) * (g.row.ratio - 1.0) < 0:
+            out.add((lo, lo + 2))
+    return sorted(out)
+
+
+def _check_returns(w, measure, max_steps):
+    """One more run: the release before each reversed change against the
+    release after it, with the same statistics, so the report says a change
+    was undone only when the two ends are not different (doc/releases.md)."""
+    back = returns(w.findings)
+    if not back or len(w.steps) >= max_steps:
+        return
+    step = len(w.steps) + 1
+    w.steps.append(sorted({i for p in back for i in p}))
+    w.pairs.append(back)
+    got = measure(step, w.steps[-1], back)
+    for (a, b), rows in got.items():
+        changed = len(differing(rows))
+        same = sum(1 for r in rows if r.verdict in DECIDED) - changed
+        w.decided[(step, a, b)] = (changed, same, len(rows) - changed - same)
+        w.returns[(a, b)] = {r.key: r for r in rows}
 
 
 def _next(w, step, todo, got):

@@ -6,7 +6,7 @@ was not (doc/releases.md)."""
 import math
 
 from .common import fmt_num, fmt_p, size_label
-from .compare import SLIGHTLY
+from .compare import DIFFERENCES, SLIGHTLY
 from .hostcost import describe as host_describe
 from .results import bench_label
 from .series import auto_stride
@@ -30,7 +30,7 @@ def changes(w, releases):
         fs.sort(key=lambda f: f.row.key.size)
         worst = max(fs, key=lambda f: abs(math.log(f.row.ratio)))
         out.append({
-            "lo": lo, "hi": hi, "kind": kind, "step": step,
+            "lo": lo, "hi": hi, "kind": kind, "step": step, "_keys": [f.row.key for f in fs],
             "from": releases[lo]["name"], "to": releases[hi]["name"],
             "label": bench_label(grp, {}), "benchmark": grp.bench, "variant": grp.variant,
             "nranks": grp.nranks, "unit": grp.unit, "direction": direction,
@@ -44,7 +44,9 @@ def changes(w, releases):
             "host": [list(d) for d in worst.row.host],
             "host_text": host_describe(worst.row.host),
         })
-    out = _came_and_went(out)
+    out = _came_and_went(out, w.returns)
+    for c in out:
+        c.pop("_keys", None)
     order = {"only": 0, "step": 1, "gradual": 2, "undecided": 3}
     out.sort(key=lambda c: (order[c["kind"]], c["lo"], c["hi"], c["benchmark"], c["sizes"][0]))
     return out
@@ -53,10 +55,13 @@ def changes(w, releases):
 OPPOSITE = {"slower": "faster", "faster": "slower", "higher": "lower", "lower": "higher"}
 
 
-def _came_and_went(cs):
+def _came_and_went(cs, back):
     """A change at release k undone at k+1 (the same sizes of one benchmark
-    line, opposite directions): one entry of kind "only", release k alone
-    differs; what is left of the two changes stays as it was."""
+    line, opposite directions) where release k-1 against k+1 (back: the
+    walk's rows of that pair) is not different: one entry of kind "only",
+    release k alone differs. Where k-1 and k+1 still differ (a partial
+    return) or were not compared, the two changes stay two steps, the
+    second saying how far k+1 is from k-1 ("return")."""
     steps = [c for c in cs if c["kind"] == "step"]
     out = []
     for c1 in steps:
@@ -66,13 +71,23 @@ def _came_and_went(cs):
                     (c1["benchmark"], c1["variant"], c1["nranks"], c1["unit"]) or \
                     OPPOSITE.get(c1["direction"]) != c2["direction"]:
                 continue
-            both = [z for z in c1["sizes"] if z in c2["sizes"]]
-            if not both:
+            ends = back.get((c1["lo"], c2["hi"]), {})
+            rows = {k.size: ends.get(k) for k in c1["_keys"]}
+            undone = [z for z in c1["sizes"] if z in c2["sizes"] and rows.get(z) is not None
+                      and rows[z].verdict not in DIFFERENCES]
+            partial = [(z, rows[z]) for z in c1["sizes"] if z in c2["sizes"] and
+                       rows.get(z) is not None and rows[z].verdict in DIFFERENCES]
+            if partial:
+                c2["return"] = {"from": c1["from"], "sizes": [z for z, _ in partial],
+                                "verdicts": [r.verdict for _, r in partial],
+                                "ratio": [r.ratio for _, r in partial]}
+            if not undone:
                 continue
-            only = dict(_part(c1, both), kind="only", release=c1["to"])
+            only = dict(_part(c1, undone), kind="only", release=c1["to"],
+                        ends=[rows[z].verdict for z in undone])
             out.append(only)
             for c in (c1, c2):
-                c.update(_part(c, [z for z in c["sizes"] if z not in both]))
+                c.update(_part(c, [z for z in c["sizes"] if z not in undone]))
     return [c for c in cs if c["sizes"]] + out
 
 
@@ -162,7 +177,8 @@ def report_text(state, releases, w, notes):
                      + (f"; {n_undecided} series of the pairs compared were undecided (more "
                         "--rounds would decide them)" if n_undecided else ""))
     if only:
-        lines.append("one release alone differs (a change undone by the next release; x: its "
+        lines.append("one release alone differs (a change undone by the next release: the "
+                     "releases before and after it measured together and not different; x: its "
                      "figure over the release before it):")
         lines += _lines(only, notes)
     if steps:
@@ -194,6 +210,12 @@ def _lines(cs, notes):
                    f"{c['direction']} {_ratios(c['ratio'])}{p} ({_count(len(c['sizes']), 'size')}, "
                    f"step {c['step']}; at {size_label(c['worst_size'])} {fmt_num(c['before'])} "
                    f"-> {fmt_num(c['after'])} {c['unit']})")
+        back = c.get("return")
+        if back:
+            out.append(f"    a partial return: {back['from']} -> {c['to']} still "
+                       f"{'/'.join(sorted(set(back['verdicts'])))} {_ratios(back['ratio'])} at "
+                       f"{size_range(back['sizes'])} ({back['from']} against {c['to']}, measured "
+                       "together): two changes, not one undone")
         if c["host_text"]:
             out.append(f"    host: {c['host_text']}")
     return out

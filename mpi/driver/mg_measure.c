@@ -101,19 +101,23 @@ static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_
         if (window) {
             const double start = plan->start_s + (double)j * plan->window_s;
             int late;
+            mg_observe_block(ctx->drv.obs, ctx, 0, 0);
             t0 = mg_now(ctx) - offset_s;
             late = t0 > start;
             while (t0 < start)
                 t0 = mg_now(ctx) - offset_s;
             b->kernel.iterate(ctx, size, 1);
             t1 = mg_now(ctx) - offset_s;
+            mg_observe_block(ctx->drv.obs, ctx, 1, 1);
             batch[j] = late ? INFINITY : t1 - start;
             t0 = start;
         } else {
             mg_group_barrier(&ctx->drv.group);
+            mg_observe_block(ctx->drv.obs, ctx, 0, 0);
             t0 = mg_now(ctx);
             b->kernel.iterate(ctx, size, 1);
             t1 = mg_now(ctx);
+            mg_observe_block(ctx->drv.obs, ctx, 1, 1);
             batch[j] = t1 - t0;
         }
         mine[j] = t1 - t0;
@@ -226,9 +230,11 @@ mg_stop_reason mg_measure(const mg_bench *b, mg_ctx *ctx, uint64_t size, const m
             break;
         }
         ctx->sample_s = 0.0;
+        mg_observe_block(ctx->drv.obs, ctx, 0, 0);
         t0 = mg_now(ctx);
         b->kernel.iterate(ctx, size, bi);
         t1 = mg_now(ctx);
+        mg_observe_block(ctx->drv.obs, ctx, 1, (unsigned long long)bi);
         mine[i] = (b->timing.times_itself ? ctx->sample_s : t1 - t0) / (double)bi;
         if (log) {
             log->start[i] = t0;

@@ -81,6 +81,13 @@ void mg_observe_timed(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long l
     }
 }
 
+void mg_observe_block(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long long iters)
+{
+    for (int i = 0; set != NULL && i < set->n; ++i)
+        if (set->obs[i]->block)
+            set->obs[i]->block(set->state[i], ctx, end, iters);
+}
+
 void mg_observe_row(mg_observe_set *set, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out)
 {
     for (int i = 0, at = 0; set != NULL && i < set->n; ++i) {

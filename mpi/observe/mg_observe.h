@@ -15,6 +15,14 @@
  *                timed blocks; no communication (a rank at a time)
  *   timed_end    right after the row's last timed sample, with the timed
  *                iterations of this rank
+ *   block        right before (end 0) and right after (end 1, with its
+ *                iterations) each timed block between them: a block of
+ *                iterations, or one call in call sampling; outside the
+ *                block's clock readings (under --sync window the wait for
+ *                the call's window lies inside); no communication. What
+ *                the timed work alone costs is the sum over blocks (the
+ *                warm-up, checkpoints and barriers between blocks are not
+ *                in it)
  *   columns      rank 0, once, after open: the columns it adds to the
  *                default table (mg_cell_title; NULL: none)
  *   sweep        the sweep begins (after the run record and header) and
@@ -90,6 +98,7 @@ typedef struct mg_observer {
     int (*open)(void *st, mg_ctx *ctx, char *err, size_t errlen); /* NULL: always joins */
     void (*timed_begin)(void *st, mg_ctx *ctx);
     void (*timed_end)(void *st, mg_ctx *ctx, unsigned long long iters);
+    void (*block)(void *st, mg_ctx *ctx, int end, unsigned long long iters);
     int (*columns)(void *st, const mg_cell_title **title); /* how many, *title their titles */
     /* the sweep begins (end 0: after the run record and the header) or
      * ended (end 1: after its last row, before the summary; not after a
@@ -130,6 +139,9 @@ int mg_observe_open(mg_observe_set *set, const mg_observer *const *list, mg_ctx 
 /* timed_begin (end 0) or timed_end (end 1, iters) of every joined observer;
  * set NULL: nothing. */
 void mg_observe_timed(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long long iters);
+/* block (end 0: before a timed block, 1: after it, with its iterations) of
+ * every joined observer that has one; set NULL: nothing. */
+void mg_observe_block(mg_observe_set *set, mg_ctx *ctx, int end, unsigned long long iters);
 /* row of every joined observer (collective), each inside an object of its
  * name in out and its cells in set->cell (rank 0's; the other ranks' out
  * is not written). */

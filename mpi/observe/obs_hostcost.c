@@ -11,8 +11,11 @@
  *            "cache_misses_per_iter":..,"busiest_rank":R}
  * (the last four from perf counters where the kernel allows; null else)
  *
- * The readings are taken outside the timed blocks, so the figures of the
- * row do not pay for them. */
+ * The readings are taken around each timed block, outside its clock
+ * readings (the block phase), and summed over the row's blocks: the figures
+ * count the timed work alone, not the warm-up, the checkpoints or the
+ * barriers between blocks, and cpu_util is over the blocks' own wall time.
+ * The timed figures do not pay for the readings. */
 #include "mg_observe.h"
 
 #include "mg_group.h"
@@ -21,11 +24,15 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
-    mg_perf perf; /* this rank's perf counters (those the kernel allows) */
-    mg_host_usage before;
-    double t0_s;
+    mg_perf perf;         /* this rank's perf counters (those the kernel allows) */
+    mg_host_usage before; /* at the start of the block under way */
+    mg_host_usage sum;    /* over the row's blocks so far */
+    double t0_s, wall_s;  /* the block's start; the blocks' wall time */
+    unsigned long long iters;
+    int broken;               /* a reading failed in this row: no figures */
     double fig[MG_HOST_NFIG]; /* this rank's, of the last row */
     double *all;              /* rank 0: every rank's */
 } host_state;
@@ -66,22 +73,44 @@ static int host_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
 static void host_timed_begin(void *st, mg_ctx *ctx)
 {
     host_state *h = st;
-    if (read_usage(h, ctx, &h->before) != 0)
-        h->t0_s = NAN;
-    else
+    (void)ctx;
+    memset(&h->sum, 0, sizeof h->sum);
+    h->wall_s = 0.0;
+    h->iters = 0;
+    h->broken = 0;
+}
+
+static void host_block(void *st, mg_ctx *ctx, int end, unsigned long long iters)
+{
+    host_state *h = st;
+    mg_host_usage after;
+    if (h->broken)
+        return;
+    if (!end) {
+        h->broken = read_usage(h, ctx, &h->before) != 0;
         h->t0_s = mg_now(ctx);
+        return;
+    }
+    const double t1_s = mg_now(ctx);
+    if (read_usage(h, ctx, &after) != 0) {
+        h->broken = 1;
+        return;
+    }
+    mg_host_add(&h->sum, &h->before, &after);
+    h->wall_s += t1_s - h->t0_s;
+    h->iters += iters;
 }
 
 static void host_timed_end(void *st, mg_ctx *ctx, unsigned long long iters)
 {
     host_state *h = st;
-    mg_host_usage after;
-    const double t1_s = mg_now(ctx);
-    if (!isfinite(h->t0_s) || read_usage(h, ctx, &after) != 0) {
+    const mg_host_usage zero = {0};
+    (void)ctx;
+    (void)iters; /* the blocks' own: the same count */
+    if (h->broken)
         forget_row(h);
-        return;
-    }
-    mg_host_figures(&h->before, &after, iters, t1_s - h->t0_s, h->fig);
+    else
+        mg_host_figures(&zero, &h->sum, h->iters, h->wall_s, h->fig);
 }
 
 static void host_row(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *out, double *cell)
@@ -117,5 +146,6 @@ const mg_observer mg_obs_hostcost = {.name = "host",
                                      .open = host_open,
                                      .timed_begin = host_timed_begin,
                                      .timed_end = host_timed_end,
+                                     .block = host_block,
                                      .row = host_row,
                                      .close = host_close};

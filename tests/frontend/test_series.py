@@ -64,7 +64,10 @@ class Walk(unittest.TestCase):
         notes = {}
         m, calls = fake_measure(self.d, lambda i: 1.3 if i == 2 else 1.0, notes=notes)
         w = S.walk(6, m)
-        self.assertEqual(calls, [[0, 1, 2, 3, 4, 5]])
+        # the releases around it measured against each other before it is said undone
+        self.assertEqual(calls, [[0, 1, 2, 3, 4, 5], [1, 3]])
+        self.assertEqual(w.pairs[-1], [(1, 3)])
+        self.assertEqual({r.verdict for r in w.returns[(1, 3)].values()}, {"same"})
         rel = [{"name": f"c{i}"} for i in range(6)]
         cs = SR.changes(w, rel)
         self.assertEqual([(c["kind"], c.get("release"), c["direction"], c["sizes"]) for c in cs],
@@ -73,6 +76,23 @@ class Walk(unittest.TestCase):
         self.assertIn("one release alone differs", text)
         self.assertRegex(text, r"  latency 8-1K: only c2: slower x1.3")
         self.assertNotIn("came and went within", text)
+
+    def test_a_partial_return_is_two_changes(self):
+        # 2: x1.6, 3: back to x1.3 of 1 (put_bw of MPICH 4.2.3 -> 4.3.2)
+        notes = {}
+        m, calls = fake_measure(self.d, lambda i: 1.0 if i < 2 else 1.6 if i == 2 else 1.3,
+                                notes=notes)
+        w = S.walk(5, m)
+        self.assertEqual(calls, [[0, 1, 2, 3, 4], [1, 3]])
+        rel = [{"name": f"c{i}"} for i in range(5)]
+        cs = SR.changes(w, rel)
+        self.assertEqual([(c["kind"], c["from"], c["to"], c["direction"]) for c in cs],
+                         [("step", "c1", "c2", "slower"), ("step", "c2", "c3", "faster")])
+        self.assertEqual(cs[1]["return"]["verdicts"], ["slower", "slower"])
+        text = SR.report_text({"settings": dict(SETTINGS, suite="s", rounds=10)}, rel, w, notes)
+        self.assertNotIn("one release alone differs", text)
+        self.assertRegex(text, r"a partial return: c1 -> c3 still slower x1\.3")
+        self.assertIn("step 2: c1 c3", text)
 
     def test_one_change_is_pinned_by_bisection(self):
         m, calls = fake_measure(self.d, lambda i: 1.0 if i < 5 else 1.3)
