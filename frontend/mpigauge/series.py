@@ -74,6 +74,8 @@ class Walk:
     # (k - 1, k + 1) -> {row key: Row}: the releases around a change that the
     # next release reversed, measured against each other (returns())
     returns: dict = field(default_factory=dict)
+    # row group -> the sizes any run measured of it (the axis a range of sizes is on)
+    axes: dict = field(default_factory=dict)
 
     def measured(self):
         return sorted({i for s in self.steps for i in s})
@@ -107,6 +109,9 @@ def walk(n, measure, stride=None, max_steps=64):
         w.pairs.append(pairs)
         got = measure(step, indices, pairs)
         for (a, b), rows in got.items():
+            for r in rows:
+                if hasattr(r.key, "group"):
+                    w.axes.setdefault(r.key.group(), set()).add(r.key.size)
             changed = len(differing(rows))
             same = sum(1 for r in rows if r.verdict in DECIDED) - changed
             w.decided[(step, a, b)] = (changed, same, len(rows) - changed - same)

@@ -35,6 +35,7 @@ def changes(w, releases):
             "label": bench_label(grp, {}), "benchmark": grp.bench, "variant": grp.variant,
             "nranks": grp.nranks, "unit": grp.unit, "direction": direction,
             "sizes": [f.row.key.size for f in fs],
+            "axis": sorted(w.axes.get(grp, ())),
             "verdicts": [f.row.verdict for f in fs],
             "ratio": [f.row.ratio for f in fs],
             "before": worst.row.base_median, "after": worst.row.new_median,
@@ -102,9 +103,15 @@ def _count(k, what):
     return f"{k} {what}" + ("" if k == 1 else "s")
 
 
-def size_range(sizes):
+def size_range(sizes, axis=None):
+    """"8-1K" when the sizes are every size of the axis between their ends
+    (the sizes measured), else the list ("2, 4, 8, 32, 256, 16K"): a range
+    never hides a gap."""
     if len(sizes) == 1:
         return size_label(sizes[0])
+    inner = [z for z in (axis or ()) if sizes[0] <= z <= sizes[-1]]
+    if inner != list(sizes):
+        return ", ".join(size_label(z) for z in sizes)
     return f"{size_label(sizes[0])}-{size_label(sizes[-1])}"
 
 
@@ -206,7 +213,7 @@ def _lines(cs, notes):
     for c in cs:
         p = f", p {fmt_p(c['p_adjusted'])}" if c["p_adjusted"] is not None else ""
         where = f"only {c['release']}" if c["kind"] == "only" else f"{c['from']} -> {c['to']}"
-        out.append(f"  {c['label']} {size_range(c['sizes'])}: {where}: "
+        out.append(f"  {c['label']} {size_range(c['sizes'], c.get('axis'))}: {where}: "
                    f"{c['direction']} {_ratios(c['ratio'])}{p} ({_count(len(c['sizes']), 'size')}, "
                    f"step {c['step']}; at {size_label(c['worst_size'])} {fmt_num(c['before'])} "
                    f"-> {fmt_num(c['after'])} {c['unit']})")
@@ -214,7 +221,7 @@ def _lines(cs, notes):
         if back:
             out.append(f"    a partial return: {back['from']} -> {c['to']} still "
                        f"{'/'.join(sorted(set(back['verdicts'])))} {_ratios(back['ratio'])} at "
-                       f"{size_range(back['sizes'])} ({back['from']} against {c['to']}, measured "
+                       f"{size_range(back['sizes'], c.get('axis'))} ({back['from']} against {c['to']}, measured "
                        "together): two changes, not one undone")
         if c["host_text"]:
             out.append(f"    host: {c['host_text']}")

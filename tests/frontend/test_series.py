@@ -94,6 +94,14 @@ class Walk(unittest.TestCase):
         self.assertRegex(text, r"a partial return: c1 -> c3 still slower x1\.3")
         self.assertIn("step 2: c1 c3", text)
 
+    def test_a_range_of_sizes_never_hides_a_gap(self):
+        axis = [2, 4, 8, 16, 32, 256, 16384]
+        self.assertEqual(SR.size_range([4, 8, 16], axis), "4-16")
+        self.assertEqual(SR.size_range([2, 4, 8, 32, 256, 16384], axis), "2, 4, 8, 32, 256, 16K")
+        self.assertEqual(SR.size_range([256, 16384], axis), "256-16K")
+        self.assertEqual(SR.size_range([8], axis), "8")
+        self.assertEqual(SR.size_range([8, 32], None), "8, 32")     # no axis: no range
+
     def test_one_change_is_pinned_by_bisection(self):
         m, calls = fake_measure(self.d, lambda i: 1.0 if i < 5 else 1.3)
         w = S.walk(9, m, stride=4)
@@ -177,7 +185,7 @@ class Walk(unittest.TestCase):
         self.assertEqual(data["measured"], ["r0", "r2", "r3", "r4"])
         json.dumps(data)
         self.assertEqual(SR.size_range([8]), "8")
-        self.assertEqual(SR.size_range([1024, 4096, 1 << 20]), "1K-1M")
+        self.assertEqual(SR.size_range([1024, 4096, 1 << 20], [8, 1024, 4096, 1 << 20]), "1K-1M")
 
 
 def opened(*args):
