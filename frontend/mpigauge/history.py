@@ -504,8 +504,8 @@ def launch_records(records):
     latest, has = {}, {}        # launch_id -> its current group; group -> record types in it
     for rec in records:
         t = rec.get("type")
-        if t in ("session", "session_end"):
-            continue
+        if t in ("session", "session_end") or (t == "cvars" and rec.get("launch_id") is None):
+            continue        # a cvars set is the file's, kept once per digest: not a launch
         lid = rec.get("launch_id")
         if lid is None:
             if t == "run" or current is None:

@@ -53,6 +53,23 @@ class TestAdd(HistoryCase):
         self.assertIn("MPICH 4.0.2", lines[3])
         self.assertRegex(lines[2], r"\s11\s+3\s")      # 11 launches of 3 benchmarks
 
+    def test_a_cvars_set_is_not_a_launch(self):
+        # a program's own file: the cvars set (no launch id) before each run record
+        recs = [json.loads(line) for line in open(BASE)]
+        cv = {"type": "cvars", "digest": "00aa", "mpi_library": "x",
+              "fields": ["name", "value"], "cvars": [["a", "1"]]}
+        out = []
+        for r in recs:
+            if r.get("type") == "run":
+                out.append(cv)
+            out.append(r)
+        path = os.path.join(self.d, "with-cvars.jsonl")
+        h.write_jsonl(path, out)
+        rc, text, _ = self.hist("add", path, "--tag", "v1")
+        self.assertEqual(rc, 0)
+        self.assertIn("added 11 launches", text)
+        self.assertNotIn("without results", text)
+
     def test_same_launches_twice_are_refused_and_nothing_is_added(self):
         self.hist("add", BASE, "--tag", "v1")
         rc, _, err = self.hist("add", BASE, "--tag", "again")
