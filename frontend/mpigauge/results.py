@@ -272,7 +272,10 @@ def load_inputs(args):
         # after a file of an interleaved run every word is a label, whatever
         # exists on disk under that name
         recs, _ = read_records(args[0])
-        if config_labels(recs):
+        have = config_labels(recs)
+        # a run under one configuration (`run --config X` alone) is a plain run:
+        # the words after it are files, unless they name its one label
+        if len(have) > 1 or (have and (not args[1:] or set(args[1:]) <= set(have))):
             return load_config_sets(args[0], args[1:] or None)
     sets = []
     for arg in args:
@@ -283,6 +286,8 @@ def load_inputs(args):
             raise UsageError(f"{path} holds the configurations {', '.join(labels)} of an "
                              f"interleaved run: name them, e.g. `{path} {labels[0]} {labels[1]}`, "
                              "rather than mixing them into one side")
+        if label is None and labels:
+            rs.label = labels[0]        # a run under one configuration: its label
         sets.append(rs)
     defaults = [s.default_label() for s in sets]
     for s, d in zip(sets, defaults):

@@ -50,9 +50,8 @@ def configs_of(a):
         if not more:
             raise UsageError(f"--configs {f}: no [[config]] or [[sweep]] in it")
         cfgs += more
-    if len(cfgs) == 1:
-        raise UsageError("one configuration is nothing to interleave: give two or more "
-                         "(or none for a plain run)")
+    # one configuration: a plain run under it (an installation of the catalogue, a
+    # setting), its launches labelled, for `compare FILE FILE` with another run
     return check_unique(cfgs) or [Config(None)]
 
 

@@ -175,6 +175,20 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([r["ratio"] for r in envy], [1.5, 1.5])
         self.assertEqual({r["pairs"] for r in series}, {4})
 
+    def test_one_configuration_is_a_plain_run_under_it(self):
+        p = self.cli("envy\n", "--repeat", "3", "--config", "x FAKE_VALUE=2")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        runs = [r for r in self.records() if r["type"] == "run"]
+        self.assertEqual([(r["config"], r["env"]["FAKE_VALUE"]) for r in runs], [("x", "2")] * 3)
+        other = os.path.join(self.d, "other.jsonl")
+        os.rename(self.out, other)
+        self.assertEqual(self.cli("envy\n", "--repeat", "3", "--config", "y FAKE_VALUE=1")
+                         .returncode, 0)
+        out = subprocess.run([sys.executable, h.FRONTEND, "compare", self.out, other,
+                              "--format", "json"], capture_output=True, text=True)
+        series = [json.loads(l) for l in out.stdout.splitlines()][1:]
+        self.assertEqual([r["ratio"] for r in series if r.get("benchmark") == "envy"], [2.0, 2.0])
+
     def test_turns_start_a_lines_configurations_together(self):
         meet = os.path.join(self.d, "meet")
         os.mkdir(meet)
@@ -295,8 +309,7 @@ class RunnerTest(unittest.TestCase):
             self.assertEqual(steps.remove_semaphores(name), 1)
 
     def test_configuration_errors(self):
-        for args, why in ((["--config", "a"], "one configuration is nothing to interleave"),
-                          (["--config", "a", "--config", "a"], "given twice"),
+        for args, why in ((["--config", "a", "--config", "a"], "given twice"),
                           (["--until-decided"], "needs two or more configurations"),
                           (["--config", "a", "--config", "b", "--until-decided",
                             "--min-rounds", "2"], "4 <= --min-rounds")):
