@@ -108,7 +108,7 @@ def run_step(a, folder, step, rel):
     name = f"step-{step:02d}.jsonl"
     out = os.path.join(folder.path, name)
     argv = ["--suite", a.suite, "--repeat", str(a.rounds), "-n", str(a.nranks), "-o", out,
-            "--force", "--seed", str(a.seed + step), "-q"]
+            "--force", "--seed", str(folder.state["settings"]["seed"] + step), "-q"]
     for opt, v in (("--timeout", a.timeout), ("--launcher", a.launcher),
                    ("--max-ranks", a.max_ranks)):
         if v is not None:
@@ -289,7 +289,8 @@ def add_parser(sub):
     s.add_argument("--timeout", type=float, default=None)
     s.add_argument("--launcher", default=None)
     s.add_argument("--max-ranks", type=int, default=None)
-    s.add_argument("--seed", type=int, default=1, help="run: seed of the first step's order")
+    s.add_argument("--seed", type=int, default=None,
+                   help="run: seed of the first step's order (default: drawn, kept in the folder)")
     s.add_argument("--cache", help="the catalogue's folder (as `mpigauge mpi --cache`)")
     s.add_argument("--format", choices=("text", "json"), default="text", help="report: format")
     s.add_argument("-q", "--quiet", action="store_true")

@@ -30,6 +30,29 @@ def stored(releases):
             for r in releases]
 
 
+def what_differs(old, want):
+    """The settings and releases in which a folder's series differs from the
+    one asked for, in words."""
+    out = []
+    a, b = old.get("settings") or {}, want["settings"]
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            out.append(f"{k} {a.get(k)!r} there, {b.get(k)!r} now")
+    ra = {r.get("name"): r for r in old.get("releases") or []}
+    rb = {r.get("name"): r for r in want["releases"]}
+    gone, new = [n for n in ra if n not in rb], [n for n in rb if n not in ra]
+    if gone:
+        out.append("releases only there: " + " ".join(map(str, gone)))
+    if new:
+        out.append("releases only now: " + " ".join(map(str, new)))
+    changed = [n for n in ra if n in rb and ra[n] != rb[n]]
+    if changed:
+        out.append("releases set up differently now (installation, build or --env): " + " ".join(changed))
+    if not gone and not new and not changed and list(ra) != list(rb):
+        out.append("the releases in another order")
+    return "; ".join(out) or "another series"
+
+
 class Folder:
     """The series' folder: series.json (settings, releases, steps done) and
     one results file per step; written whole after each step."""
@@ -54,12 +77,18 @@ class Folder:
     def _resumed(self, want, force):
         """The state to walk on: the folder's steps when it holds this very
         series, none (their files removed) with force."""
-        if not os.path.isfile(self.state_path):
+        fresh = not os.path.isfile(self.state_path)
+        old = {} if fresh else load_state(self.path)
+        if want["settings"].get("seed") is None:   # not given: the folder's, else drawn
+            want["settings"]["seed"] = (old.get("settings") or {}).get("seed") if not force \
+                else None
+            if want["settings"]["seed"] is None:
+                want["settings"]["seed"] = int.from_bytes(os.urandom(3), "little")
+        if fresh:
             return want
-        old = load_state(self.path)
         same = old.get("settings") == want["settings"] and old["releases"] == want["releases"]
         if not same and not force:
-            raise UsageError(f"-o {self.path}: holds a series of other releases or settings: "
+            raise UsageError(f"-o {self.path}: holds another series ({what_differs(old, want)}): "
                              "give another folder, or --force to start it over")
         if same and not force:
             return dict(want, steps=old.get("steps", []))

@@ -208,8 +208,16 @@ class Folder(unittest.TestCase):
             again = opened(out, {"rounds": 2}, rel, [], False)
             self.assertIsNotNone(SC.find_step(again.state, 1, ["a", "b"]))
             self.assertIsNone(SC.find_step(again.state, 1, ["a", "c"]))
-            with self.assertRaisesRegex(mg.UsageError, "a series of other releases or settings"):
+            # the seed not given: drawn once, kept in the folder, the same on resuming
+            self.assertIsInstance(f.state["settings"]["seed"], int)
+            self.assertEqual(again.state["settings"]["seed"], f.state["settings"]["seed"])
+            with self.assertRaisesRegex(mg.UsageError, r"another series \(rounds 2 there, 3 now\)"):
                 opened(out, {"rounds": 3}, rel, [], False)
+            with self.assertRaisesRegex(mg.UsageError, r"releases only there: b; releases only now: "
+                                        r"c; releases set up differently now \(installation, "
+                                        r"build or --env\): a\)"):
+                opened(out, {"rounds": 2}, [{"name": "a", "bindir": "x"}, {"name": "c"}], [],
+                       False)
             opened(out, {"rounds": 3}, rel, [], True)
             self.assertFalse(os.path.exists(os.path.join(out, "step-01.jsonl")))
             # --force starts the same series over too (its steps forgotten, their files gone)
@@ -251,7 +259,9 @@ class Folder(unittest.TestCase):
             again = SC.Folder(out, settings, rel, [], False)
             self.assertIsNotNone(SC.find_step(again.state, 1, ["a", "b"]))
             again.close()
-            with self.assertRaisesRegex(mg.UsageError, "a series of other releases"):
+            with self.assertRaisesRegex(mg.UsageError,
+                                        r"set up differently now \(installation, build or "
+                                        r"--env\): a\)"):
                 SC.Folder(out, settings, [dict(rel[0], env=dict(env, A="2")), rel[1]], [], False)
 
     def test_one_walk_at_a_time_in_a_folder(self):
