@@ -32,6 +32,8 @@ FIGURES = {
                       "GROMACS's wall time of the run (its Time: line)"),
     "hpcc-ptrans": Figure("hpcc-ptrans", re.compile(r"^PTRANS_time=" + _NUM, re.M), "s",
                           "hpcc's PTRANS time (hpccoutf.txt's summary)"),
+    "nwchem": Figure("nwchem", re.compile(r"^\s*Total times\s+cpu:\s+[0-9.]+s\s+wall:\s+" + _NUM
+                                          + "s", re.M), "s", "NWChem's wall time (its Total times line)"),
     "netpipe": Figure("netpipe", re.compile(r"^\s*\d+:\s+\d+ bytes\s+\d+ times -->\s+" + _NUM,
                                             re.M), "Mbps", "NetPIPE's last (largest) rate"),
 }

@@ -128,8 +128,9 @@ def cmd_app(a):
 def run_rounds(a, fig, name, argv, configs):
     """Every configuration once per round, in a random order per round."""
     session = f"app{int(time.time())}"
-    rng = random.Random(a.seed)
-    recs = [{"type": "session", "session_id": session, "seed": a.seed, "kind": "app",
+    seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
+    rng = random.Random(seed)
+    recs = [{"type": "session", "session_id": session, "seed": seed, "kind": "app",
              "configs": [c.record() for c in configs],
              "app": {"name": name, "figure": fig.name, "unit": fig.unit, "says": fig.says,
                      "command": redact_argv(argv)}}]
@@ -198,10 +199,11 @@ def add_parser(sub):
     p.add_argument("-K", "--repeat", type=int, default=5, help="rounds (default 5)")
     p.add_argument("--figure", default="wall",
                    help="what a launch gives: wall, lammps, lammps-comm, gromacs, hpcc-ptrans, "
-                   "netpipe, or re:PATTERN:UNIT (default wall)")
+                   "netpipe, nwchem, or re:PATTERN:UNIT (default wall)")
     p.add_argument("--name", help="the application's name in the results (default the program's)")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per launch (default 3600)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, help="seed of the order of each round (default: drawn, "
+                   "recorded)")
     p.add_argument("-q", "--quiet", action="store_true")
     add_verdict_options(p)
     p.add_argument("words", nargs="*", metavar="COMMAND", help="the launch command, after --")

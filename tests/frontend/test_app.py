@@ -36,6 +36,9 @@ class Figures(unittest.TestCase):
         self.assertEqual(A.read_figure(A.figure_of("lammps-comm"), LAMMPS, 9.0), (0.51258, None))
         self.assertEqual(A.read_figure(A.figure_of("gromacs"), GROMACS, 9.0), (10.062, None))
         self.assertEqual(A.read_figure(A.figure_of("wall"), "", 9.5), (9.5, None))
+        nwchem = (" Task  times  cpu:        2.4s     wall:        3.9s\n"
+                  " Total times  cpu:        2.5s     wall:        4.0s\n")
+        self.assertEqual(A.read_figure(A.figure_of("nwchem"), nwchem, 9.0), (4.0, None))
         v, why = A.read_figure(A.figure_of("lammps"), GROMACS, 1.0)
         self.assertIsNone(v)
         self.assertEqual(why, "no LAMMPS's Loop time (the run's time steps) in its output")
