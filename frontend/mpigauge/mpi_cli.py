@@ -22,9 +22,10 @@ def cmd_mpi(a):
                   "`mpigauge mpi install IMPL==RELEASE`)")
             return EXIT_OK
         print("\n".join(text_table(
-            ["name", "implementation", "release", "ABI", "launcher", "from"],
+            ["name", "implementation", "release", "ABI", "launcher", "from", "build"],
             [[terminal_text(x) for x in (e["name"], e.get("implementation"), e.get("release"),
-                                         e.get("abi"), e.get("launcher") or "-", e.get("source"))]
+                                         e.get("abi"), e.get("launcher") or "-", e.get("source"),
+                                         e.get("build") or "-")]
              for e in rows])))
         return EXIT_OK
     if a.action == "remove":

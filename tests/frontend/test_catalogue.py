@@ -58,6 +58,10 @@ class Catalogue(unittest.TestCase):
                           for e in got],
                          [("mpich-4.0.2", "mpich", "4.0.2", "mpich", "/usr/bin/mpiexec.mpich"),
                           ("deb-ompi", "openmpi", "4.1.4", "openmpi", "/usr/bin/mpirun.openmpi")])
+        rc, out, _ = self.fe("mpi", "list")
+        self.assertEqual(out.splitlines()[0].split(),
+                         ["name", "implementation", "release", "ABI", "launcher", "from", "build"])
+        self.assertEqual(out.splitlines()[2].split()[-1], "-")   # no build of its own yet
         # the same library twice, a folder with two MPIs
         rc, _, err = self.fe("mpi", "add", MPICH, "--name", "again")
         self.assertEqual(rc, 2)
