@@ -373,7 +373,11 @@ def build(cat, name, source=None, jobs=None):
     steps += [([os.path.join(top, "configure"), f"MPICC={mpicc}", f"--prefix={dest}/install"],
                dest), (["make", f"-j{jobs or os.cpu_count() or 1}"], dest)]
     with open(log, "w") as f:
-        for argv, cwd in steps:
+        for k, (argv, cwd) in enumerate(steps, 1):
+            # a build takes minutes: what it is doing, on a terminal
+            if sys.stderr.isatty():
+                print(f"mpigauge mpi build {name}: {os.path.basename(argv[0])} ({k} of "
+                      f"{len(steps)}; log {log})", file=sys.stderr, flush=True)
             p = subprocess.run(argv, cwd=cwd, env=env, stdout=f, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL)
             if p.returncode != 0:

@@ -336,6 +336,12 @@ def _progress(quiet, i, total, it, rnd, rounds, res, elapsed, eta):
         if res["status"] != "ok":
             for s in error_lines(res["stderr"]):
                 print(f"    | {s}", file=sys.stderr)
+    elif sys.stderr.isatty():
+        # quiet on a terminal (a series' step): one line, rewritten, gone at the end
+        end = "\r\x1b[K" if i == total else ""
+        sys.stderr.write(f"\r\x1b[K  launch {i} of {total}, round {rnd}/{rounds}, "
+                         f"{it.entry.name}{lab}, {fmt_duration(eta)} left" + end)
+        sys.stderr.flush()
 
 
 MAX_ROUNDS = 10000          # rounds of one run (--repeat, --max-rounds)

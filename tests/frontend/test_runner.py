@@ -175,6 +175,27 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual([r["ratio"] for r in envy], [1.5, 1.5])
         self.assertEqual({r["pairs"] for r in series}, {4})
 
+    def test_quiet_progress_is_one_line_on_a_terminal_and_nothing_in_a_pipe(self):
+        import io
+        from types import SimpleNamespace as NS
+        from unittest import mock
+        import mpigauge.runner as R
+
+        class Tty(io.StringIO):
+            def isatty(self):
+                return True
+        it = NS(entry=NS(name="latency"), config=NS(label="mpich-5.0.0"), n=2)
+        res = {"status": "ok", "message": "", "duration_s": 1.0}
+        for stream, want in ((Tty(), "\r\x1b[K  launch 2 of 3, round 1/2, latency "
+                                     "[mpich-5.0.0], 2:40 left"), (io.StringIO(), "")):
+            with mock.patch.object(R.sys, "stderr", stream):
+                R._progress(True, 2, 3, it, 1, 2, res, 10.0, 160.0)
+            self.assertEqual(stream.getvalue(), want)
+        stream = Tty()
+        with mock.patch.object(R.sys, "stderr", stream):
+            R._progress(True, 3, 3, it, 2, 2, res, 12.0, 0.0)
+        self.assertTrue(stream.getvalue().endswith("0:00 left\r\x1b[K"))     # cleared at the end
+
     def test_one_configuration_is_a_plain_run_under_it(self):
         p = self.cli("envy\n", "--repeat", "3", "--config", "x FAKE_VALUE=2")
         self.assertEqual(p.returncode, 0, p.stderr)
