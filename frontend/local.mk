@@ -9,7 +9,7 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/compare.py frontend/mpigauge/configs.py \
 	frontend/mpigauge/launch.py frontend/mpigauge/plot.py frontend/mpigauge/regimes.py \
 	frontend/mpigauge/render.py frontend/mpigauge/report.py frontend/mpigauge/results.py \
-	frontend/mpigauge/runner.py frontend/mpigauge/schema.py frontend/mpigauge/selftest.py \
+	frontend/mpigauge/runner.py frontend/mpigauge/progress.py frontend/mpigauge/schema.py frontend/mpigauge/selftest.py \
 	frontend/mpigauge/stats.py frontend/mpigauge/steps.py \
 	frontend/mpigauge/suite.py frontend/mpigauge/history.py frontend/mpigauge/history_cli.py \
 	frontend/mpigauge/dashboard.py frontend/mpigauge/trendchart.py \

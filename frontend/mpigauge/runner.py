@@ -20,10 +20,11 @@ from . import launch as ln
 from . import launcher as lr
 from . import programs as pg
 from . import mpilib
-from .common import (fmt_duration, EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
+from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
                      check_link_followable, now_utc, redact_argv, version)
 from .configs import Config, check_unique, load_config_file, mpi_libraries_in, parse_config_arg
 from .stats import min_pairs
+from . import progress
 from .outcome import error_lines
 from .runplan import RunPlan, Verdict
 from .steps import LaunchOptions, remove_stale_semaphores, run_step
@@ -325,25 +326,6 @@ def all_decided(records, path, labels, v):
     return left == 0, left
 
 
-def _progress(quiet, i, total, it, rnd, rounds, res, elapsed, eta):
-    lab = f" [{it.config.label}]" if it.config.label is not None else ""
-    line = (f"[{i:{len(str(total))}d}/{total}] {it.entry.name}{lab} (round {rnd}/{rounds}, "
-            f"{it.n} ranks) {res['status']}" + (f": {res['message']}" if res["message"] else "")
-            + f" in {res['duration_s']:.1f} s | elapsed {fmt_duration(elapsed)}"
-            f" | ETA {fmt_duration(eta)}")
-    if not quiet:
-        print(line, file=sys.stderr, flush=True)
-        if res["status"] != "ok":
-            for s in error_lines(res["stderr"]):
-                print(f"    | {s}", file=sys.stderr)
-    elif sys.stderr.isatty():
-        # quiet on a terminal (a series' step): one line, rewritten, gone at the end
-        end = "\r\x1b[K" if i == total else ""
-        sys.stderr.write(f"\r\x1b[K  launch {i} of {total}, round {rnd}/{rounds}, "
-                         f"{it.entry.name}{lab}, {fmt_duration(eta)} left" + end)
-        sys.stderr.flush()
-
-
 MAX_ROUNDS = 10000          # rounds of one run (--repeat, --max-rounds)
 MAX_SCHEDULE = 1000000      # launches one run may plan
 RANKS_PER_CORE = 16         # more ranks than this per core ask for --max-ranks
@@ -502,8 +484,8 @@ def _run_loop(out, plan):
                     first_bad = (items[(li, ci)], res)
                 durations.setdefault((li, ci), []).append(res["duration_s"])
                 elapsed = time.time() - start
-                eta = _eta(todo[i:], durations, elapsed, i, len(step))
-                _progress(plan.quiet, i, len(todo), items[(li, ci)], rnd, rounds, res, elapsed,
+                eta = progress.eta(todo[i:], durations, elapsed, i, len(step))
+                progress.show(plan.quiet, i, len(todo), items[(li, ci)], rnd, rounds, res, elapsed,
                           eta)
             if any(r["interrupted"] for r in got):
                 interrupted = True
@@ -561,13 +543,6 @@ def _steps(todo, grouped, solo=lambda t: False):
         else:
             steps.append([t])
     return steps
-
-
-def _eta(rest, durations, elapsed, done, group):
-    """Seconds left: each item's mean so far (a group's launches run at once)."""
-    guess = sum((sum(durations[(l2, c2)]) / len(durations[(l2, c2)]))
-                if (l2, c2) in durations else elapsed / done for _, l2, c2 in rest)
-    return guess / max(1, group)
 
 
 def _finish(plan, counts, interrupted, stopped, first_bad=None):

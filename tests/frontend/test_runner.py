@@ -179,7 +179,7 @@ class RunnerTest(unittest.TestCase):
         import io
         from types import SimpleNamespace as NS
         from unittest import mock
-        import mpigauge.runner as R
+        import mpigauge.progress as R
 
         class Tty(io.StringIO):
             def isatty(self):
@@ -189,11 +189,11 @@ class RunnerTest(unittest.TestCase):
         for stream, want in ((Tty(), "\r\x1b[K  launch 2 of 3, round 1/2, latency "
                                      "[mpich-5.0.0], 2:40 left"), (io.StringIO(), "")):
             with mock.patch.object(R.sys, "stderr", stream):
-                R._progress(True, 2, 3, it, 1, 2, res, 10.0, 160.0)
+                R.show(True, 2, 3, it, 1, 2, res, 10.0, 160.0)
             self.assertEqual(stream.getvalue(), want)
         stream = Tty()
         with mock.patch.object(R.sys, "stderr", stream):
-            R._progress(True, 3, 3, it, 2, 2, res, 12.0, 0.0)
+            R.show(True, 3, 3, it, 2, 2, res, 12.0, 0.0)
         self.assertTrue(stream.getvalue().endswith("0:00 left\r\x1b[K"))     # cleared at the end
 
     def test_one_configuration_is_a_plain_run_under_it(self):
