@@ -56,7 +56,7 @@ def configs_of(a):
     return check_unique(cfgs) or [Config(None)]
 
 
-def _check_library(c, a, lib, prog, where):
+def check_library(c, declared, lib, prog, where):
     """Refuse before any launch a configuration whose programs do not load
     what it says: library= they do not start with or do not load, mpi= of
     another implementation than the one they load."""
@@ -69,31 +69,33 @@ def _check_library(c, a, lib, prog, where):
                 os.path.realpath(lib.path) != os.path.realpath(c.library):
             raise UsageError(f"{where}: install={c.install} is {c.library}, but the programs "
                              f"load {lib.name()} ({lib.path}): they were built for another ABI "
-                             "family or link another library name (a Debian MPICH build needs "
-                             "libmpich.so.12, PyPI's MPICH has libmpi.so.12); give bindir= of a "
-                             "build made with that installation's family (its mpicc)")
+                             "family or link another library name (a Debian MPICH build links "
+                             "libmpich.so.12: `mpigauge mpi install` gives a release that name "
+                             "too, an installation added from elsewhere needs it beside its "
+                             "libmpi.so.12); give bindir= of a build made with that "
+                             "installation's family (its mpicc)")
         if lib.path and os.path.realpath(lib.path) not in mpi_libraries_in(want) and \
                 os.path.dirname(lib.path) != want:
             raise UsageError(f"{where}: library={c.library}: the programs load {lib.path}, not a "
                              f"library of {want} (another ABI family than their build?)")
-    declared = c.mpi or a.mpi
+    declared = c.mpi or declared
     if declared and lib is not None and lib.family and lib.family != declared:
         raise UsageError(f"{where}: mpi={declared}, but the programs load {lib.name()}: leave "
                          "mpi= out (it is read from the programs) or give the matching one")
 
 
-def _mpi_of(prog, c, a, launcher, n):
+def mpi_of(prog, c, declared, launcher, n):
     """Launch family, launcher command prefix and the library/launcher record
     of prog under configuration c (mpilib: the launcher of the library the
-    program loads, never another release's)."""
+    program loads, never another release's); declared: --mpi, or None."""
     where = f"configuration {c.label}" if c.label is not None else "--launcher"
     env = dict(os.environ, **c.env)
     kind = "mpirun" if c.launcher else launcher
     asked = kind in ("mpirun", "mpiexec") or mpilib.names_mpi_launcher(kind) \
-        or not (c.mpi or a.mpi)
+        or not (c.mpi or declared)
     lib = mpilib.program_library(prog, env) if asked or c.library else None
-    _check_library(c, a, lib, prog, where)
-    flavour = c.mpi or a.mpi or (lib.family if lib is not None and lib.family
+    check_library(c, declared, lib, prog, where)
+    flavour = c.mpi or declared or (lib.family if lib is not None and lib.family
                                   else pg.detect_mpi(prog))
     path, says = mpilib.choose_launcher(launcher, c.launcher, lib, env, where, prog)
     head = lr.launcher_argv(kind, flavour, n, path=path,
@@ -138,7 +140,7 @@ def plan(entries, configs, a, launcher, extra):
                 missing.append((e, c))
                 continue
             n = e.ranks or a.nranks
-            flavour, head, mpi = _mpi_of(prog, c, a, launcher, n)
+            flavour, head, mpi = mpi_of(prog, c, a.mpi, launcher, n)
             kind = "mpirun" if c.launcher else launcher
             head, env = lr.with_env(head, kind, flavour, c.env)
             argv = head + c.launcher_args + [prog] + e.args + extra + c.args + \

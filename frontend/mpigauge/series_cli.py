@@ -10,7 +10,6 @@ import shlex
 import subprocess
 import sys
 import time
-from types import SimpleNamespace
 
 from . import mpilib
 from . import programs as pg
@@ -60,9 +59,9 @@ def runs_under(entry, bindir, program="latency", env=None):
         c = Config(entry["name"], bindir=bindir, install=entry["name"])
         c.env.update(env or {})
         lib = mpilib.program_library(prog, dict(os.environ, **c.env))
-        from .runner import _check_library, _mpi_of
-        _check_library(c, SimpleNamespace(mpi=None), lib, prog, f"release {entry['name']}")
-        flavour, head, _ = _mpi_of(prog, c, SimpleNamespace(mpi=None), "mpirun", 2)
+        from .runner import check_library, mpi_of
+        check_library(c, None, lib, prog, f"release {entry['name']}")
+        flavour, head, _ = mpi_of(prog, c, None, "mpirun", 2)
     except UsageError as e:
         return str(e)
     return _launches(head + [prog, "-m", "8", "-i", "2", "-x", "0", "--no-cvars"],
