@@ -50,7 +50,7 @@ done
 app_args() {
     case $1 in
     lammps) echo "openmpi lammps lmp -in $top/bench/apps/in.melt -log none" ;;
-    hpcc) echo "openmpi wall $top/bench/apps/hpcc.sh $out/hpcc-$ranks 2000" ;;
+    hpcc) echo "openmpi wall $top/bench/apps/hpcc.sh $out/hpcc-$ranks 2000 hpcc" ;;
     netpipe) echo "mpich wall NPmpich2 -l 1 -u 65536 -p 0 -o /dev/null" ;;
     nwchem) echo "mpich wall nwchem.mpich $top/bench/apps/h2o2.nw" ;;
     *) echo "app_study: unknown application $1" >&2; exit 2 ;;
@@ -84,7 +84,9 @@ for l in sys.stdin:
     if e['name'] == sys.argv[1]: print(os.path.dirname(e['library']))" "$a")
     say env LD_LIBRARY_PATH="$libdir" $fe profile --bindir "$build" -o "$out/$tag.profile.jsonl" \
         --force -q --name "$app" -- "$launcher" -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile.err" || true
-    say $fe profile suite "$out/$tag.profile.jsonl" -o "$out/$tag.suite.txt"
+    # a pair whose profile could not be taken keeps its row, and the study goes on
+    say $fe profile suite "$out/$tag.profile.jsonl" -o "$out/$tag.suite.txt" ||
+        : >"$out/$tag.suite.txt"
     say $fe run --suite "$out/$tag.suite.txt" --bindir "$build" --repeat "$rounds" -q --force \
         -o "$out/$tag.suite.jsonl" --config "$a install=$a" --config "$b install=$b" || true
     say $fe compare "$out/$tag.suite.jsonl" "$a" "$b" --profile "$out/$tag.profile.jsonl" \
