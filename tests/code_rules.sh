@@ -13,14 +13,15 @@
 #   them is installed (listed in frontend/local.mk);
 #   benchmark code sees only the kernel's view of mg_ctx (not its drv part,
 #   the driver's own: group, clock, turns, option rows, the failure text);
-#   every page of doc/ is listed in doc/README.md (the index).
+#   every page of doc/ is listed in doc/README.md (the index);
+#   no front-end module imports another's private name (from .x import _y).
 #   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
 # Environment: MG_BUILDDIR (the build tree, for the object files).
 set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..8"
+echo "1..9"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
@@ -98,4 +99,27 @@ if [ -z "$internal" ]; then
 else
     echo "not ok 8 - benchmark code includes a header of the driver's internals"
     echo "$internal" | sed 's/^/# /'
+fi
+# A front-end module's private names (a leading underscore) are its own:
+# another module imports only what it offers.
+private=$("${PYTHON:-python3}" - frontend/mpigauge <<'PY'
+import ast, os, sys
+top = sys.argv[1]
+for name in sorted(os.listdir(top)):
+    if not name.endswith(".py"):
+        continue
+    tree = ast.parse(open(os.path.join(top, name), encoding="utf-8").read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level >= 1:
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__"):
+                    print(f"{name}:{node.lineno}: from {'.' * node.level}{node.module or ''} "
+                          f"import {a.name}")
+PY
+)
+if [ -z "$private" ]; then
+    echo "ok 9 - no front-end module imports another's private name"
+else
+    echo "not ok 9 - a front-end module imports another's private name"
+    echo "$private" | sed 's/^/# /'
 fi

@@ -67,14 +67,20 @@ def cmd_history(a):
 
 
 def _add(hist, a):
+    return add_file(hist, a.file, a.tag)
+
+
+def add_file(hist, file, tag=None):
+    """Add the launches of a results file to the history under tag (default:
+    the file's name); prints what was added."""
     from .results import read_records
-    recs, warns = read_records(a.file)
+    recs, warns = read_records(file)
     for w in warns:
         warn(w)
     launches, sessions, ends, empty = launch_records(recs)
     if not launches:
-        raise UsageError(f"{a.file}: no launches with results (is it an mpigauge results file?)")
-    tag = a.tag or os.path.splitext(os.path.basename(a.file))[0]
+        raise UsageError(f"{file}: no launches with results (is it an mpigauge results file?)")
+    tag = tag or os.path.splitext(os.path.basename(file))[0]
     if not tag.strip() or "@" in tag or tag == "last" or len(tag) > 200 or \
             any(not c.isprintable() for c in tag):
         raise UsageError(f"--tag {tag!r}: a tag is not empty, at most 200 printable "
@@ -82,14 +88,14 @@ def _add(hist, a):
     bad = [(la.launch_id, result_problem(r)) for la, _ in launches for r in la.results
            if result_problem(r) is not None]
     if bad:
-        warn(f"{a.file}: {len(bad)} results not added to the history, e.g. launch "
+        warn(f"{file}: {len(bad)} results not added to the history, e.g. launch "
              f"{bad[0][0]}: {bad[0][1]}")
-    n = hist.add(launches, sessions, ends, tag, a.file,
+    n = hist.add(launches, sessions, ends, tag, file,
                  [r for r in recs if r.get("type") == "cvars"])
     configs = sorted({la.config for la, _ in launches if la.config is not None})
     more = f", configurations {', '.join(configs)}" if configs else ""
     skipped = f" ({empty} launches without results not added)" if empty else ""
-    print(f"mpigauge history: added {n} launches of {a.file} as {tag!r}{more}{skipped} "
+    print(f"mpigauge history: added {n} launches of {file} as {tag!r}{more}{skipped} "
           f"to {hist.path}")
     return EXIT_OK
 

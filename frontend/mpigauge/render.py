@@ -181,7 +181,7 @@ svg{max-width:100%;height:auto}
 """
 
 
-def _html_table(header, rows, numeric=(), classes=None):
+def html_table(header, rows, numeric=(), classes=None):
     h = ["<table><tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in header) + "</tr>"]
     for i, r in enumerate(rows):
         cls = f' class="{classes[i]}"' if classes and classes[i] else ""
@@ -201,7 +201,7 @@ def render_html_comparisons(comparisons, threshold, alpha, control):
         parts.append(f'<p class="small">{html.escape(method_line(rows, base, new, threshold, alpha, control))}. '
                      f"base: {html.escape(base.path)}; new: {html.escape(new.path)}.</p>")
         body = table_rows(rows)
-        parts.append(_html_table(COLUMNS, body, numeric=NUMERIC,
+        parts.append(html_table(COLUMNS, body, numeric=NUMERIC,
                                  classes=[r[-1].split(" ")[0].rstrip(":")
                                           if r[-1].split(" ")[0].rstrip(":") in
                                           ("faster", "slower", "slightly", "unclear", "unstable") else ""

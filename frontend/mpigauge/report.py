@@ -14,7 +14,7 @@ from . import regimes as rg
 from .common import EXIT_OK, check_output_path, fmt_num, size_label, warn, write_text_atomic
 from .compare import compare_sets, comparison
 from .plot import aggregate, plot_svg_or_none
-from .render import _html_table, html_page, render_html_comparisons
+from .render import html_table, html_page, render_html_comparisons
 from .results import bench_label, load_inputs, needs_config_label, short_library
 from .stats import median
 from .compare import parse_threshold
@@ -39,7 +39,7 @@ def sentinel_table(s):
             "after the benchmark (us), the computation rate (Munits/s, slowest rank), the "
             "1-minute load, context switches and steal during the launch; typical probe "
             f"{fmt_num(typical.get('probe_us'))} us.</p>"
-            + _html_table(["benchmark", "round", "probe before", "probe after", "compute",
+            + html_table(["benchmark", "round", "probe before", "probe after", "compute",
                            "load", "ctxt", "steal", "note"], rows, numeric=(1, 2, 3, 4, 5, 6, 7)))
 
 
@@ -93,7 +93,7 @@ def results_tables(s):
             for row, x in zip(body, shares):
                 row.insert(3, "-" if x is None else f"{100 * x:.0f}%")
             numeric = (1, 2, 3, 4, 5, 6, 7)
-        parts.append(_html_table(head, body, numeric=numeric))
+        parts.append(html_table(head, body, numeric=numeric))
     return "\n".join(parts)
 
 
@@ -130,7 +130,7 @@ def headlines_html(sets):
     parts = ['<h2 id="headlines">Headline figures</h2>']
     for s in sets:
         parts.append(f"<h3>{html.escape(s.label)}</h3>")
-        parts.append(_html_table(["benchmark", "figure"], [list(x) for x in headlines(s)]))
+        parts.append(html_table(["benchmark", "figure"], [list(x) for x in headlines(s)]))
     return "\n".join(parts)
 
 
@@ -145,7 +145,7 @@ def report_body(s, k=1):
                  x.get("date_utc"), x.get("host")] for x in s.sessions]
         if rows:
             parts.append("<h3>Sessions</h3>")
-            parts.append(_html_table(["session", "suite", "launcher", "repeat", "started (UTC)", "host"], rows))
+            parts.append(html_table(["session", "suite", "launcher", "repeat", "started (UTC)", "host"], rows))
         parts.append("<p>Launches: " + html.escape(", ".join(f"{v} {k}" for k, v in counts.items())) + "</p>")
         bad = [m for m in s.launch_meta if m.get("status") not in ("ok",)]
         if bad:
@@ -169,7 +169,7 @@ def report_body(s, k=1):
         p[0] += 1
         p[1] = min(p[1] or "", r.get("date_utc") or "")
         p[2] = max(p[2] or "", r.get("date_utc") or "")
-    parts.append(_html_table(["benchmark", "MPI", "mpigauge", "ranks", "nodes", "hosts", "bindings",
+    parts.append(html_table(["benchmark", "MPI", "mpigauge", "ranks", "nodes", "hosts", "bindings",
                               "launches", "first", "last"],
                              [list(k) + [v[0], v[1], v[2]] for k, v in prov.items()]))
     seen = set()

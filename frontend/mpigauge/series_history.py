@@ -6,7 +6,6 @@ introduced it, which the dashboard draws on the charts and lists per
 release (doc/releases.md, doc/history.md)."""
 import json
 import os
-from types import SimpleNamespace
 
 from .common import EXIT_OK, write_text_atomic
 from .history import History, default_db
@@ -59,7 +58,7 @@ def cmd_history(a):
     w, _ = rewalk(a.folder, st)
     releases = st["releases"]
     hist = History(a.db or default_db(), create=True)
-    from .history_cli import _add
+    from .history_cli import add_file
     keep = os.path.join(a.folder, "history")
     os.makedirs(keep, exist_ok=True)
     try:
@@ -71,7 +70,7 @@ def cmd_history(a):
             path = os.path.join(keep, f"{name}.jsonl")
             write_text_atomic(path, "".join(json.dumps(r) + "\n"
                                             for r in release_records(a.folder, st, w, name)))
-            _add(hist, SimpleNamespace(file=path, tag=name))
+            add_file(hist, path, name)
         marks = marks_of(changes(w, releases))
         hist.set_marks(marks)
     finally:
