@@ -53,6 +53,7 @@ app_args() {
     hpcc) echo "openmpi wall $top/bench/apps/hpcc.sh $out/hpcc-$ranks 2000 hpcc" ;;
     netpipe) echo "mpich wall NPmpich2 -l 1 -u 65536 -p 0 -o /dev/null" ;;
     nwchem) echo "mpich wall nwchem.mpich $top/bench/apps/h2o2.nw" ;;
+    nwchem-small) echo "mpich wall nwchem.mpich $top/bench/apps/h2o.nw" ;;
     *) echo "app_study: unknown application $1" >&2; exit 2 ;;
     esac
 }

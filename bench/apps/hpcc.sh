@@ -6,9 +6,13 @@
 # grid, or 2 x 2 at 4 ranks; PTRANS at the same N) and removes the last
 # launch's hpccoutf.txt; every rank runs hpcc; rank 0 then prints
 # hpccoutf.txt, so `mpigauge app --figure hpcc-ptrans` (or wall) reads it.
-#   {mpirun} -n 2 bench/apps/hpcc.sh DIR [NSIZE] [HPCC]
+# The words after NSIZE are the command (default hpcc), so a profiler's
+# `env LD_PRELOAD=... hpcc` in their place runs hpcc under it.
+#   {mpirun} -n 2 bench/apps/hpcc.sh DIR NSIZE [COMMAND...]
 set -eu
-dir=$1 n=${2:-2000} prog=${3:-hpcc}
+dir=$1 n=$2
+shift 2
+[ $# -gt 0 ] || set -- hpcc
 rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-${PMIX_RANK:-0}}}
 size=${OMPI_COMM_WORLD_SIZE:-${PMI_SIZE:-1}}
 mkdir -p "$dir"
@@ -59,6 +63,6 @@ EOT
 fi
 # hpcc reads the input on rank 0 only, after MPI_Init: the other ranks need none
 rc=0
-"$prog" || rc=$?
-[ "$rank" = 0 ] && cat hpccoutf.txt
+"$@" || rc=$?
+if [ "$rank" = 0 ] && [ -f hpccoutf.txt ]; then cat hpccoutf.txt; fi
 exit $rc
