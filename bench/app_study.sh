@@ -51,7 +51,9 @@ app_args() {
     case $1 in
     lammps) echo "openmpi lammps lmp -in $top/bench/apps/in.melt -log none" ;;
     hpcc) echo "openmpi wall $top/bench/apps/hpcc.sh $out/hpcc-$ranks 2000 hpcc" ;;
-    netpipe) echo "mpich wall NPmpich2 -l 1 -u 65536 -p 0 -o /dev/null" ;;
+    # a fixed number of repeats per size (-n): by default NetPIPE picks them so
+    # that each size takes about the same time, and its wall time cannot change
+    netpipe) echo "mpich wall NPmpich2 -l 1 -u 65536 -p 0 -n 20000 -o /dev/null" ;;
     nwchem) echo "mpich wall nwchem.mpich $top/bench/apps/h2o2.nw" ;;
     nwchem-small) echo "mpich wall nwchem.mpich $top/bench/apps/h2o.nw" ;;
     *) echo "app_study: unknown application $1" >&2; exit 2 ;;

@@ -4,6 +4,7 @@ each named figure read from the application's own output (LAMMPS's Loop
 time and Comm row, GROMACS's Time line), a pattern of one's own, what is
 not a figure, the rank count of a launch command, the records compare
 reads. The launches themselves, with both MPI families: tests/profile.sh."""
+import os
 import unittest
 
 from helpers import load_frontend
@@ -54,6 +55,24 @@ class Figures(unittest.TestCase):
         for text in ("x=0", "x=-1.5", "x=1e999"):
             v, why = A.read_figure(zero, text, 1.0)
             self.assertIsNone(v, text)
+
+    @unittest.skipUnless(os.path.exists("/usr/bin/mpirun.openmpi") and
+                         os.path.exists("/usr/bin/mpiexec.mpich"), "needs Debian's two MPIs")
+    def test_the_launcher_binds_as_the_benchmarks_launches_do(self):
+        import mpigauge.app_cli as AC
+        from unittest import mock
+        ompi = mg.parse_config_arg("a launcher=/usr/bin/mpirun.openmpi")
+        mpich = mg.parse_config_arg("b launcher=/usr/bin/mpiexec.mpich")
+        with mock.patch.object(os, "cpu_count", return_value=2):
+            self.assertEqual(AC.command_for(["{mpirun}", "-n", "2", "lmp"], ompi),
+                             ["/usr/bin/mpirun.openmpi", "--bind-to", "core", "-n", "2", "lmp"])
+            self.assertEqual(AC.command_for(["{mpirun}", "-np", "4", "lmp"], ompi),
+                             ["/usr/bin/mpirun.openmpi", "--oversubscribe", "--bind-to", "none",
+                              "-np", "4", "lmp"])
+            self.assertEqual(AC.command_for(["{mpirun}", "-n", "2", "nw"], mpich),
+                             ["/usr/bin/mpiexec.mpich", "-bind-to", "core", "-n", "2", "nw"])
+        self.assertEqual(AC.command_for(["mpirun", "-n", "2", "nw"], mpich),
+                         ["mpirun", "-n", "2", "nw"])     # no placeholder: as given
 
     def test_rank_counts_and_records(self):
         self.assertEqual(A.ranks_of(["mpirun", "-np", "4", "lmp"]), 4)
