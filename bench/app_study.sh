@@ -60,8 +60,16 @@ app_args() {
     esac
 }
 
-echo "application | ranks | releases | the application: new/base [95% CI] verdict | its profile's MPI time: new/base [95% CI] verdict | the application's time predicted | predicted - measured"
-echo "--- | --- | --- | --- | --- | --- | ---"
+# a field of an installation of the catalogue
+entry_field() {
+    $fe mpi list --format json | python3 -c "import json,sys
+for l in sys.stdin:
+    e = json.loads(l)
+    if e['name'] == sys.argv[1]: print(e[sys.argv[2]])" "$1" "$2"
+}
+
+echo "application | ranks | releases | the application: new/base [95% CI] verdict | its profile's MPI time: new/base [95% CI] verdict | the application's time predicted | predicted - measured | MPI time the two profiles measured: new/base"
+echo "--- | --- | --- | --- | --- | --- | --- | ---"
 for p in $pairs; do
     app=${p%%:*} rest=${p#*:}
     a=${rest%%:*} b=${rest#*:}
@@ -77,16 +85,15 @@ for p in $pairs; do
         >"$out/$tag.app.txt" 2>"$out/$tag.app.err" || true
     $fe compare "$out/$tag.app.jsonl" "$a" "$b" --format json >"$out/$tag.app.cmp.jsonl" 2>/dev/null || true
     # its profile under the first release, the suite it stands on, both releases
-    launcher=$($fe mpi list --format json | python3 -c "import json,sys
-for l in sys.stdin:
-    e = json.loads(l)
-    if e['name'] == sys.argv[1]: print(e['launcher'])" "$a")
-    libdir=$($fe mpi list --format json | python3 -c "import json,os,sys
-for l in sys.stdin:
-    e = json.loads(l)
-    if e['name'] == sys.argv[1]: print(os.path.dirname(e['library']))" "$a")
+    launcher=$(entry_field "$a" launcher)
+    libdir=$(dirname "$(entry_field "$a" library)")
     say env LD_LIBRARY_PATH="$libdir" $fe profile --bindir "$build" -o "$out/$tag.profile.jsonl" \
         --force -q --name "$app" -- "$launcher" -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile.err" || true
+    # and under the second: the MPI time the profiles measure, beside the benchmarks' prediction
+    launcher_b=$(entry_field "$b" launcher)
+    libdir_b=$(dirname "$(entry_field "$b" library)")
+    say env LD_LIBRARY_PATH="$libdir_b" $fe profile --bindir "$build" -o "$out/$tag.profile-b.jsonl" \
+        --force -q --name "$app" -- "$launcher_b" -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile-b.err" || true
     # a pair whose profile could not be taken keeps its row, and the study goes on
     say $fe profile suite "$out/$tag.profile.jsonl" -o "$out/$tag.suite.txt" ||
         : >"$out/$tag.suite.txt"
@@ -96,7 +103,8 @@ for l in sys.stdin:
         >"$out/$tag.predict.txt" 2>&1 || true
     $fe compare "$out/$tag.suite.jsonl" "$a" "$b" --profile "$out/$tag.profile.jsonl" \
         --format json >"$out/$tag.predict.jsonl" 2>/dev/null || true
-    python3 - "$out/$tag.app.cmp.jsonl" "$out/$tag.predict.jsonl" "$app" "$ranks" "$a -> $b" <<'PY'
+    python3 - "$out/$tag.app.cmp.jsonl" "$out/$tag.predict.jsonl" "$app" "$ranks" "$a -> $b" \
+        "$out/$tag.profile.jsonl" "$out/$tag.profile-b.jsonl" <<'PY'
 import json, sys
 def first(path, kind):
     try:
@@ -113,6 +121,11 @@ pcell = ratio(p["ratio"], p["ci95"][0], p["ci95"][1], p["verdict"]) if p else "n
 app = f"x{1 + (p['new_s'] - p['base_s']) / a['base_median']:.3f}" if a and p and a["unit"] == "s" \
     else "n/a"
 diff = f"{100 * (float(app[1:]) - a['ratio']) / a['ratio']:+.1f}%" if app != "n/a" else "n/a"
-print(f"{sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {acell} | {pcell} | {app} | {diff}")
+pa, pb = first(sys.argv[6], "profile"), first(sys.argv[7], "profile")
+measured = (f"x{pb['summary']['mpi_s_mean'] / pa['summary']['mpi_s_mean']:.3f} "
+            f"({pa['summary']['mpi_s_mean']:.3g} -> {pb['summary']['mpi_s_mean']:.3g} s)"
+            if pa and pb else "n/a")
+print(f"{sys.argv[3]} | {sys.argv[4]} | {sys.argv[5]} | {acell} | {pcell} | {app} | {diff} | "
+      f"{measured}")
 PY
 done
