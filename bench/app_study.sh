@@ -60,6 +60,15 @@ app_args() {
     esac
 }
 
+# the binding `mpigauge app` gives {mpirun} (doc/applications.md): Hydra of
+# MPICH binds nothing by default; Open MPI binds up to 2 ranks to cores
+# itself; Intel MPI pins its ranks; none when the ranks outnumber the cores
+bind_of() {
+    case $1 in
+    mpich-*) [ "$ranks" -le "$(nproc)" ] && echo "-bind-to core" ;;
+    esac
+}
+
 # a field of an installation of the catalogue
 entry_field() {
     $fe mpi list --format json | python3 -c "import json,sys
@@ -88,12 +97,12 @@ for p in $pairs; do
     launcher=$(entry_field "$a" launcher)
     libdir=$(dirname "$(entry_field "$a" library)")
     say env LD_LIBRARY_PATH="$libdir" $fe profile --bindir "$build" -o "$out/$tag.profile.jsonl" \
-        --force -q --name "$app" -- "$launcher" -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile.err" || true
+        --force -q --name "$app" -- "$launcher" $(bind_of "$a") -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile.err" || true
     # and under the second: the MPI time the profiles measure, beside the benchmarks' prediction
     launcher_b=$(entry_field "$b" launcher)
     libdir_b=$(dirname "$(entry_field "$b" library)")
     say env LD_LIBRARY_PATH="$libdir_b" $fe profile --bindir "$build" -o "$out/$tag.profile-b.jsonl" \
-        --force -q --name "$app" -- "$launcher_b" -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile-b.err" || true
+        --force -q --name "$app" -- "$launcher_b" $(bind_of "$b") -n "$ranks" "$@" >/dev/null 2>"$out/$tag.profile-b.err" || true
     # a pair whose profile could not be taken keeps its row, and the study goes on
     say $fe profile suite "$out/$tag.profile.jsonl" -o "$out/$tag.suite.txt" ||
         : >"$out/$tag.suite.txt"
