@@ -65,7 +65,7 @@ app_args() {
 # itself; Intel MPI pins its ranks; none when the ranks outnumber the cores
 bind_of() {
     case $1 in
-    mpich-*) [ "$ranks" -le "$(nproc)" ] && echo "-bind-to core" ;;
+    mpich-*|deb-mpich) [ "$ranks" -le "$(nproc)" ] && echo "-bind-to core" ;;
     esac
 }
 
