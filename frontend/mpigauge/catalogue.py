@@ -236,6 +236,11 @@ class Catalogue:
         if same:
             raise UsageError(f"{entry['library']} is in the catalogue already, as "
                              f"{same[0]['name']}")
+        first = next((e for e in self.entries if e.get("implementation") ==
+                      entry.get("implementation") and e.get("release") == entry.get("release")
+                      and not e.get("copy_of")), None)
+        if first is not None:
+            entry["copy_of"] = first["name"]
         self.entries.append(entry)
 
     def series(self, impl=None):
@@ -254,7 +259,7 @@ def damaged(e):
     for key in ("implementation", "release", "prefix"):
         if not isinstance(e.get(key), str) or not e[key]:
             return f"{e['name']}: no {key}"
-    for key in ("library", "launcher", "build", "source", "abi", "version_string"):
+    for key in ("library", "launcher", "build", "source", "abi", "version_string", "copy_of"):
         if e.get(key) is not None and not isinstance(e[key], str):
             return f"{e['name']}: {key} is not text"
     if e.get("env") is not None and not (isinstance(e["env"], dict) and all(

@@ -32,6 +32,10 @@ def cmd_mpi(a):
         with cat.changing():
             e = cat.get(a.what)
             cat.entries.remove(e)
+            # its copies: the first stands for the release now
+            copies = [c for c in cat.entries if c.get("copy_of") == e["name"]]
+            for c in copies:
+                c["copy_of"] = None if c is copies[0] else copies[0]["name"]
         # only what `mpi install` and `mpi build` made: a folder directly in
         # the cache (never its builds/), and one directly in its builds/
         ours = str(e.get("source", "")).startswith("pypi ") and \
@@ -64,6 +68,9 @@ def cmd_mpi(a):
     print(terminal_text(f"{e['name']}: {e['version_string']}") + f"\n  library {e['library']} "
           f"({ABI_NAMES.get(e['abi'], e['abi'])} ABI)\n  launcher {e['launcher'] or 'none found'}"
           + (f"\n  environment {e['env']}" if e.get("env") else ""))
+    if e.get("copy_of"):
+        print(f"  a copy of {e['copy_of']} (the same release): `series run --impl` leaves it "
+              "out unless it is named")
     if not e["launcher"]:
         print("  (no launcher of the same release beside it: runs need launcher=PATH)",
               file=sys.stderr)

@@ -33,7 +33,9 @@ def select(cat, a):
             raise UsageError("a series is one implementation's releases: these are "
                              + ", ".join(sorted(str(i) for i in impls)))
     elif a.impl:
-        entries = cat.series(a.impl)
+        # one installation per release: a copy of a release the catalogue has (a test's,
+        # another build's) joins a walk only when named
+        entries = [e for e in cat.series(a.impl) if not e.get("copy_of")]
     else:
         raise UsageError("series run: give the installations (names of `mpigauge mpi list`) "
                          "or --impl IMPL")

@@ -216,6 +216,24 @@ class Catalogue(unittest.TestCase):
                                  env=dict(os.environ, LD_LIBRARY_PATH=d)).stdout
             self.assertIn(f"libmpich.so.12 => {d}/libmpich.so.12", out)
 
+    def test_a_copy_of_a_release_joins_a_walk_only_when_named(self):
+        from types import SimpleNamespace as NS
+        import mpigauge.series_cli as SCLI
+        c = cat.Catalogue()
+        with c.changing():
+            for name, rel in (("m1", "4.1.3"), ("m2", "5.0.2"), ("copy", "5.0.2")):
+                c.add(entry(name, release=rel))
+        self.assertEqual([e.get("copy_of") for e in cat.Catalogue().entries], [None, None, "m2"])
+        walk = NS(names=[], impl="mpich", first=None, last=None)
+        self.assertEqual([e["name"] for e in SCLI.select(cat.Catalogue(), walk)], ["m1", "m2"])
+        named = NS(names=["m2", "copy"], impl=None, first=None, last=None)
+        self.assertEqual([e["name"] for e in SCLI.select(cat.Catalogue(), named)],
+                         ["m2", "copy"])
+        # the release's first installation removed: its copy stands for it
+        self.assertEqual(self.fe("mpi", "remove", "m2")[0], 0)
+        self.assertEqual([(e["name"], e.get("copy_of")) for e in cat.Catalogue().entries],
+                         [("m1", None), ("copy", None)])
+
     def test_what_pypi_says(self):
         out = ("ERROR: Could not find a version that satisfies the requirement mpich==9.9 (from "
                "versions: 3.4.3, 4.0.3, 5.0.2)\nERROR: No matching distribution found for "
