@@ -34,6 +34,10 @@ COLL_TIME = {"MPI_Sendrecv": "sendrecv", "MPI_Sendrecv_replace": "sendrecv",
 RMA_TIME = {"MPI_Put": "put_latency", "MPI_Get": "get_latency", "MPI_Accumulate": "acc_latency",
             "MPI_Fetch_and_op": "fop_latency", "MPI_Compare_and_swap": "cas_latency"}
 STREAM = {"MPI_Isend": "bw", "MPI_Issend": "bw"}
+# atomics move one element: their programs take its type, whose size they report
+ATOMIC = ("MPI_Fetch_and_op", "MPI_Compare_and_swap")
+ATOMIC_TYPE = {1: "char", 4: "int", 8: "long"}
+NO_SIZE = ("barrier", "ibarrier")
 CARRIED = ("MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome",
            "MPI_Win_fence", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_flush")
 # the point-to-point and one-sided programs run on 2 ranks
@@ -80,7 +84,18 @@ def plan(profile):
                 continue
             # per rank: above the fastest rank is waiting for the late ones
             wait += c["seconds"] - c["ranks"] * c["seconds_min"]
-            needs.append(Need(COLL_TIME[name], n, size, "time", c["count"], name, c["seconds"]))
+            # a call of no data costs what the smallest message does (the
+            # programs that move data start at 1 byte)
+            at = size if size > 0 or COLL_TIME[name] in NO_SIZE else 1
+            needs.append(Need(COLL_TIME[name], n, at, "time", c["count"], name, c["seconds"]))
+        elif name in ATOMIC:
+            # one element: the program takes its type (-T), not a size
+            if size not in ATOMIC_TYPE:
+                unpredicted.append((name, size, n, c["seconds"], f"no element type of {size} "
+                                    "bytes in its benchmark"))
+                continue
+            needs.append(Need(RMA_TIME[name], PAIR_RANKS, size, "time", c["count"], name,
+                              c["seconds"]))
         elif name in P2P_TIME or name in RMA_TIME:
             prog = P2P_TIME.get(name) or RMA_TIME[name]
             needs.append(Need(prog, PAIR_RANKS, size, "time", c["count"], name, c["seconds"]))
@@ -102,9 +117,13 @@ def suite_text(p, budget=0.1, name="profile"):
     lines = [f"# the benchmarks profile {name} stands on (mpigauge profile suite)"]
     for (prog, ranks), ss in sorted(sizes.items()):
         ss = sorted(ss)
+        if prog in ("fop_latency", "cas_latency"):     # one line per element type
+            lines += [f"ranks={ranks} {prog} -T {ATOMIC_TYPE[z]} --time-budget {budget:g}"
+                      for z in ss]
+            continue
         # a lone size as MIN:MAX (a lone number is a sweep's largest size);
         # a barrier has no size
-        m = "" if prog in ("barrier", "ibarrier") else \
+        m = "" if prog in NO_SIZE else \
             f" -m {ss[0]}:{ss[0]}" if len(ss) == 1 else f" -m {','.join(map(str, ss))}"
         lines.append(f"ranks={ranks} {prog}{m} --time-budget {budget:g}")
     return "\n".join(lines) + "\n"
