@@ -128,6 +128,9 @@ HOST_FIELDS = ("user_us_per_iter", "sys_us_per_iter", "vol_cs_per_iter", "invol_
                "cache_misses_per_iter", "busiest_rank")
 
 
+HOST_UTIL_MAX = 1.3
+
+
 def check_host(r, run, where):
     """The host-cost observer's object (mpi/observe/obs_hostcost.c): every field, each
     a number >= 0 or null; a row of timed samples names its busiest rank and
@@ -138,6 +141,12 @@ def check_host(r, run, where):
          f"{where}: host {h}")
     need(h["busiest_rank"] is None or 0 <= h["busiest_rank"] < run["nranks"],
          f"{where}: host busiest_rank {h['busiest_rank']}")
+    # the CPU of the timed work never exceeds its wall time (a rank is one thread
+    # here; bench/host_cost.py), within the readings' jitter, on rows of many iterations
+    util = h["cpu_util"]
+    need(util is None or (r.get("iterations") or 0) < 1000 or util <= HOST_UTIL_MAX,
+         f"{where}: host cpu_util {util} above {HOST_UTIL_MAX} ({r.get('iterations')} "
+         "iterations): CPU counted outside the timed work")
 
 
 def check_jsonl(text, where):
