@@ -63,9 +63,15 @@ app_args() {
 # the binding `mpigauge app` gives {mpirun} (doc/applications.md): Hydra of
 # MPICH binds nothing by default; Open MPI binds up to 2 ranks to cores
 # itself; Intel MPI pins its ranks; none when the ranks outnumber the cores
+# (and Open MPI told to oversubscribe)
 bind_of() {
-    case $1 in
-    mpich-*|deb-mpich) [ "$ranks" -le "$(nproc)" ] && echo "-bind-to core" ;;
+    over=0
+    [ "$ranks" -le "$(nproc)" ] || over=1
+    case $1:$over in
+    mpich-*:0|deb-mpich:0) echo "-bind-to core" ;;
+    mpich-*:1|deb-mpich:1) echo "-bind-to none" ;;
+    openmpi-5*:1) echo "--map-by :OVERSUBSCRIBE --bind-to none" ;;
+    deb-openmpi:1|openmpi-4*:1) echo "--oversubscribe --bind-to none" ;;
     esac
 }
 
