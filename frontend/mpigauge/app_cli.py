@@ -41,6 +41,8 @@ def command_for(argv, c):
     head = [c.launcher]
     if family is not None:
         n = ranks_of(argv[argv.index(PLACEHOLDER):]) or 1
+        # the runner's own launch prefix, less its first three words (the
+        # launcher, -n, N): the command gives those itself
         head += launcher_argv("mpirun", family, n, path=c.launcher, release=release,
                               impl=impl)[3:]
     out = []

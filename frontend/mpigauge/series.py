@@ -92,6 +92,13 @@ def differing(rows):
             and not r.verdict.startswith(SLIGHTLY)}
 
 
+def tally(rows):
+    """(changed, same, undecided): a pair's series by verdict."""
+    changed = len(differing(rows))
+    same = sum(1 for r in rows if r.verdict in DECIDED) - changed
+    return changed, same, len(rows) - changed - same
+
+
 def walk(n, measure, stride=None, max_steps=64):
     """Bisect a series of n releases. measure(step, indices, pairs) -> {(lo,
     hi): [Row]} for every pair asked (step counts from 1); stride None:
@@ -112,9 +119,7 @@ def walk(n, measure, stride=None, max_steps=64):
             for r in rows:
                 if hasattr(r.key, "group"):
                     w.axes.setdefault(r.key.group(), set()).add(r.key.size)
-            changed = len(differing(rows))
-            same = sum(1 for r in rows if r.verdict in DECIDED) - changed
-            w.decided[(step, a, b)] = (changed, same, len(rows) - changed - same)
+            w.decided[(step, a, b)] = tally(rows)
         todo = _next(w, step, todo, got)
     _check_returns(w, measure, max_steps)
     # a change an interval showed and its halves did not is gradual, or
@@ -152,9 +157,7 @@ def _check_returns(w, measure, max_steps):
     w.pairs.append(back)
     got = measure(step, w.steps[-1], back)
     for (a, b), rows in got.items():
-        changed = len(differing(rows))
-        same = sum(1 for r in rows if r.verdict in DECIDED) - changed
-        w.decided[(step, a, b)] = (changed, same, len(rows) - changed - same)
+        w.decided[(step, a, b)] = tally(rows)
         w.returns[(a, b)] = {r.key: r for r in rows}
 
 

@@ -73,11 +73,14 @@ def _came_and_went(cs, back):
                     OPPOSITE.get(c1["direction"]) != c2["direction"]:
                 continue
             ends = back.get((c1["lo"], c2["hi"]), {})
-            rows = {k.size: ends.get(k) for k in c1["_keys"]}
-            undone = [z for z in c1["sizes"] if z in c2["sizes"] and rows.get(z) is not None
-                      and rows[z].verdict not in DIFFERENCES]
-            partial = [(z, rows[z]) for z in c1["sizes"] if z in c2["sizes"] and
-                       rows.get(z) is not None and rows[z].verdict in DIFFERENCES]
+            rows = {k.size: ends[k] for k in c1["_keys"] if k in ends}
+            undone, partial = [], []
+            for z in c1["sizes"]:
+                if z in c2["sizes"] and z in rows:
+                    if rows[z].verdict in DIFFERENCES:
+                        partial.append((z, rows[z]))
+                    else:
+                        undone.append(z)
             if partial:
                 c2["return"] = {"from": c1["from"], "sizes": [z for z, _ in partial],
                                 "verdicts": [r.verdict for _, r in partial],
