@@ -527,12 +527,24 @@ static void release(sc_run *s)
     free(s->bw_dir);
 }
 
+/* The library's first line. MPI_Get_library_version writes up to
+ * MPI_MAX_LIBRARY_VERSION_STRING bytes (8,192 in MPICH, whose string runs
+ * past 256 with its configure options): never straight into a short field. */
+static void library_line(char *dst, size_t size)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    MG_MPI_CHECK(MPI_Get_library_version(lib, &len));
+    lib[strcspn(lib, "\n")] = '\0';
+    snprintf(dst, size, "%s", lib);
+}
+
 int main(int argc, char **argv)
 {
     sc_run s = {0};
     mg_ctx ctx = {0};
     MPI_Comm world = MPI_COMM_WORLD;
-    int rc, done = 0, len = 0;
+    int rc, done = 0;
     mg_out_guard_start(mg_output_requested(argc, argv));
     MG_MPI_CHECK(MPI_Init(&argc, &argv));
     MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &s.rank));
@@ -540,8 +552,7 @@ int main(int argc, char **argv)
     ctx.rank = s.rank;
     ctx.nranks = s.nranks;
     mg_group_mpi(&ctx.drv.group, &world);
-    MG_MPI_CHECK(MPI_Get_library_version(s.library, &len));
-    s.library[strcspn(s.library, "\n")] = '\0';
+    library_line(s.library, sizeof s.library);
     rc = parse(&s, argc, argv, &done);
     if (rc == 0 && !done) {
         find_units(&s);

@@ -3,6 +3,7 @@
 #include "mg_coll.h"
 
 #include <math.h>
+#include <string.h>
 
 const char *const mg_elem_type_names[] = {"char", "int", "float", "double", "long", NULL};
 const char *const mg_red_op_names[] = {"sum", "prod", "max", "min", NULL};
@@ -74,25 +75,62 @@ double mg_coll_overlap_pct(double pure_s, double cpu_s, double overall_s)
     return 100.0 * fmin(1.0, fmax(0.0, x));
 }
 
+/* Element i of a buffer of type t, by memcpy: a buffer may sit at any byte
+ * of a window or a slot (MPICH's MPI_Win_allocate under ASan gave a base 4
+ * bytes off a double's alignment), and a cast store there is undefined. */
 void mg_elem_store(int t, void *buf, size_t i, double v)
 {
+    char *p = buf;
     switch (t) {
-    case MG_ELEM_CHAR: ((signed char *)buf)[i] = (signed char)(int)fmod(v, 256.0); break;
-    case MG_ELEM_INT: ((int *)buf)[i] = (int)v; break;
-    case MG_ELEM_FLOAT: ((float *)buf)[i] = (float)v; break;
-    case MG_ELEM_LONG: ((long long *)buf)[i] = (long long)v; break;
-    default: ((double *)buf)[i] = v;
+    case MG_ELEM_CHAR: {
+        signed char x = (signed char)(int)fmod(v, 256.0);
+        memcpy(p + i, &x, sizeof x);
+        break;
+    }
+    case MG_ELEM_INT: {
+        int x = (int)v;
+        memcpy(p + i * sizeof x, &x, sizeof x);
+        break;
+    }
+    case MG_ELEM_FLOAT: {
+        float x = (float)v;
+        memcpy(p + i * sizeof x, &x, sizeof x);
+        break;
+    }
+    case MG_ELEM_LONG: {
+        long long x = (long long)v;
+        memcpy(p + i * sizeof x, &x, sizeof x);
+        break;
+    }
+    default: memcpy(p + i * sizeof v, &v, sizeof v);
     }
 }
 
 double mg_elem_load(int t, const void *buf, size_t i)
 {
+    const char *p = buf;
     switch (t) {
-    case MG_ELEM_CHAR: return ((const signed char *)buf)[i];
-    case MG_ELEM_INT: return ((const int *)buf)[i];
-    case MG_ELEM_FLOAT: return ((const float *)buf)[i];
-    case MG_ELEM_LONG: return (double)((const long long *)buf)[i];
-    default: return ((const double *)buf)[i];
+    case MG_ELEM_CHAR: return (double)((const signed char *)p)[i];
+    case MG_ELEM_INT: {
+        int x;
+        memcpy(&x, p + i * sizeof x, sizeof x);
+        return x;
+    }
+    case MG_ELEM_FLOAT: {
+        float x;
+        memcpy(&x, p + i * sizeof x, sizeof x);
+        return x;
+    }
+    case MG_ELEM_LONG: {
+        long long x;
+        memcpy(&x, p + i * sizeof x, sizeof x);
+        return (double)x;
+    }
+    default: {
+        double x;
+        memcpy(&x, p + i * sizeof x, sizeof x);
+        return x;
+    }
     }
 }
 
