@@ -14,14 +14,17 @@
 #   benchmark code sees only the kernel's view of mg_ctx (not its drv part,
 #   the driver's own: group, clock, turns, option rows, the failure text);
 #   every page of doc/ is listed in doc/README.md (the index);
-#   no front-end module imports another's private name (from .x import _y).
+#   no front-end module imports another's private name (from .x import _y);
+#   every module of frontend/mpigauge/, util/, mpi/ and tools/ is in the
+#   test map tests/README.md (by its file name, a pattern like obs_*.c, or
+#   the NAME list of util's row "every util/mg_NAME.c").
 #   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
 # Environment: MG_BUILDDIR (the build tree, for the object files).
 set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..9"
+echo "1..10"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
@@ -122,4 +125,26 @@ if [ -z "$private" ]; then
 else
     echo "not ok 9 - a front-end module imports another's private name"
     echo "$private" | sed 's/^/# /'
+fi
+# The test map names every module: a module it misses is one nobody
+# looked for the tests of.
+unmapped=$("${PYTHON:-python3}" - <<'PY'
+import fnmatch, glob, os, re
+text = open("tests/README.md", encoding="utf-8").read()
+names = {os.path.basename(t) for t in re.findall(r"`([^`\s]+)`", text)}
+row = re.search(r"every `util/mg_NAME\.c`.*?\(([^)]*)\)", text)
+names |= {f"mg_{n.strip()}.c" for n in (row.group(1).split(",") if row else [])}
+mods = glob.glob("frontend/mpigauge/*.py") + glob.glob("util/*.c") + \
+    glob.glob("mpi/*.c") + glob.glob("mpi/*/*.c") + glob.glob("tools/*.c")
+for m in sorted(mods):
+    b = os.path.basename(m)
+    if b != "__init__.py" and not any(fnmatch.fnmatchcase(b, n) for n in names):
+        print(m)
+PY
+)
+if [ -z "$unmapped" ]; then
+    echo "ok 10 - every module of frontend/, util/, mpi/ and tools/ is in tests/README.md"
+else
+    echo "not ok 10 - modules missing from the test map tests/README.md"
+    echo "$unmapped" | sed 's/^/# /'
 fi

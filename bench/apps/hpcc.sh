@@ -5,7 +5,8 @@
 # writes hpccinf.txt for the launch's rank count (HPL N=NSIZE on a 1 x P
 # grid, or 2 x 2 at 4 ranks; PTRANS at the same N) and removes the last
 # launch's hpccoutf.txt; every rank runs hpcc; rank 0 then prints
-# hpccoutf.txt, so `mpigauge app --figure hpcc-ptrans` (or wall) reads it.
+# hpccoutf.txt and the sum of its timed phases as mpigauge_timed_phases_s=S
+# (the study's figure for hpcc: `--figure 're:^mpigauge_timed_phases_s=([0-9.]+):s'`).
 # The words after NSIZE are the command (default hpcc), so a profiler's
 # `env LD_PRELOAD=... hpcc` in their place runs hpcc under it.
 #   {mpirun} -n 2 bench/apps/hpcc.sh DIR NSIZE [COMMAND...]
@@ -64,5 +65,14 @@ fi
 # hpcc reads the input on rank 0 only, after MPI_Init: the other ranks need none
 rc=0
 "$@" || rc=$?
-if [ "$rank" = 0 ] && [ -f hpccoutf.txt ]; then cat hpccoutf.txt; fi
+if [ "$rank" = 0 ] && [ -f hpccoutf.txt ]; then
+    cat hpccoutf.txt
+    # the figure without start-up and shut-down: the sum of the summary's
+    # timed phases (HPL, PTRANS, both RandomAccess runs, the FFT's pieces);
+    # the local kernels (DGEMM, STREAM) and b_eff give rates, no time
+    awk -F= '/^Begin of Summary section/ { on = 1 }
+             on && ($1 == "HPL_time" || $1 == "PTRANS_time" || $1 == "MPIRandomAccess_LCG_time" ||
+                    $1 == "MPIRandomAccess_time" || $1 ~ /^MPIFFT_time[0-9]$/) { s += $2; n++ }
+             END { if (n) printf "mpigauge_timed_phases_s=%.6f\n", s }' hpccoutf.txt
+fi
 exit $rc
