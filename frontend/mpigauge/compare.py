@@ -22,8 +22,8 @@ from . import regimes as rg
 from .common import UsageError
 from .hostcost import differences as host_differences
 from .results import SeriesKey, bench_label, needs_config_label
-from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann, mann_whitney, median,
-                    min_p_value, min_pairs, pairs_needed, ratio_ci, signed_rank)
+from .stats import (adjust_for_covariate, adjust_pvalues, hodges_lehmann_levels, mann_whitney,
+                    median, min_p_value, min_pairs, pairs_needed, ratio_ci, signed_rank)
 
 NAN = float("nan")
 
@@ -38,6 +38,10 @@ class Row:
     ratio: float = NAN
     ci: tuple = (NAN, NAN)
     ci_coverage: Optional[float] = None
+    # the (1 - 2 alpha) interval of the ratio: "same" is two one-sided tests
+    # at alpha each, that the ratio is above the band's low end and below
+    # its high end (Schuirmann), which is this interval inside the band
+    eq_ci: tuple = (NAN, NAN)
     p: Optional[float] = None
     p_adjusted: Optional[float] = None  # None: not adjusted (a single series)
     regimes: dict = field(default_factory=lambda: {"base": [], "new": []})
@@ -120,12 +124,22 @@ DECIDED = ("faster", "slower", "same", "higher", "lower") + tuple(
 DIFFERENCES = tuple(v for v in DECIDED if v != "same")
 
 
+def _as_speedup(ci, hib):
+    """A ratio's interval as an interval of the speedup (inverted where
+    lower is better)."""
+    lo, hi = ci
+    if hib is False and lo > 0 and hi > 0:
+        return 1.0 / hi, 1.0 / lo
+    return lo, hi
+
+
 def decide(row, threshold, alpha):
     """The verdict of a row with its (adjusted) p and its ratio CI.
 
     speedup s = ratio for higher-is-better units, 1/ratio otherwise.
     faster / slower: significant after adjustment and s beyond the
-    threshold; same: the whole CI of s within [1/(1+t), 1+t]; slightly
+    threshold; same: the (1 - 2 alpha) interval of s (row.eq_ci: two
+    one-sided tests at alpha) within [1/(1+t), 1+t]; slightly
     faster / slightly slower: significant after adjustment, the CI clear of
     1 and reaching out of the band, s inside it: a certain change of about
     the threshold or less, which no number of rounds would make `same` or
@@ -137,9 +151,10 @@ def decide(row, threshold, alpha):
     hib = higher_is_better(row.unit)
     names = ("higher", "lower") if hib is None else ("faster", "slower")
     s = speedup(row.ratio, row.unit)
-    lo, hi = row.ci
-    if hib is False and lo > 0 and hi > 0:
-        lo, hi = 1.0 / hi, 1.0 / lo
+    lo, hi = _as_speedup(row.ci, hib)
+    # "same": the equivalence interval (1 - 2 alpha) inside the band, where
+    # the row has one; a single launch a side keeps its own CIs' bounds
+    elo, ehi = _as_speedup(row.eq_ci, hib) if not math.isnan(row.eq_ci[0]) else (lo, hi)
     row.speedup = s
     band = (1.0 / (1.0 + threshold), 1.0 + threshold)
     p = row.p_decisive()
@@ -150,7 +165,7 @@ def decide(row, threshold, alpha):
         v = f"unstable: {row.unstable} regimes"
     elif p is not None and p < alpha and not band[0] <= s <= band[1]:
         v = names[0] if s > 1.0 else names[1]
-    elif not within and not math.isnan(lo) and band[0] <= lo and hi <= band[1]:
+    elif not within and not math.isnan(elo) and band[0] <= elo and ehi <= band[1]:
         v = "same"
     elif within and band[0] <= s <= band[1]:
         v = "same"
@@ -185,7 +200,7 @@ def _rounds_needed(d, alpha, threshold):
         return pairs_needed(sd, est, alpha)
     room = margin - abs(est)
     from statistics import NormalDist
-    z = NormalDist().inv_cdf(1 - alpha / 2)
+    z = NormalDist().inv_cdf(1 - alpha)  # "same" is one-sided at each end of the band
     return max(6, math.ceil(1.05 * (z * sd / room) ** 2))
 
 
@@ -228,7 +243,8 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none", same_l
         c = [(_probe_log(n[0]), _probe_log(b[0])) for b, n in kp]
         if all(x is not None and y is not None for x, y in c):
             d, row.covariate_slope = adjust_for_covariate(d, [x - y for x, y in c])
-    est, lo, hi, cov = hodges_lehmann(d, level)
+    est, ((lo, hi, cov), (elo, ehi, _)) = hodges_lehmann_levels(d, (level, 1.0 - 2.0 * alpha))
+    row.eq_ci = (math.exp(elo), math.exp(ehi))
     _, p, used, method = signed_rank(d)
     row.ratio, row.ci, row.ci_coverage, row.p = math.exp(est), (math.exp(lo), math.exp(hi)), cov, p
     row.test, row.d = "paired-signed-rank-" + method, d
@@ -251,6 +267,7 @@ def unpaired_row(bitems, nitems, alpha, threshold, level):
         _, p, method = mann_whitney(nv, bv)
         lo, hi, cov = ratio_ci(bv, nv, level)
         row.p, row.test, row.ci, row.ci_coverage = p, "mann-whitney-" + method, (lo, hi), cov
+        row.eq_ci = ratio_ci(bv, nv, 1.0 - 2.0 * alpha)[:2]
         if min_p_value(len(bv), len(nv)) >= alpha:
             row.note = (f"{len(bv)} vs {len(nv)} launches cannot reach p < {alpha:g}; "
                         "use at least 4 launches per side (--repeat)")

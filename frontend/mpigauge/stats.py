@@ -281,26 +281,37 @@ def hodges_lehmann(d, level=0.95):
     distribution (normal approximation above EXACT_MAX pairs). Returns
     (estimate, low, high, coverage); with too few pairs
     for `level`, the widest interval (min, max) and its coverage."""
+    est, ((lo, hi, cov),) = hodges_lehmann_levels(d, (level,))
+    return est, lo, hi, cov
+
+
+def hodges_lehmann_levels(d, levels):
+    """(estimate, [(low, high, coverage) per level]): hodges_lehmann's
+    intervals at several levels from one sort of the Walsh averages."""
     n = len(d)
     if n == 0:
         raise ValueError("hodges_lehmann of no differences")
     walsh = sorted((d[i] + d[j]) / 2.0 for i in range(n) for j in range(i, n))
     m = len(walsh)
     est = median(walsh)
-    if n > EXACT_MAX:
-        k, cov = _normal_rank(n * (n + 1) / 4.0, math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0), level)
-        return est, walsh[k - 1], walsh[m - k], cov
-    counts = _signed_rank_counts(n)
-    total = 2 ** n
-    best, cum = 1, 0.0
-    for k in range(1, m // 2 + 1):
-        cum += counts[k - 1]                       # P(T <= k - 1) * 2^n
-        if 1.0 - 2.0 * cum / total >= level:
-            best = k
-        else:
-            break
-    cov = 1.0 - 2.0 * sum(counts[:best]) / total
-    return est, walsh[best - 1], walsh[m - best], cov
+    out = []
+    counts = _signed_rank_counts(n) if n <= EXACT_MAX else None
+    for level in levels:
+        if counts is None:
+            k, cov = _normal_rank(n * (n + 1) / 4.0, math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0),
+                                  level)
+            out.append((walsh[k - 1], walsh[m - k], cov))
+            continue
+        total = 2 ** n
+        best, cum = 1, 0.0
+        for k in range(1, m // 2 + 1):
+            cum += counts[k - 1]                       # P(T <= k - 1) * 2^n
+            if 1.0 - 2.0 * cum / total >= level:
+                best = k
+            else:
+                break
+        out.append((walsh[best - 1], walsh[m - best], 1.0 - 2.0 * sum(counts[:best]) / total))
+    return est, out
 
 
 def adjust_pvalues(ps, method="bh"):

@@ -84,6 +84,21 @@ class TestVerdict(unittest.TestCase):
         self.assertEqual(mg.undecided([mg.Row(verdict="slightly faster"),
                                        mg.Row(verdict="unclear")]), [mg.Row(verdict="unclear")])
 
+    def test_same_is_two_one_sided_tests(self):
+        # "same": the (1 - 2 alpha) interval (eq_ci) inside the band
+        # [1/1.05, 1.05], where the 95% one may reach out of it (Schuirmann)
+        def row(ci, eq_ci, unit="us"):
+            return mg.decide(mg.Row(unit=unit, ratio=1.0, ci=ci, eq_ci=eq_ci, p=0.5,
+                                    p_adjusted=0.5), 0.05, 0.05).verdict
+        self.assertEqual(row((0.94, 1.06), (0.96, 1.04)), "same")
+        self.assertEqual(row((0.94, 1.06), (0.94, 1.04)), "unclear")   # speedup up to 1.064
+        self.assertEqual(row((0.94, 1.06), (0.96, 1.06)), "unclear")   # speedup down to 0.943
+        self.assertEqual(row((0.94, 1.06), (0.96, 1.04), "MB/s"), "same")
+        self.assertEqual(row((0.94, 1.06), (0.95, 1.04), "MB/s"), "unclear")  # 0.95 < 1/1.05
+        # a row without one (a single launch a side) decides on its CI
+        self.assertEqual(row((0.96, 1.04), (float("nan"), float("nan"))), "same")
+        self.assertEqual(row((0.94, 1.06), (float("nan"), float("nan"))), "unclear")
+
     def test_too_few_launches_is_unclear(self):
         base = [1.0, 1.01, 0.99]
         new = [2.0, 2.02, 1.98]
