@@ -116,6 +116,15 @@ def verdict(base, new, unit, threshold=0.05, alpha=0.05, base_ci=None, new_ci=No
     return decide(row, threshold, alpha)
 
 
+def is_regression(row):
+    """A row `--fail-on-regression` fails on: slower, or beyond the tolerance
+    on the worse side (one imported value a side: a tolerance check)."""
+    if row.verdict == "slower":
+        return True
+    return (row.verdict == "beyond tolerance" and higher_is_better(row.unit) is not None
+            and row.speedup < 1.0)
+
+
 SLIGHTLY = "slightly "
 # verdicts that settle a series (unclear and unstable do not)
 DECIDED = ("faster", "slower", "same", "higher", "lower") + tuple(
@@ -311,11 +320,12 @@ def _explanations(sides, row):
         for i, (la, r) in enumerate(items):
             if id(la) not in dropped and i in main:
                 continue
+            if not la.sentinels and la.run.get("imported"):
+                continue  # said once under the table (render.notes), not per launch
             why = rg.explain(sums.get(la.launch_id, {}), typical)
             where = f"round {la.round}" if la.round is not None else la.launch_id
             if not la.sentinels:
-                why = why or ("imported: no sentinels" if la.run.get("imported")
-                              else "no sentinels recorded")
+                why = why or "no sentinels recorded"
             out.append(f"{rs.label} {where}: {r['median']:.4g} {r.get('unit', '')}"
                        + (f": {why}" if why else ": the sentinels show nothing unusual"))
     return out

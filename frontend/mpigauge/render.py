@@ -63,6 +63,11 @@ def _regime_text(r):
 def notes(rows, base, new):
     """Sentences under a table: method notes, regimes, outliers."""
     out = []
+    bare = [s.label for s in (base, new)
+            if any(la.run.get("imported") and not la.sentinels for la in s.launches)]
+    if bare:
+        out.append(f"{' and '.join(dict.fromkeys(bare))}: imported, without sentinels: a launch "
+                   "outside its side's regime cannot be explained")
     for r in rows:
         if r.note and r.note not in out:
             out.append(r.note)
@@ -83,6 +88,10 @@ def notes(rows, base, new):
 
 def method_line(rows, base, new, threshold, alpha, control):
     paired = any(r.paired for r in rows)
+    if rows and all(r.single_value for r in rows):
+        return (f"ratio = {new.label} / {base.label}, one value a side without samples "
+                f"(imported): no test ran; each ratio is checked against the tolerance "
+                f"+-{threshold * 100:g}% (within or beyond tolerance)")
     ctl = {"bh": "Benjamini-Hochberg", "holm": "Holm", "none": "no"}[control]
     if paired:
         return (f"ratio = {new.label} / {base.label}, Hodges-Lehmann estimate over launches "

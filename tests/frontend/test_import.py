@@ -169,6 +169,33 @@ class ImportCommand(unittest.TestCase):
         self.assertNotIn(" same", out)
         self.assertIn("the ratio is all it gives", out)
 
+    def test_one_output_a_side_fails_beyond_the_tolerance_when_slower(self):
+        src = os.path.join(IMP, "osu74-openmpi-latency-1.txt")
+        scaled = {}
+        for name, factor in (("slow", 2.0), ("fast", 0.5)):
+            path = os.path.join(self.d, f"{name}.txt")
+            with open(src, encoding="utf-8") as f, open(path, "w", encoding="utf-8") as g:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) == 2 and parts[0].isdigit():
+                        line = f"{parts[0]:<10}{float(parts[1]) * factor:>16.2f}\n"
+                    g.write(line)
+            scaled[name] = self.imp(f"{name}.jsonl", [path])
+        b = self.imp("b1.jsonl", [src])
+        rc, out, err = h.cli("compare", b, scaled["slow"], "--fail-on-regression")
+        self.assertEqual(rc, 1, out)
+        self.assertIn("beyond the tolerance on the slower side", err)
+        self.assertIn("beyond tolerance", out)
+        # no test ran, and the header says so; the missing sentinels said once
+        self.assertIn("no test ran", out)
+        self.assertNotIn("Mann-Whitney", out)
+        self.assertNotIn("Benjamini", out)
+        self.assertEqual(out.count("without sentinels"), 1, out)
+        self.assertNotIn("imported: no sentinels", out)
+        rc, out, err = h.cli("compare", b, scaled["fast"], "--fail-on-regression")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("beyond tolerance", out)
+
     def history_shows(self, results, tag, bench, figure):
         """results added under tag; history show's 8-byte line of bench has figure."""
         db = os.path.join(self.d, "h.sqlite")
