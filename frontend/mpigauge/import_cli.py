@@ -12,7 +12,7 @@ import os
 import sys
 
 from .common import (EXIT_OK, UsageError, check_output_path, open_input, terminal_text, version,
-                     write_atomic)
+                     warn, write_atomic)
 from .importer import iter_imb, iter_osu
 
 PARSERS = {"osu": iter_osu, "imb": iter_imb}
@@ -99,9 +99,11 @@ def import_file(a, path, out):
     line by line, never whole): its summary line."""
     sha = _digest(path)
     names, n = set(), 0
+    foreign = [] if getattr(a, "end_at_foreign_line", False) else None
     with open_input(path, encoding="utf-8", newline="") as f:
         try:
-            for i, t in enumerate(PARSERS[a.suite](f)):
+            tables = iter_osu(f, foreign) if a.suite == "osu" else PARSERS[a.suite](f)
+            for i, t in enumerate(tables):
                 run = run_record(t, path, sha, i, a)
                 out.write(json.dumps(run, sort_keys=True) + "\n")
                 out.writelines(json.dumps(r, sort_keys=True) + "\n"
@@ -109,7 +111,11 @@ def import_file(a, path, out):
                 names.add(t.benchmark)
                 n += 1
         except ValueError as e:
-            raise UsageError(f"{path}: {e}; nothing written") from None
+            hint = (" (--end-at-foreign-line ends a table at a line that is not a row, with a "
+                    "warning)" if a.suite == "osu" and foreign is None else "")
+            raise UsageError(f"{path}: {e}; nothing written{hint}") from None
+    for w in foreign or []:
+        warn(f"{path}: {w}")
     if not n:
         raise UsageError(f"{path}: no {a.suite.upper()} table with rows found; nothing written")
     return f"{path}: {n} table{'s' if n != 1 else ''} ({', '.join(sorted(names))})"
@@ -160,5 +166,9 @@ def add_parser(sub):
     c.add_argument("--ranks", type=int, metavar="N",
                    help="the process count, where the output does not say it (OSU's tables)")
     c.add_argument("--nodes", type=int, metavar="N", help="the node count, if known")
+    c.add_argument("--end-at-foreign-line", action="store_true",
+                   help="osu: a line inside a table that is not one of its rows (a site log's "
+                   "date, a launcher's message) ends the table there, with a warning, "
+                   "instead of refusing the file")
     c.add_argument("-q", "--quiet", action="store_true", help="no summary on standard error")
     c.set_defaults(func=cmd_import)

@@ -248,13 +248,24 @@ def parse_osu(text):
     return list(iter_osu(text))
 
 
-def iter_osu(text):
+def iter_osu(text, foreign=None):
     """The tables of one OSU output, a text or an open file, each as soon as
     it ends: a file of any length is read line by line, one table in memory
-    at a time (ValueError: what does not fit)."""
+    at a time (ValueError: what does not fit). foreign, a list: a line in a
+    table that is not one of its rows (a site log's `date`, a launcher's
+    message) ends the table there instead, and what was left is appended
+    to the list, one sentence a line."""
     st = _OsuState()
     for lineno, line in enumerate(_lines(text), 1):
-        _osu_line(st, line, lineno)
+        try:
+            _osu_line(st, line, lineno)
+        except ValueError as e:
+            if foreign is None or st.cols is None or line.startswith("#"):
+                raise
+            _osu_close(st)
+            st.cols = None
+            foreign.append(f"{e}: {line.strip()[:80]!r} is not a row: the table ends "
+                           "at the line before")
         yield from st.tables
         st.tables = []
     _osu_close(st)

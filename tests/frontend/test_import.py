@@ -240,6 +240,35 @@ class ImportCommand(unittest.TestCase):
                             for r in series), [r["verdict"] for r in series])
         self.history_shows(out, "impi", "imb_pingpong", r"0\.490")
 
+    def test_a_foreign_line_ends_the_table_when_asked(self):
+        log = os.path.join(self.d, "site.log")
+        with open(log, "w", encoding="utf-8") as f:
+            f.write("Sun Nov 29 10:00:01 UTC 2026\n# OSU MPI Latency Test v7.4\n"
+                    "# Datatype: MPI_CHAR.\n# Size       Avg Latency(us)\n"
+                    "1                       0.19\n2                       0.18\n"
+                    "[vm:01234] 1 more process has sent help message help-mpi-btl-base.txt\n"
+                    "4                       0.18\n"
+                    "# OSU MPI Bandwidth Test v7.4\n# Size      Bandwidth (MB/s)\n"
+                    "1                       4.50\n")
+        out = os.path.join(self.d, "o.jsonl")
+        rc, _, err = h.cli("import", "osu", log, "-o", out)
+        self.assertEqual(rc, 2)
+        self.assertIn("line 7: 9 fields under 2 column titles; nothing written "
+                      "(--end-at-foreign-line", err)
+        self.assertFalse(os.path.exists(out))
+        rc, _, err = h.cli("import", "osu", log, "-o", out, "--end-at-foreign-line")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("line 7: 9 fields under 2 column titles: '[vm:01234] 1 more process", err)
+        self.assertIn("the table ends at the line before", err)
+        with open(out, encoding="utf-8") as f:
+            recs = [json.loads(x) for x in f]
+        res = [(r["benchmark"], r["size_bytes"], r["median"]) for r in recs
+               if r["type"] == "result"]
+        # the latency table's two rows before the foreign line; its third row
+        # (after it) is left out; the next table is whole
+        self.assertEqual(res, [("osu_latency", 1, 0.19), ("osu_latency", 2, 0.18),
+                               ("osu_bw", 1, 4.5)])
+
     def test_a_file_that_does_not_parse_writes_nothing(self):
         bad = os.path.join(self.d, "bad.txt")
         with open(bad, "w", encoding="utf-8") as f:
