@@ -74,6 +74,23 @@ def bookkeeping(name):
     return any(name.endswith(m) if m.startswith("_") else m in name for m in BOOKKEEPING)
 
 
+# what the release studies found to move figures (doc/releases.md): the
+# protocols' limits (eager, rendezvous, shared-memory cells, thresholds),
+# then how a rank waits and progresses (MPICH 5.0.0's yield); named first
+# among the differences, in this order, the rest by name
+TELLING = (("EAGER", "RNDV", "RENDEZVOUS", "CELL", "THRESH", "MAX_MSG", "LIMIT", "SEND_SIZE",
+            "FRAG"),
+           ("YIELD", "PROGRESS", "POLL", "SPIN", "ASYNC", "WAIT", "SLEEP"))
+
+
+def telling(name):
+    """The rank of a control variable's name among the differences: 0 a
+    protocol limit, 1 waiting and progress, 2 anything else."""
+    up = name.upper()
+    return next((i for i, words in enumerate(TELLING) if any(w in up for w in words)),
+                len(TELLING))
+
+
 def show_value(v):
     return repr(v) if v == "" or v.strip() != v or " " in v else v
 
@@ -88,9 +105,11 @@ def _lines(changed, only_a, only_b, la, lb, shown):
         only_a = {k: v for k, v in only_a.items() if not bookkeeping(k)}
         only_b = {k: v for k, v in only_b.items() if not bookkeeping(k)}
         skip = n - len(changed) - len(only_a) - len(only_b)
-    out = [f"{k} {show_value(x)} -> {show_value(y)}" for k, x, y in changed]
-    out += [f"{k} {show_value(v)} only in {la}" for k, v in only_a.items()]
-    out += [f"{k} {show_value(v)} only in {lb}" for k, v in only_b.items()]
+    def by(kv):
+        return telling(kv[0]), kv[0]
+    out = [f"{k} {show_value(x)} -> {show_value(y)}" for k, x, y in sorted(changed, key=by)]
+    out += [f"{k} {show_value(v)} only in {la}" for k, v in sorted(only_a.items(), key=by)]
+    out += [f"{k} {show_value(v)} only in {lb}" for k, v in sorted(only_b.items(), key=by)]
     if skip:
         out.append(f"{skip} component versions and installation paths differ too")
     if shown is not None and len(out) > shown:

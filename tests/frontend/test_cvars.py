@@ -81,6 +81,20 @@ class Differences(unittest.TestCase):
         self.assertIn("pml_ob1_major_version 4 -> 5",
                       " ".join(mg.cvars.differences(base, new, shown=None)))
 
+    def test_protocol_limits_then_waiting_then_the_rest_by_name(self):
+        a = {"MPIR_CVAR_CH4_CMA_ENABLE": "1", "MPIR_CVAR_ASYNC_PROGRESS": "0",
+             "MPIR_CVAR_CH4_SHM_POSIX_EAGER_MAX_MSG_SIZE": "69632", "MPIR_CVAR_BCAST_ALGO": "auto",
+             "MPIR_CVAR_CH4_YIELD_WHILE_WAITING": "0"}
+        b = {k: v + "9" for k, v in a.items()}
+        base, new = self.sides(a, b, "MPICH 4.3.2", "MPICH 5.0.0")
+        self.assertEqual([x.split(": ", 1)[1].split()[0] for x in mg.cvars.differences(base, new)],
+                         ["MPIR_CVAR_CH4_SHM_POSIX_EAGER_MAX_MSG_SIZE",
+                          "MPIR_CVAR_ASYNC_PROGRESS", "MPIR_CVAR_CH4_YIELD_WHILE_WAITING",
+                          "MPIR_CVAR_BCAST_ALGO", "MPIR_CVAR_CH4_CMA_ENABLE"])
+        self.assertEqual([mg.cvars.telling(n) for n in ("btl_sm_eager_limit",
+                          "pml_ob1_rndv_pipeline_send_length", "mpi_yield_when_idle",
+                          "coll_han_priority")], [0, 0, 1, 2])
+
     def test_the_same_set_says_nothing_and_explanations_put_cvars_first(self):
         base, new = self.sides(OLD, OLD)
         self.assertEqual(mg.cvars.differences(base, new), [])
