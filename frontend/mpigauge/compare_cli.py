@@ -41,8 +41,7 @@ def cmd_compare(a):
             extra.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
                          f"= {a.alpha:g} / {looks}")
         if not rows:
-            extra.append(f"nothing in common between {base.label} and {new.label} "
-                         "(same benchmark, variant, ranks, options, size and unit)")
+            extra.append(nothing_in_common(base, new))
         c = comparison(base, new, rows, ob, on, extra)
         for w in c.warnings:    # what differs is said once, with the table
             warn(w)
@@ -79,6 +78,26 @@ def cmd_compare(a):
               file=sys.stderr)
         return EXIT_FAIL
     return EXIT_OK
+
+
+def nothing_in_common(base, new):
+    """Why two sides share no series: what they match on, and when one side
+    is imported (OSU's or IMB's figures) and the other mpigauge's own, that
+    the two never share one."""
+    def benches(s):
+        return sorted({la.run.get("benchmark") or "?" for la in s.launches})
+
+    def imported(s):
+        return any(la.run.get("imported") for la in s.launches)
+    why = (f"nothing in common between {base.label} and {new.label} (series match by "
+           "benchmark, variant, ranks, options, size and unit)")
+    if imported(base) != imported(new):
+        imp, own = (base, new) if imported(base) else (new, base)
+        why += (f": {imp.label} is imported ({', '.join(benches(imp)[:4])}: OSU's or IMB's own "
+                f"figures under their programs' names and options), {own.label} mpigauge's own "
+                f"results ({', '.join(benches(own)[:4])}); an imported output is compared with "
+                "other imported outputs of the same program (doc/import.md)")
+    return why
 
 
 def profile_lines(a, base, news, threshold):

@@ -196,6 +196,17 @@ class ImportCommand(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertIn("beyond tolerance", out)
 
+    def test_imported_against_mpigauge_says_why_nothing_is_compared(self):
+        b = self.imp("b1.jsonl", [os.path.join(IMP, "osu74-openmpi-latency-1.txt")])
+        own = os.path.join(self.d, "own.jsonl")
+        with open(own, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(r) + "\n" for r in h.synthetic_set("Open MPI 4.1.4", {}))
+        rc, _, err = h.cli("compare", b, own)
+        self.assertEqual(rc, 2)
+        self.assertRegex(err, r"is imported \(osu_latency: OSU's or IMB's own figures under "
+                         r"their programs' names and options\), .* mpigauge's own results "
+                         r"\(bw, latency\)")
+
     def history_shows(self, results, tag, bench, figure):
         """results added under tag; history show's 8-byte line of bench has figure."""
         db = os.path.join(self.d, "h.sqlite")
