@@ -88,14 +88,20 @@ run "$work/r.out" "$work/r.err" 3 osu_latency -m 8 -i 10
 r=$?
 run "$work/h.out" "$work/h.err" 2 osu_latency -h
 h=$?
-# (one message from mpigauge; Open MPI's mpirun adds its own about the exit)
+# mpigauge's -o FILE under the OSU name, as doc/osu.md says
+run "$work/o.out" "$work/o.err" 2 osu_latency -m 8 -i 10 -x 2 -o "$work/o.jsonl"
+o=$?
+# (one message from mpigauge, naming the OSU program; Open MPI's mpirun
+# adds its own about the exit)
 if [ $u -eq 1 ] && [ "$(grep -c "error:" "$work/u.err")" -eq 1 ] && [ $r -eq 1 ] && [ $h -eq 0 ] &&
+    grep -q "^mpigauge_latency: error: osu_latency: graphs (-G)" "$work/u.err" &&
+    [ $o -eq 0 ] && grep -q '"type":"result"' "$work/o.jsonl" &&
     grep -q "^Usage: mpirun -n 2 osu_latency " "$work/h.out" &&
     grep -q "^Exit codes (as the OSU Micro-Benchmarks'): 0 ok, 1 any failure" "$work/h.out" &&
     ! grep -q "not applicable\|internal error" "$work/h.out"; then
-    ok "exit codes: -G refused (1, one line), 3 ranks for a pair (1), -h (0) says OSU's codes only"
+    ok "exit codes: -G refused (1, one line naming osu_latency), 3 ranks for a pair (1), -h (0) says OSU's codes only; -o FILE written"
 else
-    notok "exit codes: -G $u, 3 ranks $r, -h $h" "$work/u.err" "$work/r.err"
+    notok "exit codes: -G $u, 3 ranks $r, -h $h, -o $o" "$work/u.err" "$work/r.err" "$work/o.err"
 fi
 
 # 8: non-blocking: the overlap phase with Compute, Pure Comm. and Overlap

@@ -347,8 +347,12 @@ int mg_main(const mg_bench *b, int argc, char **argv)
     if (e == NULL)
         return main_with(b, argc, argv, NULL);
     /* OSU's exit codes: 0, or 1 for a usage error and every failure */
-    if (mg_osu_translate(e, argc, argv, &o, err, sizeof err) != 0)
-        return mg_osu_exit(mg_main_refuse(b->id.name, "usage", MG_EXIT_USAGE, err, argc, argv));
+    if (mg_osu_translate(e, argc, argv, &o, err, sizeof err) != 0) {
+        /* the program as the user named it leads the message */
+        char msg[MG_ERRLEN + 64];
+        snprintf(msg, sizeof msg, "%s: %s", e->osu, err);
+        return mg_osu_exit(mg_main_refuse(b->id.name, "usage", MG_EXIT_USAGE, msg, argc, argv));
+    }
     rc = main_with(b, o.argc, o.argv, &o);
     mg_osu_free(&o);
     return mg_osu_exit(rc);

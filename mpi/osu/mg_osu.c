@@ -404,6 +404,18 @@ static int long_option(state *s, int argc, char **argv, int *i)
     return 0;
 }
 
+/* mpigauge's -o FILE (or -oFILE) under an OSU name, where no OSU program
+ * has a letter o: passed on as it is. */
+static int own_output(state *s, int argc, char **argv, int *i)
+{
+    if (argv[*i][2] == '\0' && *i + 1 >= argc)
+        return fail(s, "option requires an argument -- 'o'");
+    mg_argv_push(&s->opt, argv[*i]);
+    if (argv[*i][2] == '\0')
+        mg_argv_push(&s->opt, argv[++*i]);
+    return 0;
+}
+
 /* One cluster of letters ("-c", "-m8", "-cf"); *i moves past a separate
  * argument. */
 static int letters(state *s, int argc, char **argv, int *i)
@@ -411,6 +423,8 @@ static int letters(state *s, int argc, char **argv, int *i)
     for (const char *p = argv[*i] + 1; *p; ++p) {
         const char *spec = strchr(facts[s->e->kind].letters, *p);
         const char *v = NULL;
+        if (*p == 'o' && spec == NULL && p == argv[*i] + 1) /* mpigauge's -o FILE, -oFILE */
+            return own_output(s, argc, argv, i);
         if (*p == ':' || spec == NULL)
             return fail(s, "invalid option -- '%c'", *p);
         if (spec[1] == ':' && spec[2] == ':') /* an optional argument: attached */

@@ -154,3 +154,19 @@ TEST(Osu, BadValuesAreRefusedAsOsuRefusesThem)
     }
     EXPECT_NE(translate("osu_latency", {"-D", "CONT"}), "");
 }
+
+// mpigauge's -o FILE works under the OSU names as --output FILE does: no
+// OSU program has a letter o, so it passes on as given
+TEST(Osu, OwnOutputPassesOn)
+{
+    std::string err;
+    const std::string plain = translate("osu_latency", {"-m", "8"});
+    EXPECT_EQ(translate("osu_latency", {"-o", "out.jsonl", "-m", "8"}), plain + " -o out.jsonl");
+    EXPECT_EQ(translate("osu_latency", {"-oout.jsonl", "-m", "8"}), plain + " -oout.jsonl");
+    EXPECT_EQ(translate("osu_allreduce", {"-o", "a.jsonl"}),
+              translate("osu_allreduce", {}) + " -o a.jsonl");
+    EXPECT_EQ(translate("osu_latency", {"-o"}, &err), "");
+    EXPECT_EQ(err, "option requires an argument -- 'o'");
+    EXPECT_EQ(translate("osu_latency", {"-q"}, &err), "");
+    EXPECT_EQ(err, "invalid option -- 'q'");
+}
