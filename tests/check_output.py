@@ -142,9 +142,14 @@ def check_host(r, run, where):
     need(h["busiest_rank"] is None or 0 <= h["busiest_rank"] < run["nranks"],
          f"{where}: host busiest_rank {h['busiest_rank']}")
     # the CPU of the timed work never exceeds its wall time (a rank is one thread
-    # here; bench/host_cost.py), within the readings' jitter, on rows of many iterations
+    # here; bench/host_cost.py), within the readings' jitter, on rows of many
+    # iterations; timed call by call (collectives), a reading brackets one call,
+    # and calls of a few microseconds are the size of its jitter (1.45 seen at
+    # 1.4 us with the machine busy): checked from 20 us a call
     util = h["cpu_util"]
-    need(util is None or (r.get("iterations") or 0) < 1000 or util <= HOST_UTIL_MAX,
+    per_call = ((run.get("options") or {}).get("time_mode") == "call")
+    small = (r.get("iterations") or 0) < 1000 or (per_call and (r.get("median") or 0) < 20)
+    need(util is None or small or util <= HOST_UTIL_MAX,
          f"{where}: host cpu_util {util} above {HOST_UTIL_MAX} ({r.get('iterations')} "
          "iterations): CPU counted outside the timed work")
 
