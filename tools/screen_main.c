@@ -535,8 +535,11 @@ static void library_line(char *dst, size_t size)
     char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
     int len = 0;
     MG_MPI_CHECK(MPI_Get_library_version(lib, &len));
-    lib[strcspn(lib, "\n")] = '\0';
-    snprintf(dst, size, "%s", lib);
+    size_t n = strcspn(lib, "\n");
+    if (n >= size)
+        n = size - 1;
+    memcpy(dst, lib, n);
+    dst[n] = '\0';
 }
 
 int main(int argc, char **argv)
