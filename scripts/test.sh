@@ -23,7 +23,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 t_start=$(date +%s)
 # A stage's heading with the seconds since the start: what each stage costs
-# of the suite's budget (45 minutes on 2 cores).
+# of the suite's budget (50 minutes on 2 cores).
 stage() { echo "== $* [$(($(date +%s) - t_start)) s]"; }
 MG_WERROR=${MG_WERROR:-1}
 export MG_WERROR
