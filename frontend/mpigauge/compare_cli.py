@@ -15,7 +15,7 @@ def _sequential_alpha(sets, alpha):
 
 
 def cmd_compare(a):
-    from .compare import compare_sets, comparison, parse_threshold
+    from .compare import compare_sets, comparison, is_regression, parse_threshold
     from .render import (html_page, render_html_comparisons, render_json, render_markdown,
                          render_text)
     from .results import load_inputs
@@ -71,7 +71,6 @@ def cmd_compare(a):
         sys.stdout.write(doc)
     if not any(c[2] for c in comparisons):
         return EXIT_USAGE
-    from .compare import is_regression
     if a.fail_on_regression and any(is_regression(r) for c in comparisons for r in c[2]):
         print("mpigauge compare: regression: at least one benchmark and size is slower "
               "(or beyond the tolerance on the slower side, one imported value a side)",

@@ -296,13 +296,13 @@ def hodges_lehmann_levels(d, levels):
     est = median(walsh)
     out = []
     counts = _signed_rank_counts(n) if n <= EXACT_MAX else None
+    total = 2 ** n
     for level in levels:
         if counts is None:
             k, cov = _normal_rank(n * (n + 1) / 4.0, math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0),
                                   level)
             out.append((walsh[k - 1], walsh[m - k], cov))
             continue
-        total = 2 ** n
         best, cum = 1, 0.0
         for k in range(1, m // 2 + 1):
             cum += counts[k - 1]                       # P(T <= k - 1) * 2^n

@@ -19,17 +19,20 @@ ls -S "$here"/test_*.py | while read -r f; do basename "$f" .py; done |
     xargs -P "$jobs" -I{} sh -c 'cd "$1" && "$2" -m unittest -v "$3" >"$4/$3.log" 2>&1; echo $? >"$4/$3.rc"' \
         sh "$here" "$py" {} "$logs"
 status=0 ran=0 fails=0 errors=0 skipped=0
+num() { # NAME -> the count NAME=N of the file's unittest summary, or 0
+    v=$(printf '%s\n' "$summary" | sed -n "s/.*$1=\([0-9]*\).*/\1/p")
+    echo "${v:-0}"
+}
 for f in "$here"/test_*.py; do
     m=$(basename "$f" .py)
     cat "$logs/$m.log" 2>/dev/null
     rc=$(cat "$logs/$m.rc" 2>/dev/null) || rc=99
     n=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$logs/$m.log" 2>/dev/null | tail -n1)
     summary=$(grep -E '^(OK|FAILED)( \(|$)' "$logs/$m.log" 2>/dev/null | tail -n1)
-    num() { printf '%s\n' "$summary" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
     ran=$((ran + ${n:-0}))
-    fails=$((fails + $(num failures | grep . || echo 0)))
-    errors=$((errors + $(num errors | grep . || echo 0)))
-    skipped=$((skipped + $(num skipped | grep . || echo 0)))
+    fails=$((fails + $(num failures)))
+    errors=$((errors + $(num errors)))
+    skipped=$((skipped + $(num skipped)))
     if [ "$rc" -ne 0 ]; then
         status=1
         # a file that died before its summary counts as one error
