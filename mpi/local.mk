@@ -15,7 +15,7 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/mg_bench.h \
 	mpi/driver/mg_driver.c mpi/driver/mg_run.h mpi/driver/mg_config.c mpi/driver/mg_plan.c \
 	mpi/driver/mg_session.c mpi/driver/mg_measure.c mpi/driver/mg_sweep.c \
-	mpi/driver/mg_output.c mpi/driver/mg_outfile.c mpi/driver/mg_group_mpi.c \
+	mpi/driver/mg_output.c mpi/driver/mg_group_mpi.c \
 	mpi/driver/mg_turns.c mpi/driver/mg_turns.h \
 	mpi/observe/mg_observe.c mpi/observe/mg_observe.h mpi/observe/mg_observers.c \
 	mpi/observe/obs_hostcost.c mpi/observe/obs_pvars.c mpi/observe/obs_per_rank.c \

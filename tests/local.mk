@@ -28,6 +28,7 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/test_matrix.cc \
 	tests/unit/test_footprint.cc \
 	tests/unit/test_memlimit.cc \
+	tests/unit/test_outfile.cc \
 	tests/unit/test_outname.cc \
 	tests/unit/test_overlap.cc \
 	tests/unit/test_pairing.cc \

@@ -87,14 +87,38 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
         [ -x "$d/mpigauge_$prog" ] && { prog_path="$d/mpigauge_$prog"; break; }
     done
     [ -n "$prog_path" ] || prog_path="mpigauge_$prog (not found in $MG_BINDIR)"
+    # Open MPI 4.1.4 (Debian's) crashes inside the library in about 2.5% of
+    # launches of the threaded programs (mbw_mr_mt, 4 ranks of 2 threads at
+    # 1 MiB: 6 of 240 launches; a call through a NULL convertor function in
+    # mca_pml_ob1_recv_request_progress_match, or MPI_Isend reading a
+    # communicator without its group), 1 of 320 without CMA single copy, and
+    # Open MPI 5.0.11 0 of 150 with the same program (doc/threads.md). Its
+    # threaded cases run without single copy, and a launch that such a
+    # library kills with a signal runs once more, said in the TAP line.
+    lib_env=""
+    retry=0
+    case "$MG_MPI_FLAVOR:$prog" in
+    openmpi:*_mt)
+        lib_env="OMPI_MCA_btl_vader_single_copy_mechanism=none"
+        case "${MG_MPI_LIBRARY:-}" in "openmpi 4.1."*) retry=1 ;; esac ;;
+    esac
     start=$(date +%s)
-    # shellcheck disable=SC2086
-    timeout -k 10 "$limit" "$MPIEXEC" $MPIEXEC_FLAGS -n "$np" \
-        "$prog_path" $args >"$work/$id.out" 2>"$work/$id.err" </dev/null
-    rc=$?
+    note=""
+    while :; do
+        # shellcheck disable=SC2086
+        timeout -k 10 "$limit" env $lib_env "$MPIEXEC" $MPIEXEC_FLAGS -n "$np" \
+            "$prog_path" $args >"$work/$id.out" 2>"$work/$id.err" </dev/null
+        rc=$?
+        if [ "$retry" = 1 ] && [ "$rc" -gt 128 ] && [ "$rc" -ne 137 ] && [ "$rc" -lt 160 ]; then
+            retry=0
+            note=" # run again: the first launch died of signal $((rc - 128)) in Open MPI 4.1 (a known threading crash)"
+            rm -f "$out"
+            continue
+        fi
+        break
+    done
     secs=$(( $(date +%s) - start ))
     why=""
-    note=""
     if [ "$rc" -eq 124 ] && [ "$known_hang" = 1 ] && [ "$expect" -eq 0 ]; then
         note=" # known MPICH finalize hang after complete output"
         rc=0
@@ -111,7 +135,7 @@ grep -v '^[[:space:]]*\(#\|$\)' "$MG_CASES" | while read -r id np prog expect ch
         echo "ok $n - $id (${secs}s)$note"
     else
         echo "not ok $n - $id (${secs}s): $why"
-        echo "# command: $MPIEXEC $MPIEXEC_FLAGS -n $np mpigauge_$prog $args"
+        echo "# command: ${lib_env:+$lib_env }$MPIEXEC $MPIEXEC_FLAGS -n $np mpigauge_$prog $args"
         sed 's/^/#   out: /' "$work/$id.out" | head -15
         sed 's/^/#   err: /' "$work/$id.err" | head -15
     fi

@@ -17,7 +17,8 @@
 #include "mg_binding.h"
 #include "mg_exit.h"
 #include "mg_group.h"
-#include "mg_run.h"
+#include "mg_opts.h"
+#include "mg_outfile.h"
 
 #include "config.h"
 
@@ -183,14 +184,10 @@ static int refuse(const sc_run *s, int code, const char *msg)
 /* Every unit's link rate: its own node's (mg_link_of_node), or --link-gbps. */
 static void gather_links(sc_run *s)
 {
-    mg_link mine = {"", 0, 0}, *all = calloc((size_t)s->nranks, sizeof *all);
+    mg_link *all = mg_mpi_gather_links(MPI_COMM_WORLD);
     s->link = calloc((size_t)s->nunits, sizeof *s->link);
-    if (!all || !s->link)
+    if (!s->link)
         MG_MPI_CHECK(MPI_ERR_NO_MEM);
-    if (mg_link_of_node(&mine) != 0)
-        memset(&mine, 0, sizeof mine);
-    MG_MPI_CHECK(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
-                               MPI_COMM_WORLD));
     for (int u = 0; u < s->nunits; ++u) {
         s->link[u] = all[s->unit_rank[u]];
         if (s->o.link_gbps > 0) {
@@ -448,10 +445,10 @@ static int analyse(sc_run *s, sc_verdict *v)
 }
 
 /* Rank 0 writes, to -o FILE (complete or not at all) or standard output;
- * collective over ctx's group when there is a file. The exit code. */
-static int output(sc_run *s, const sc_verdict *v, const mg_ctx *ctx, int rc)
+ * collective over g when there is a file. The exit code. */
+static int output(sc_run *s, const sc_verdict *v, const mg_group *g, int rc)
 {
-    char err[MG_ERRLEN] = "";
+    char err[MG_OUT_ERRLEN] = "";
     mg_out_file out = {0};
     if (s->o.output == NULL) {
         if (s->rank == 0) {
@@ -460,7 +457,7 @@ static int output(sc_run *s, const sc_verdict *v, const mg_ctx *ctx, int rc)
         }
         return rc;
     }
-    if (!mg_out_open(&out, s->o.output, ctx, err))
+    if (!mg_out_open(&out, s->o.output, g, err))
         return refuse(s, MG_EXIT_USAGE, err);
     if (s->rank == 0) {
         sc_write(s, v, out.f);
@@ -473,14 +470,14 @@ static int output(sc_run *s, const sc_verdict *v, const mg_ctx *ctx, int rc)
 }
 
 /* The screen after the options: every rank's exit code. */
-static int screen(sc_run *s, mg_ctx *ctx)
+static int screen(sc_run *s, const mg_group *g)
 {
-    char err[MG_ERRLEN] = "";
+    char err[MG_OUT_ERRLEN] = "";
     sc_verdict v[SC_NMETRICS] = {0};
     int rc = plan(s);
     if (rc != 0)
         return rc;
-    if (s->o.output && !mg_out_check(s->o.output, ctx, err))
+    if (s->o.output && !mg_out_check(s->o.output, g, err))
         return refuse(s, MG_EXIT_USAGE, err);
     MG_MPI_CHECK(MPI_Comm_split(MPI_COMM_WORLD, s->unit >= 0 ? 0 : MPI_UNDEFINED,
                                 s->unit >= 0 ? s->unit : 0, &s->ucomm));
@@ -502,7 +499,7 @@ static int screen(sc_run *s, mg_ctx *ctx)
     }
     MG_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD));
     if (rc == MG_EXIT_OK || rc == SC_EXIT_FOUND || (rc == SC_EXIT_UNCLEAR && s->reps > 0))
-        rc = output(s, v, ctx, rc);
+        rc = output(s, v, g, rc);
     MG_MPI_CHECK(MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD));
     for (int m = 0; m < SC_NMETRICS; ++m) {
         free(v[m].pairs);
@@ -545,21 +542,19 @@ static void library_line(char *dst, size_t size)
 int main(int argc, char **argv)
 {
     sc_run s = {0};
-    mg_ctx ctx = {0};
+    mg_group world_group;
     MPI_Comm world = MPI_COMM_WORLD;
     int rc, done = 0;
-    mg_out_guard_start(mg_output_requested(argc, argv));
+    mg_out_guard_start(mg_opts_last_value(argc, argv, 'o', "output"));
     MG_MPI_CHECK(MPI_Init(&argc, &argv));
     MG_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &s.rank));
     MG_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &s.nranks));
-    ctx.rank = s.rank;
-    ctx.nranks = s.nranks;
-    mg_group_mpi(&ctx.drv.group, &world);
+    mg_group_mpi(&world_group, &world);
     library_line(s.library, sizeof s.library);
     rc = parse(&s, argc, argv, &done);
     if (rc == 0 && !done) {
         find_units(&s);
-        rc = screen(&s, &ctx);
+        rc = screen(&s, &world_group);
     }
     release(&s);
     mg_out_guard_stop();

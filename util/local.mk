@@ -24,6 +24,7 @@ util_libmgutil_a_SOURCES = \
 	util/mg_memlimit.c util/mg_memlimit.h \
 	util/mg_footprint.c util/mg_footprint.h \
 	util/mg_opts_json.c util/mg_opts_json.h \
+	util/mg_outfile.c util/mg_outfile.h \
 	util/mg_outname.c util/mg_outname.h \
 	util/mg_pairing.c util/mg_pairing.h \
 	util/mg_screen.c util/mg_screen.h \

@@ -435,3 +435,26 @@ void mg_opts_help(FILE *f, const mg_opt_table *tables, size_t ntables)
         }
     }
 }
+
+/* The last value of an option in argv, read without the option parser
+ * (-S V, -SV, --long V, --long=V; short 0: none), for what must be known
+ * when the options fail to parse. */
+const char *mg_opts_last_value(int argc, char **argv, char short_name, const char *long_name)
+{
+    const char *v = NULL;
+    const size_t n = strlen(long_name);
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, long_name, n) == 0 && a[2 + n] == '=')
+            v = a + 3 + n;
+        else if (((a[0] == '-' && a[1] == '-' && strcmp(a + 2, long_name) == 0) ||
+                  (short_name && a[0] == '-' && a[1] == short_name && !a[2])) &&
+                 i + 1 < argc)
+            v = argv[++i];
+        else if (short_name && a[0] == '-' && a[1] == short_name && a[2])
+            v = a + 2;
+    }
+    return v;
+}

@@ -87,6 +87,12 @@ int mg_opts_parse(const mg_opt_table *tables, size_t ntables, int argc, char *co
 /* Print one line per option. */
 void mg_opts_help(FILE *f, const mg_opt_table *tables, size_t ntables);
 
+/* The last value of an option in argv, read without the option parser
+ * (-S V, -SV, --long V, --long=V, none after "--"; short_name 0: no short
+ * form), or NULL: for what must be known when the options fail to parse
+ * (the -o file's guard, --turns). */
+const char *mg_opts_last_value(int argc, char **argv, char short_name, const char *long_name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -52,32 +52,9 @@ int mg_json_requested(int argc, char **argv)
     return json;
 }
 
-/* The last value of an option in argv, read without the option parser
- * (-S V, -SV, --long V, --long=V; short 0: none), for what must be known
- * when the options fail to parse. */
-static const char *option_value(int argc, char **argv, char short_name, const char *long_name)
-{
-    const char *v = NULL;
-    const size_t n = strlen(long_name);
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0)
-            break;
-        if (a[0] == '-' && a[1] == '-' && strncmp(a + 2, long_name, n) == 0 && a[2 + n] == '=')
-            v = a + 3 + n;
-        else if (((a[0] == '-' && a[1] == '-' && strcmp(a + 2, long_name) == 0) ||
-                  (short_name && a[0] == '-' && a[1] == short_name && !a[2])) &&
-                 i + 1 < argc)
-            v = argv[++i];
-        else if (short_name && a[0] == '-' && a[1] == short_name && a[2])
-            v = a + 2;
-    }
-    return v;
-}
-
 const char *mg_output_requested(int argc, char **argv)
 {
-    return option_value(argc, argv, 'o', "output");
+    return mg_opts_last_value(argc, argv, 'o', "output");
 }
 
 /* --turns: parsed even when the rest of the plan failed (the group must learn
@@ -89,7 +66,7 @@ static void plan_turns(mg_plan *p)
     if (p->cfg.turns == NULL && p->failed)
         /* a launch whose options fail to parse must still join its group,
          * to tell it that it is done */
-        p->cfg.turns = option_value(p->argc, p->argv, 0, "turns");
+        p->cfg.turns = mg_opts_last_value(p->argc, p->argv, 0, "turns");
     if (p->cfg.turns == NULL)
         return;
     p->has_turns = mg_turns_parse(p->cfg.turns, &p->turns, err, sizeof err) == 0;

@@ -46,6 +46,7 @@
 #include "mg_multirail.h"
 #include "mg_observe.h"
 #include "mg_osu.h"
+#include "mg_outfile.h"
 #include "mg_policy.h"
 #include "mg_prov.h"
 #include "mg_size.h"
@@ -55,21 +56,13 @@
 #include <stdio.h>
 
 #define MG_ERRLEN 512
+_Static_assert(MG_ERRLEN == MG_OUT_ERRLEN, "the -o file's messages are a run's messages");
 #define MG_MAX_VARIANTS 1024
 #define MG_CALL_BATCH 64
 /* MG_CALL_BATCH: MG_TIME_CALL's calls per batch between decisions;
  * MG_MAX_BENCH_OPTS: rows of a benchmark's option table */
 #define MG_MAX_BENCH_OPTS 64
 
-/* The -o file (mg_outfile.c). */
-typedef struct {
-    FILE *f;
-    FILE *log;             /* where its notes go (NULL: standard error) */
-    char *tmp_path;        /* the temporary beside the target (NULL: written through) */
-    char target[PATH_MAX]; /* what gets replaced: FILE, or what its link points to */
-    int direct;            /* a character device or a pipe, written through */
-    int committed;         /* complete under its name */
-} mg_out_file;
 
 /* Rank 0: the finished rows a benchmark's summary reads (kept only when it
  * has one), with their variant labels. */
@@ -218,24 +211,6 @@ static inline int mg_names_ranks(const mg_bench *b) { return b->layout.max_ranks
 void mg_calibrate_compute(mg_ctx *ctx);
 
 /* output */
-/* Decide what FILE is and open it (rank 0; every rank learns the outcome):
- * 0 with the reason in err when it cannot be written or must not be
- * replaced. */
-int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err);
-int mg_out_commit(mg_out_file *o, const char *path);
-/* What mg_out_open would refuse, checked without creating anything (rank 0;
- * every rank learns the outcome): 1, or 0 with the reason in err. */
-int mg_out_check(const char *path, const mg_ctx *ctx, char *err);
-/* mg_out_check, and a path written through (a pipe, a character device,
- * rank 0's own descriptor) opened now into o, so that a pipe with no
- * reader is refused before measuring; a file to replace is opened by
- * mg_out_open at the end. */
-int mg_out_prepare(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err);
-/* 0 with the reason in err when paths a and b (either NULL: fine) would
- * write the same file (a link or a hard link between them counts), e.g. -o
- * and --samples; rank 0 decides, every rank learns it. */
-int mg_out_distinct(const char *a, const char *a_opt, const char *b, const char *b_opt,
-                    const mg_ctx *ctx, char *err);
 void mg_output_begin(mg_run *s);
 /* Rank 0: one row; -1 (nothing written) when the samples give no valid
  * statistics. */
@@ -249,16 +224,6 @@ int mg_run_error(const mg_run *s, const char *code, int exit_code, const char *m
                  const char *hint, int need_min, int need_max);
 /* The same for a program without a run (mg_main_refuse). */
 void mg_error_write(const mg_streams *io, int format, const mg_error_info *e, const char *hint);
-/* Rank 0: drop the -o file's temporary (an incomplete sweep is not kept). */
-void mg_out_discard(mg_out_file *o);
-/* Rank 0, after a run that did not complete its -o file: say that an
- * existing FILE is from an earlier run. */
-void mg_out_note_stale(const mg_out_file *o, const char *path);
-/* Before MPI_Init, with -o PATH (NULL: none): the guard that removes rank
- * 0's temporary should the process die with a SIGKILL (util/mg_guard.h);
- * stopped (and reaped) after the run. */
-void mg_out_guard_start(const char *path);
-void mg_out_guard_stop(void);
 /* The -o / --output value on the command line (for a run whose parse failed
  * before it), or NULL. */
 const char *mg_output_requested(int argc, char **argv);

@@ -164,7 +164,7 @@ int mg_session_resources(mg_run *s)
     if ((rc = check_memory(s, max_size, rbytes)) != MG_EXIT_OK)
         return rc;
     s->out.log = s->io.err;
-    if (s->plan->cfg.output && !mg_out_open(&s->out, s->plan->cfg.output, ctx, err))
+    if (s->plan->cfg.output && !mg_out_open(&s->out, s->plan->cfg.output, &ctx->drv.group, err))
         return mg_run_usage(s, err);
     ctx->sbuf = mg_xfer_alloc(&ctx->xfer, ctx->buf_bytes);
     ctx->rbuf = mg_xfer_alloc(&ctx->xfer, rbytes);

@@ -62,6 +62,31 @@ static char **gather_strings(const char *mine, MPI_Comm comm)
     return out;
 }
 
+/* Rank 0: every rank's link as "DEVICE GBPS" ("" where none is known), in
+ * gather_strings' layout; NULL elsewhere. */
+static char **links_as_strings(MPI_Comm comm)
+{
+    enum { LINK_TEXT = 96 };
+    int rank, n;
+    mg_link *all = mg_mpi_gather_links(comm);
+    char **out = NULL, *text = NULL;
+    MG_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+    MG_MPI_CHECK(MPI_Comm_size(comm, &n));
+    if (rank == 0) {
+        out = malloc((size_t)n * sizeof *out);
+        text = calloc((size_t)n, LINK_TEXT);
+        if (!out || !text)
+            mg_mpi_die(__FILE__, __LINE__, "out of memory");
+        for (int i = 0; i < n; ++i) {
+            out[i] = text + (size_t)i * LINK_TEXT;
+            if (all[i].device[0] != '\0' || all[i].gbps != 0)
+                snprintf(out[i], LINK_TEXT, "%s %g", all[i].device, all[i].gbps);
+        }
+    }
+    free(all);
+    return out;
+}
+
 void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
 {
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
@@ -92,13 +117,7 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     mg_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
     p->bindings = gather_strings(bind, ctx->comm);
-    {
-        mg_link l;
-        char mine[96] = "";
-        if (mg_link_of_node(&l) == 0)
-            snprintf(mine, sizeof mine, "%s %g", l.device, l.gbps);
-        p->links = gather_strings(mine, ctx->comm);
-    }
+    p->links = links_as_strings(ctx->comm);
     if (ctx->rank == 0 && !ctx->cfg->no_cvars)
         mg_cvars_read(&p->cvars, ctx->comm);
 }

@@ -36,8 +36,8 @@ static int samples_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
     if (path == NULL)
         return 0;
     p->out.log = ctx->drv.err;
-    if (!mg_out_distinct(ctx->cfg->output, "-o", path, "--samples", ctx, why) ||
-        !mg_out_prepare(&p->out, path, ctx, why)) {
+    if (!mg_out_distinct(ctx->cfg->output, "-o", path, "--samples", &ctx->drv.group, why) ||
+        !mg_out_prepare(&p->out, path, &ctx->drv.group, why)) {
         snprintf(err, errlen, "%s", why);
         return -1;
     }
@@ -150,7 +150,7 @@ static int samples_finish(void *st, mg_ctx *ctx)
         rc = -1;
     p->mem = NULL;
     mg_group_bcast(&ctx->drv.group, &opened, sizeof opened);
-    if (!opened && !mg_out_open(&p->out, path, ctx, err)) {
+    if (!opened && !mg_out_open(&p->out, path, &ctx->drv.group, err)) {
         if (ctx->rank == 0)
             fprintf(ctx->drv.err, "mpigauge_%s: error: %s\n", ctx->drv.bench->id.name, err);
         return -1;

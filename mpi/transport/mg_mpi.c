@@ -4,14 +4,14 @@
 
 #include "config.h"
 #include "mg_exit.h"
+#include "mg_linkrate.h"
+#include "mg_outfile.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-void (*mg_mpi_abort_hook)(void);
 
 void mg_mpi_fail(int rc, const char *call, const char *file, int line)
 {
@@ -21,8 +21,7 @@ void mg_mpi_fail(int rc, const char *call, const char *file, int line)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "mpigauge: rank %d: %s:%d: %s failed: %s\n", rank, file, line, call, msg);
     fflush(stderr);
-    if (mg_mpi_abort_hook)
-        mg_mpi_abort_hook();
+    mg_out_forget_temporary(); /* the -o file's temporary goes with the run */
     MPI_Abort(MPI_COMM_WORLD, MG_EXIT_INTERNAL);
     exit(MG_EXIT_INTERNAL);
 }
@@ -33,8 +32,7 @@ void mg_mpi_die(const char *file, int line, const char *msg)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "mpigauge: rank %d: %s:%d: %s\n", rank, file, line, msg);
     fflush(stderr);
-    if (mg_mpi_abort_hook)
-        mg_mpi_abort_hook();
+    mg_out_forget_temporary(); /* the -o file's temporary goes with the run */
     MPI_Abort(MPI_COMM_WORLD, MG_EXIT_INTERNAL);
     exit(MG_EXIT_INTERNAL);
 }
@@ -296,4 +294,18 @@ double mg_timer_overhead_s(void)
     for (int i = 0; i < n; ++i)
         t = MPI_Wtime();
     return (t - t0) / n;
+}
+
+mg_link *mg_mpi_gather_links(MPI_Comm comm)
+{
+    mg_link mine, *all;
+    int n;
+    MG_MPI_CHECK(MPI_Comm_size(comm, &n));
+    if ((all = calloc((size_t)n, sizeof *all)) == NULL)
+        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    if (mg_link_of_node(&mine) != 0)
+        memset(&mine, 0, sizeof mine);
+    MG_MPI_CHECK(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
+                               comm));
+    return all;
 }

@@ -17,6 +17,7 @@
 #define MG_MPI_H
 
 #include "mg_group.h"
+#include "mg_linkrate.h"
 
 #include <limits.h>
 #include <mpi.h>
@@ -31,11 +32,9 @@
             mg_mpi_fail(mg_rc_, #call, __FILE__, __LINE__);                                        \
     } while (0)
 
+/* Says what failed on this rank, removes the -o file's temporary
+ * (util/mg_outfile.h) and aborts the run (exit code 99); so does mg_mpi_die. */
 void mg_mpi_fail(int rc, const char *call, const char *file, int line);
-
-/* Called by mg_mpi_fail and mg_mpi_die before MPI_Abort (NULL: nothing):
- * the -o file's temporary is removed there. */
-extern void (*mg_mpi_abort_hook)(void);
 
 /* Collective over comm: when any rank's msg (len bytes) is not empty, every
  * rank gets the lowest such rank's msg and -1; else 0, msg unchanged. */
@@ -45,6 +44,12 @@ int mg_mpi_agree_message(MPI_Comm comm, char *msg, int len);
  * call: the communicator may change after this (rails), the group's rank and
  * size are then set again by another call. */
 void mg_group_mpi(mg_group *g, MPI_Comm *comm);
+
+/* Collective over comm: every rank's node link (util/mg_linkrate.h's
+ * mg_link_of_node; all zero where none is known), by rank: the run
+ * record's links and the screen's both read it. An array of comm's size,
+ * to free. */
+mg_link *mg_mpi_gather_links(MPI_Comm comm);
 
 /* Abort with a message for a non-MPI internal error. */
 void mg_mpi_die(const char *file, int line, const char *msg);

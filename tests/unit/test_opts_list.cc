@@ -140,3 +140,27 @@ TEST(OptsList, RangeNearLongMaxStopsWithoutOverflow)
     ASSERT_EQ(r.rc, 0) << r.err;
     EXPECT_EQ(values(r.o.counts), (std::vector<long>{3, 6, 12, 24}));
 }
+
+TEST(Opts, LastValueReadWithoutTheParser)
+{
+    char p[] = "prog", o[] = "-o", a[] = "a.jsonl", ob[] = "-ob.jsonl", lo[] = "--output",
+         c[] = "c.jsonl", eq[] = "--output=d.jsonl", dd[] = "--", e[] = "-oe.jsonl",
+         t[] = "--turns", tv[] = "2/3";
+    char *none[] = {p, t, tv};
+    EXPECT_EQ(mg_opts_last_value(3, none, 'o', "output"), nullptr);
+    EXPECT_STREQ(mg_opts_last_value(3, none, 0, "turns"), "2/3");
+    char *sep[] = {p, o, a};
+    EXPECT_STREQ(mg_opts_last_value(3, sep, 'o', "output"), "a.jsonl");
+    char *glued[] = {p, o, a, ob};
+    EXPECT_STREQ(mg_opts_last_value(4, glued, 'o', "output"), "b.jsonl"); // the last one
+    char *longs[] = {p, ob, lo, c};
+    EXPECT_STREQ(mg_opts_last_value(4, longs, 'o', "output"), "c.jsonl");
+    char *equals[] = {p, lo, c, eq};
+    EXPECT_STREQ(mg_opts_last_value(4, equals, 'o', "output"), "d.jsonl");
+    char *after[] = {p, o, a, dd, e}; // nothing after "--" is an option
+    EXPECT_STREQ(mg_opts_last_value(5, after, 'o', "output"), "a.jsonl");
+    char *dangling[] = {p, o}; // -o without its value
+    EXPECT_EQ(mg_opts_last_value(2, dangling, 'o', "output"), nullptr);
+    char *no_short[] = {p, o, a}; // short_name 0: -o is not --output
+    EXPECT_EQ(mg_opts_last_value(3, no_short, 0, "output"), nullptr);
+}

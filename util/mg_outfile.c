@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The -o file (mg_run.h), rank 0. Decided before anything is measured:
+/* The -o file (mg_outfile.h), rank 0. Decided before anything is measured:
  *
  *   FILE absent or a regular file: written to FILE.tmp.HOST.PID.XXXXXX
  *     beside it (util/mg_outname.h) and renamed over FILE at the end, so
@@ -11,8 +11,8 @@
  *     gets replaced (the link stays); a link to nothing is refused.
  *
  * The temporary is removed on every exit the process sees: the end of the
- * run, an aborted sweep, a failed set-up, MPI_Abort through mg_mpi_fail or
- * mg_mpi_die, and SIGINT, SIGTERM, SIGHUP (the handler removes it and lets
+ * run, an aborted sweep, a failed set-up, an MPI_Abort whose caller calls
+ * mg_out_forget_temporary first (mg_mpi_fail, mg_mpi_die), and SIGINT, SIGTERM, SIGHUP (the handler removes it and lets
  * the signal take its course). A SIGKILL, which launchers send soon after
  * SIGTERM or SIGINT, can come before the handler runs: the guard process
  * (util/mg_guard.h), started before MPI_Init, removes the temporary of a
@@ -22,7 +22,9 @@
  */
 /* realpath(3) is XSI */
 #define _XOPEN_SOURCE 700
-#include "mg_run.h"
+#include "mg_outfile.h"
+
+#include "mg_group.h"
 
 #include "mg_guard.h"
 #include "mg_outname.h"
@@ -79,8 +81,9 @@ static void watch_signals(void)
         if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
             sigaction(sigs[i], &sa, NULL);
     }
-    mg_mpi_abort_hook = forget_active;
 }
+
+void mg_out_forget_temporary(void) { forget_active(); }
 
 /* The mode a new file gets from open(2): 0666 less the umask (mkstemp's
  * temporary is 0600 whatever the umask). */
@@ -171,7 +174,7 @@ static int links_followable(const char *path, char *err)
         if (stat(dir, &ds) != 0)
             return 0; /* realpath() will say what is wrong */
         if (!mg_outname_link_followable(ls.st_uid, ds.st_uid, ds.st_mode, geteuid())) {
-            snprintf(err, MG_ERRLEN,
+            snprintf(err, MG_OUT_ERRLEN,
                      "output file '%.120s' is a link of user %ld in the sticky, world-writable "
                      "folder '%.120s': not followed, not replaced (protected_symlinks rule)",
                      path, (long)ls.st_uid, dir);
@@ -204,7 +207,7 @@ static int classify(const char *path, char *target, size_t len, mg_out_kind *kin
             return -1;
         real = realpath(path, NULL);
         if (real == NULL || stat(real, &st) != 0) {
-            snprintf(err, MG_ERRLEN,
+            snprintf(err, MG_OUT_ERRLEN,
                      "output file '%s' is a symbolic link to nothing (%s): not followed, not "
                      "replaced",
                      path, strerror(errno));
@@ -216,7 +219,7 @@ static int classify(const char *path, char *target, size_t len, mg_out_kind *kin
     }
     *kind = mg_outname_kind(st.st_mode);
     if (*kind == MG_OUT_REFUSE) {
-        snprintf(err, MG_ERRLEN, "output file '%s' is %s: not replaced", path,
+        snprintf(err, MG_OUT_ERRLEN, "output file '%s' is %s: not replaced", path,
                  S_ISDIR(st.st_mode) ? "a folder"
                                      : "not a regular file, a character device or "
                                        "a pipe");
@@ -234,7 +237,7 @@ static int open_through(mg_out_file *o, const char *target, char *err)
         o->direct = 1;
         return 0;
     }
-    snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", target,
+    snprintf(err, MG_OUT_ERRLEN, "cannot write output file '%.300s': %s", target,
              errno == ENXIO ? "a pipe with no reader" : strerror(errno));
     if (fd >= 0)
         close(fd);
@@ -248,11 +251,13 @@ static int open_temporary(mg_out_file *o, const char *target, char *err)
     int fd;
     host_name(host, sizeof host);
     remove_stale(target, host, log_of(o));
-    if ((o->tmp_path = malloc(n)) == NULL)
-        mg_mpi_die(__FILE__, __LINE__, "out of memory");
+    if ((o->tmp_path = malloc(n)) == NULL) {
+        snprintf(err, MG_OUT_ERRLEN, "output file '%.300s': out of memory", target);
+        return -1;
+    }
     if (mg_outname_template(target, host, (long)getpid(), o->tmp_path, n) != 0 ||
         strlen(o->tmp_path) >= sizeof active_tmp) {
-        snprintf(err, MG_ERRLEN, "output file '%.300s': the path is too long", target);
+        snprintf(err, MG_OUT_ERRLEN, "output file '%.300s': the path is too long", target);
         free(o->tmp_path);
         o->tmp_path = NULL;
         return -1;
@@ -265,7 +270,7 @@ static int open_temporary(mg_out_file *o, const char *target, char *err)
         (void)mg_guard_watch(&guard, o->tmp_path);
     }
     if (fd < 0 || fchmod(fd, created_mode()) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
-        snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", target, strerror(errno));
+        snprintf(err, MG_OUT_ERRLEN, "cannot write output file '%.300s': %s", target, strerror(errno));
         if (fd >= 0) {
             close(fd);
             forget_active();
@@ -302,28 +307,28 @@ static int open_descriptor(mg_out_file *o, int fd, const char *path, char *err)
         o->direct = 1;
         return 0;
     }
-    snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", path, strerror(errno));
+    snprintf(err, MG_OUT_ERRLEN, "cannot write output file '%.300s': %s", path, strerror(errno));
     if (copy >= 0)
         close(copy);
     return -1;
 }
 
-int mg_out_open(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
+int mg_out_open(mg_out_file *o, const char *path, const mg_group *g, char *err)
 {
     int ok = 1;
-    const int fd = ctx->rank == 0 ? own_descriptor(path) : -1;
+    const int fd = g->rank == 0 ? own_descriptor(path) : -1;
     FILE *log = o->log;
     memset(o, 0, sizeof *o);
     o->log = log;
     if (fd >= 0) {
         ok = open_descriptor(o, fd, path, err) == 0;
-    } else if (ctx->rank == 0) {
+    } else if (g->rank == 0) {
         mg_out_kind kind;
         ok = classify(path, o->target, sizeof o->target, &kind, err) == 0 &&
              (kind == MG_OUT_THROUGH ? open_through(o, o->target, err)
                                      : open_temporary(o, o->target, err)) == 0;
     }
-    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
+    mg_group_bcast(g, &ok, sizeof ok);
     return ok;
 }
 
@@ -337,7 +342,7 @@ static int temporary_fits(const char *target, char *err)
     if (mg_outname_template(target, host, (long)getpid(), name, sizeof name) != 0 ||
         strlen(name) >= sizeof active_tmp ||
         strlen(slash ? strrchr(name, '/') + 1 : name) > NAME_MAX) {
-        snprintf(err, MG_ERRLEN,
+        snprintf(err, MG_OUT_ERRLEN,
                  "output file '%.300s': the name is too long (its temporary "
                  "would not fit)",
                  target);
@@ -346,13 +351,13 @@ static int temporary_fits(const char *target, char *err)
     return 0;
 }
 
-int mg_out_prepare(mg_out_file *o, const char *path, const mg_ctx *ctx, char *err)
+int mg_out_prepare(mg_out_file *o, const char *path, const mg_group *g, char *err)
 {
     int ok = 1;
     FILE *log = o->log;
     memset(o, 0, sizeof *o);
     o->log = log;
-    if (ctx->rank == 0) {
+    if (g->rank == 0) {
         char target[PATH_MAX];
         mg_out_kind kind = MG_OUT_REPLACE;
         const int fd = own_descriptor(path);
@@ -364,14 +369,14 @@ int mg_out_prepare(mg_out_file *o, const char *path, const mg_ctx *ctx, char *er
             ok = open_through(o, target, err) == 0;
         }
     }
-    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
-    return ok && mg_out_check(path, ctx, err);
+    mg_group_bcast(g, &ok, sizeof ok);
+    return ok && mg_out_check(path, g, err);
 }
 
-int mg_out_check(const char *path, const mg_ctx *ctx, char *err)
+int mg_out_check(const char *path, const mg_group *g, char *err)
 {
     int ok = 1;
-    if (ctx->rank == 0 && own_descriptor(path) < 0) {
+    if (g->rank == 0 && own_descriptor(path) < 0) {
         char target[PATH_MAX], dir[PATH_MAX];
         mg_out_kind kind;
         ok = classify(path, target, sizeof target, &kind, err) == 0;
@@ -382,13 +387,13 @@ int mg_out_check(const char *path, const mg_ctx *ctx, char *err)
             snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - target) + 1 : 1,
                      slash ? target : ".");
             if (access(dir, W_OK | X_OK) != 0) {
-                snprintf(err, MG_ERRLEN, "cannot write output file '%.300s': %s", path,
+                snprintf(err, MG_OUT_ERRLEN, "cannot write output file '%.300s': %s", path,
                          strerror(errno));
                 ok = 0;
             }
         }
     }
-    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
+    mg_group_bcast(g, &ok, sizeof ok);
     return ok;
 }
 
@@ -415,7 +420,7 @@ static void canonical(const char *path, char *out, size_t len)
 static int same_replaceable(const char *a, const char *b)
 {
     char ta[PATH_MAX], tb[PATH_MAX], ca[PATH_MAX + NAME_MAX + 2], cb[PATH_MAX + NAME_MAX + 2];
-    char err[MG_ERRLEN];
+    char err[MG_OUT_ERRLEN];
     mg_out_kind ka, kb;
     struct stat sa, sb;
     if (own_descriptor(a) >= 0 || own_descriptor(b) >= 0 ||
@@ -430,17 +435,17 @@ static int same_replaceable(const char *a, const char *b)
 }
 
 int mg_out_distinct(const char *a, const char *a_opt, const char *b, const char *b_opt,
-                    const mg_ctx *ctx, char *err)
+                    const mg_group *g, char *err)
 {
     int ok = 1;
-    if (ctx->rank == 0 && a != NULL && b != NULL && same_replaceable(a, b)) {
-        snprintf(err, MG_ERRLEN,
+    if (g->rank == 0 && a != NULL && b != NULL && same_replaceable(a, b)) {
+        snprintf(err, MG_OUT_ERRLEN,
                  "%s '%.200s' and %s '%.200s' are the same file: one would replace the other "
                  "(nothing measured, nothing written)",
                  a_opt, a, b_opt, b);
         ok = 0;
     }
-    mg_group_bcast(&ctx->drv.group, &ok, sizeof ok);
+    mg_group_bcast(g, &ok, sizeof ok);
     return ok;
 }
 
