@@ -29,29 +29,6 @@
 
 static const char *const phases[] = {"pure", "overlap", NULL};
 
-#define EXTRAS_BLOCKING "rank_min_us", "rank_max_us", "late", "alg_bw_GBs", "bus_bw_GBs"
-#define EXTRAS_OVERLAP "pure_us", "compute_us", "overlap_pct", "rank_min_us", "rank_max_us", "late"
-#define EXTRAS_GROUPS "group_min_us", "group_max_us", "slowest_group"
-
-/* -D's ratio follows the blocking call's, --multi's groups come last. */
-static int typed_form(const coll_params *p)
-{
-    return p->layout != NULL && p->form == MG_FORM_BLOCKING;
-}
-
-const char *const *mg_coll_extra_names(const coll_params *p)
-{
-    static const char *const names[6][MG_MAX_EXTRA + 1] = {
-        {EXTRAS_BLOCKING, NULL},
-        {EXTRAS_BLOCKING, "ratio_to_plain", NULL},
-        {EXTRAS_BLOCKING, EXTRAS_GROUPS, NULL},
-        {EXTRAS_BLOCKING, "ratio_to_plain", EXTRAS_GROUPS, NULL},
-        {EXTRAS_OVERLAP, NULL},
-        {EXTRAS_OVERLAP, EXTRAS_GROUPS, NULL}};
-    const int multi = p->multi > 0;
-    return p->form != MG_FORM_BLOCKING ? names[4 + multi] : names[typed_form(p) + 2 * multi];
-}
-
 static const mg_opt opts[] = {
     {.long_name = "root",
      .type = MG_OPT_STRING,
@@ -243,15 +220,6 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
     return c->cfg->sizes_spec ? check_sizes(c, p, err, errlen) : 0;
 }
 
-int mg_coll_two_variants(const mg_ctx *c, long *values, int max)
-{
-    (void)c;
-    (void)max;
-    values[0] = 0;
-    values[1] = 1;
-    return 2;
-}
-
 static void figures(const mg_ctx *c, double *out)
 {
     const coll_state *s = state(c);
@@ -286,7 +254,7 @@ static void extras(const mg_ctx *c, uint64_t size, const mg_stats *st, const dou
     if (prm(c)->form == MG_FORM_BLOCKING) /* nccl-tests' algbw and busbw of the median call */
         mg_coll_bus_bw(prm(c)->op->bus, size, csize(c), st->median, &out[3], &out[4]);
     k = prm(c)->form != MG_FORM_BLOCKING ? 6 : 5;
-    if (typed_form(prm(c))) /* -D: the typed variant over the plain one */
+    if (mg_coll_typed_form(prm(c))) /* -D: the typed variant over the plain one */
         out[k++] = c->ref && c->ref->median > 0 ? st->median / c->ref->median : 1.0;
     if (prm(c)->multi > 0)
         mg_coll_multi_extras(c, rank_s, &out[k]);

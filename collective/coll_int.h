@@ -163,8 +163,10 @@ int mg_coll_reshape(const mg_ctx *c, const struct mg_bench *b, struct mg_form *o
 int mg_coll_multi_check(const mg_ctx *c, const coll_params *p, char *err, size_t errlen);
 struct mg_bench mg_coll_multi_form(struct mg_bench b, const coll_params *p);
 /* The extras' names for the options as parsed: the blocking call's or the
- * phases', -D's ratio, --multi's groups (coll_bench.c). */
+ * phases', -D's ratio, --multi's groups (coll_base.c); whether the typed
+ * variant (-D) is measured beside the plain one (the blocking form). */
 const char *const *mg_coll_extra_names(const coll_params *p);
+int mg_coll_typed_form(const coll_params *p);
 void mg_coll_multi_extras(const mg_ctx *c, const double *rank_s, double *out);
 
 /* -D (coll_dtype.c): the typed variant is being measured; the bytes

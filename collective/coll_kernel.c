@@ -14,26 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-int mg_coll_kind(unsigned f)
-{
-    if (f & MG_COLL_NODATA)
-        return K_NONE;
-    if (f & MG_COLL_REDUCE)
-        return K_REDUCE;
-    if (f & MG_COLL_ONEBUF)
-        return K_BCAST;
-    if (f & MG_COLL_SCATTER)
-        return f & MG_COLL_P_ROOT ? K_SCATTER : K_ALLTOALL;
-    return f & MG_COLL_P_ROOT ? K_GATHER : K_ALLGATHER;
-}
-
-MPI_Datatype mg_coll_datatype(int t)
-{
-    static const MPI_Datatype types[] = {MPI_SIGNED_CHAR, MPI_INT, MPI_FLOAT, MPI_DOUBLE,
-                                         MPI_LONG_LONG};
-    return types[t];
-}
-
 MPI_Op mg_coll_reduction(int r)
 {
     static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN};

@@ -37,95 +37,78 @@ typedef struct {
 } g_call;
 
 typedef struct {
-    const char *name;
     const char *says; /* the rule as written in doc/guidelines.md */
     g_call coll;
     g_call mock[MAX_CALLS];
 } g_rule;
 
+/* The rules' names (--rule), in the order of rules[] below. */
+static const char *const rule_names[] = {"allreduce_as_reduce_then_bcast",
+                                         "allreduce_as_reduce_scatter_block_then_allgather",
+                                         "bcast_as_scatter_then_allgather",
+                                         "allgather_as_gather_then_bcast",
+                                         "reduce_as_reduce_scatter_block_then_gather",
+                                         "reduce_scatter_block_as_reduce_then_scatter",
+                                         "scan_as_exscan_then_reduce_local",
+                                         "reduce_as_allreduce",
+                                         "gather_as_allgather",
+                                         "gather_as_reduce",
+                                         "scatter_as_bcast",
+                                         "allgather_as_alltoall",
+                                         "allgather_as_allreduce",
+                                         "reduce_scatter_block_as_allreduce",
+                                         "gather_as_gatherv",
+                                         "scatter_as_scatterv",
+                                         "allgather_as_allgatherv",
+                                         "alltoall_as_alltoallv",
+                                         "reduce_scatter_block_as_reduce_scatter",
+                                         NULL};
+
 /* Pattern rules (a composition, or a more general collective) and
  * specialisation rules (the v-variant with equal counts). */
 static const g_rule rules[] = {
-    {"allreduce_as_reduce_then_bcast",
-     "Allreduce(n) <= Reduce(n) + Bcast(n)",
+    {"Allreduce(n) <= Reduce(n) + Bcast(n)",
      {"allreduce", WHOLE, BA, BB},
      {{"reduce", WHOLE, BA, BB}, {"bcast", WHOLE, BB, BB}}},
-    {"allreduce_as_reduce_scatter_block_then_allgather",
-     "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n)",
+    {"Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n)",
      {"allreduce", WHOLE, BA, BB},
      {{"reduce_scatter_block", BLOCK, BA, BC}, {"allgather", BLOCK, BC, BB}}},
-    {"bcast_as_scatter_then_allgather",
-     "Bcast(n) <= Scatter(n) + Allgather(n)",
+    {"Bcast(n) <= Scatter(n) + Allgather(n)",
      {"bcast", WHOLE, BA, BA},
      {{"scatter", BLOCK, BA, BC}, {"allgather", BLOCK, BC, BB}}},
-    {"allgather_as_gather_then_bcast",
-     "Allgather(n) <= Gather(n) + Bcast(n)",
+    {"Allgather(n) <= Gather(n) + Bcast(n)",
      {"allgather", BLOCK, BA, BB},
      {{"gather", BLOCK, BA, BB}, {"bcast", WHOLE, BB, BB}}},
-    {"reduce_as_reduce_scatter_block_then_gather",
-     "Reduce(n) <= Reduce_scatter_block(n) + Gather(n)",
+    {"Reduce(n) <= Reduce_scatter_block(n) + Gather(n)",
      {"reduce", WHOLE, BA, BB},
      {{"reduce_scatter_block", BLOCK, BA, BC}, {"gather", BLOCK, BC, BB}}},
-    {"reduce_scatter_block_as_reduce_then_scatter",
-     "Reduce_scatter_block(n) <= Reduce(n) + Scatter(n)",
+    {"Reduce_scatter_block(n) <= Reduce(n) + Scatter(n)",
      {"reduce_scatter_block", BLOCK, BA, BB},
      {{"reduce", WHOLE, BA, BC}, {"scatter", BLOCK, BC, BB}}},
-    {"scan_as_exscan_then_reduce_local",
-     "Scan(n) <= Exscan(n) + Reduce_local(n)",
+    {"Scan(n) <= Exscan(n) + Reduce_local(n)",
      {"scan", WHOLE, BA, BB},
      {{"exscan", WHOLE, BA, BB}, {"reduce_local", WHOLE, BA, BB}}},
-    {"reduce_as_allreduce",
-     "Reduce(n) <= Allreduce(n)",
-     {"reduce", WHOLE, BA, BB},
-     {{"allreduce", WHOLE, BA, BB}}},
-    {"gather_as_allgather",
-     "Gather(n) <= Allgather(n)",
-     {"gather", BLOCK, BA, BB},
-     {{"allgather", BLOCK, BA, BB}}},
-    {"gather_as_reduce",
-     "Gather(n) <= Reduce(n)",
-     {"gather", BLOCK, BA, BB},
-     {{"reduce", WHOLE, BA, BB}}},
-    {"scatter_as_bcast",
-     "Scatter(n) <= Bcast(n)",
-     {"scatter", BLOCK, BA, BB},
-     {{"bcast", WHOLE, BA, BA}}},
-    {"allgather_as_alltoall",
-     "Allgather(n) <= Alltoall(n)",
-     {"allgather", BLOCK, BA, BB},
-     {{"alltoall", BLOCK, BA, BB}}},
-    {"allgather_as_allreduce",
-     "Allgather(n) <= Allreduce(n)",
-     {"allgather", BLOCK, BA, BB},
-     {{"allreduce", WHOLE, BA, BB}}},
-    {"reduce_scatter_block_as_allreduce",
-     "Reduce_scatter_block(n) <= Allreduce(n)",
+    {"Reduce(n) <= Allreduce(n)", {"reduce", WHOLE, BA, BB}, {{"allreduce", WHOLE, BA, BB}}},
+    {"Gather(n) <= Allgather(n)", {"gather", BLOCK, BA, BB}, {{"allgather", BLOCK, BA, BB}}},
+    {"Gather(n) <= Reduce(n)", {"gather", BLOCK, BA, BB}, {{"reduce", WHOLE, BA, BB}}},
+    {"Scatter(n) <= Bcast(n)", {"scatter", BLOCK, BA, BB}, {{"bcast", WHOLE, BA, BA}}},
+    {"Allgather(n) <= Alltoall(n)", {"allgather", BLOCK, BA, BB}, {{"alltoall", BLOCK, BA, BB}}},
+    {"Allgather(n) <= Allreduce(n)", {"allgather", BLOCK, BA, BB}, {{"allreduce", WHOLE, BA, BB}}},
+    {"Reduce_scatter_block(n) <= Allreduce(n)",
      {"reduce_scatter_block", BLOCK, BA, BB},
      {{"allreduce", WHOLE, BA, BB}}},
-    {"gather_as_gatherv",
-     "Gather(n) <= Gatherv(n)",
-     {"gather", BLOCK, BA, BB},
-     {{"gatherv", BLOCK, BA, BB}}},
-    {"scatter_as_scatterv",
-     "Scatter(n) <= Scatterv(n)",
-     {"scatter", BLOCK, BA, BB},
-     {{"scatterv", BLOCK, BA, BB}}},
-    {"allgather_as_allgatherv",
-     "Allgather(n) <= Allgatherv(n)",
+    {"Gather(n) <= Gatherv(n)", {"gather", BLOCK, BA, BB}, {{"gatherv", BLOCK, BA, BB}}},
+    {"Scatter(n) <= Scatterv(n)", {"scatter", BLOCK, BA, BB}, {{"scatterv", BLOCK, BA, BB}}},
+    {"Allgather(n) <= Allgatherv(n)",
      {"allgather", BLOCK, BA, BB},
      {{"allgatherv", BLOCK, BA, BB}}},
-    {"alltoall_as_alltoallv",
-     "Alltoall(n) <= Alltoallv(n)",
-     {"alltoall", BLOCK, BA, BB},
-     {{"alltoallv", BLOCK, BA, BB}}},
-    {"reduce_scatter_block_as_reduce_scatter",
-     "Reduce_scatter_block(n) <= Reduce_scatter(n)",
+    {"Alltoall(n) <= Alltoallv(n)", {"alltoall", BLOCK, BA, BB}, {{"alltoallv", BLOCK, BA, BB}}},
+    {"Reduce_scatter_block(n) <= Reduce_scatter(n)",
      {"reduce_scatter_block", BLOCK, BA, BB},
      {{"reduce_scatter", BLOCK, BA, BB}}},
 };
 enum { NRULES = sizeof rules / sizeof rules[0] };
-
-static const char *rule_names[NRULES + 1];
+_Static_assert(sizeof rule_names / sizeof rule_names[0] == NRULES + 1, "a name for every rule");
 static const char *const side_names[] = {"collective", "mockup", NULL};
 
 typedef struct {
@@ -254,7 +237,7 @@ static void iterate(mg_ctx *c, uint64_t size, long iters)
 static void describe(const mg_ctx *c, mg_kvlist *out)
 {
     const g_rule *r = &rules[prm_g(c)->rule];
-    mg_kv_string(out, "rule", r->name);
+    mg_kv_string(out, "rule", rule_names[prm_g(c)->rule]);
     mg_kv_string(out, "guideline", r->says);
 }
 
@@ -308,12 +291,10 @@ static const mg_bench bench = {
 
 int main(int argc, char **argv)
 {
-    for (int k = 0; k < NRULES; ++k)
-        rule_names[k] = rules[k].name;
     for (int k = 1; k < argc; ++k)
         if (strcmp(argv[k], "--list-rules") == 0) {
             for (int j = 0; j < NRULES; ++j)
-                printf("%-48s %s\n", rules[j].name, rules[j].says);
+                printf("%-48s %s\n", rule_names[j], rules[j].says);
             return 0;
         }
     return mg_main(&bench, argc, argv);

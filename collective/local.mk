@@ -7,7 +7,7 @@
 # to it, in the build tree and in $(bindir) (removed by make uninstall).
 noinst_LIBRARIES += collective/libmgcoll.a
 collective_libmgcoll_a_SOURCES = collective/mg_collective.h collective/coll_int.h \
-	collective/coll_kernel.c collective/coll_verify.c collective/coll_bench.c collective/ops.c \
+	collective/coll_base.c collective/coll_kernel.c collective/coll_verify.c collective/coll_bench.c collective/ops.c \
 	collective/coll_neighbor.c collective/coll_sweep.c collective/coll_dtype.c \
 	collective/coll_multi.c
 collective_libmgcoll_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/collective

@@ -1,18 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # The code's structural rules, checked on the sources (TAP):
-#   benchmark code (pt2pt, collective, onesided, overlap) keeps no mutable
-#   state of its own: no static or global variable that is not const (a
+#   benchmark code (pt2pt, collective, onesided, overlap) and tools/ keep no
+#   mutable state of their own: no static or global variable that is not
+#   const, a pointer to const included (a
 #   run's state lives in what the driver hands the kernel: ctx->params,
 #   ctx->state, the mg_form of params.choose);
 #   no C, C++ or Python source of the project is 600 lines or longer;
-#   the driver's modules call each other without a circle
-#   (bench/module_graph.py on the build's mpi/ objects; skipped without them);
+#   the driver's modules, and the collective programs' modules, call each
+#   other without a circle (bench/module_graph.py on the build's mpi/ and
+#   collective/ objects; skipped without them);
 #   the front-end's modules import each other without a circle
 #   (bench/module_graph.py --python frontend/mpigauge), and every one of
 #   them is installed (listed in frontend/local.mk);
-#   benchmark code sees only the kernel's view of mg_ctx (not its drv part,
-#   the driver's own: group, clock, turns, option rows, the failure text);
+#   benchmark code and tools/ see only the kernel's view of mg_ctx (not its
+#   drv part, the driver's own: group, clock, turns, option rows, the
+#   failure text), and include no header of mpi/driver, observe, mpit, osu;
 #   every page of doc/ is listed in doc/README.md (the index);
 #   no front-end module imports another's private name (from .x import _y);
 #   every module of frontend/mpigauge/, util/, mpi/ and tools/ is in the
@@ -27,17 +30,18 @@ cd "$src" || exit 99
 echo "1..10"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
-bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c; do
+bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c tools/*.c; do
     awk -v F="$f" '
         /^[ \t]*static / && $0 !~ /const/ && $0 !~ /\(/ { print F ":" NR ": " $0 }
+        /^[ \t]*static const [a-zA-Z_0-9 ]*\*+ *[a-zA-Z_]/ && $0 !~ /\* *const/ && $0 !~ /\(/ { print F ":" NR ": " $0 }
         /^[a-zA-Z_][a-zA-Z_0-9 \*]* [a-zA-Z_][a-zA-Z_0-9\[\]]* *(=.*)?;[ \t]*$/ &&
             $0 !~ /^(const|typedef|extern|return|static|enum|struct [a-z_]* \{)/ { print F ":" NR ": " $0 }
     ' "$f"
 done)
 if [ -z "$bad" ]; then
-    echo "ok 1 - no mutable static or global in benchmark code"
+    echo "ok 1 - no mutable static or global in benchmark code and tools/"
 else
-    echo "not ok 1 - mutable static or global in benchmark code"
+    echo "not ok 1 - mutable static or global in benchmark code or tools/"
     echo "$bad" | sed 's/^/# /'
 fi
 long=$(find util mpi pt2pt collective onesided overlap tools bench tests frontend \
@@ -49,14 +53,27 @@ else
     echo "not ok 2 - sources of 600 lines or more"
     echo "$long" | sed 's/^/# /'
 fi
-objs=${MG_BUILDDIR:-}/mpi
-if [ -z "$(find "$objs" -name '*.o' 2>/dev/null | head -n 1)" ] || ! command -v nm >/dev/null 2>&1; then
-    echo "ok 3 - the driver's modules without a call circle # SKIP no object files (MG_BUILDDIR) or no nm"
-elif out=$("${PYTHON:-python3}" bench/module_graph.py "$objs" 2>&1); then
-    echo "ok 3 - the driver's modules without a call circle ($(echo "$out" | head -n 1))"
+# the driver's rooms (mpi/) and the collective programs' modules (collective/)
+if [ -z "$(find "${MG_BUILDDIR:-}/mpi" -name '*.o' 2>/dev/null | head -n 1)" ] ||
+    ! command -v nm >/dev/null 2>&1; then
+    echo "ok 3 - the driver's and the collectives' modules without a call circle # SKIP no object files (MG_BUILDDIR) or no nm"
 else
-    echo "not ok 3 - the driver's modules call each other in a circle"
-    echo "$out" | sed 's/^/# /'
+    circles=""
+    said=""
+    for d in mpi collective; do
+        if out=$("${PYTHON:-python3}" bench/module_graph.py "$MG_BUILDDIR/$d" 2>&1); then
+            said="$said${said:+; }$d: $(echo "$out" | head -n 1)"
+        else
+            circles="$circles$d: $out
+"
+        fi
+    done
+    if [ -z "$circles" ]; then
+        echo "ok 3 - the driver's and the collectives' modules without a call circle ($said)"
+    else
+        echo "not ok 3 - modules that call each other in a circle"
+        printf '%s' "$circles" | sed 's/^/# /'
+    fi
 fi
 if out=$("${PYTHON:-python3}" bench/module_graph.py --python frontend/mpigauge 2>&1); then
     echo "ok 4 - the front-end's modules without an import circle ($(echo "$out" | head -n 1))"
@@ -73,11 +90,11 @@ else
     echo "not ok 5 - front-end modules not in frontend/local.mk (not installed)"
     echo "$missing" | sed 's/^/# /'
 fi
-drv=$(grep -n 'drv\.' pt2pt/*.[ch] collective/*.[ch] onesided/*.[ch] overlap/*.[ch] 2>/dev/null)
+drv=$(grep -n 'drv\.' pt2pt/*.[ch] collective/*.[ch] onesided/*.[ch] overlap/*.[ch] tools/*.[ch] 2>/dev/null)
 if [ -z "$drv" ]; then
-    echo "ok 6 - benchmark code uses the kernel's view of mg_ctx only"
+    echo "ok 6 - benchmark code and tools/ use the kernel's view of mg_ctx only"
 else
-    echo "not ok 6 - benchmark code reaches into the driver's part of mg_ctx (ctx->drv)"
+    echo "not ok 6 - benchmark code or tools/ reach into the driver's part of mg_ctx (ctx->drv)"
     echo "$drv" | sed 's/^/# /'
 fi
 unlisted=$(for f in doc/*.md; do
@@ -95,12 +112,12 @@ fi
 # benchmark's: it includes mpi/mg_bench.h and the transport's headers.
 internal=$(for h in mpi/driver/*.h mpi/observe/*.h mpi/mpit/*.h mpi/osu/*.h; do
     grep -ln "#include \"$(basename "$h")\"" pt2pt/*.[ch] collective/*.[ch] onesided/*.[ch] \
-        overlap/*.[ch] 2>/dev/null | sed "s|\$| includes $(basename "$h")|"
+        overlap/*.[ch] tools/*.[ch] 2>/dev/null | sed "s|\$| includes $(basename "$h")|"
 done)
 if [ -z "$internal" ]; then
-    echo "ok 8 - benchmark code includes mg_bench.h, not the driver's internals"
+    echo "ok 8 - benchmark code and tools/ include no header of the driver's internals"
 else
-    echo "not ok 8 - benchmark code includes a header of the driver's internals"
+    echo "not ok 8 - benchmark code or tools/ include a header of the driver's internals"
     echo "$internal" | sed 's/^/# /'
 fi
 # A front-end module's private names (a leading underscore) are its own:

@@ -234,7 +234,7 @@ static int do_bind(const rails_opts *o, const mg_netdev *devs, int n, hwloc_topo
 
 int main(int argc, char **argv)
 {
-    static mg_netdev devs[MAX_DEVS];
+    mg_netdev devs[MAX_DEVS]; /* 90 KB of main's stack */
     rails_opts o = {0};
     mg_opt_table table = {opts, &o, "rails-tool", NULL};
     hwloc_topology_t topo;

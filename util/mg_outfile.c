@@ -270,7 +270,8 @@ static int open_temporary(mg_out_file *o, const char *target, char *err)
         (void)mg_guard_watch(&guard, o->tmp_path);
     }
     if (fd < 0 || fchmod(fd, created_mode()) != 0 || (o->f = fdopen(fd, "w")) == NULL) {
-        snprintf(err, MG_OUT_ERRLEN, "cannot write output file '%.300s': %s", target, strerror(errno));
+        snprintf(err, MG_OUT_ERRLEN, "cannot write output file '%.300s': %s", target,
+                 strerror(errno));
         if (fd >= 0) {
             close(fd);
             forget_active();

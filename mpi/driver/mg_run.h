@@ -63,7 +63,6 @@ _Static_assert(MG_ERRLEN == MG_OUT_ERRLEN, "the -o file's messages are a run's m
  * MG_MAX_BENCH_OPTS: rows of a benchmark's option table */
 #define MG_MAX_BENCH_OPTS 64
 
-
 /* Rank 0: the finished rows a benchmark's summary reads (kept only when it
  * has one), with their variant labels. */
 typedef struct {

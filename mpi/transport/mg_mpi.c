@@ -305,7 +305,7 @@ mg_link *mg_mpi_gather_links(MPI_Comm comm)
         mg_mpi_die(__FILE__, __LINE__, "out of memory");
     if (mg_link_of_node(&mine) != 0)
         memset(&mine, 0, sizeof mine);
-    MG_MPI_CHECK(MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE,
-                               comm));
+    MG_MPI_CHECK(
+        MPI_Allgather(&mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, comm));
     return all;
 }

@@ -104,7 +104,7 @@ TEST_F(OutFile, ForgetTemporaryRemovesTheOneBeingWritten)
     mg_out_forget_temporary(); // what an abort does
     EXPECT_NE(access(tmp.c_str(), F_OK), 0);
     mg_out_discard(&o);
-    EXPECT_EQ(entries(), 0); // and no target appeared
+    EXPECT_EQ(entries(), 0);   // and no target appeared
     mg_out_forget_temporary(); // nothing to remove: nothing happens
 }
 
