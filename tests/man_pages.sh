@@ -28,8 +28,11 @@ for d in $MG_BINDIR; do
     done
 done | sort -u >"$want"
 unset IFS
-for c in run compare best plot report selftest history dashboard cvars mpi series import guidelines \
-    screen profile app; do echo "mpigauge-$c"; done >>"$want"
+# the commands: the one list in frontend/mpigauge/cli.py (COMMANDS)
+cmds=$(cd "$MG_TESTDIR/../frontend" && "$PYTHON" -c \
+    'from mpigauge.cli import command_names; print(" ".join(command_names()))') ||
+    { echo "not ok 1 - frontend/mpigauge/cli.py's command list could not be read"; exit 1; }
+for c in $cmds; do echo "mpigauge-$c"; done >>"$want"
 echo mpigauge >>"$want"
 sort -o "$want" "$want"
 if diff "$want" "$list" >/dev/null; then

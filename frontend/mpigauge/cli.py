@@ -11,52 +11,75 @@ from . import (app_cli, best_cli, compare_cli, cvars_cli, dashboard_cli, guideli
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
                      UsageError, terminal_text, version)
 from .launch import Interrupted
-from .options import add_verdict_options
 
-DESCRIPTION = """mpigauge: run suites of mpigauge benchmarks, compare MPI libraries and
-releases with verdicts, keep a history. The commands by task, one example each:
+# Every command, once: its group in `mpigauge --help`, its name, the module
+# whose add_parser makes its parser (COMMAND_cli.py), what it does, and the
+# examples. The grouped --help, the parsers, the man pages (doc/man.sh reads
+# the --help lines) and their test (tests/man_pages.sh reads
+# command_names()) all come from this one list.
+COMMANDS = (
+    ("measure", "run", run_cli, "a suite; with configurations, interleaved in randomized rounds",
+     ("mpigauge run --suite quick -o r.jsonl",
+      "mpigauge run --config a --config 'b UCX_TLS=sm' -K 8 -o ab.jsonl")),
+    ("measure", "selftest", selftest_cli, "the instrument's own false-alarm and detection rates here",
+     ("mpigauge selftest --bindir _build/openmpi -o st/",)),
+    ("compare", "compare", compare_cli, "ratio, CI, adjusted p and a verdict per benchmark and size",
+     ("mpigauge compare ab.jsonl a b",)),
+    ("compare", "best", best_cli, "the best configuration per benchmark and size, and its ties",
+     ("mpigauge best sweep.jsonl --export ompi-rules rules.conf",)),
+    ("compare", "cvars", cvars_cli, "the MPI library's control variables (MPI_T), and what differs",
+     ("mpigauge cvars ab.jsonl a b",)),
+    ("compare", "guidelines", guidelines_cli,
+     "the self-consistent performance guidelines: holds, violated",
+     ("mpigauge guidelines run -n 2,4 -o g.jsonl",)),
+    ("compare", "screen", screen_cli, "every pair of nodes: the slow nodes and links named",
+     ("mpigauge screen run -n 16 --launcher srun -o s.jsonl",)),
+    ("applications", "profile", profile_cli, "the communication profile of any MPI program",
+     ("mpigauge profile -o lmp.jsonl -- mpirun -n 2 lmp -in in.melt",)),
+    ("applications", "app", app_cli, "a real application under each configuration, compared",
+     ("mpigauge app -o a.jsonl --config a --config b -- mpirun -n 2 lmp",)),
+    ("releases and history", "mpi", mpi_cli,
+     "the catalogue of MPI installations: list, add, install, build",
+     ("mpigauge mpi install mpich==4.1.3",)),
+    ("releases and history", "series", series_cli,
+     "a release series: the release that changed each figure, and why",
+     ("mpigauge series run --impl mpich --bindir BUILD -o mpich-series",)),
+    ("releases and history", "history", history_cli,
+     "results per release in a database; a run checked against it",
+     ("mpigauge history add r.jsonl --tag 5.0.11",)),
+    ("releases and history", "import", import_cli,
+     "OSU or IMB text outputs as results, for compare and history",
+     ("mpigauge import osu osu_latency-*.txt --ranks 2 -o base.jsonl",)),
+    ("releases and history", "dashboard", dashboard_cli,
+     "a static site of the history: trends, regimes, what changed",
+     ("mpigauge dashboard -o site/",)),
+    ("look", "plot", plot_cli, "median against message size with CI bands (needs matplotlib)",
+     ("mpigauge plot r.jsonl -o r.svg",)),
+    ("look", "report", report_cli, "one self-contained HTML page for results",
+     ("mpigauge report r.jsonl -o r.html",)),
+)
 
-measure
-  run        a suite; with configurations, interleaved in randomized rounds
-               mpigauge run --suite quick -o r.jsonl
-               mpigauge run --config a --config 'b UCX_TLS=sm' -K 8 -o ab.jsonl
-  selftest   the instrument's own false-alarm and detection rates here
-               mpigauge selftest --bindir _build/openmpi -o st/
-compare
-  compare    ratio, CI, adjusted p and a verdict per benchmark and size
-               mpigauge compare ab.jsonl a b
-  best       the best configuration per benchmark and size, and its ties
-               mpigauge best sweep.jsonl --export ompi-rules rules.conf
-  cvars      the MPI library's control variables (MPI_T), and what differs
-               mpigauge cvars ab.jsonl a b
-  guidelines the self-consistent performance guidelines: holds, violated
-               mpigauge guidelines run -n 2,4 -o g.jsonl
-  screen     every pair of nodes: the slow nodes and links named
-               mpigauge screen run -n 16 --launcher srun -o s.jsonl
-applications
-  profile    the communication profile of any MPI program
-               mpigauge profile -o lmp.jsonl -- mpirun -n 2 lmp -in in.melt
-  app        a real application under each configuration, compared
-               mpigauge app -o a.jsonl --config a --config b -- mpirun -n 2 lmp
-releases and history
-  mpi        the catalogue of MPI installations: list, add, install, build
-               mpigauge mpi install mpich==4.1.3
-  series     a release series: the release that changed each figure, and why
-               mpigauge series run --impl mpich --bindir BUILD -o mpich-series
-  history    results per release in a database; a run checked against it
-               mpigauge history add r.jsonl --tag 5.0.11
-  import     OSU or IMB text outputs as results, for compare and history
-               mpigauge import osu osu_latency-*.txt --ranks 2 -o base.jsonl
-  dashboard  a static site of the history: trends, regimes, what changed
-               mpigauge dashboard -o site/
-look
-  plot       median against message size with CI bands (needs matplotlib)
-               mpigauge plot r.jsonl -o r.svg
-  report     one self-contained HTML page for results
-               mpigauge report r.jsonl -o r.html
 
-`mpigauge COMMAND --help` says more; doc/README.md indexes the documentation.
-"""
+def command_names():
+    """Every command's name, in --help's order."""
+    return [c[1] for c in COMMANDS]
+
+
+def _description():
+    lines = ["mpigauge: run suites of mpigauge benchmarks, compare MPI libraries and",
+             "releases with verdicts, keep a history. The commands by task, one example each:"]
+    group = None
+    for g, name, _, says, examples in COMMANDS:
+        if g != group:
+            lines += [g] if group else ["", g]
+            group = g
+        lines.append(f"  {name:<10} {says}")
+        lines += [" " * 15 + e for e in examples]
+    lines += ["", "`mpigauge COMMAND --help` says more; doc/README.md indexes the documentation."]
+    return "\n".join(lines) + "\n"
+
+
+DESCRIPTION = _description()
 
 
 def build_parser():
@@ -67,12 +90,8 @@ def build_parser():
                    help="print the folder of the osu_* names (the OSU drop-in, doc/osu.md): put "
                         "it first on PATH to run mpigauge where a pipeline runs OSU")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    # one module per command, COMMAND_cli.py, each adding its own parser
-    for m in (run_cli, compare_cli, best_cli, plot_cli, report_cli, selftest_cli, dashboard_cli,
-              cvars_cli, mpi_cli, series_cli, import_cli, guidelines_cli, screen_cli, profile_cli,
-              app_cli):
-        m.add_parser(sub)
-    history_cli.add_parser(sub, add_verdict_options)
+    for _, _, module, _, _ in COMMANDS:
+        module.add_parser(sub)
     return p
 
 

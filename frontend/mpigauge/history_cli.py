@@ -10,11 +10,12 @@ from typing import NamedTuple
 from .common import (EXIT_FAIL, EXIT_OK, UsageError, check_output_path, fmt_num, terminal_text,
                      parse_size_arg, size_label, text_table, warn, write_text_atomic)
 from .history import History, default_db, launch_records, result_problem
+from .options import add_verdict_options
 from .results import SeriesKey
 from .stats import median, median_ci
 
 
-def add_parser(sub, add_verdict_options):
+def add_parser(sub):
     h = sub.add_parser("history", help="keep results across releases in a database; check a "
                        "new run against the last",
                        description="A history of results in one SQLite database (--db, else "
