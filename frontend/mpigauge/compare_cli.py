@@ -29,6 +29,7 @@ def cmd_compare(a):
         raise UsageError("compare needs BASE and NEW: two or more files, or a file of an "
                          "interleaved run and two or more of its configuration labels")
     alpha, looks = _sequential_alpha(sets, a.alpha)
+    means = means_lines(sets) if a.means else []
     base, comparisons = sets[0], []
     for s in sets:
         for w in s.warnings:
@@ -36,12 +37,12 @@ def cmd_compare(a):
     for new in sets[1:]:
         rows, ob, on = compare_sets(base, new, threshold, alpha, a.error_control,
                                     covariate=a.covariate)
-        extra = []
+        extra = list(means)
         if looks:
             extra.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
                          f"= {a.alpha:g} / {looks}")
         if not rows:
-            extra.append(nothing_in_common(base, new))
+            extra.append(nothing_in_common(base, new, a.means))
         c = comparison(base, new, rows, ob, on, extra)
         for w in c.warnings:    # what differs is said once, with the table
             warn(w)
@@ -79,7 +80,20 @@ def cmd_compare(a):
     return EXIT_OK
 
 
-def nothing_in_common(base, new):
+def means_lines(sets):
+    """--means: every set's launches by their means, imported OSU programs
+    under mpigauge's names (the method line says so); the warning that names
+    the OSU programs left unmatched."""
+    from .results import as_means
+    known = {r.get("benchmark") for s in sets for la in s.launches if not la.run.get("imported")
+             for r in la.results}
+    unmapped = sorted({p for s in sets for p in as_means(s, known)})
+    return (["--means: no mpigauge benchmark among the results for " + ", ".join(unmapped)
+             + " (the fan tests, osu_init and the persistent point-to-point tests have none)"]
+            if unmapped else [])
+
+
+def nothing_in_common(base, new, means=False):
     """Why two sides share no series: what they match on, and when one side
     is imported (OSU's or IMB's figures) and the other mpigauge's own, that
     the two never share one."""
@@ -95,7 +109,9 @@ def nothing_in_common(base, new):
         why += (f": {imp.label} is imported ({', '.join(benches(imp)[:4])}: OSU's or IMB's own "
                 f"figures under their programs' names and options), {own.label} mpigauge's own "
                 f"results ({', '.join(benches(own)[:4])}); an imported output is compared with "
-                "other imported outputs of the same program (doc/import.md)")
+                "other imported outputs of the same program (doc/import.md)"
+                + ("" if means else ", or with mpigauge's means of the same benchmark by "
+                   "--means"))
     return why
 
 
@@ -151,6 +167,10 @@ def add_parser(sub):
                    help="exit 1 when any benchmark and size is slower (with one imported "
                    "value a side: beyond the tolerance on the slower side)")
     c.add_argument("--no-plot", action="store_true", help="HTML: no embedded plot")
+    c.add_argument("--means", action="store_true",
+                   help="compare each launch's mean per iteration, not its median: OSU's figure, "
+                   "so that an imported OSU output meets mpigauge's run of the same benchmark "
+                   "(matched by benchmark, ranks, size and unit, options apart; doc/import.md)")
     c.add_argument("--profile", metavar="PROFILE",
                    help="lead with the MPI time this profile (mpigauge profile) predicts under "
                    "BASE and NEW, from the benchmarks it stands on (mpigauge profile suite)")

@@ -97,7 +97,11 @@ def method_line(rows, base, new, threshold, alpha, control):
         return (f"ratio = {new.label} / {base.label}, Hodges-Lehmann estimate over launches "
                 f"paired by round; Wilcoxon signed-rank test, {ctl} adjustment over "
                 f"{len(rows)} series, alpha {alpha:g}, threshold {threshold * 100:g}%")
-    return (f"ratio = median of {new.label} / median of {base.label} over per-launch medians; "
+    stat = getattr(base, "statistic", "median")
+    how = ("per-launch means (--means: OSU's figure; an imported OSU program matched to the "
+           "mpigauge benchmark that runs it, options not compared)" if stat == "mean"
+           else "per-launch medians")
+    return (f"ratio = median of {new.label} / median of {base.label} over {how}; "
             f"Mann-Whitney U test (separate runs: not interleaved, drifts between them are "
             f"not controlled), {ctl} adjustment over {len(rows)} series, alpha {alpha:g}, "
             f"threshold {threshold * 100:g}%")

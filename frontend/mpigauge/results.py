@@ -79,7 +79,8 @@ class SeriesKey(NamedTuple):
 class ResultSet:
     """Launches of one side of a comparison. keymode "options": series are
     matched by benchmark options (files of separate runs); "line": by suite
-    line (configurations of one interleaved run, whose options may differ)."""
+    line (configurations of one interleaved run, whose options may differ);
+    "bench": by benchmark alone (as_means: another suite's figures)."""
 
     def __init__(self, path, label=None, keymode="options"):
         self.path = path
@@ -91,11 +92,14 @@ class ResultSet:
         self.warnings = []
         self.looks = 0           # planned looks of a --until-decided run
         self.cvar_tables = {}    # digest -> {name: value}: the cvars records of its file
+        self.statistic = "median"  # what stands for a launch ("mean": as_means)
 
     def key(self, la, res):
         run = la.run
         if self.keymode == "line":
             where = "line " + la.source
+        elif self.keymode == "bench":
+            where = ""  # --means: an imported OSU output and mpigauge's run, options apart
         else:
             where = json.dumps((run.get("options") or {}).get("benchmark") or {}, sort_keys=True)
         return SeriesKey(res.get("benchmark") or run.get("benchmark"), res.get("variant") or "",
@@ -321,3 +325,42 @@ def needs_config_label(keys):
     for k in keys:
         cfg.setdefault(k.bench, set()).add((k.nranks, k.where))
     return {b: len(c) > 1 for b, c in cfg.items()}
+
+
+def mpigauge_name(osu_program, known):
+    """The mpigauge benchmark among `known` that runs what an OSU program
+    runs by default (the drop-in's table, mpi/osu/mg_osu_names.c: OSU's
+    name less "osu_", a persistent collective's NAME_init), or None (the
+    fan tests, osu_init and the persistent point-to-point tests take options
+    in mpigauge that an imported run record does not give)."""
+    if not osu_program.startswith("osu_"):
+        return None
+    name = osu_program[4:]
+    if name.endswith("_persistent"):
+        name = name[:-len("_persistent")] + "_init"
+    return name if name in known else None
+
+
+def as_means(s, known):
+    """--means: each launch's mean per iteration stands for it (OSU prints
+    means; mpigauge records them beside the median), an imported OSU
+    program's series under the mpigauge benchmark among `known` (the names
+    mpigauge's own launches carry) that runs it, and series matched by
+    benchmark, variant, ranks, size and unit without options. Returns the
+    OSU programs that have no such benchmark."""
+    unmapped = set()
+    for la in s.launches:
+        if la.run.get("imported"):
+            prog = la.run.get("benchmark") or ""
+            name = mpigauge_name(prog, known)
+            if name is None:
+                unmapped.add(prog)
+                continue
+            la.results = [dict(r, benchmark=name) for r in la.results]
+        else:
+            la.results = [dict(r, median=r["mean"], statistic="mean") for r in la.results
+                          if isinstance(r.get("mean"), (int, float))]
+    if s.keymode == "options":
+        s.keymode = "bench"
+    s.statistic = "mean"
+    return sorted(unmapped)

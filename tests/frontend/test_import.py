@@ -207,6 +207,37 @@ class ImportCommand(unittest.TestCase):
                          r"their programs' names and options\), .* mpigauge's own results "
                          r"\(bw, latency\)")
 
+    def test_means_meet_an_imported_osu_output_and_mpigauge_run(self):
+        b = self.imp("b.jsonl", sorted(glob.glob(os.path.join(IMP, "osu74-openmpi-latency-*"))))
+        own = os.path.join(self.d, "own.jsonl")
+        recs = h.synthetic_set("Open MPI 4.1.4", {})
+        for r in recs:  # means twice the medians: the comparison must read the means
+            if r["type"] == "result":
+                r["mean"] = 2 * r["median"]
+        h.write_jsonl(own, recs)
+        rc, _, err = h.cli("compare", b, own)
+        self.assertEqual(rc, 2)
+        self.assertIn("or with mpigauge's means of the same benchmark by --means", err)
+        rc, out, err = h.cli("compare", b, own, "--means", "--format", "json")
+        self.assertEqual(rc, 0, err)
+        rows = [json.loads(x) for x in out.splitlines()]
+        series = {r["size_bytes"]: r for r in rows if r["type"] == "series"}
+        # OSU's 8 and 1024 bytes meet mpigauge's latency; its bw has no OSU side
+        self.assertEqual(sorted(series), [8, 1024])
+        s8 = series[8]
+        self.assertEqual((s8["benchmark"], len(s8["launches"]["base"]),
+                          len(s8["launches"]["new"])), ("latency", 4, 5))
+        # the means, 0.40 us, against OSU's 0.485 us: x0.82 (the medians, 0.20 us, x0.41)
+        self.assertTrue(0.75 < s8["ratio"] < 0.9, s8["ratio"])
+        self.assertTrue(s8["test"].startswith("mann-whitney"), s8)
+        rc, out, err = h.cli("compare", b, own, "--means")
+        self.assertIn("over per-launch means (--means: OSU's figure;", out)
+        # an OSU program without an mpigauge benchmark among the results is named
+        other = self.imp("f.jsonl", [os.path.join(IMP, "osu74-mpich-barrier-f.txt")])
+        rc, out, err = h.cli("compare", other, own, "--means")
+        self.assertEqual(rc, 2)
+        self.assertIn("--means: no mpigauge benchmark among the results for osu_barrier", err)
+
     def history_shows(self, results, tag, bench, figure):
         """results added under tag; history show's 8-byte line of bench has figure."""
         db = os.path.join(self.d, "h.sqlite")
