@@ -94,6 +94,7 @@ EXTRA_DIST += \
 	tests/fixtures/import/osu74-mpich-latency-4.txt \
 	tests/fixtures/import/osu74-mpich-mbw_mr.txt \
 	tests/fixtures/import/osu74-mpich-put_latency.txt \
+	tests/fixtures/import/mpigauge-dropin-openmpi-latency.txt \
 	tests/fixtures/import/osu74-openmpi-latency-1.txt \
 	tests/fixtures/import/osu74-openmpi-latency-2.txt \
 	tests/fixtures/import/osu74-openmpi-latency-3.txt \

@@ -188,7 +188,42 @@ def _show(hist, a):
     else:
         print(_table(["benchmark", "ranks", "config", "size", "tag", "median", "95% CI",
                       "launch range", "launches"], out))
+    for line in tool_changes(hist, rows):
+        warn(line)
     return EXIT_OK
+
+
+def tool_of(run):
+    """What measured a launch, from its run record: (tool, version, what its
+    figure is): an imported suite, or mpigauge's own run."""
+    imp = run.get("imported")
+    if isinstance(imp, dict):
+        return imp.get("suite"), imp.get("version"), f"{imp.get('statistic')}s"
+    return "mpigauge", run.get("mpigauge_version", "?"), "medians over samples"
+
+
+def tool_changes(hist, rows):
+    """One sentence for each pair of neighbouring tags of a series whose
+    launches came from different tools (OSU's own program, then mpigauge's
+    drop-in under the same name; a new version of one tool is no change): a
+    step there may be the tool's."""
+    tools = {}
+    for r in rows:
+        if r.tag not in tools:
+            _, recs = hist.launch(r.launch)
+            run = next((x for x in recs if isinstance(x, dict) and x.get("type") == "run"), {})
+            tools[r.tag] = tool_of(run)
+    tags = list(tools)
+    out = []
+    for before, after in zip(tags, tags[1:]):
+        (t0, v0, s0), (t1, v1, s1) = tools[before], tools[after]
+        if (t0, s0) != (t1, s1):
+            out.append(f"the tool changed between tags {before} and {after}: {t0} {v0} ({s0}) "
+                       f"-> {t1} {v1} ({s1}): a step there may be the tool's, not the "
+                       "library's; tag the first run of the new tool apart (e.g. `--tag "
+                       f"{after}-{t1.split()[0]}`) and measure one release with both "
+                       "(doc/import.md)")
+    return out
 
 
 def _side(hist, spec, against=None):

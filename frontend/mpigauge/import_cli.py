@@ -56,7 +56,7 @@ def run_record(t, path, sha, index, a):
         "description": f"imported from {t.suite} {t.version} ({t.program}): {t.statistic} "
                        "per size, no samples",
         "family": "imported", "mpigauge_version": version(),
-        "mpi_library": a.mpi_library or f"unknown (imported from {t.suite})",
+        "mpi_library": a.mpi_library or t.library or f"unknown (imported from {t.suite})",
         "nranks": nranks, "nnodes": a.nodes,
         "launch_id": f"import-{sha[:16]}-{index}",
         "options": {"benchmark": {}, "sizes_bytes": sorted({r["size"] for r in t.rows})},

@@ -102,6 +102,7 @@ class Table(NamedTuple):
     rows: list
     options: dict
     line: int
+    library: object = None  # the MPI library the output names (mpigauge's drop-in), or None
 
 
 def osu_columns(header):
@@ -192,6 +193,13 @@ class _OsuState:
         self.options = {}
         self.cols = None
         self.rows = []
+        self.dropin = None      # mpigauge's note line: (version, library, ranks)
+
+
+# The note line of mpigauge's OSU drop-in (mpi/driver/mg_output.c): its
+# figures are medians over samples, not OSU's means, and it names the library
+_DROPIN = re.compile(r"# mpigauge (\S+), (.+), (\d+) ranks? on \d+ nodes?: every figure a "
+                     r"median over samples")
 
 
 def _osu_close(st):
@@ -203,8 +211,13 @@ def _osu_close(st):
             opts["datatype"] = st.datatype
         nranks = opts.get("nprocs") or (2 * opts["pairs"] if "pairs" in opts else
                                          2 if program in PAIR_PROGRAMS else None)
-        st.tables.append(Table("OSU Micro-Benchmarks", program, program, version, nranks,
-                               st.rows[0]["unit"], "mean", st.rows, opts, line))
+        if st.dropin:  # the same table printed by mpigauge: its version, medians
+            version, library, nranks = st.dropin[0], st.dropin[1], nranks or st.dropin[2]
+            st.tables.append(Table("mpigauge (OSU drop-in)", program, program, version, nranks,
+                                   st.rows[0]["unit"], "median", st.rows, opts, line, library))
+        else:
+            st.tables.append(Table("OSU Micro-Benchmarks", program, program, version, nranks,
+                                   st.rows[0]["unit"], "mean", st.rows, opts, line))
     st.rows = []
 
 
@@ -219,8 +232,12 @@ def _osu_comment(st, line, lineno):
             raise ValueError(f"line {lineno}: an OSU title this importer does not know: "
                              f"{line.strip()!r}")
         st.title, st.datatype, st.options, st.cols = (program, m.group(2) or "", lineno), None, {}, None
+        st.dropin = None
         return
     if st.title is None:
+        return
+    if (m := _DROPIN.match(line)):
+        st.dropin = (m.group(1), m.group(2), int(m.group(3)))
         return
     if line.startswith("# Datatype: "):
         _osu_close(st)

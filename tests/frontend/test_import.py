@@ -246,6 +246,29 @@ class ImportCommand(unittest.TestCase):
         self.assertEqual(rc, 0, err)
         self.assertRegex(out, rf"{bench}\s+2\s+-\s+8\s+{tag}\s+{figure} us")
 
+    def test_the_drop_in_output_is_mpigauge_and_a_history_says_the_tool_changed(self):
+        src = os.path.join(IMP, "mpigauge-dropin-openmpi-latency.txt")
+        t = importer.parse_osu(text("mpigauge-dropin-openmpi-latency.txt"))[0]
+        self.assertEqual((t.suite, t.statistic, t.library, t.nranks, t.version),
+                         ("mpigauge (OSU drop-in)", "median", "Open MPI 4.1.4", 2,
+                          "0.1.0-g57dfa4e-dirty"))
+        outs = sorted(glob.glob(os.path.join(IMP, "osu74-openmpi-latency-*")))
+        osu, osu2 = self.imp("o.jsonl", outs[:2]), self.imp("o2.jsonl", outs[2:])
+        drop = self.imp("d.jsonl", [src])
+        with open(drop, encoding="utf-8") as f:
+            run = json.loads(f.readline())
+        self.assertEqual((run["mpi_library"], run["imported"]["statistic"]),
+                         ("Open MPI 4.1.4", "median"))
+        db = os.path.join(self.d, "h.sqlite")
+        for path, tag in ((osu, "4.1.4"), (osu2, "4.1.4b"), (drop, "4.1.5")):
+            self.assertEqual(h.cli("history", "--db", db, "add", path, "--tag", tag)[0], 0)
+        rc, out, err = h.cli("history", "--db", db, "show", "osu_latency", "--size", "8")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(err.count("the tool changed"), 1, err)
+        self.assertIn("the tool changed between tags 4.1.4b and 4.1.5: OSU Micro-Benchmarks 7.4 "
+                      "(means) -> mpigauge (OSU drop-in) 0.1.0-g57dfa4e-dirty (medians)", err)
+        self.assertIn("`--tag 4.1.5-mpigauge`", err)
+
     def test_history_of_imported_tags(self):
         b = self.imp("b.jsonl", sorted(glob.glob(os.path.join(IMP, "osu74-openmpi-latency-*"))))
         self.history_shows(b, "ompi", "osu_latency", r"0\.485")
