@@ -89,11 +89,7 @@ typedef struct {
     int osu_names;         /* --osu-names: print the OSU names (mg_osu.h), no MPI_Init */
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us; /* --sync-window; 0: automatic */
-    int sentinel;          /* --sentinel: probes and node state before and after */
     int no_cvars;          /* --no-cvars: the library's control variables are not read */
-    const char *pvars;     /* --pvars list|all|NAME,...: list them, or read them per row */
-    int per_rank;          /* --per-rank: every rank's median in each JSON result */
-    const char *samples;   /* --samples FILE: every timed sample, or NULL */
     const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
     double turn_slice_s;   /* --turn-slice */
     double turn_timeout_s; /* --turn-timeout */
@@ -122,6 +118,8 @@ typedef struct {
      * called right before a (size, variant)'s first timed sample and right
      * after its last, outside the timed blocks. */
     struct mg_observe_set *obs;
+    /* The observers' parsed options (mg_observe_params), or NULL. */
+    const struct mg_observer_params *obs_params;
     /* The run record's facts (rank 0's complete; mpi/mpit/mg_prov.h), once the
      * environment collected them: what an observer may read of them. */
     const struct mg_prov *prov;

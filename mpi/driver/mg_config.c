@@ -163,37 +163,6 @@ static const mg_opt common_opts[] = {
      .arg_name = "FILE",
      .help = "also write JSON Lines (run record, results) to FILE, complete or not at all",
      .key = ""},
-    {.long_name = "sentinel",
-     .type = MG_OPT_FLAG,
-     .offset = offsetof(mg_config, sentinel),
-     .help =
-         "before and after the sweep: an 8-byte ping-pong probe, the computation rate and every "
-         "node's load (JSON records of type sentinel)",
-     .key = ""},
-    {.long_name = "samples",
-     .type = MG_OPT_STRING,
-     .offset = offsetof(mg_config, samples),
-     .arg_name = "FILE",
-     .help = "write every timed sample (its start on rank 0's clock, time per iteration, "
-             "iterations) to FILE as JSON Lines, complete or not at all (doc/output.md)",
-     .key = ""},
-    {.long_name = "per-rank",
-     .type = MG_OPT_FLAG,
-     .offset = offsetof(mg_config, per_rank),
-     .help = "JSON: every rank's median per iteration (us) in each result (rank_median_us), "
-             "and with --samples every rank's own samples; benchmarks of more than a pair name "
-             "their slowest and fastest rank without it",
-     .key = ""},
-    {.long_name = "pvars",
-     .type = MG_OPT_STRING,
-     .offset = offsetof(mg_config, pvars),
-     .arg_name = "list|all|queues|none|NAME,...",
-     .help = "the MPI library's performance variables (MPI_T pvars): list prints those it "
-             "offers and measures nothing; all, queues (message queues, rendezvous: the "
-             "default of point-to-point programs) or NAME,... reads them around every row's "
-             "timed samples, each rank's change (or value) summarised in the results; none "
-             "reads none",
-     .key = ""},
     {.long_name = "no-cvars",
      .type = MG_OPT_FLAG,
      .offset = offsetof(mg_config, no_cvars),

@@ -108,15 +108,15 @@ static int check_support(mg_run *s)
     return MG_EXIT_OK;
 }
 
-/* --pvars list: rank 0 prints what the library offers (after MPI_Init,
- * when its components have registered theirs). */
-static int list_pvars(const mg_run *s)
+/* The observers' early phases (--pvars list): -1, the run goes on; else
+ * its exit code, an error said as the run's errors are. */
+static int observe_early(mg_run *s)
 {
-    FILE *f = s->ctx.rank == 0 ? s->io.out : NULL;
-    if (mg_pvars_list(f, s->plan->cfg.format == MG_FORMAT_JSON) != 0)
-        return mg_run_error(s, "mpi_t", MG_EXIT_SKIP, "MPI_T is not available in this library", "",
-                            -1, -1);
-    return f == NULL || fflush(f) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
+    mg_early_error e = {"internal", ""};
+    int rc = mg_observe_early(&s->plan->obs, &s->ctx, s->ctx.rank == 0 ? s->io.out : NULL, &e);
+    if (rc > 0 && e.msg[0])
+        return mg_run_error(s, e.code, rc, e.msg, "", -1, -1);
+    return rc;
 }
 
 /* --turns: the group's semaphores, opened even when the plan failed so that
@@ -146,8 +146,8 @@ int mg_run_stages(mg_run *s, const mg_env *env)
         return rc;
     if ((rc = check_support(s)) != MG_EXIT_OK)
         return rc;
-    if (s->plan->cfg.pvars && strcmp(s->plan->cfg.pvars, "list") == 0)
-        return list_pvars(s);
+    if ((rc = observe_early(s)) >= 0)
+        return rc;
     if (mg_session_rails(s, &served, &rc) != 0)
         return rc;
     if ((rc = mg_plan_check(s)) != MG_EXIT_OK || (rc = mg_session_layout(s)) != MG_EXIT_OK)
@@ -200,6 +200,7 @@ void mg_run_init(mg_run *s, const mg_plan *p)
     s->ctx.sizes = p->failed || p->help ? NULL : &p->sweep;
     s->ctx.drv.opts = p->base->params.opts;
     s->ctx.drv.given = p->given;
+    s->ctx.drv.obs_params = &p->obs;
     /* the run's copy of the options (params.resolve changes it), and the
      * kernel state of the chosen form, zeroed: a program that initialises
      * MPI itself (layout.init) keeps there what it made or measured */
@@ -293,7 +294,7 @@ static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu
     mg_run s;
     int rc = MG_EXIT_OK, mpit, mpit_level;
 
-    mg_plan_make(&plan, b, osu, argc, argv);
+    mg_plan_make(&plan, b, osu, mg_env_mpi.observers, argc, argv);
     if (osu && !plan.note[0])
         mg_osu_warning(osu, plan.note, sizeof plan.note);
     if ((plan.cfg.mpi_library || plan.cfg.osu_names) && !plan.failed) {
@@ -305,7 +306,7 @@ static int main_with(const mg_bench *b, int argc, char **argv, const mg_osu *osu
     }
     mg_run_init(&s, &plan);
     if (!plan.failed)
-        mg_out_guard_start(plan.cfg.output ? plan.cfg.output : plan.cfg.samples);
+        mg_out_guard_start(plan.cfg.output ? plan.cfg.output : mg_observe_guarded_file(&plan.obs));
     if (s.b->layout.init)
         s.b->layout.init(&s.ctx, &argc, &argv, s.b->layout.thread_level);
     else if (s.b->layout.thread_level > MPI_THREAD_SINGLE)

@@ -80,11 +80,17 @@ static void plan_turns(mg_plan *p)
     }
 }
 
-/* The option tables of this benchmark: common, per-call sync, its own, rails. */
+/* The option tables of this benchmark: common, the observers', per-call
+ * sync, its own, rails. */
 static size_t plan_tables(mg_plan *p, mg_opt_table *tables)
 {
     const mg_bench *b = p->base;
-    size_t nt = mg_config_tables(b, &p->cfg, tables);
+    mg_opt_table common[2];
+    size_t nc = mg_config_tables(b, &p->cfg, common), nt = 0;
+    tables[nt++] = common[0];
+    nt += mg_observer_params_tables(&p->obs, tables + nt); /* common to every program too */
+    if (nc > 1)
+        tables[nt++] = common[1];
     if (b->params.opts)
         tables[nt++] = (mg_opt_table){b->params.opts, p->params, "benchmark", p->given};
     if (b->kernel.rails)
@@ -215,7 +221,7 @@ static void plan_policy(mg_plan *p)
  * are still checked: -m bad -h is a usage error). */
 static void plan_help(mg_plan *p)
 {
-    mg_opt_table tables[4];
+    mg_opt_table tables[4 + MG_MAX_OBSERVERS];
     size_t nt = plan_tables(p, tables), len = 0;
     FILE *f = open_memstream(&p->help, &len);
 
@@ -233,7 +239,7 @@ static void plan_help(mg_plan *p)
         plan_fail(p, 2, "out of memory");
 }
 
-static void plan_alloc(mg_plan *p)
+static void plan_alloc(mg_plan *p, const mg_observer *const *observers)
 {
     const mg_bench *b = p->base;
     size_t rows = 0;
@@ -244,6 +250,10 @@ static void plan_alloc(mg_plan *p)
     }
     if (b->params.params_default)
         memcpy(p->params, b->params.params_default, b->params.params_size);
+    if (mg_observer_params_make(&p->obs, observers) != 0) {
+        fprintf(stderr, "mpigauge_%s: out of memory\n", b->id.name);
+        exit(MG_EXIT_INTERNAL);
+    }
     while (b->params.opts && b->params.opts[rows].type != MG_OPT_END)
         ++rows;
     if (rows > MG_MAX_BENCH_OPTS) {
@@ -253,9 +263,10 @@ static void plan_alloc(mg_plan *p)
     }
 }
 
-void mg_plan_make(mg_plan *p, const mg_bench *b, const mg_osu *osu, int argc, char **argv)
+void mg_plan_make(mg_plan *p, const mg_bench *b, const mg_osu *osu,
+                  const mg_observer *const *observers, int argc, char **argv)
 {
-    mg_opt_table tables[4];
+    mg_opt_table tables[4 + MG_MAX_OBSERVERS];
     size_t nt;
 
     memset(p, 0, sizeof *p);
@@ -265,7 +276,7 @@ void mg_plan_make(mg_plan *p, const mg_bench *b, const mg_osu *osu, int argc, ch
     p->argv = argv;
     mg_config_default(&p->cfg);
     mg_rail_opts_default(&p->rails);
-    plan_alloc(p);
+    plan_alloc(p, observers);
     nt = plan_tables(p, tables);
     if (mg_opts_defaults(tables, nt, p->err, sizeof p->err) != 0) {
         p->failed = 2;
@@ -300,6 +311,7 @@ void mg_plan_free(mg_plan *p)
     mg_sweep_free(&p->sweep);
     free(p->params);
     free(p->help);
+    mg_observer_params_free(&p->obs);
 }
 
 int mg_plan_report(const mg_run *s, int *done)

@@ -102,6 +102,9 @@ typedef struct {
     char note[MG_ERRLEN]; /* rank 0 says it on standard error ("" none) */
     char *help;           /* --help / --version: the text rank 0 writes, or NULL */
     const mg_osu *osu;    /* started under an OSU name (mg_osu.h), or NULL */
+    /* the registered observers' options (mg_observers), parsed with the
+     * common ones */
+    mg_observer_params obs;
 } mg_plan;
 
 typedef struct mg_env mg_env;
@@ -154,7 +157,10 @@ double mg_mpi_clock_offset(const mg_ctx *ctx, double *rtt_max_s);
 /* Before MPI_Init, without MPI: the plan of program b for argv (an error
  * is kept in p->failed and p->err for mg_plan_report); osu: the OSU name it
  * was started under, or NULL. Exits on memory exhaustion. */
-void mg_plan_make(mg_plan *p, const mg_bench *b, const mg_osu *osu, int argc, char **argv);
+/* observers: the run's (mg_env.observers), whose options the plan parses
+ * with the common ones. */
+void mg_plan_make(mg_plan *p, const mg_bench *b, const mg_osu *osu,
+                  const mg_observer *const *observers, int argc, char **argv);
 void mg_plan_free(mg_plan *p);
 /* A run of plan p: the context's parameters copied, the kernel state of the
  * chosen form, the rails prepared (before MPI_Init). */

@@ -145,3 +145,67 @@ void mg_observe_close(mg_observe_set *set, mg_ctx *ctx)
         set->n = set->ncells = set->wants_log = 0;
     }
 }
+
+int mg_observer_params_make(mg_observer_params *p, const mg_observer *const *list)
+{
+    memset(p, 0, sizeof *p);
+    for (int i = 0; list[i] != NULL; ++i) {
+        const mg_observer *o = list[i];
+        if (o->opts == NULL)
+            continue;
+        if (p->n >= MG_MAX_OBSERVERS ||
+            (p->params[p->n] = calloc(1, o->params_size ? o->params_size : 1)) == NULL) {
+            mg_observer_params_free(p);
+            return -1;
+        }
+        p->obs[p->n++] = o;
+    }
+    return 0;
+}
+
+void mg_observer_params_free(mg_observer_params *p)
+{
+    for (int i = 0; i < p->n; ++i)
+        free(p->params[i]);
+    memset(p, 0, sizeof *p);
+}
+
+size_t mg_observer_params_tables(mg_observer_params *p, mg_opt_table *tables)
+{
+    for (int i = 0; i < p->n; ++i)
+        tables[i] = (mg_opt_table){p->obs[i]->opts, p->params[i], "common", NULL};
+    return (size_t)p->n;
+}
+
+const void *mg_observer_params_of(const mg_observer_params *p, const mg_observer *o)
+{
+    for (int i = 0; p != NULL && i < p->n; ++i)
+        if (p->obs[i] == o)
+            return p->params[i];
+    return NULL;
+}
+
+const void *mg_observe_params(const mg_ctx *ctx, const mg_observer *o)
+{
+    return mg_observer_params_of(ctx->drv.obs_params, o);
+}
+
+int mg_observe_early(const mg_observer_params *p, mg_ctx *ctx, FILE *out, mg_early_error *e)
+{
+    for (int i = 0; p != NULL && i < p->n; ++i) {
+        int rc = p->obs[i]->early ? p->obs[i]->early(p->params[i], ctx, out, e) : -1;
+        if (rc >= 0)
+            return rc;
+    }
+    return -1;
+}
+
+const char *mg_observe_guarded_file(const mg_observer_params *p)
+{
+    for (int i = 0; p != NULL && i < p->n; ++i) {
+        const char *f = p->obs[i]->guarded_file ? p->obs[i]->guarded_file(p->params[i]) : NULL;
+        if (f != NULL)
+            return f;
+    }
+    return NULL;
+}

@@ -37,6 +37,15 @@
  *   finish       the sweep complete: make what it keeps complete (a file)
  *   close        the sweep over (also after a failed one)
  *
+ * Before all of these, an observer's options: the rows of `opts` are
+ * parsed with the program's common options (the plan, before MPI_Init) into
+ * params_size bytes of its own (zeroed, then the rows' defaults), which it
+ * reads with mg_observe_params; `early` runs after MPI_Init and before the
+ * session for an option that only reports (--pvars list), and
+ * `guarded_file` names a file it will write that the -o file's guard should
+ * watch. The driver names no observer: a new one with an option is one
+ * file and one line of mg_observers.c (doc/develop.md).
+ *
  * An observer keeps its state in state_size bytes the driver gives it,
  * zeroed, one per run and rank: no statics (tests/code_rules.sh). It reads
  * the host through the injected environment of ctx->drv (the clock, the
@@ -66,6 +75,8 @@ typedef struct {
 /* What the driver knows of a row when the observers' row phase comes
  * (rank 0's; on the other ranks rank_median_s, per_iter_s and log are
  * NULL). */
+#define MG_MAX_OBSERVERS 16
+
 typedef struct mg_row_view {
     uint64_t size;
     const char *variant; /* its label ("ways=2"), or NULL */
@@ -86,10 +97,27 @@ typedef struct mg_row_view {
     int by_value; /* the figure is not a time (memory) */
 } mg_row_view;
 
+/* What an early phase that ended the run says: an error record's code
+ * (doc/output.md: "mpi_t", ...) and its message. */
+typedef struct {
+    const char *code;
+    char msg[256];
+} mg_early_error;
+
 typedef struct mg_observer {
     /* its key in a result record: not one of the record's own keys
      * (doc/output.md); an object it leaves empty is not written */
     const char *name;
+    /* its options (NULL: none), rows whose offsets are into params_size
+     * bytes; listed with the common options (--help, group "common") */
+    const mg_opt *opts;
+    size_t params_size;
+    /* after MPI_Init, before the session (NULL: none): -1, the run goes on;
+     * else the run ends with that exit code (rank 0 wrote to out, NULL on
+     * the other ranks; a code other than 0 with e's message) */
+    int (*early)(const void *params, mg_ctx *ctx, FILE *out, mg_early_error *e);
+    /* a file it will write, for the -o file's guard (NULL: none) */
+    const char *(*guarded_file)(const void *params);
     /* 1: its values are members of the result record itself ("algorithm",
      * "rank_median_us"), not of an object named after it */
     int flat;
@@ -116,8 +144,6 @@ typedef struct mg_observer {
 /* Every observer, NULL-terminated (mpi/observe/mg_observers.c). */
 extern const mg_observer *const mg_observers[];
 
-#define MG_MAX_OBSERVERS 16
-
 /* The observers that joined a run, and their states. */
 struct mg_observe_set {
     const mg_observer *obs[MG_MAX_OBSERVERS];
@@ -130,6 +156,36 @@ struct mg_observe_set {
     int wants_log; /* one of them wants the sample log */
 };
 typedef struct mg_observe_set mg_observe_set;
+
+/* --per-rank was given (obs_per_rank.c's option; obs_samples.c reads it
+ * too: every rank's own samples). */
+int mg_obs_per_rank_on(const mg_ctx *ctx);
+
+/* The observers' parsed options: params[i] belongs to obs[i] (those with
+ * options, from a registry), made by the plan and kept for the run. */
+typedef struct mg_observer_params {
+    const mg_observer *obs[MG_MAX_OBSERVERS];
+    void *params[MG_MAX_OBSERVERS];
+    int n;
+} mg_observer_params;
+
+/* A block of params for every observer of list that has options: 0, or -1
+ * (out of memory; p freed). */
+int mg_observer_params_make(mg_observer_params *p, const mg_observer *const *list);
+void mg_observer_params_free(mg_observer_params *p);
+/* Their option tables (group "common") into tables: how many. */
+size_t mg_observer_params_tables(mg_observer_params *p, mg_opt_table *tables);
+/* o's parsed options, or NULL (none, or p NULL). */
+const void *mg_observer_params_of(const mg_observer_params *p, const mg_observer *o);
+/* o's parsed options in this run (ctx->drv.obs_params), or NULL: an
+ * observer reads its own, or another's by its object. */
+const void *mg_observe_params(const mg_ctx *ctx, const mg_observer *o);
+/* The early phase of every observer in p that has one, in order: -1 when
+ * the run goes on, else the first exit code (e set). */
+int mg_observe_early(const mg_observer_params *p, mg_ctx *ctx, FILE *out, mg_early_error *e);
+/* The first file an observer in p will write that the -o guard should
+ * watch, or NULL. */
+const char *mg_observe_guarded_file(const mg_observer_params *p);
 
 /* Every registered observer's open, in registration order (collective):
  * MG_EXIT_OK, or MG_EXIT_USAGE with the lowest failing rank's message in

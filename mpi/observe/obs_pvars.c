@@ -14,11 +14,12 @@
  * sum (the default selection stays in JSON, out of the table's 80 columns). */
 #include "mg_observe.h"
 
+#include "mg_exit.h"
 #include "mg_group.h"
 #include "mg_mpi.h"
 #include "mg_mpit.h"
-#include "mg_run.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,45 @@ typedef struct {
     double *all;          /* rank 0: every rank's values, rank by rank */
 } pvars_state;
 
+extern const mg_observer mg_obs_pvars;
+
+typedef struct {
+    const char *spec; /* --pvars */
+} pvars_params;
+
+static const mg_opt pvars_opts[] = {
+    {.long_name = "pvars",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(pvars_params, spec),
+     .arg_name = "list|all|queues|none|NAME,...",
+     .help = "the MPI library's performance variables (MPI_T pvars): list prints those it "
+             "offers and measures nothing; all, queues (message queues, rendezvous: the "
+             "default of point-to-point programs) or NAME,... reads them around every row's "
+             "timed samples, each rank's change (or value) summarised in the results; none "
+             "reads none",
+     .key = ""},
+    {.type = MG_OPT_END}};
+
+/* --pvars list: rank 0 prints what the library offers (after MPI_Init, when
+ * its components have registered theirs) and the run ends. */
+static int pvars_early(const void *params, mg_ctx *ctx, FILE *out, mg_early_error *e)
+{
+    const char *spec = ((const pvars_params *)params)->spec;
+    if (spec == NULL || strcmp(spec, "list") != 0)
+        return -1;
+    if (mg_pvars_list(out, ctx->cfg->format == MG_FORMAT_JSON) != 0) {
+        e->code = "mpi_t";
+        snprintf(e->msg, sizeof e->msg, "MPI_T is not available in this library");
+        return MG_EXIT_SKIP;
+    }
+    return out == NULL || fflush(out) == 0 ? MG_EXIT_OK : MG_EXIT_INTERNAL;
+}
+
 /* The selection of this run, or NULL: none; *given 1 when --pvars named it. */
 static const char *pvars_spec(const mg_ctx *ctx, int *given)
 {
-    const char *spec = ctx->cfg->pvars;
+    const pvars_params *prm = mg_observe_params(ctx, &mg_obs_pvars);
+    const char *spec = prm != NULL ? prm->spec : NULL;
     *given = spec != NULL;
     if (spec != NULL)
         return strcmp(spec, "none") == 0 ? NULL : spec;
@@ -133,6 +169,9 @@ static void pvars_close(void *st, mg_ctx *ctx)
 }
 
 const mg_observer mg_obs_pvars = {.name = "pvars",
+                                  .opts = pvars_opts,
+                                  .params_size = sizeof(pvars_params),
+                                  .early = pvars_early,
                                   .state_size = sizeof(pvars_state),
                                   .open = pvars_open,
                                   .timed_begin = pvars_timed_begin,

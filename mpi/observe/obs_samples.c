@@ -14,13 +14,38 @@
 #include "mg_run.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+extern const mg_observer mg_obs_samples;
+
 typedef struct {
-    mg_out_file out; /* the FILE when written through, else opened at the end */
-    FILE *mem;       /* rank 0: the records so far */
+    const char *path; /* --samples FILE */
+} samples_params;
+
+static const mg_opt samples_opts[] = {
+    {.long_name = "samples",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(samples_params, path),
+     .arg_name = "FILE",
+     .help = "write every timed sample (its start on rank 0's clock, time per iteration, "
+             "iterations) to FILE as JSON Lines, complete or not at all (doc/output.md)",
+     .key = ""},
+    {.type = MG_OPT_END}};
+
+/* The -o file's guard watches FILE too. */
+static const char *samples_guarded(const void *params)
+{
+    return ((const samples_params *)params)->path;
+}
+
+typedef struct {
+    const char *path; /* --samples FILE */
+    int per_rank;     /* --per-rank: every rank's own samples too */
+    mg_out_file out;  /* the FILE when written through, else opened at the end */
+    FILE *mem;        /* rank 0: the records so far */
     char *text;
     size_t len;
     double t_zero;    /* rank 0: its clock when the sweep began */
@@ -31,10 +56,13 @@ typedef struct {
 static int samples_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
 {
     samples_state *p = st;
-    const char *path = ctx->cfg->samples;
+    const samples_params *prm = mg_observe_params(ctx, &mg_obs_samples);
+    const char *path = prm != NULL ? prm->path : NULL;
     char why[MG_ERRLEN] = "";
     if (path == NULL)
         return 0;
+    p->path = path;
+    p->per_rank = mg_obs_per_rank_on(ctx);
     p->out.log = ctx->drv.err;
     if (!mg_out_distinct(ctx->cfg->output, "-o", path, "--samples", &ctx->drv.group, why) ||
         !mg_out_prepare(&p->out, path, &ctx->drv.group, why)) {
@@ -70,7 +98,7 @@ static void samples_sweep(void *st, mg_ctx *ctx, int end, struct mg_sink *const 
     mg_json_string(&j, NULL, "start_s");
     mg_json_string(&j, NULL, "per_iteration_s");
     mg_json_string(&j, NULL, "iterations");
-    if (ctx->cfg->per_rank)
+    if (p->per_rank)
         mg_json_string(&j, NULL, "rank_per_iteration_s");
     mg_json_array_end(&j);
     mg_json_object_end(&j);
@@ -82,7 +110,7 @@ static void samples_sweep(void *st, mg_ctx *ctx, int end, struct mg_sink *const 
 static const double *gather_ranks(samples_state *p, mg_ctx *ctx, const mg_row_view *v)
 {
     const size_t need = (size_t)ctx->nranks * v->nmine;
-    if (!ctx->cfg->per_rank)
+    if (!p->per_rank)
         return NULL;
     if (ctx->rank == 0 && need > p->rank_cap) {
         free(p->rank_all);
@@ -142,7 +170,7 @@ static void samples_row(void *st, mg_ctx *ctx, const mg_row_view *v, mg_kvlist *
 static int samples_finish(void *st, mg_ctx *ctx)
 {
     samples_state *p = st;
-    const char *path = ctx->cfg->samples;
+    const char *path = p->path;
     char err[MG_ERRLEN];
     int rc = 0, opened = p->out.f != NULL; /* written through: opened before measuring */
 
@@ -185,6 +213,9 @@ static void samples_close(void *st, mg_ctx *ctx)
 const mg_observer mg_obs_samples = {.name = "samples",
                                     .flat = 1,
                                     .wants_log = 1,
+                                    .opts = samples_opts,
+                                    .params_size = sizeof(samples_params),
+                                    .guarded_file = samples_guarded,
                                     .state_size = sizeof(samples_state),
                                     .open = samples_open,
                                     .sweep = samples_sweep,

@@ -18,7 +18,7 @@
 typedef struct {
     double cost_us, per_byte_ns, jitter;
     mg_list ways;
-    int corrupt, probe;
+    int corrupt;
     uint64_t fail_at, own_bytes;
 } fake_params;
 
@@ -56,10 +56,6 @@ static const mg_opt fake_opts[] = {
      .type = MG_OPT_FLAG,
      .offset = offsetof(fake_params, corrupt),
      .help = "deliver a wrong byte under -c"},
-    {.long_name = "probe",
-     .type = MG_OPT_FLAG,
-     .offset = offsetof(fake_params, probe),
-     .help = "the observer probe joins the run"},
     {.long_name = "fail-at",
      .type = MG_OPT_SIZE,
      .offset = offsetof(fake_params, fail_at),
@@ -246,13 +242,16 @@ static const mg_bench *fake_named(const char *argv0)
     return strcmp(argv0, "mpigauge_fake_rogue") == 0 ? &rogue_form : &block_form;
 }
 
+/* The fake world's observers (below), whose options the plan parses. */
+static const mg_observer *const *fake_observer_list(void);
+
 int mgt_plan(int argc, const char *const *argv, char *err, size_t errlen)
 {
     mg_plan *p = malloc(sizeof *p);
     int failed;
     if (p == NULL)
         return -1;
-    mg_plan_make(p, fake_named(argv[0]), NULL, argc, (char **)argv);
+    mg_plan_make(p, fake_named(argv[0]), NULL, fake_observer_list(), argc, (char **)argv);
     failed = p->failed;
     snprintf(err, errlen, "%s", p->err);
     mg_plan_free(p);
@@ -326,9 +325,23 @@ static void fake_prov_env(mg_prov *p, const mg_ctx *ctx, void *arg)
     fake_prov(p);
 }
 
-/* The observer "probe" (with --probe): what the driver told it of each row
- * (its timed iterations, how often each phase came), as named values and
- * a table column, to show that an observer's values reach every sink. */
+/* The observer "probe" (with its option --probe): what the driver told it
+ * of each row (its timed iterations, how often each phase came), as named
+ * values and a table column, to show that an observer's option reaches it
+ * and its values reach every sink. doc/develop.md's worked example. */
+static const mg_observer fake_probe;
+
+typedef struct {
+    int on; /* --probe */
+} probe_params;
+
+static const mg_opt probe_opts[] = {{.long_name = "probe",
+                                     .type = MG_OPT_FLAG,
+                                     .offset = offsetof(probe_params, on),
+                                     .help = "the observer probe joins the run",
+                                     .key = ""},
+                                    {.type = MG_OPT_END}};
+
 typedef struct {
     unsigned long long iters;
     long begins, ends;
@@ -336,8 +349,9 @@ typedef struct {
 
 static int probe_open(void *st, mg_ctx *ctx, char *err, size_t errlen)
 {
+    const probe_params *p = mg_observe_params(ctx, &fake_probe);
     (void)st, (void)err, (void)errlen;
-    return prm(ctx)->probe;
+    return p != NULL && p->on;
 }
 
 static void probe_begin(void *st, mg_ctx *ctx)
@@ -382,6 +396,8 @@ static void probe_close(void *st, mg_ctx *ctx)
 }
 
 static const mg_observer fake_probe = {.name = "probe",
+                                       .opts = probe_opts,
+                                       .params_size = sizeof(probe_params),
                                        .state_size = sizeof(probe_state),
                                        .open = probe_open,
                                        .timed_begin = probe_begin,
@@ -394,6 +410,8 @@ static const mg_observer fake_probe = {.name = "probe",
  * the environment (MPI_T's pvars are the library's), and the probe. */
 extern const mg_observer mg_obs_hostcost;
 static const mg_observer *const fake_observers[] = {&mg_obs_hostcost, &fake_probe, NULL};
+
+static const mg_observer *const *fake_observer_list(void) { return fake_observers; }
 
 /* Read a whole file into a new string. */
 static char *slurp(FILE *f)
@@ -483,7 +501,7 @@ int mgt_run(int argc, const char *const *argv, mgt_result *r)
             fclose(err);
         return -1;
     }
-    mg_plan_make(plan, fake_named(argv[0]), NULL, argc, (char **)argv);
+    mg_plan_make(plan, fake_named(argv[0]), NULL, fake_observer_list(), argc, (char **)argv);
     *before = *plan;
     const size_t psize = plan->base->params.params_size;
     void *params_before = malloc(psize ? psize : 1);
