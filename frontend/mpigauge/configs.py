@@ -139,7 +139,7 @@ def _library_dirs(library, env):
     return lib + (os.pathsep + rest if rest else "")
 
 
-def _check_label(label, where):
+def check_label(label, where):
     if not isinstance(label, str) or not _LABEL_RE.fullmatch(label):
         raise UsageError(f"{where}: bad configuration label {label!r} "
                          "(letters, digits and _ . + : = , - ; not starting with a sign)")
@@ -172,7 +172,7 @@ def parse_config_arg(text):
     words = split_words(text, where)
     if not words:
         raise UsageError("--config needs a label")
-    label = _check_label(words[0], where)
+    label = check_label(words[0], where)
     kv, env = {}, {}
     for w in words[1:]:
         key, eq, val = w.partition("=")
@@ -243,7 +243,7 @@ def _from_table(t, defaults, where, base_dir):
         if v and key == "launcher" and os.sep in v and not os.path.isabs(v):
             v = os.path.normpath(os.path.join(base_dir, v))
         paths[key] = v if key in ("launcher", "library") else v or None
-    return Config(_check_label(str(merged.get("label", "")), where), bindir,
+    return Config(check_label(str(merged.get("label", "")), where), bindir,
                   _check_mpi(merged.get("mpi"), where), {k: str(v) for k, v in env.items()},
                   _words(merged.get("args", []), where, "args"),
                   _words(merged.get("launcher_args", []), where, "launcher_args"),

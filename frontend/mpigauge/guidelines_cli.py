@@ -63,23 +63,17 @@ def _pick(known, wanted):
 def measure(a, rules, nranks, sizes, out, configs):
     """One `mpigauge run` of the rules (a suite line per rule and rank count)
     into out; its exit code."""
-    from .run_cli import run_argv
+    from .configs import parse_config_arg
+    from .runrequest import RunRequest, run
     with tempfile.TemporaryDirectory(prefix="mg-guidelines-") as d:
         suite = os.path.join(d, "guidelines.txt")
         with open(suite, "w", encoding="utf-8") as f:
             f.write(suite_text(rules, nranks, sizes, a.time_budget))
-        argv = ["--suite", suite, "--repeat", str(a.rounds), "-o", out] + (
-            ["--force"] if a.force else [])
-        for opt, v in (("--bindir", a.bindir), ("--timeout", a.timeout),
-                       ("--launcher", a.launcher), ("--max-ranks", a.max_ranks),
-                       ("--seed", a.seed)):
-            if v is not None:
-                argv += [opt, str(v)]
-        for c in configs or []:
-            argv += ["--config", c]
-        if a.quiet:
-            argv.append("-q")
-        return run_argv(argv)
+        return run(RunRequest(suite=suite, output=out, repeat=a.rounds, force=bool(a.force),
+                              bindir=[a.bindir] if a.bindir is not None else None,
+                              timeout=a.timeout, launcher=a.launcher, max_ranks=a.max_ranks,
+                              seed=a.seed, quiet=bool(a.quiet),
+                              configs=[parse_config_arg(c) for c in configs or []]))
 
 
 def _sizes(text):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""`mpigauge run`'s command line: the parser, and run_argv for callers in
-this package (selftest) that run a suite without the top-level CLI."""
+"""`mpigauge run`'s command line: the parser, and its defaults for the
+typed run request (runrequest.py) of the commands that run suites."""
 import argparse
 
 from .launch import DEFAULT_TIMEOUT
@@ -68,10 +68,9 @@ def add_parser(sub):
     r.set_defaults(func=with_threshold(cmd_run))
 
 
-def run_argv(argv):
-    """Run `mpigauge run ARGV` (the arguments after "run"): the runner's exit
-    code; errors raise as they do under the CLI."""
+def run_defaults():
+    """`mpigauge run`'s options as its parser leaves them when none is
+    given (runrequest.run fills in a request's)."""
     p = argparse.ArgumentParser(prog="mpigauge run")
     add_parser(p.add_subparsers(dest="command"))
-    a = p.parse_args(["run"] + list(argv))
-    return a.func(a)
+    return p.parse_args(["run"])

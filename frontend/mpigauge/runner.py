@@ -45,7 +45,8 @@ class Item:
 
 
 def configs_of(a):
-    cfgs = [parse_config_arg(c) for c in a.config or []]
+    cfgs = list(getattr(a, "config_objects", None) or [])  # a RunRequest's (runrequest.py)
+    cfgs += [parse_config_arg(c) for c in a.config or []]
     for f in a.configs or []:
         more = load_config_file(f)
         if not more:

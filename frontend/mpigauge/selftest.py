@@ -20,7 +20,7 @@ import time
 
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, size_label
 from .launch import Interrupted
-from .run_cli import run_argv
+from .runrequest import RunRequest, config, run
 from .compare import DIFFERENCES, compare_sets
 from .results import load_config_sets
 from .stats import median, pairs_needed
@@ -60,14 +60,14 @@ def run_trials(a, effects):
     walls = []
     for t in range(1, a.trials + 1):
         out = os.path.join(a.output, f"trial-{t:02d}.jsonl")
-        argv = ["--suite", suite, "--repeat", str(a.rounds), "-q", "--force", "-o", out,
-                "--interleave", a.interleave, "--turn-slice", str(a.turn_slice)]
-        if a.bindir:
-            argv += ["--bindir", a.bindir]
-        for label, pct in cfgs:
-            argv += ["--config", f"{label} LD_PRELOAD={lib} MG_SLOW_PERCENT={pct:g}"]
+        req = RunRequest(suite=suite, output=out, repeat=a.rounds, quiet=True, force=True,
+                         interleave=a.interleave, turn_slice=a.turn_slice,
+                         bindir=[a.bindir] if a.bindir else None, args=list(extra),
+                         configs=[config(label, env={"LD_PRELOAD": lib,
+                                                     "MG_SLOW_PERCENT": f"{pct:g}"})
+                                  for label, pct in cfgs])
         t0 = time.time()
-        rc = run_argv(argv + ["--"] + extra)
+        rc = run(req)
         if rc == EXIT_INTERRUPTED:
             raise Interrupted("the trial's run was interrupted")
         walls.append(time.time() - t0)

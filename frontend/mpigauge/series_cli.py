@@ -6,7 +6,6 @@ measures, in a folder of its own that a second call resumes
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
@@ -105,22 +104,16 @@ def builds(entries, bindir, own, envs=None):
 
 def run_step(a, folder, step, rel):
     """One interleaved `mpigauge run` of the releases rel: its state entry."""
-    from .run_cli import run_argv
+    from .runrequest import RunRequest, config, run
     name = f"step-{step:02d}.jsonl"
     out = os.path.join(folder.path, name)
-    argv = ["--suite", a.suite, "--repeat", str(a.rounds), "-n", str(a.nranks), "-o", out,
-            "--force", "--seed", str(folder.state["settings"]["seed"] + step), "-q"]
-    for opt, v in (("--timeout", a.timeout), ("--launcher", a.launcher),
-                   ("--max-ranks", a.max_ranks)):
-        if v is not None:
-            argv += [opt, str(v)]
-    for r in rel:
-        env = " ".join(shlex.quote(f"{k}={v}") for k, v in sorted(r.get("env", {}).items()))
-        argv += ["--config", f"{r['name']} install={r['name']} bindir={shlex.quote(r['bindir'])} "
-                 + env]
-    argv += ["--"] + list(a.args)
+    req = RunRequest(suite=a.suite, output=out, repeat=a.rounds, nranks=a.nranks, force=True,
+                     seed=folder.state["settings"]["seed"] + step, quiet=True, timeout=a.timeout,
+                     launcher=a.launcher, max_ranks=a.max_ranks, args=list(a.args),
+                     configs=[config(r["name"], install=r["name"], bindir=r["bindir"],
+                                     env=dict(r.get("env", {}))) for r in rel])
     t0 = time.time()
-    rc = run_argv(argv)
+    rc = run(req)
     launches = 0
     if os.path.isfile(out):
         with open(out, "rb") as f:
