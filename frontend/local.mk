@@ -70,7 +70,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/run_unit_tests.sh \
 	tests/frontend/test_stats.py tests/frontend/test_verdict.py \
 	tests/frontend/test_suite.py tests/frontend/test_tables.py \
-	tests/frontend/test_runner.py tests/frontend/helpers.py \
+	tests/frontend/test_runner.py tests/frontend/test_runrequest.py tests/frontend/helpers.py \
 	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
 	tests/frontend/test_history.py tests/frontend/test_mpilib.py tests/frontend/test_tuning.py \
