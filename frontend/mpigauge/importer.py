@@ -211,13 +211,12 @@ def _osu_close(st):
             opts["datatype"] = st.datatype
         nranks = opts.get("nprocs") or (2 * opts["pairs"] if "pairs" in opts else
                                          2 if program in PAIR_PROGRAMS else None)
-        if st.dropin:  # the same table printed by mpigauge: its version, medians
+        suite, statistic, library = "OSU Micro-Benchmarks", "mean", None
+        if st.dropin:  # the same table printed by mpigauge: its version, medians, library
+            suite, statistic = "mpigauge (OSU drop-in)", "median"
             version, library, nranks = st.dropin[0], st.dropin[1], nranks or st.dropin[2]
-            st.tables.append(Table("mpigauge (OSU drop-in)", program, program, version, nranks,
-                                   st.rows[0]["unit"], "median", st.rows, opts, line, library))
-        else:
-            st.tables.append(Table("OSU Micro-Benchmarks", program, program, version, nranks,
-                                   st.rows[0]["unit"], "mean", st.rows, opts, line))
+        st.tables.append(Table(suite, program, program, version, nranks, st.rows[0]["unit"],
+                               statistic, st.rows, opts, line, library))
     st.rows = []
 
 
