@@ -27,7 +27,7 @@ nwchem:mpich-4.1.3:mpich-4.2.3 nwchem:mpich-4.3.2:mpich-5.0.0"}
 fe="python3 $top/frontend/mpigauge.py"
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
-"$top/bench/apps/install.sh" lammps hpcc netpipe-mpich2 nwchem-mpich >"$out/install.log" 2>&1
+"$top/bench/apps/install.sh" lammps hpcc gromacs netpipe-mpich2 nwchem-mpich >"$out/install.log" 2>&1
 for b in openmpi mpich; do "$top/scripts/build.sh" "$b" >"$out/build-$b.log" 2>&1; done
 cmds=$out/commands.txt
 : >"$cmds"
@@ -55,6 +55,9 @@ app_args() {
     hpcc) echo "openmpi re:^mpigauge_timed_phases_s=([0-9.]+):s $top/bench/apps/hpcc.sh $out/hpcc-$ranks 2000 hpcc" ;;
     # a fixed number of repeats per size (-n): by default NetPIPE picks them so
     # that each size takes about the same time, and its wall time cannot change
+    # GROMACS's own wall time (its Time: line) of a water box made once per
+    # study (bench/apps/gromacs.sh); no PME tuning, no dynamic load balancing
+    gromacs) echo "openmpi gromacs gmx_mpi -quiet -nobackup mdrun -s $out/gromacs/topol.tpr -deffnm $out/gromacs/md-$ranks -ntomp 1 -nb cpu -notunepme -dlb no -noconfout" ;;
     netpipe) echo "mpich wall NPmpich2 -l 1 -u 65536 -p 0 -n 20000 -o /dev/null" ;;
     nwchem) echo "mpich wall nwchem.mpich $top/bench/apps/h2o2.nw" ;;
     nwchem-small) echo "mpich wall nwchem.mpich $top/bench/apps/h2o.nw" ;;
@@ -93,6 +96,10 @@ for l in sys.stdin:
     e = json.loads(l)
     if e['name'] == sys.argv[1]: print(e[sys.argv[2]])" "$1" "$2"
 }
+
+case $pairs in
+*gromacs:*) "$top/bench/apps/gromacs.sh" "$out/gromacs" >/dev/null ;;
+esac
 
 echo "application | ranks | releases | the application: new/base [95% CI] verdict | its profile's MPI time: new/base [95% CI] verdict | the application's time predicted | predicted - measured | MPI time the two profiles measured: new/base"
 echo "--- | --- | --- | --- | --- | --- | --- | ---"
