@@ -7,7 +7,9 @@
 #                   output, the -o file, turns) and their entry point
 #   observe/        the extension point and its run-wide features (obs_*.c)
 #   transport/      messages: the plain transport, the rails, derived types
-#   mpit/           MPI_T (cvars, pvars) and the run record's provenance
+#   mpit/           MPI_T (cvars, pvars)
+#   record/         the run record: provenance (mg_prov) and the facts recorded
+#                   once per run, each a contributor (mg_facts)
 #   osu/            the OSU drop-in's translation and names
 noinst_LIBRARIES += mpi/libmgmpi.a
 mpi_libmgmpi_a_CFLAGS = $(AM_CFLAGS) $(HWLOC_CFLAGS)
@@ -26,7 +28,7 @@ mpi_libmgmpi_a_SOURCES = \
 	mpi/transport/mg_mr_steer.c mpi/transport/mg_mr_group.c mpi/transport/mg_mr_xfer.c \
 	mpi/transport/mg_mr_report.c mpi/transport/mg_dtype.c mpi/transport/mg_dtype.h \
 	mpi/mpit/mg_mpit.c mpi/mpit/mg_mpit.h mpi/mpit/mg_mpit_names.h mpi/mpit/mg_pvars.c \
-	mpi/mpit/mg_prov.c mpi/mpit/mg_prov.h \
+	mpi/record/mg_prov.c mpi/record/mg_prov.h mpi/record/mg_facts.c mpi/record/mg_facts.h \
 	mpi/osu/mg_osu.c mpi/osu/mg_osu_names.c mpi/osu/mg_osu.h
 
 # Every benchmark program links the two libraries.

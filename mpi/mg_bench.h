@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What a benchmark includes (and the transport's headers, mpi/transport):
  * the one generic driver runs every benchmark as a descriptor, by mg_main.
- * The driver's internals (mpi/driver, observe, mpit, osu) are not for
+ * The driver's internals (mpi/driver, observe, mpit, record, osu) are not for
  * benchmark code (tests/code_rules.sh).
  *
  * A benchmark supplies what is particular to it (rank limits, metric, size
@@ -120,7 +120,7 @@ typedef struct {
     struct mg_observe_set *obs;
     /* The observers' parsed options (mg_observe_params), or NULL. */
     const struct mg_observer_params *obs_params;
-    /* The run record's facts (rank 0's complete; mpi/mpit/mg_prov.h), once the
+    /* The run record's facts (rank 0's complete; mpi/record/mg_prov.h), once the
      * environment collected them: what an observer may read of them. */
     const struct mg_prov *prov;
     /* The descriptor the run runs (the chosen form) and the run's standard

@@ -47,6 +47,10 @@ def check_run(run, results, where):
         need(f in run, f"{where}: run record lacks {f}")
     need(len(run["hosts"]) == run["nranks"] == len(run["bindings"]),
          f"{where}: hosts/bindings do not match nranks")
+    links = run.get("links")  # the links fact (mpi/record/mg_facts.c): one per rank
+    need(isinstance(links, list) and len(links) == run["nranks"]
+         and all(x is None or (set(x) == {"device", "gbps"} and x["device"]
+                               and x["gbps"] > 0) for x in links), f"{where}: links {links!r}")
     cv = run.get("cvars")
     need(isinstance(cv, dict) and cv.get("state") in ("read", "absent", "off"),
          f"{where}: cvars {cv!r}")

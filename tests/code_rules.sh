@@ -15,7 +15,7 @@
 #   them is installed (listed in frontend/local.mk);
 #   benchmark code and tools/ see only the kernel's view of mg_ctx (not its
 #   drv part, the driver's own: group, clock, turns, option rows, the
-#   failure text), and include no header of mpi/driver, observe, mpit, osu;
+#   failure text), and include no header of mpi/driver, observe, mpit, record, osu;
 #   every page of doc/ is listed in doc/README.md (the index);
 #   no front-end module imports another's private name (from .x import _y);
 #   every module of frontend/mpigauge/, util/, mpi/ and tools/ is in the
@@ -108,9 +108,9 @@ else
     echo "not ok 7 - pages of doc/ missing from the index doc/README.md"
     echo "$unlisted" | sed 's/^/# /'
 fi
-# The driver's internals (mpi/driver, observe, mpit, osu) are not a
+# The driver's internals (mpi/driver, observe, mpit, record, osu) are not a
 # benchmark's: it includes mpi/mg_bench.h and the transport's headers.
-internal=$(for h in mpi/driver/*.h mpi/observe/*.h mpi/mpit/*.h mpi/osu/*.h; do
+internal=$(for h in mpi/driver/*.h mpi/observe/*.h mpi/mpit/*.h mpi/record/*.h mpi/osu/*.h; do
     grep -ln "#include \"$(basename "$h")\"" pt2pt/*.[ch] collective/*.[ch] onesided/*.[ch] \
         overlap/*.[ch] tools/*.[ch] 2>/dev/null | sed "s|\$| includes $(basename "$h")|"
 done)

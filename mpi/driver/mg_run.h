@@ -8,8 +8,10 @@
  *   observe/        the extension point (mg_observe.h) and the run-wide
  *                   features on it (obs_*.c, registered in mg_observers.c)
  *   transport/      the plain transport, the rails (mg_mr_*), derived types
- *   mpit/           MPI_T: cvars and the run record's facts (mg_prov),
- *                   pvars (mg_pvars.c, read by observe/obs_pvars.c)
+ *   mpit/           MPI_T: cvars, pvars (mg_pvars.c, read by
+ *                   observe/obs_pvars.c)
+ *   record/         the run record: provenance (mg_prov) and the facts
+ *                   recorded once per run, each a contributor (mg_facts)
  *   osu/            the OSU drop-in: translation and names (its table is
  *                   util/mg_report_osu.c)
  *

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The MPI_T helpers that need no MPI library: the cvar set's digest, the
 // names --pvars queues selects (mpi/mpit/mg_mpit.h) and what the cvars say served
-// a collective (mg_cvars_served_by).
+// a collective (mg_cvars_served_by); the run record's facts (mg_facts.h).
 extern "C" {
+#include "mg_facts.h"
+#include "mg_json.h"
 #include "mg_mpit_names.h"
 }
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include <gtest/gtest.h>
 
@@ -101,4 +107,76 @@ TEST(ServedBy, MpichMpirCvarOnlyWhereThePosixModuleCannotServeFirst)
                       {"MPIR_CVAR_DEVICE_COLLECTIVES", "2"}},
                      "alltoall"),
               "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=2");
+}
+
+/* The run record's facts (mpi/record/mg_facts.h) written from made-up
+ * states: each in its part, in the contributors' order; an unknown link as
+ * null; a fact without state, or with nothing known, not written. */
+static std::string facts_json(const mg_facts *f)
+{
+    char *text = nullptr;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    mg_json j;
+    mg_json_init(&j, m);
+    mg_json_object_begin(&j, NULL);
+    mg_facts_write(&j, f, MG_FACT_PLACEMENT);
+    mg_json_string(&j, "between", "parts");
+    mg_facts_write(&j, f, MG_FACT_NODE);
+    mg_json_object_end(&j);
+    fclose(m);
+    std::string out(text, len);
+    free(text);
+    return out;
+}
+
+TEST(Facts, EachContributorWritesItsPartFromItsState)
+{
+    mg_facts f = {};
+    f.nranks = 3;
+    EXPECT_EQ(facts_json(&f), "{\"between\":\"parts\"}");
+    auto *links = static_cast<mg_fact_links *>(mg_facts_state(&f, "links"));
+    ASSERT_NE(links, nullptr);
+    links->link = static_cast<mg_link *>(calloc(3, sizeof(mg_link)));
+    ASSERT_NE(links->link, nullptr);
+    snprintf(links->link[0].device, sizeof links->link[0].device, "mlx5_0:1");
+    links->link[0].gbps = 100;
+    links->link[2].gbps = 25; /* a rate without a device is not a link */
+    auto *kernel = static_cast<mg_fact_kernel *>(mg_facts_state(&f, "kernel"));
+    snprintf(kernel->text, sizeof kernel->text, "Linux 6.1.0");
+    ASSERT_NE(mg_facts_state(&f, "cpu_model"), nullptr); /* known: nothing, so not written */
+    EXPECT_EQ(mg_facts_state(&f, "no_such_fact"), nullptr);
+    EXPECT_EQ(facts_json(&f), "{\"links\":[{\"device\":\"mlx5_0:1\",\"gbps\":100},null,null],"
+                              "\"between\":\"parts\",\"kernel\":\"Linux 6.1.0\"}");
+    mg_facts_free(&f);
+    for (void *s : f.state)
+        EXPECT_EQ(s, nullptr);
+}
+
+/* A world of 2 ranks seen from rank 1: the collect step makes the links'
+ * one collective call (each rank's mg_link), and keeps nothing to write. */
+static int fake_allgathers;
+static void fake_allgather(const mg_fact_world *w, const void *mine, size_t bytes, void *all)
+{
+    ++fake_allgathers;
+    EXPECT_EQ(bytes, sizeof(mg_link));
+    for (int r = 0; r < w->nranks; ++r)
+        memcpy(static_cast<char *>(all) + r * bytes, mine, bytes);
+}
+static void fake_die(const char *msg)
+{
+    ADD_FAILURE() << msg;
+    abort();
+}
+
+TEST(Facts, CollectIsOneCollectiveCallAndRankZeroKeepsTheFacts)
+{
+    mg_fact_world w = {1, 2, fake_allgather, fake_die, nullptr};
+    mg_facts f = {};
+    fake_allgathers = 0;
+    mg_facts_collect(&f, &w);
+    EXPECT_EQ(fake_allgathers, 1);
+    EXPECT_EQ(f.nranks, 2);
+    EXPECT_EQ(facts_json(&f), "{\"between\":\"parts\"}");
+    mg_facts_free(&f);
 }

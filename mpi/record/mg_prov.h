@@ -3,11 +3,15 @@
  * {"type":"run",...} record of the JSON Lines output. Collected once over
  * MPI into plain data (mg_prov_collect); the record is written from that
  * data alone (mg_prov_write), so a test can write it from a made-up mg_prov.
+ * What the run is (library, ranks, hosts, bindings, environment, control
+ * variables) is here; facts of the nodes that a run only records (CPU
+ * model, kernel, links) are contributors of mg_facts.h.
  */
 #ifndef MG_PROV_H
 #define MG_PROV_H
 
 #include "mg_bench.h"
+#include "mg_facts.h"
 #include "mg_mpit.h"
 
 #include <stdio.h>
@@ -18,16 +22,13 @@ typedef struct mg_prov {
     int nranks, nnodes;
     char **hosts;    /* rank 0 only: host name of every rank */
     char **bindings; /* rank 0 only: CPU binding of every rank (hwloc list) */
-    char **links;    /* rank 0 only: every rank's node link, "DEVICE GBPS" ("" unknown;
-                      * util/mg_linkrate.h), or NULL */
     char library[MPI_MAX_LIBRARY_VERSION_STRING];
     int mpi_version, mpi_subversion;
     double timer_overhead_s, timer_resolution_s;
     char date_utc[32];
-    char version[64];    /* mpigauge's version */
-    char cpu_model[128]; /* rank 0's node: /proc/cpuinfo's model ("" unknown) */
-    char kernel[128];    /* rank 0's node: uname's system and release ("" unknown) */
-    char **env;          /* the recorded "NAME=VALUE" variables, sorted */
+    char version[64]; /* mpigauge's version */
+    mg_facts facts;   /* the nodes' facts (mg_facts.h) */
+    char **env;       /* the recorded "NAME=VALUE" variables, sorted */
     size_t nenv;
     mg_cvars cvars; /* rank 0: the library's control variables (MPI_T) */
 } mg_prov;

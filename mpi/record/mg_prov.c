@@ -7,8 +7,6 @@
 #include "config.h"
 #include "mg_binding.h"
 #include "mg_json.h"
-#include "mg_linkrate.h"
-#include "mg_nodestate.h"
 #include "mg_opts_json.h"
 #include "mg_report.h"
 #include "mg_secret.h"
@@ -17,7 +15,6 @@
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 extern char **environ;
@@ -62,33 +59,19 @@ static char **gather_strings(const char *mine, MPI_Comm comm)
     return out;
 }
 
-/* Rank 0: every rank's link as "DEVICE GBPS" ("" where none is known), in
- * gather_strings' layout; NULL elsewhere. */
-static char **links_as_strings(MPI_Comm comm)
+/* The facts' world over MPI (mg_facts.h). */
+static void world_allgather(const mg_fact_world *w, const void *mine, size_t bytes, void *all)
 {
-    enum { LINK_TEXT = 96 };
-    int rank, n;
-    mg_link *all = mg_mpi_gather_links(comm);
-    char **out = NULL, *text = NULL;
-    MG_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-    MG_MPI_CHECK(MPI_Comm_size(comm, &n));
-    if (rank == 0) {
-        out = malloc((size_t)n * sizeof *out);
-        text = calloc((size_t)n, LINK_TEXT);
-        if (!out || !text)
-            mg_mpi_die(__FILE__, __LINE__, "out of memory");
-        for (int i = 0; i < n; ++i) {
-            out[i] = text + (size_t)i * LINK_TEXT;
-            if (all[i].device[0] != '\0' || all[i].gbps != 0)
-                snprintf(out[i], LINK_TEXT, "%s %g", all[i].device, all[i].gbps);
-        }
-    }
-    free(all);
-    return out;
+    MG_MPI_CHECK(MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE,
+                               *(const MPI_Comm *)w->impl));
 }
+
+static void world_die(const char *msg) { mg_mpi_die(__FILE__, __LINE__, msg); }
 
 void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
 {
+    MPI_Comm comm = ctx->comm;
+    const mg_fact_world world = {ctx->rank, ctx->nranks, world_allgather, world_die, &comm};
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
     int len = 0;
     char bind[256];
@@ -107,17 +90,11 @@ void mg_prov_collect(mg_prov *p, const mg_ctx *ctx)
     strftime(p->date_utc, sizeof p->date_utc, "%Y-%m-%dT%H:%M:%SZ", &tm);
     snprintf(p->version, sizeof p->version, "%s", MG_VERSION_STRING);
     mg_prov_collect_env(p, environ);
-    if (ctx->rank == 0) { /* only rank 0 writes them: /proc/cpuinfo is large on big nodes */
-        struct utsname u;
-        mg_nodestate_cpu_model(p->cpu_model, sizeof p->cpu_model);
-        if (uname(&u) == 0)
-            snprintf(p->kernel, sizeof p->kernel, "%.40s %.80s", u.sysname, u.release);
-    }
 
     mg_binding(NULL, bind, sizeof bind);
     p->hosts = gather_strings(host, ctx->comm);
     p->bindings = gather_strings(bind, ctx->comm);
-    p->links = links_as_strings(ctx->comm);
+    mg_facts_collect(&p->facts, &world);
     if (ctx->rank == 0 && !ctx->cfg->no_cvars)
         mg_cvars_read(&p->cvars, ctx->comm);
 }
@@ -132,15 +109,12 @@ void mg_prov_free(mg_prov *p)
         free(p->bindings[0]);
         free(p->bindings);
     }
-    if (p->links) {
-        free(p->links[0]);
-        free(p->links);
-    }
+    mg_facts_free(&p->facts);
     mg_cvars_free(&p->cvars);
     for (size_t i = 0; i < p->nenv; ++i)
         free(p->env[i]);
     free(p->env);
-    p->hosts = p->bindings = p->links = NULL;
+    p->hosts = p->bindings = NULL;
     p->env = NULL;
     p->nenv = 0;
 }
@@ -255,26 +229,6 @@ static void write_pairs(mg_json *j, const mg_prov *p, const mg_run_info *ri)
     mg_json_array_end(j);
 }
 
-/* Every rank's node link ({"device","gbps"}, null unknown): what a
- * bandwidth between nodes can be set against (doc/output.md). */
-static void write_links(mg_json *j, const mg_prov *p)
-{
-    mg_json_array_begin(j, "links");
-    for (int i = 0; i < p->nranks; ++i) {
-        char dev[64];
-        double gbps = 0;
-        if (sscanf(p->links[i], "%63s %lf", dev, &gbps) != 2 || !(gbps > 0)) {
-            mg_json_null(j, NULL);
-            continue;
-        }
-        mg_json_object_begin(j, NULL);
-        mg_json_string(j, "device", dev);
-        mg_json_number(j, "gbps", gbps);
-        mg_json_object_end(j);
-    }
-    mg_json_array_end(j);
-}
-
 /* Where the ranks ran: hosts, bindings, nodes, pairs, the computation. */
 static void write_placement(mg_json *j, const mg_prov *p, const mg_run_info *ri)
 {
@@ -288,8 +242,7 @@ static void write_placement(mg_json *j, const mg_prov *p, const mg_run_info *ri)
     for (int i = 0; i < p->nranks; ++i)
         mg_json_string(j, NULL, p->bindings[i]);
     mg_json_array_end(j);
-    if (p->links)
-        write_links(j, p);
+    mg_facts_write(j, &p->facts, MG_FACT_PLACEMENT);
     mg_json_array_begin(j, "node_of_rank");
     for (int i = 0; i < p->nranks; ++i)
         mg_json_int(j, NULL, ri->node_of[i]);
@@ -459,10 +412,7 @@ void mg_prov_write(FILE *f, const mg_prov *p, const mg_run_info *ri)
     mg_json_number(&j, "timer_resolution_s", p->timer_resolution_s);
     mg_json_number(&j, "timer_overhead_s", p->timer_overhead_s);
     mg_json_string(&j, "date_utc", p->date_utc);
-    if (p->cpu_model[0]) /* what a library may choose its algorithms and tuning by */
-        mg_json_string(&j, "cpu_model", p->cpu_model);
-    if (p->kernel[0])
-        mg_json_string(&j, "kernel", p->kernel);
+    mg_facts_write(&j, &p->facts, MG_FACT_NODE);
     mg_json_array_begin(&j, "command_line");
     for (int i = 0; i < ri->argc; ++i)
         mg_json_string(&j, NULL, ri->argv[i]);
