@@ -38,6 +38,11 @@ STREAM = {"MPI_Isend": "bw", "MPI_Issend": "bw"}
 ATOMIC = ("MPI_Fetch_and_op", "MPI_Compare_and_swap")
 ATOMIC_TYPE = {1: "char", 4: "int", 8: "long"}
 NO_SIZE = ("barrier", "ibarrier")
+# the reductions reduce floats by default (4 bytes): a call of 1 or 2 bytes
+# (a bool, a char, a short) is measured with their char elements (-T char)
+REDUCTIONS = ("allreduce", "reduce", "scan", "exscan", "reduce_scatter",
+              "reduce_scatter_block", "iallreduce", "ireduce")
+FLOAT_BYTES = 4
 CARRIED = ("MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Waitsome",
            "MPI_Win_fence", "MPI_Win_lock", "MPI_Win_unlock", "MPI_Win_flush")
 # the point-to-point and one-sided programs run on 2 ranks
@@ -121,12 +126,21 @@ def suite_text(p, budget=0.1, name="profile"):
             lines += [f"ranks={ranks} {prog} -T {ATOMIC_TYPE[z]} --time-budget {budget:g}"
                       for z in ss]
             continue
-        # a lone size as MIN:MAX (a lone number is a sweep's largest size);
-        # a barrier has no size
-        m = "" if prog in NO_SIZE else \
-            f" -m {ss[0]}:{ss[0]}" if len(ss) == 1 else f" -m {','.join(map(str, ss))}"
+        if prog in REDUCTIONS and ss[0] < FLOAT_BYTES:
+            small = [z for z in ss if z < FLOAT_BYTES]
+            lines.append(f"ranks={ranks} {prog} -T char{_sizes(small)} --time-budget {budget:g}")
+            ss = [z for z in ss if z >= FLOAT_BYTES]
+            if not ss:
+                continue
+        m = "" if prog in NO_SIZE else _sizes(ss)
         lines.append(f"ranks={ranks} {prog}{m} --time-budget {budget:g}")
     return "\n".join(lines) + "\n"
+
+
+def _sizes(ss):
+    """-m of sorted sizes: a lone size as MIN:MAX (a lone number is a
+    sweep's largest size)."""
+    return f" -m {ss[0]}:{ss[0]}" if len(ss) == 1 else f" -m {','.join(map(str, ss))}"
 
 
 def costs(rs, p):

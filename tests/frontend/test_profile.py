@@ -164,20 +164,27 @@ class Predict(unittest.TestCase):
         self.assertAlmostEqual(p.carried, 0.03)
         self.assertAlmostEqual(p.wait, 0.02)   # allreduce: 0.03 + 0.01 - 2 x 0.01
 
-    def test_atomics_by_element_type_and_calls_of_no_data(self):
+    def test_atomics_by_element_type_small_reductions_and_calls_of_no_data(self):
         import mpigauge.predict as PR
         ranks = {0: rank(0, [call("MPI_Fetch_and_op", 8, 2, 10, 0.01),
                              call("MPI_Compare_and_swap", 4, 2, 3, 0.01),
                              call("MPI_Fetch_and_op", 16, 2, 1, 0.01),
                              call("MPI_Bcast", 0, 2, 48, 0.01),
+                             call("MPI_Allreduce", 1, 2, 4, 0.01, dtype="MPI_C_BOOL"),
+                             call("MPI_Allreduce", 2, 2, 4, 0.01, dtype="MPI_SHORT"),
+                             call("MPI_Allreduce", 8, 2, 4, 0.01, dtype="MPI_DOUBLE"),
+                             call("MPI_Reduce", 2, 2, 4, 0.01, dtype="MPI_SHORT"),
                              call("MPI_Barrier", 0, 2, 5, 0.01)])}
         p = PR.plan(P.Profile({"type": "profile", "name": "x", "family": "mpich", "nranks": 1},
                               ranks, P.aggregate(ranks), "p"))
         self.assertEqual(PR.suite_text(p, 0.05, "x").splitlines()[1:],
-                         ["ranks=2 barrier --time-budget 0.05",
+                         ["ranks=2 allreduce -T char -m 1,2 --time-budget 0.05",
+                          "ranks=2 allreduce -m 8:8 --time-budget 0.05",
+                          "ranks=2 barrier --time-budget 0.05",
                           "ranks=2 bcast -m 1:1 --time-budget 0.05",
                           "ranks=2 cas_latency -T int --time-budget 0.05",
-                          "ranks=2 fop_latency -T long --time-budget 0.05"])
+                          "ranks=2 fop_latency -T long --time-budget 0.05",
+                          "ranks=2 reduce -T char -m 2:2 --time-budget 0.05"])
         self.assertEqual([(u[0], u[1], u[4]) for u in p.unpredicted],
                          [("MPI_Fetch_and_op", 16, "no element type of 16 bytes in its "
                            "benchmark")])
