@@ -23,7 +23,7 @@ from . import mpilib
 from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
                      check_link_followable, now_utc, redact_argv, version)
 from .configs import Config, check_unique, load_config_file, mpi_libraries_in, parse_config_arg
-from .stats import min_pairs
+from .sequential import look, planned_looks
 from . import progress
 from .outcome import error_lines
 from .runplan import RunPlan, Verdict
@@ -297,38 +297,6 @@ class Writer:
             pass
 
 
-def planned_looks(min_rounds, max_rounds, alpha=0.05):
-    """Rounds after which --until-decided looks at the data: from min_rounds,
-    x1.5 each time, and max_rounds; each look tests at alpha / len(looks)
-    (Bonferroni over looks: the error rate holds however the looks end). A
-    look at which the exact signed-rank test cannot reach that level (6
-    pairs give at best p = 0.031) would spend error rate for nothing and is
-    left out."""
-    looks, r = [], min_rounds
-    while r < max_rounds:
-        looks.append(r)
-        r = max(r + 1, int(round(r * 1.5)))
-    looks.append(max_rounds)
-    while len(looks) > 1 and looks[0] < min_pairs(alpha / len(looks)):
-        looks.pop(0)
-    return looks
-
-
-def all_decided(records, path, labels, v):
-    """Whether every series of base-vs-each-configuration has a final verdict
-    at the sequential level (v: a Verdict)."""
-    from .compare import compare_sets, undecided
-    from .results import build_set
-    sets = [build_set(records, path, lb, "line", lb, all_configs=False) for lb in labels]
-    alpha = v.alpha / len(planned_looks(v.min_rounds, v.max_rounds, v.alpha))
-    left = 0
-    for new in sets[1:]:
-        rows, _, _ = compare_sets(sets[0], new, v.threshold, alpha, v.error_control,
-                                  covariate=v.covariate)
-        left += len(undecided(rows)) + (0 if rows else 1)
-    return left == 0, left
-
-
 MAX_ROUNDS = 10000          # rounds of one run (--repeat, --max-rounds)
 MAX_SCHEDULE = 1000000      # launches one run may plan
 RANKS_PER_CORE = 16         # more ranks than this per core ask for --max-ranks
@@ -469,6 +437,7 @@ def _run_loop(out, plan):
     steps = _steps(todo, grouped, lambda t: _alone(items[(t[1], t[2])]))
     start, durations = time.time(), {}
     interrupted, stopped, i, pos, first_bad = False, None, 0, {}, None
+    todo, narrowed = list(todo), []
     try:
         for si, step in enumerate(steps):
             rnd = step[0][0]
@@ -495,13 +464,8 @@ def _run_loop(out, plan):
                 break
             round_done = si + 1 == len(steps) or steps[si + 1][0][0] != rnd
             if round_done and rnd in looks:
-                done, left = all_decided(out.records, plan.output, labels, plan.verdict)
-                if not plan.quiet:
-                    print(f"mpigauge run: look after round {rnd}: "
-                          + ("every series decided" if done else f"{left} series undecided"),
-                          file=sys.stderr)
-                if done:
-                    stopped = f"decided after round {rnd}"
+                stopped = look(out, plan, rnd, steps, si, todo, i, narrowed)
+                if stopped:
                     break
             if round_done and plan.max_time and elapsed > plan.max_time:
                 stopped = f"--max-time reached after round {rnd}"
@@ -517,7 +481,7 @@ def _run_loop(out, plan):
         if looks:
             end["sequential"] = {"looks": looks, "alpha": plan.verdict.alpha,
                                  "alpha_per_look": plan.verdict.alpha / len(looks),
-                                 "stopped": stopped}
+                                 "stopped": stopped, "narrowed": narrowed}
         try:
             out.write([end])
         except OutputError:

@@ -38,6 +38,20 @@ elif name == "envy":
     v = float(os.environ.get("FAKE_VALUE", "1"))
     r = run(); r["env"] = {"FAKE_VALUE": os.environ.get("FAKE_VALUE")}
     out(r); out(res(8, v)); out(res(16, 2 * v))
+elif name == "seesaw":
+    # never decided: the k-th launch of a configuration gives 1 or 3 by k and
+    # FAKE_VALUE, so that the two configurations' pairs alternate x3 and x1/3
+    k = 0
+    while True:
+        try:
+            os.close(os.open(os.path.join(os.environ["FAKE_SEESAW_DIR"],
+                                          f"{os.environ['FAKE_VALUE']}-{k}"),
+                             os.O_CREAT | os.O_EXCL))
+            break
+        except FileExistsError:
+            k += 1
+    v = 1.0 if (k + (os.environ["FAKE_VALUE"] == "1")) % 2 else 3.0
+    out(run()); out(res(8, v)); out(res(16, 2 * v))
 elif name == "startup":
     r = run(); r["env"] = {"MG_LAUNCH_TIME": os.environ.get("MG_LAUNCH_TIME")}
     out(r); out(res(8, 1.0)); out(res(16, 2.0))
@@ -112,7 +126,7 @@ class RunnerTest(unittest.TestCase):
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
         for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
-                     "meet", "startup", "finalhang", "partial"):
+                     "meet", "startup", "finalhang", "partial", "seesaw"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)
@@ -355,6 +369,30 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("sequential run (3 planned looks): tested at alpha 0.01667 = 0.05 / 3",
                       out.stdout)
         self.assertIn("slower", out.stdout)
+
+    def test_until_decided_adds_rounds_to_the_undecided_lines_only(self):
+        os.environ["FAKE_SEESAW_DIR"] = self.d
+        try:
+            p = self.cli("envy\nseesaw\n", "--config", "a FAKE_VALUE=1", "--config",
+                         "b FAKE_VALUE=2", "--until-decided", "--min-rounds", "6",
+                         "--max-rounds", "20", "--seed", "5")
+        finally:
+            del os.environ["FAKE_SEESAW_DIR"]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        launches = [r for r in recs if r["type"] == "launch"]
+        by = {b: [l["round"] for l in launches if l["benchmark"] == b] for b in ("envy", "seesaw")}
+        # envy is decided at the first look (round 9) and measured no more;
+        # seesaw never is, and runs every round to the cap
+        self.assertEqual(sorted(set(by["envy"])), list(range(1, 10)))
+        self.assertEqual(len(by["envy"]), 18)
+        self.assertEqual(sorted(set(by["seesaw"])), list(range(1, 21)))
+        self.assertEqual(len(by["seesaw"]), 40)
+        seq = recs[-1]["sequential"]
+        self.assertEqual(seq["narrowed"], [{"after_round": 9, "lines": 1, "of": 2}])
+        self.assertIsNone(seq["stopped"])
+        self.assertIn("look after round 9: 2 series undecided; the next rounds run the 1 of 2 "
+                      "suite lines that hold them", p.stderr)
 
     def test_repeats_and_launch_ids(self):
         p = self.cli("ok\n", "--repeat", "3")
