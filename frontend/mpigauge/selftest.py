@@ -26,6 +26,7 @@ from .results import load_config_sets
 from .stats import median, pairs_needed
 
 SUITE = "latency -m {lat}\nbw -m {bw}\n"
+SAME_ROUNDS = 10     # the rounds of a series walk's step (series run --rounds)
 ALARMS = DIFFERENCES
 
 
@@ -131,7 +132,8 @@ def analyse(a, effects, threshold, files):
            "aa_trials_with_alarm": sum(1 for t in full if any(r.verdict in ALARMS
                                                              for r in t["same"].values())),
            "aa_series_alarms": sum(1 for t in full for r in t["same"].values()
-                                   if r.verdict in ALARMS), "effects": {}}
+                                   if r.verdict in ALARMS),
+           "aa_same": _same_shares(a, files, threshold, full), "effects": {}}
     cuts = {n: [trial_verdicts(f, labels[1:], n, a, threshold) for f in files]
             for n in range(4, a.rounds)} if effects else {}
     for e in effects:
@@ -165,6 +167,21 @@ def analyse(a, effects, threshold, files):
     return res
 
 
+def _same_shares(a, files, threshold, full):
+    """A/A: the share of series decided `same` (within the threshold), the
+    median over trials and its range, after SAME_ROUNDS rounds (a series
+    walk's default) and after all of the trial's rounds."""
+    def share(trials):
+        xs = [sum(r.verdict == "same" for r in t["same"].values()) / len(t["same"])
+              for t in trials if t["same"]]
+        return {"median": median(xs), "min": min(xs), "max": max(xs)} if xs else None
+    out = {str(a.rounds): share(full)}
+    if a.rounds > SAME_ROUNDS:
+        out[str(SAME_ROUNDS)] = share([trial_verdicts(f, ["same"], SAME_ROUNDS, a, threshold)
+                                       for f in files])
+    return out
+
+
 def print_report(res, walls):
     print(f"selftest: {res['trials']} trials of {res['rounds']} rounds, {res['series']} series each")
     if walls:
@@ -175,6 +192,11 @@ def print_report(res, walls):
     print(f"A/A (base vs same): {res['aa_trials_with_alarm']} of {res['trials']} trials with any "
           f"series faster or slower, slightly or not ({res['aa_series_alarms']} of "
           f"{res['trials'] * res['series']} series)")
+    for n, sh in sorted(res["aa_same"].items(), key=lambda x: int(x[0])):
+        if sh:
+            print(f"A/A decided the same within the threshold after {n} rounds: median "
+                  f"{100 * sh['median']:.0f}% of the series (trials {100 * sh['min']:.0f}-"
+                  f"{100 * sh['max']:.0f}%)")
     for lb, per in res["effects"].items():
         print(f"\nA/B base vs {lb}: per series, verdicts over {res['trials']} trials")
         print(f"{'benchmark':10} {'size':>5} {'measured':>9} {'slower':>6} {'faster':>6} "

@@ -394,6 +394,24 @@ class RunnerTest(unittest.TestCase):
         self.assertIn("look after round 9: 2 series undecided; the next rounds run the 1 of 2 "
                       "suite lines that hold them", p.stderr)
 
+    def test_selftest_counts_the_aa_series_decided_the_same(self):
+        # envy: base and same identical (x1.000 every round), decided the same
+        # within 5%; seesaw: x3 and x1/3 in turns, never decided: half the
+        # A/A series, after the walk's 10 rounds and after all 12
+        import types
+        os.environ["FAKE_SEESAW_DIR"] = self.d
+        try:
+            p = self.cli("envy\nseesaw\n", "--config", "base FAKE_VALUE=1", "--config",
+                         "same FAKE_VALUE=1.0", "--repeat", "12", "--seed", "1")
+        finally:
+            del os.environ["FAKE_SEESAW_DIR"]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        a = types.SimpleNamespace(rounds=12, alpha=0.05, error_control="bh", covariate="none")
+        res = mg.selftest.analyse(a, [], 0.05, [self.out])
+        self.assertEqual((res["aa_trials_with_alarm"], res["series"]), (0, 4))
+        self.assertEqual(res["aa_same"], {"12": {"median": 0.5, "min": 0.5, "max": 0.5},
+                                          "10": {"median": 0.5, "min": 0.5, "max": 0.5}})
+
     def test_repeats_and_launch_ids(self):
         p = self.cli("ok\n", "--repeat", "3")
         self.assertEqual(p.returncode, 0, p.stderr)
