@@ -20,7 +20,7 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/mpi_cli.py frontend/mpigauge/series.py frontend/mpigauge/series_cli.py \
 	frontend/mpigauge/series_report.py frontend/mpigauge/series_history.py frontend/mpigauge/series_folder.py \
 	frontend/mpigauge/best_cli.py frontend/mpigauge/plot_cli.py frontend/mpigauge/report_cli.py \
-	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py frontend/mpigauge/runplan.py frontend/mpigauge/runrequest.py frontend/mpigauge/sequential.py \
+	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py frontend/mpigauge/runplan.py frontend/mpigauge/runrequest.py frontend/mpigauge/sequential.py frontend/mpigauge/resultsfile.py \
 	frontend/mpigauge/importer.py frontend/mpigauge/import_cli.py frontend/mpigauge/guidelines.py frontend/mpigauge/guidelines_cli.py \
 	frontend/mpigauge/screen.py frontend/mpigauge/screen_cli.py \
 	frontend/mpigauge/profile.py frontend/mpigauge/profile_cli.py frontend/mpigauge/predict.py \

@@ -19,7 +19,7 @@ from .configs import Config, check_unique, parse_config_arg
 from .options import add_verdict_options, check_seconds, with_threshold
 from . import mpilib
 from .launcher import launcher_argv
-from .profile import abi_family, find_mpi_program
+from .profile import find_mpi_program
 
 PLACEHOLDER = "{mpirun}"
 

@@ -180,7 +180,7 @@ class Profile(NamedTuple):
 def load_profile(path):
     """A profile file (`mpigauge profile -o`): its head, ranks and calls;
     UsageError (file and line) when it is not one."""
-    head, ranks, calls = None, {}, []
+    head, ranks = None, {}
     with open_input(path, encoding="utf-8") as f:
         for k, line in enumerate(f, 1):
             if not line.strip():

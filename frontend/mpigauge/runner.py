@@ -7,7 +7,6 @@ and the order are recorded), so that the launches a comparison pairs ran
 next to each other. All records go to one file, each launch tagged with its
 configuration and round (doc/compare.md)."""
 import datetime
-import json
 import os
 import random
 import shlex
@@ -26,11 +25,11 @@ from .configs import Config, check_unique, load_config_file, mpi_libraries_in, p
 from .sequential import look, planned_looks
 from . import progress
 from .outcome import error_lines
-from .runplan import RunPlan, Verdict
+from .runplan import MAX_SCHEDULE, RunPlan, Verdict, check_args, check_ranks
 from .steps import LaunchOptions, remove_stale_semaphores, run_step
 from .suite import load_suite
+from .resultsfile import Writer
 
-MAX_TIMEOUT = 1e6   # seconds (11.6 days): anything longer is a typo
 STATUSES = ("ok", "partial", "failed", "timeout", "wrong-size", "skipped", "missing",
             "interrupted")
 
@@ -162,192 +161,8 @@ def schedule(nrounds, nlines, nconfigs, rng, first_round=1):
     return out
 
 
-RESULT_TYPES = ("session", "session_end", "launch", "run", "result", "sentinel", "error",
-                "cvars")
-
-
-def _record_line(line):
-    """The record of one line of a results file, or None."""
-    try:
-        rec = json.loads(line)
-    except ValueError:
-        return None
-    return rec if isinstance(rec, dict) and rec.get("type") in RESULT_TYPES else None
-
-
-class Writer:
-    """The results file: every write complete and on disk before the next.
-    A write that fails (a full disk) is rolled back to the end of the last
-    complete one and stops the run. --append takes only an mpigauge results
-    file (its first line a record) and keeps every valid record: a last
-    line without its newline that is a whole record gets the newline; one
-    that is not (an earlier run killed in a write) is cut off and counted in
-    `torn`, whatever its length. A library's control variables (a cvars
-    record) are written once per distinct set (its digest), by the first
-    launch that read them; the run records name the digest."""
-
-    def __init__(self, path, append):
-        self.path = path
-        self.f = open(path, "a+b" if append else "wb")
-        self.records = []
-        self.torn = 0
-        self.cvar_sets = set()
-        if append:
-            try:
-                self._check_append()
-                self._known_cvar_sets()
-            except BaseException:
-                self.f.close()
-                raise
-        self.f.flush()
-        # the end of the last complete write: records go there through the
-        # descriptor itself (no buffer that could hold half a record)
-        self.end = os.lseek(self.f.fileno(), 0, os.SEEK_END)
-
-    def _known_cvar_sets(self):
-        self.f.seek(0)
-        for line in self.f:
-            if b'"type":"cvars"' in line:
-                rec = _record_line(line)
-                if rec is not None and isinstance(rec.get("digest"), str):
-                    self.cvar_sets.add(rec["digest"])
-
-    def _last_line_start(self, end):
-        """Offset of the first byte of the file's last line (no final newline)."""
-        pos = end
-        while pos > 0:
-            step = min(65536, pos)
-            self.f.seek(pos - step)
-            chunk = self.f.read(step)
-            i = chunk.rfind(b"\n")
-            if i >= 0:
-                return pos - step + i + 1
-            pos -= step
-        return 0
-
-    def _check_append(self):
-        self.f.seek(0, os.SEEK_END)
-        end = self.f.tell()
-        if not end:
-            return
-        self.f.seek(0)
-        first = self.f.readline(1 << 20)
-        complete = first.endswith(b"\n")
-        if not complete and end > len(first):
-            first = None      # a first line longer than 1 MiB is no record of ours
-        if first is None or (_record_line(first) is None and complete):
-            raise UsageError(f"--append {self.path}: not an mpigauge results file (its first "
-                             "line is not a record); left as it is")
-        self.f.seek(end - 1)
-        if self.f.read(1) == b"\n":
-            return
-        start = self._last_line_start(end)
-        self.f.seek(start)
-        if _record_line(self.f.read(end - start)) is not None:
-            self.f.seek(0, os.SEEK_END)
-            self.f.write(b"\n")
-            self.f.flush()
-            return
-        if start == 0:
-            raise UsageError(f"--append {self.path}: not an mpigauge results file (its only "
-                             "line is not a record); left as it is")
-        self.torn = end - start
-        self.f.truncate(start)
-
-    def write(self, recs):
-        recs = [r for r in recs if r.get("type") != "cvars" or r.get("digest") not in
-                self.cvar_sets]
-        data = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in recs).encode()
-        fd = self.f.fileno()
-        with ln.BlockSignals():
-            try:
-                view = memoryview(data)
-                while view:     # a full disk takes part of a write before it fails
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            except OSError as e:
-                cut = self._roll_back(fd)
-                raise OutputError(f"cannot write {self.path}: {e.strerror}; "
-                                  + ("rolled back to the last whole record: the file holds "
-                                     "every launch before this one" if cut else
-                                     "and it could not be cut back to the last whole record")
-                                  ) from None
-            self.end += len(data)
-        self.records += recs
-        self.cvar_sets.update(r.get("digest") for r in recs if r.get("type") == "cvars")
-
-    def _roll_back(self, fd):
-        """Cut the file back to the end of the last complete write and write
-        on from there (no hole); True when that worked."""
-        try:
-            os.ftruncate(fd, self.end)
-            os.lseek(fd, self.end, os.SEEK_SET)
-            os.fsync(fd)
-            return True
-        except OSError:
-            try:        # a device (/dev/full) has nothing to cut
-                return os.fstat(fd).st_size == self.end
-            except OSError:
-                return False
-
-    def close(self):
-        try:
-            self.f.close()
-        except OSError:
-            pass
-
-
-MAX_ROUNDS = 10000          # rounds of one run (--repeat, --max-rounds)
-MAX_SCHEDULE = 1000000      # launches one run may plan
-RANKS_PER_CORE = 16         # more ranks than this per core ask for --max-ranks
-
-
-def ranks_limit(a):
-    """The most ranks a line may ask for without --max-ranks: the Slurm
-    allocation's tasks inside one, else RANKS_PER_CORE x this node's cores."""
-    if getattr(a, "max_ranks", None):
-        return a.max_ranks
-    tasks = os.environ.get("SLURM_NTASKS") if lr.in_slurm_allocation() else None
-    if tasks and tasks.isdigit() and int(tasks) > 0:
-        return int(tasks)
-    return RANKS_PER_CORE * (os.cpu_count() or 1)
-
-
-def check_ranks(entries, a):
-    limit = ranks_limit(a)
-    for e in entries:
-        n = e.ranks or a.nranks
-        if n > limit:
-            where = f"{e.source}: " if e.source and e.ranks else ""
-            raise UsageError(f"{where}{n} ranks is more than {limit} (the allocation's tasks, "
-                             f"or {RANKS_PER_CORE} per core of this node): give --max-ranks "
-                             f"{n} if you mean it")
-
-
-def _check_args(a):
-    if not 1 <= a.repeat <= MAX_ROUNDS:
-        raise UsageError(f"--repeat must be between 1 and {MAX_ROUNDS}")
-    if a.max_rounds > MAX_ROUNDS:
-        raise UsageError(f"--max-rounds must be at most {MAX_ROUNDS}")
-    if a.nranks < 1:
-        raise UsageError("-n must be at least 1")
-    if a.exit_grace is not None and not 0 < a.exit_grace <= MAX_TIMEOUT:
-        raise UsageError(f"--exit-grace must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
-    if getattr(a, "max_ranks", None) is not None and a.max_ranks < 1:
-        raise UsageError("--max-ranks must be at least 1")
-    if a.timeout is not None and not 0 < a.timeout <= MAX_TIMEOUT:
-        raise UsageError(f"--timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
-    if a.max_time is not None and not 0 < a.max_time <= MAX_TIMEOUT:
-        raise UsageError(f"--max-time must be a number of seconds in (0, {MAX_TIMEOUT:g}]")
-    if not 1e-3 <= a.turn_slice <= 60:
-        raise UsageError("--turn-slice must be a number of seconds in [0.001, 60]")
-    if a.until_decided:
-        if a.min_rounds < 4 or a.max_rounds < a.min_rounds:
-            raise UsageError("--until-decided needs 4 <= --min-rounds <= --max-rounds")
-
-
 def cmd_run(a):
-    _check_args(a)
+    check_args(a)
     suite_path, entries = load_suite(a.suite)
     configs = configs_of(a)
     entries = expand_each(entries, configs, a)
@@ -416,7 +231,7 @@ def _run_loop(out, plan):
     import signal
     counts = OrderedDict((k, 0) for k in STATUSES)
     seq = 0
-    session, items, rounds, labels = plan.session, plan.items, plan.rounds, plan.labels
+    session, items, rounds = plan.session, plan.items, plan.rounds
     todo, grouped, looks, launcher = plan.todo, plan.grouped, plan.looks, plan.launcher
     for e, c in plan.missing:
         seq += 1

@@ -64,7 +64,7 @@ def _records(lid, it, rnd, res, keep_partial=False):
     rows = res["records"] or (res.get("partial_records", []) if keep_partial else [])
     for r in rows:
         if r.get("type") == "cvars":
-            body.append(r)          # the results file keeps each set once (runner.Writer)
+            body.append(r)          # the results file keeps each set once (resultsfile.Writer)
         elif r.get("type") in ("run", "result", "sentinel"):
             r = dict(r, launch_id=lid)
             if r["type"] == "run" and it.mpi.get("mpi_install"):

@@ -186,11 +186,11 @@ class KeptOnce(unittest.TestCase):
         run = dict(h.run_record("latency"), cvars={"state": "read", "digest": rec["digest"]})
         with tempfile.TemporaryDirectory() as d:
             p = os.path.join(d, "r.jsonl")
-            w = mg.runner.Writer(p, append=False)
+            w = mg.resultsfile.Writer(p, append=False)
             w.write([rec, run])
             w.write([rec, run])
             w.close()
-            w = mg.runner.Writer(p, append=True)
+            w = mg.resultsfile.Writer(p, append=True)
             w.write([rec, run, cvars_record(NEW)])
             w.close()
             with open(p) as f:

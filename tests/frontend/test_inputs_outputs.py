@@ -341,7 +341,7 @@ class TestFullDisk(RunOutput):
         # the Writer alone on a tmpfs: the big write fails part way, the file
         # is cut back, and the next write lands right after the last record
         path = os.path.join(self.fs, "r.jsonl")
-        w = mg.runner.Writer(path, append=False)
+        w = mg.resultsfile.Writer(path, append=False)
         w.write([{"type": "session", "session_id": "A"}])
         first = _bytes(path)
         with self.assertRaises(mg.OutputError):

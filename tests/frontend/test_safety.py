@@ -265,7 +265,7 @@ class TestResultsFile(unittest.TestCase):
             p = os.path.join(d, "r.jsonl")
             with open(p, "w") as f:
                 f.write('{"type":"session","session_id":"A"}\n{"type":"launch","launch_')
-            w = mg.runner.Writer(p, append=True)
+            w = mg.resultsfile.Writer(p, append=True)
             self.assertEqual(w.torn, len('{"type":"launch","launch_'))
             w.write([{"type": "session_end", "session_id": "A"}])
             w.close()
@@ -279,7 +279,7 @@ class TestResultsFile(unittest.TestCase):
             p = os.path.join(d, "r.jsonl")
             with open(p, "wb") as f:
                 f.write(text.encode())
-            w = mg.runner.Writer(p, append=True)
+            w = mg.resultsfile.Writer(p, append=True)
             w.write([{"type": "session_end", "session_id": "B"}])
             w.close()
             with open(p) as f:
@@ -308,14 +308,14 @@ class TestResultsFile(unittest.TestCase):
                 with open(p, "w") as f:
                     f.write(text)
                 with self.assertRaises(mg.UsageError) as cm:
-                    mg.runner.Writer(p, append=True)
+                    mg.resultsfile.Writer(p, append=True)
                 self.assertIn("not an mpigauge results file", str(cm.exception))
                 with open(p) as f:
                     self.assertEqual(f.read(), text)
 
     def test_a_failed_write_is_rolled_back(self):
         # /dev/full: every write fails with ENOSPC, as on a full disk
-        w = mg.runner.Writer.__new__(mg.runner.Writer)
+        w = mg.resultsfile.Writer.__new__(mg.resultsfile.Writer)
         w.path, w.records, w.torn, w.end = "/dev/full", [], 0, 0
         w.f = open("/dev/full", "wb")
         with self.assertRaises(mg.OutputError) as cm:
