@@ -20,7 +20,7 @@ pkgpython_PYTHON = \
 	frontend/mpigauge/mpi_cli.py frontend/mpigauge/series.py frontend/mpigauge/series_cli.py \
 	frontend/mpigauge/series_report.py frontend/mpigauge/series_history.py frontend/mpigauge/series_folder.py \
 	frontend/mpigauge/best_cli.py frontend/mpigauge/plot_cli.py frontend/mpigauge/report_cli.py \
-	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py frontend/mpigauge/runplan.py frontend/mpigauge/runrequest.py frontend/mpigauge/sequential.py frontend/mpigauge/resultsfile.py \
+	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py frontend/mpigauge/runplan.py frontend/mpigauge/runrequest.py frontend/mpigauge/sequential.py frontend/mpigauge/resultsfile.py frontend/mpigauge/history_read.py frontend/mpigauge/verdicts.py \
 	frontend/mpigauge/importer.py frontend/mpigauge/import_cli.py frontend/mpigauge/guidelines.py frontend/mpigauge/guidelines_cli.py \
 	frontend/mpigauge/screen.py frontend/mpigauge/screen_cli.py \
 	frontend/mpigauge/profile.py frontend/mpigauge/profile_cli.py frontend/mpigauge/predict.py \
@@ -70,7 +70,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/run_unit_tests.sh \
 	tests/frontend/test_stats.py tests/frontend/test_verdict.py \
 	tests/frontend/test_suite.py tests/frontend/test_tables.py \
-	tests/frontend/test_runner.py tests/frontend/test_runrequest.py tests/frontend/helpers.py \
+	tests/frontend/test_runner.py tests/frontend/test_sequential.py tests/frontend/fakerun.py tests/frontend/test_runrequest.py tests/frontend/helpers.py \
 	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
 	tests/frontend/test_history.py tests/frontend/test_mpilib.py tests/frontend/test_tuning.py \

@@ -20,14 +20,15 @@
 #   no front-end module imports another's private name (from .x import _y);
 #   every module of frontend/mpigauge/, util/, mpi/ and tools/ is in the
 #   test map tests/README.md (by its file name, a pattern like obs_*.c, or
-#   the NAME list of util's row "every util/mg_NAME.c").
+#   the NAME list of util's row "every util/mg_NAME.c");
+#   no front-end module is over 400 lines, no class of one over 200.
 #   tests/code_rules.sh [SOURCE_DIR]   (default: MG_TESTDIR/.., else ..)
 # Environment: MG_BUILDDIR (the build tree, for the object files).
 set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..10"
+echo "1..11"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c tools/*.c; do
@@ -164,4 +165,23 @@ if [ -z "$unmapped" ]; then
 else
     echo "not ok 10 - modules missing from the test map tests/README.md"
     echo "$unmapped" | sed 's/^/# /'
+fi
+# The front-end stays in rooms of a size a reader takes in (issue 56): a
+# module that grows past 400 lines, or a class past 200, is split.
+big=$("${PYTHON:-python3}" - <<'PY'
+import ast, glob
+for m in sorted(glob.glob("frontend/mpigauge/*.py")):
+    text = open(m, encoding="utf-8").read()
+    if text.count("\n") > 400:
+        print(f"{m}: {text.count(chr(10))} lines")
+    for n in ast.walk(ast.parse(text)):
+        if isinstance(n, ast.ClassDef) and n.end_lineno - n.lineno + 1 > 200:
+            print(f"{m}: class {n.name}: {n.end_lineno - n.lineno + 1} lines")
+PY
+)
+if [ -z "$big" ]; then
+    echo "ok 11 - no front-end module over 400 lines, no class over 200"
+else
+    echo "not ok 11 - front-end modules or classes too large"
+    echo "$big" | sed 's/^/# /'
 fi

@@ -10,7 +10,8 @@ import os
 
 from .common import (EXIT_OK, UsageError, check_output_path, fmt_num, size_label, text_table,
                      write_text_atomic)
-from .compare import compare_sets, higher_is_better, speedup
+from .compare import compare_sets
+from .verdicts import higher_is_better, speedup
 from .results import load_inputs
 from .stats import adjust_pvalues
 

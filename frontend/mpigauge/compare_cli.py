@@ -15,7 +15,8 @@ def _sequential_alpha(sets, alpha):
 
 
 def cmd_compare(a):
-    from .compare import compare_sets, comparison, is_regression, parse_threshold
+    from .compare import compare_sets, comparison, parse_threshold
+    from .verdicts import is_regression
     from .render import (html_page, render_html_comparisons, render_json, render_markdown,
                          render_text)
     from .results import load_inputs

@@ -19,8 +19,8 @@ import tempfile
 from typing import NamedTuple
 
 from . import regimes as rg
-from .common import EXIT_OK, UsageError, fmt_num, now_utc, size_label, version, warn
-from .history import History, MarkKey, default_db
+from .common import UsageError, fmt_num, now_utc, size_label, version, warn
+from .history_read import MarkKey
 from .history_cli import point, trend
 from .render import HTML_STYLE
 from . import overview as ov
@@ -108,7 +108,7 @@ def series_points(tags_rows, unit, threshold, alpha, labels=None):
     """The points of one series over its tags, each with its verdict against the previous
     tag (launch medians of the two tags, Mann-Whitney; one launch: its own CI).
     labels: tag -> its label on the axis (default the tag)."""
-    from .compare import verdict
+    from .verdicts import verdict
     pts, prev = [], None
     for tag, meds, lids, cis in tags_rows:
         m, lo, hi = point(meds, cis)
@@ -390,23 +390,3 @@ def write_site(site, out):
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-def cmd_dashboard(a):
-    from .compare import parse_threshold
-    threshold = parse_threshold(a.threshold)
-    if not 0 < a.alpha < 1:
-        raise UsageError("--alpha must be between 0 and 1")
-    db = a.db or default_db()
-    inside = os.path.realpath(db).startswith(os.path.realpath(a.output) + os.sep)
-    if inside:
-        raise UsageError(f"-o {a.output}: holds the history database {db}, and the folder is "
-                         "replaced whole: choose another folder for the site")
-    hist = History(db)
-    try:
-        site = build(hist, threshold, a.alpha, a.title or "mpigauge history", a.by)
-    finally:
-        hist.close()
-    write_site(site, a.output)
-    print(f"mpigauge dashboard: {len(site)} pages in {a.output}")
-    return EXIT_OK

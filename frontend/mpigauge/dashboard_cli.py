@@ -1,6 +1,30 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """`mpigauge dashboard`: its command line (the work is dashboard.py's)."""
-from .dashboard import cmd_dashboard
+import os
+
+from .common import EXIT_OK, UsageError
+from .dashboard import build, write_site
+from .history import History, default_db
+
+
+def cmd_dashboard(a):
+    from .compare import parse_threshold
+    threshold = parse_threshold(a.threshold)
+    if not 0 < a.alpha < 1:
+        raise UsageError("--alpha must be between 0 and 1")
+    db = a.db or default_db()
+    inside = os.path.realpath(db).startswith(os.path.realpath(a.output) + os.sep)
+    if inside:
+        raise UsageError(f"-o {a.output}: holds the history database {db}, and the folder is "
+                         "replaced whole: choose another folder for the site")
+    hist = History(db)
+    try:
+        site = build(hist, threshold, a.alpha, a.title or "mpigauge history", a.by)
+    finally:
+        hist.close()
+    write_site(site, a.output)
+    print(f"mpigauge dashboard: {len(site)} pages in {a.output}")
+    return EXIT_OK
 
 
 def add_parser(sub):

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from typing import NamedTuple
 
 from .common import UsageError
-from .compare import decide, paired_row
+from .verdicts import decide, paired_row
 from .cvars import digest_of
 from .results import build_set, config_labels, read_records
 from .stats import adjust_pvalues, median

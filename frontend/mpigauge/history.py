@@ -19,10 +19,10 @@ import json
 import os
 import sqlite3
 from contextlib import contextmanager
-from typing import NamedTuple, Optional
 
 from .common import UsageError, open_input, now_utc
 from .cvars import redact as redact_cvars
+from .history_read import HistoryReading, refuse
 
 APP_ID = 0x4D474831            # "MGH1": the file is an mpigauge history
 SCHEMA = 1
@@ -62,51 +62,6 @@ MARKS_TABLE = ("CREATE TABLE IF NOT EXISTS marks (tag TEXT NOT NULL, benchmark T
                "UNIQUE (tag, benchmark, variant, nranks, size_bytes, unit))")
 
 
-class TagSummary(NamedTuple):
-    """One tag of a history (History.tag_summary)."""
-    tag: str
-    launches: int
-    benchmarks: int
-    libraries: list
-    configs: list
-    hosts: list
-    first: Optional[str]     # the earliest run date of its launches (UTC)
-    last: Optional[str]
-    added: Optional[str]     # when the tag was added
-
-
-class SeriesRow(NamedTuple):
-    """One result of a history (History.series)."""
-    tag: str
-    config: str
-    benchmark: str
-    variant: Optional[str]
-    nranks: Optional[int]
-    size: int
-    unit: str
-    median: float
-    ci95_low: Optional[float]
-    ci95_high: Optional[float]
-    launch: int
-    date: Optional[str]
-    library: Optional[str]
-
-
-class MarkKey(NamedTuple):
-    """The series a mark names (History.marks)."""
-    tag: str
-    benchmark: str
-    variant: Optional[str]
-    nranks: Optional[int]
-    size: int
-    unit: str
-
-
-class Mark(NamedTuple):
-    kind: str
-    text: str
-
-
 def default_db():
     """--db, else $MPIGAUGE_HISTORY, else the user's data folder."""
     if os.environ.get(ENV):
@@ -116,12 +71,9 @@ def default_db():
     return os.path.join(base, "mpigauge", "history.sqlite")
 
 
-def _refuse(path, why):
-    raise UsageError(f"{path}: {why}; it is left as it is (give another --db, or move it away)")
-
-
-class History:
-    """An open history database. create: make it when the file is missing."""
+class History(HistoryReading):
+    """An open history database (its reading in history_read.HistoryReading).
+    create: make it when the file is missing."""
 
     def __init__(self, path, create=False):
         self.path = path
@@ -141,7 +93,7 @@ class History:
         except sqlite3.OperationalError as e:
             raise UsageError(f"{path}: cannot use the history ({e})") from None
         except sqlite3.DatabaseError as e:
-            _refuse(path, f"not a usable SQLite database ({e})")
+            refuse(path, f"not a usable SQLite database ({e})")
 
     @contextmanager
     def _write(self):
@@ -157,14 +109,14 @@ class History:
 
     def _check_file(self):
         if os.path.isdir(self.path):
-            _refuse(self.path, "is a folder, not a history database")
+            refuse(self.path, "is a folder, not a history database")
         try:
             with open_input(self.path, "rb") as f:
                 head = f.read(len(SQLITE_MAGIC))
         except OSError as e:
             raise UsageError(f"cannot read {self.path}: {e.strerror}") from None
         if head and head != SQLITE_MAGIC:
-            _refuse(self.path, "not an mpigauge history: not an SQLite database (another kind "
+            refuse(self.path, "not an mpigauge history: not an SQLite database (another kind "
                     "of file, or a damaged one)")
 
     def _state(self):
@@ -200,109 +152,23 @@ class History:
             if app == 0 and ntables == 0:
                 return
         if app != APP_ID:
-            _refuse(self.path, "an SQLite database of another program, not an mpigauge history")
+            refuse(self.path, "an SQLite database of another program, not an mpigauge history")
         ver = db.execute("PRAGMA user_version").fetchone()[0]
         if ver > SCHEMA:
-            _refuse(self.path, f"a history of a newer mpigauge (schema {ver}; this one reads "
+            refuse(self.path, f"a history of a newer mpigauge (schema {ver}; this one reads "
                     f"{SCHEMA})")
         have = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         missing = {"tags", "sessions", "launches", "results"} - have
         if missing:
-            _refuse(self.path, f"marked as an mpigauge history but without its tables "
+            refuse(self.path, f"marked as an mpigauge history but without its tables "
                     f"({', '.join(sorted(missing))})")
         check = db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if check != "ok":
             first = " ".join(check.replace("*** in database main ***", "").split())[:160]
-            _refuse(self.path, f"a damaged history ({first})")
+            refuse(self.path, f"a damaged history ({first})")
 
     def close(self):
         self.db.close()
-
-    def _json(self, text, kind=dict):
-        """A record (or list of records) as stored, or the refusal of a damaged history."""
-        try:
-            v = json.loads(text)
-        except (TypeError, ValueError):
-            v = None
-        ok = isinstance(v, kind) and (kind is dict or all(isinstance(r, dict) for r in v))
-        if not ok:
-            _refuse(self.path, "a damaged history (a stored record is not JSON)")
-        return v
-
-    # ---- reading -------------------------------------------------------------------
-
-    def tags(self):
-        """[(tag, added_utc)] in the order they were first added."""
-        return self.db.execute("SELECT tag, added_utc FROM tags ORDER BY seq").fetchall()
-
-    def has_tag(self, tag):
-        return self.db.execute("SELECT 1 FROM tags WHERE tag = ?", (tag,)).fetchone() is not None
-
-    def last_tag(self, before=None):
-        """The last tag added, or the last one added before tag `before`."""
-        tags = [t for t, _ in self.tags()]
-        if before in tags:
-            tags = tags[:tags.index(before)]
-        return tags[-1] if tags else None
-
-    def tag_summary(self):
-        """Per tag, in the order they were added: a TagSummary."""
-        out = []
-        for tag, n, nb, first, last, added in self.db.execute(
-                "SELECT l.tag, count(*), count(DISTINCT l.benchmark), min(l.date_utc), "
-                "max(l.date_utc), t.added_utc FROM launches l JOIN tags t ON t.tag = l.tag "
-                "GROUP BY l.tag ORDER BY t.seq").fetchall():
-            def distinct(col):
-                return [v for (v,) in self.db.execute(
-                    f"SELECT DISTINCT {col} FROM launches WHERE tag = ? AND {col} IS NOT NULL "
-                    f"ORDER BY {col}", (tag,))]
-            out.append(TagSummary(tag, n, nb, distinct("library"), distinct("config"),
-                                  distinct("hosts"), first, last, added))
-        return out
-
-    def records(self, tag=None, config=None):
-        """The records of the launches of a tag (and configuration), or of all, in the order
-        they were added, with each session's records around its launches: a results file."""
-        where, args = _where([("tag", tag), ("config", config)])
-        out, seen, ends = [], set(), []
-        for session, recs in self.db.execute("SELECT session_id, records FROM launches" + where +
-                                             " ORDER BY id", args):
-            if session and session not in seen:
-                seen.add(session)
-                row = self.db.execute("SELECT record, end_record FROM sessions WHERE "
-                                      "session_id = ?", (session,)).fetchone()
-                if row:
-                    out.append(self._json(row[0]))
-                    if row[1]:
-                        ends.append(self._json(row[1]))
-            out.extend(self._json(recs, list))
-        return self._cvar_sets(out) + out + ends
-
-    def _cvar_sets(self, records):
-        """The cvars records (one per set) the run records among records name."""
-        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                               "name = 'cvars'").fetchone():
-            return []       # a history from before the control variables
-        want = sorted({r["cvars"].get("digest") for r in records if r.get("type") == "run"
-                       and isinstance(r.get("cvars"), dict) and r["cvars"].get("digest")})
-        out = []
-        for d in want:
-            row = self.db.execute("SELECT record FROM cvars WHERE digest = ?", (d,)).fetchone()
-            if row:
-                out.append(self._json(row[0]))
-        return out
-
-    def configs(self, tag):
-        return [c for (c,) in self.db.execute(
-            "SELECT DISTINCT config FROM launches WHERE tag = ? AND config IS NOT NULL "
-            "ORDER BY config", (tag,))]
-
-    def sessions_of(self, tag, config=None):
-        sql, args = "SELECT DISTINCT session_id FROM launches WHERE tag = ?", [tag]
-        if config is not None:
-            sql += " AND config = ?"
-            args.append(config)
-        return {s for (s,) in self.db.execute(sql, args)}
 
     # ---- adding --------------------------------------------------------------------
 
@@ -378,10 +244,6 @@ class History:
                             "IS NOT NULL)")
         return n
 
-    def _has_marks(self):
-        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                               "name = 'marks'").fetchone() is not None
-
     def set_marks(self, marks):
         """Replace the marks of the tags named in marks: [(tag, benchmark,
         variant, nranks, size, unit, kind, text)]; each tag must exist."""
@@ -394,70 +256,6 @@ class History:
             self.db.executemany("INSERT OR REPLACE INTO marks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                 marks)
 
-    def marks(self):
-        """{MarkKey: Mark}."""
-        if not self._has_marks():
-            return {}
-        return {MarkKey(*r[:6]): Mark(r[6], r[7]) for r in self.db.execute(
-            "SELECT tag, benchmark, variant, nranks, size_bytes, unit, kind, text FROM marks")}
-
-    def _known(self, prints):
-        out = []
-        for i in range(0, len(prints), 500):
-            chunk = prints[i:i + 500]
-            out += self.db.execute(
-                "SELECT fingerprint, tag, added_utc FROM launches WHERE fingerprint IN (%s)"
-                % ",".join("?" * len(chunk)), chunk).fetchall()
-        return out
-
-    # ---- series for show and the dashboard -----------------------------------------
-
-    def series(self, benchmark=None, size=None):
-        """A SeriesRow per result, in tag order. A
-        result without a positive, finite median (a history written by an
-        earlier release took NaN, zero or a negative) is left out and counted
-        in self.left_out."""
-        where, args = _where([("r.benchmark", benchmark), ("r.size_bytes", size)],
-                             "r.validation IS NOT 'failed'")
-        self.left_out = self.db.execute(
-            "SELECT count(*) FROM results r" + where + " AND NOT " + _GOOD_MEDIAN,
-            args).fetchone()[0]
-        where += " AND " + _GOOD_MEDIAN
-        return [SeriesRow(*r) for r in self.db.execute(
-            "SELECT l.tag, coalesce(l.config, ''), r.benchmark, r.variant, l.nranks, "
-            "r.size_bytes, r.unit, r.median, r.ci95_low, r.ci95_high, l.id, l.date_utc, "
-            "l.library FROM results r JOIN launches l ON l.id = r.launch "
-            "JOIN tags t ON t.tag = l.tag" + where + " ORDER BY t.seq, l.id", args)]
-
-    def launch(self, launch_id):
-        row = self.db.execute("SELECT tag, records FROM launches WHERE id = ?",
-                              (launch_id,)).fetchone()
-        return (row[0], self._json(row[1], list)) if row else (None, [])
-
-    def families(self):
-        """{benchmark: the family its newest run record names (None: none
-        named)}: the programs' own filing, never a copy of their tables."""
-        out = {}
-        for bench, text in self.db.execute(
-                "SELECT benchmark, records FROM launches WHERE id IN "
-                "(SELECT max(id) FROM launches GROUP BY benchmark)"):
-            run = next((r for r in self._json(text, list)
-                        if isinstance(r, dict) and r.get("type") == "run"), {})
-            fam = run.get("family")
-            out[bench] = fam if isinstance(fam, str) else None
-        return out
-
-    def benchmarks(self):
-        return [b for (b,) in self.db.execute("SELECT DISTINCT benchmark FROM results "
-                                              "ORDER BY benchmark")]
-
-
-# a median the trends can use: a finite positive number (SQLite keeps a NaN
-# written as text, which compares above every number)
-_GOOD_MEDIAN = ("(typeof(r.median) IN ('real', 'integer') AND r.median > 0 "
-                "AND r.median < 1e308)")
-
-
 def result_problem(r):
     """None when a result (already checked by schema.problem on reading: types,
     finite numbers, a size up to 2^62) may enter the history, else why not:
@@ -467,18 +265,6 @@ def result_problem(r):
     if not r["unit"]:
         return "no unit"
     return None
-
-
-def _where(pairs, always=None):
-    """(" WHERE a = ? AND ...", [values]) of the (column, value) pairs whose value is
-    not None, and a condition that always holds; ("", []) when there is none."""
-    conds = [always] if always else []
-    args = []
-    for col, val in pairs:
-        if val is not None:
-            conds.append(f"{col} = ?")
-            args.append(val)
-    return (" WHERE " + " AND ".join(conds) if conds else ""), args
 
 
 def _dump(rec):

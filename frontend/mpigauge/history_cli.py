@@ -328,7 +328,7 @@ def floor_series(new, floors):
 def check_floors(new, floors):
     """Each floor against NEW's series: a line on standard error per series
     checked; the number whose whole 95% CI of the median is beyond it."""
-    from .compare import higher_is_better
+    from .verdicts import higher_is_better
     beyond = 0
     for (bench, size, value), hits in floor_series(new, floors):
         for key, items in hits:

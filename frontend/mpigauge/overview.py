@@ -14,7 +14,7 @@ import html
 import math
 
 from .common import size_label
-from .compare import SLIGHTLY, speedup
+from .verdicts import SLIGHTLY, speedup
 
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")

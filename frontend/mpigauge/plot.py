@@ -11,7 +11,7 @@ from collections import OrderedDict
 from .common import (EXIT_NO_MATPLOTLIB, EXIT_OK, UsageError, check_output_path, size_label,
                      warn, write_atomic)
 from .common import plain_text as plain
-from .compare import higher_is_better
+from .verdicts import higher_is_better
 from .results import bench_label, load_inputs, needs_config_label
 from .stats import median, median_ci
 

@@ -8,7 +8,8 @@ import math
 import re
 
 from .common import fmt_num, fmt_p, size_label, text_table, version
-from .compare import DIFFERENCES, SLIGHTLY, verdict_counts
+from .compare import verdict_counts
+from .verdicts import DIFFERENCES, SLIGHTLY
 from .hostcost import describe as describe_host
 
 COLUMNS = ("benchmark", "size", "unit", "base", "new", "new/base", "95% CI", "p (adj.)",

@@ -106,7 +106,7 @@ def headlines(s):
     """[(benchmark line, figure text)] of one set: per benchmark line a time at
     its smallest message, a rate at its peak, each with its 95% CI (the
     median over launches, as the tables)."""
-    from .compare import higher_is_better
+    from .verdicts import higher_is_better
     series = s.series()
     need = needs_config_label(list(series))
     by = OrderedDict()

@@ -21,7 +21,8 @@ import time
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, UsageError, size_label
 from .launch import Interrupted
 from .runrequest import RunRequest, config, run
-from .compare import DIFFERENCES, compare_sets
+from .compare import compare_sets
+from .verdicts import DIFFERENCES
 from .results import load_config_sets
 from .stats import median, pairs_needed
 

@@ -18,7 +18,7 @@ This module is the walk itself, pure: measure(step, indices, pairs) gives
 the comparison rows of each pair; series_cli runs the steps."""
 from dataclasses import dataclass, field
 
-from .compare import DECIDED, DIFFERENCES, SLIGHTLY
+from .verdicts import DECIDED, DIFFERENCES, SLIGHTLY
 
 
 # releases the first run measures at most (stride "auto"). Not more: the

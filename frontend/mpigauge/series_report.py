@@ -6,7 +6,7 @@ was not (doc/releases.md)."""
 import math
 
 from .common import fmt_num, fmt_p, size_label
-from .compare import DIFFERENCES, SLIGHTLY
+from .verdicts import DIFFERENCES, SLIGHTLY
 from .hostcost import describe as host_describe
 from .results import bench_label
 from .series import auto_stride

@@ -9,7 +9,7 @@ dashboard of 1,000 launches is made in a second or two."""
 import html
 import math
 
-from .compare import SLIGHTLY
+from .verdicts import SLIGHTLY
 
 W, H = 360, 170
 LEFT, RIGHT, TOP, BOTTOM = 52, 34, 12, 40

@@ -14,7 +14,7 @@ import json
 import re
 
 from .common import UsageError, open_input, size_label
-from .compare import higher_is_better
+from .verdicts import higher_is_better
 from .stats import median
 
 # Open MPI (coll_base_functions.h: COLLTYPE_T, 4.1 and 5.0): the collective's

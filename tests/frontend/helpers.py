@@ -17,7 +17,7 @@ DATA = os.path.join(HERE, "data")
 GOLDEN = os.path.join(HERE, "golden")
 MODULES = ("common", "stats", "regimes", "suite", "configs", "programs", "launcher", "outcome", "launch",
            "mpilib", "cvars", "cvars_cli", "samples", "ranks", "results", "compare", "options", "compare_cli", "run_cli",
-           "render", "runner", "resultsfile", "sequential", "steps", "best", "plot", "report", "selftest", "overview", "history",
+           "render", "verdicts", "runner", "resultsfile", "sequential", "steps", "best", "plot", "report", "selftest", "overview", "history",
            "cli")
 
 _ns = None

@@ -7,159 +7,15 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 import helpers as h
+from fakerun import FakeRun, wait_for
 
 mg = h.load_frontend()
 
-# A fake program: behaviour chosen by its name (mpigauge_<behaviour>).
-FAKE = r'''#!PYTHON
-import json, os, sys, time
-name = os.path.basename(sys.argv[0])[len("mpigauge_"):]
-n = int(os.environ.get("FAKE_NRANKS", "2"))
-def run(nranks=n):
-    return {"type": "run", "schema": 1, "benchmark": name, "mpi_library": "Fake MPI 1.0",
-            "nranks": nranks, "nnodes": 1, "hosts": ["h"] * nranks, "bindings": ["0"] * nranks,
-            "options": {"sizes_bytes": [8, 16], "benchmark": {}}, "command_line": sys.argv}
-def res(size, v):
-    return {"type": "result", "benchmark": name, "size_bytes": size, "unit": "us", "median": v,
-            "ci95_low": v * 0.99, "ci95_high": v * 1.01, "p99": v * 1.1}
-out = lambda r: print(json.dumps(r), flush=True)
-if sys.argv[1:] == ["--mpi-library"]:   # as the programs answer it, without a launch
-    out({"type": "mpi_library", "benchmark": name, "library": "Fake MPI 1.0",
-         "runs_alone": name == "startup"})
-    sys.exit(0)
-if name == "ok":
-    out(run()); out(res(8, 1.0)); out(res(16, 2.0))
-elif name == "envy":
-    v = float(os.environ.get("FAKE_VALUE", "1"))
-    r = run(); r["env"] = {"FAKE_VALUE": os.environ.get("FAKE_VALUE")}
-    out(r); out(res(8, v)); out(res(16, 2 * v))
-elif name == "seesaw":
-    # never decided: the k-th launch of a configuration gives 1 or 3 by k and
-    # FAKE_VALUE, so that the two configurations' pairs alternate x3 and x1/3
-    k = 0
-    while True:
-        try:
-            os.close(os.open(os.path.join(os.environ["FAKE_SEESAW_DIR"],
-                                          f"{os.environ['FAKE_VALUE']}-{k}"),
-                             os.O_CREAT | os.O_EXCL))
-            break
-        except FileExistsError:
-            k += 1
-    v = 1.0 if (k + (os.environ["FAKE_VALUE"] == "1")) % 2 else 3.0
-    out(run()); out(res(8, v)); out(res(16, 2 * v))
-elif name == "startup":
-    r = run(); r["env"] = {"MG_LAUNCH_TIME": os.environ.get("MG_LAUNCH_TIME")}
-    out(r); out(res(8, 1.0)); out(res(16, 2.0))
-elif name == "fail":
-    print("mpigauge_fail: error: MPI error on rank 1", file=sys.stderr); sys.exit(99)
-elif name == "hang":
-    out(run())
-    if os.environ.get("FAKE_MARK"):   # the test's sign that the launch runs
-        open(os.environ["FAKE_MARK"], "w").close()
-    time.sleep(60)
-elif name == "hangafter":
-    out(run()); out(res(8, 1.0)); out(res(16, 2.0)); time.sleep(60)
-elif name == "finalhang":
-    # every record, the after sentinel last (--sentinel), then a hang that ignores
-    # SIGTERM, as MPICH 4.0.2 with UCX in MPI_Finalize (openucx/ucx#8738)
-    import signal
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    out(run()); out(res(8, 1.0)); out(res(16, 2.0))
-    out({"type": "sentinel", "phase": "after", "probe_latency_us": 0.2})
-    time.sleep(60)
-elif name == "singletons":
-    for _ in range(n):
-        out(run(1)); out(res(8, 1.0)); out(res(16, 2.0))
-elif name == "needs2":
-    for _ in range(n):
-        print("mpigauge_needs2: error: needs exactly 2 ranks, got 1 (see --help)", file=sys.stderr)
-        out({"type": "error", "code": "ranks", "benchmark": "needs2", "exit_code": 2,
-             "message": "needs exactly 2 ranks, got 1", "ranks_min": 2, "ranks_max": 2,
-             "ranks_got": 1})
-    sys.exit(2)
-elif name == "skip":
-    sys.exit(77)
-elif name == "partial":
-    # killed part way (Open MPI's mpirun exits 1 when a rank is killed)
-    out(run()); out(res(8, 1.0)); sys.exit(1)
-elif name == "meet":
-    # a group's launches run at once: each waits for the others' marks
-    spec = sys.argv[sys.argv.index("--turns") + 1]
-    group, role, count = spec.rsplit(":", 2)
-    d = os.environ["FAKE_MEET_DIR"]
-    open(os.path.join(d, f"{group}.{role}"), "w").close()
-    t0 = time.time()
-    while len([f for f in os.listdir(d) if f.startswith(group + ".")]) < int(count):
-        if time.time() - t0 > 20:
-            sys.exit(99)
-        time.sleep(0.01)
-    out(run()); out(res(8, 1.0)); out(res(16, 2.0))
-'''
-
-def _wait_for(path, limit=30.0):
-    """Until PATH exists: a launch's own sign that it runs, in place of a sleep
-    that a loaded machine can outlast."""
-    deadline = time.time() + limit
-    while not os.path.exists(path):
-        if time.time() > deadline:
-            raise AssertionError(f"{path} did not appear in {limit:.0f} s")
-        time.sleep(0.02)
-
-
-# A fake launcher: "fakerun -n N PROGRAM ARGS..." runs PROGRAM with FAKE_NRANKS=N.
-LAUNCHER = r'''#!/bin/sh
-[ "$1" = -n ] || { echo "fakerun: want -n N" >&2; exit 2; }
-FAKE_NRANKS=$2; export FAKE_NRANKS; shift 2
-exec "$@"
-'''
-
-
-class RunnerTest(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.d = self.tmp.name
-        self.bin = os.path.join(self.d, "bin")
-        os.mkdir(self.bin)
-        for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
-                     "meet", "startup", "finalhang", "partial", "seesaw"):
-            self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
-        self.launcher = os.path.join(self.d, "fakerun")
-        self._exe(self.launcher, LAUNCHER)
-        self.out = os.path.join(self.d, "r.jsonl")
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def _exe(self, path, text):
-        with open(path, "w") as f:
-            f.write(text)
-        os.chmod(path, 0o755)
-
-    def suite(self, text):
-        p = os.path.join(self.d, "s.txt")
-        with open(p, "w") as f:
-            f.write(text)
-        return p
-
-    def cli(self, suite_text, *extra, timeout=60):
-        cmd = [sys.executable, h.FRONTEND, "run", "--suite", self.suite(suite_text),
-               "--bindir", self.bin, "--launcher", self.launcher, "--mpi", "openmpi",
-               "-o", self.out] + list(extra)
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-
-    def text(self):
-        with open(self.out) as f:
-            return f.read()
-
-    def records(self):
-        with open(self.out) as f:
-            return [json.loads(l) for l in f]   # every line must be valid JSON
-
+class RunnerTest(FakeRun, unittest.TestCase):
     def test_configurations_are_interleaved_in_recorded_rounds(self):
         p = self.cli("envy\nok\n", "--repeat", "4", "--seed", "3", "--config", "a FAKE_VALUE=1",
                      "--config", "b FAKE_VALUE=1.5")
@@ -352,66 +208,6 @@ class RunnerTest(unittest.TestCase):
             self.assertEqual(p.returncode, 2, args)
             self.assertIn(why, p.stderr)
 
-    def test_until_decided_stops_when_every_series_is_decided(self):
-        p = self.cli("envy\n", "--config", "a FAKE_VALUE=1", "--config", "b FAKE_VALUE=2",
-                     "--until-decided", "--min-rounds", "6", "--max-rounds", "20")
-        self.assertEqual(p.returncode, 0, p.stderr)
-        recs = self.records()
-        end = recs[-1]
-        # identical launches: 2x slower at every look; decided at the first look
-        # (6 rounds cannot reach 0.05 / 3 looks, so the looks are 9, 14, 20)
-        self.assertEqual(end["sequential"]["looks"], [9, 14, 20])
-        self.assertEqual(end["sequential"]["stopped"], "decided after round 9")
-        self.assertEqual(len([r for r in recs if r["type"] == "launch"]), 18)
-        # compare judges the file at alpha / 4 looks, and says so
-        out = subprocess.run([sys.executable, h.FRONTEND, "compare", self.out, "a", "b"],
-                             capture_output=True, text=True)
-        self.assertIn("sequential run (3 planned looks): tested at alpha 0.01667 = 0.05 / 3",
-                      out.stdout)
-        self.assertIn("slower", out.stdout)
-
-    def test_until_decided_adds_rounds_to_the_undecided_lines_only(self):
-        os.environ["FAKE_SEESAW_DIR"] = self.d
-        try:
-            p = self.cli("envy\nseesaw\n", "--config", "a FAKE_VALUE=1", "--config",
-                         "b FAKE_VALUE=2", "--until-decided", "--min-rounds", "6",
-                         "--max-rounds", "20", "--seed", "5")
-        finally:
-            del os.environ["FAKE_SEESAW_DIR"]
-        self.assertEqual(p.returncode, 0, p.stderr)
-        recs = self.records()
-        launches = [r for r in recs if r["type"] == "launch"]
-        by = {b: [l["round"] for l in launches if l["benchmark"] == b] for b in ("envy", "seesaw")}
-        # envy is decided at the first look (round 9) and measured no more;
-        # seesaw never is, and runs every round to the cap
-        self.assertEqual(sorted(set(by["envy"])), list(range(1, 10)))
-        self.assertEqual(len(by["envy"]), 18)
-        self.assertEqual(sorted(set(by["seesaw"])), list(range(1, 21)))
-        self.assertEqual(len(by["seesaw"]), 40)
-        seq = recs[-1]["sequential"]
-        self.assertEqual(seq["narrowed"], [{"after_round": 9, "lines": 1, "of": 2}])
-        self.assertIsNone(seq["stopped"])
-        self.assertIn("look after round 9: 2 series undecided; the next rounds run the 1 of 2 "
-                      "suite lines that hold them", p.stderr)
-
-    def test_selftest_counts_the_aa_series_decided_the_same(self):
-        # envy: base and same identical (x1.000 every round), decided the same
-        # within 5%; seesaw: x3 and x1/3 in turns, never decided: half the
-        # A/A series, after the walk's 10 rounds and after all 12
-        import types
-        os.environ["FAKE_SEESAW_DIR"] = self.d
-        try:
-            p = self.cli("envy\nseesaw\n", "--config", "base FAKE_VALUE=1", "--config",
-                         "same FAKE_VALUE=1.0", "--repeat", "12", "--seed", "1")
-        finally:
-            del os.environ["FAKE_SEESAW_DIR"]
-        self.assertEqual(p.returncode, 0, p.stderr)
-        a = types.SimpleNamespace(rounds=12, alpha=0.05, error_control="bh", covariate="none")
-        res = mg.selftest.analyse(a, [], 0.05, [self.out])
-        self.assertEqual((res["aa_trials_with_alarm"], res["series"]), (0, 4))
-        self.assertEqual(res["aa_same"], {"12": {"median": 0.5, "min": 0.5, "max": 0.5},
-                                          "10": {"median": 0.5, "min": 0.5, "max": 0.5}})
-
     def test_repeats_and_launch_ids(self):
         p = self.cli("ok\n", "--repeat", "3")
         self.assertEqual(p.returncode, 0, p.stderr)
@@ -561,7 +357,7 @@ class RunnerTest(unittest.TestCase):
         mark = os.path.join(self.d, "hang.running")
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env=dict(os.environ, FAKE_MARK=mark))
-        _wait_for(mark)   # the hang launch runs, after the first ok
+        wait_for(mark)   # the hang launch runs, after the first ok
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
         self.assertEqual(proc.returncode, 130, err)
@@ -637,6 +433,7 @@ class TestLaunchers(unittest.TestCase):
         ranks = {"type": "error", "code": "ranks", "ranks_min": 2, "ranks_max": 2, "ranks_got": 1}
         self.assertEqual(mg.classify(2, False, [ranks, ranks], 2)[0], "wrong-size")
         self.assertEqual(mg.classify(2, False, [dict(ranks, ranks_got=2)], 2)[0], "failed")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge run --until-decided` (its looks, its stop, the rounds it adds
+to the undecided lines only) and the self-test's share of A/A series
+decided the same, over fake programs (fakerun.py)."""
+import os
+import subprocess
+import sys
+import unittest
+
+import helpers as h
+from fakerun import FakeRun
+
+mg = h.load_frontend()
+
+
+class SequentialTest(FakeRun, unittest.TestCase):
+    def test_until_decided_stops_when_every_series_is_decided(self):
+        p = self.cli("envy\n", "--config", "a FAKE_VALUE=1", "--config", "b FAKE_VALUE=2",
+                     "--until-decided", "--min-rounds", "6", "--max-rounds", "20")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        end = recs[-1]
+        # identical launches: 2x slower at every look; decided at the first look
+        # (6 rounds cannot reach 0.05 / 3 looks, so the looks are 9, 14, 20)
+        self.assertEqual(end["sequential"]["looks"], [9, 14, 20])
+        self.assertEqual(end["sequential"]["stopped"], "decided after round 9")
+        self.assertEqual(len([r for r in recs if r["type"] == "launch"]), 18)
+        # compare judges the file at alpha / 4 looks, and says so
+        out = subprocess.run([sys.executable, h.FRONTEND, "compare", self.out, "a", "b"],
+                             capture_output=True, text=True)
+        self.assertIn("sequential run (3 planned looks): tested at alpha 0.01667 = 0.05 / 3",
+                      out.stdout)
+        self.assertIn("slower", out.stdout)
+
+
+    def test_until_decided_adds_rounds_to_the_undecided_lines_only(self):
+        os.environ["FAKE_SEESAW_DIR"] = self.d
+        try:
+            p = self.cli("envy\nseesaw\n", "--config", "a FAKE_VALUE=1", "--config",
+                         "b FAKE_VALUE=2", "--until-decided", "--min-rounds", "6",
+                         "--max-rounds", "20", "--seed", "5")
+        finally:
+            del os.environ["FAKE_SEESAW_DIR"]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        launches = [r for r in recs if r["type"] == "launch"]
+        by = {b: [l["round"] for l in launches if l["benchmark"] == b] for b in ("envy", "seesaw")}
+        # envy is decided at the first look (round 9) and measured no more;
+        # seesaw never is, and runs every round to the cap
+        self.assertEqual(sorted(set(by["envy"])), list(range(1, 10)))
+        self.assertEqual(len(by["envy"]), 18)
+        self.assertEqual(sorted(set(by["seesaw"])), list(range(1, 21)))
+        self.assertEqual(len(by["seesaw"]), 40)
+        seq = recs[-1]["sequential"]
+        self.assertEqual(seq["narrowed"], [{"after_round": 9, "lines": 1, "of": 2}])
+        self.assertIsNone(seq["stopped"])
+        self.assertIn("look after round 9: 2 series undecided; the next rounds run the 1 of 2 "
+                      "suite lines that hold them", p.stderr)
+
+
+    def test_selftest_counts_the_aa_series_decided_the_same(self):
+        # envy: base and same identical (x1.000 every round), decided the same
+        # within 5%; seesaw: x3 and x1/3 in turns, never decided: half the
+        # A/A series, after the walk's 10 rounds and after all 12
+        import types
+        os.environ["FAKE_SEESAW_DIR"] = self.d
+        try:
+            p = self.cli("envy\nseesaw\n", "--config", "base FAKE_VALUE=1", "--config",
+                         "same FAKE_VALUE=1.0", "--repeat", "12", "--seed", "1")
+        finally:
+            del os.environ["FAKE_SEESAW_DIR"]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        a = types.SimpleNamespace(rounds=12, alpha=0.05, error_control="bh", covariate="none")
+        res = mg.selftest.analyse(a, [], 0.05, [self.out])
+        self.assertEqual((res["aa_trials_with_alarm"], res["series"]), (0, 4))
+        self.assertEqual(res["aa_same"], {"12": {"median": 0.5, "min": 0.5, "max": 0.5},
+                                          "10": {"median": 0.5, "min": 0.5, "max": 0.5}})
+
+
+if __name__ == "__main__":
+    unittest.main()
