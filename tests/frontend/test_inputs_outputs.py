@@ -14,7 +14,7 @@ import unittest
 
 import helpers as h
 from helpers import load_frontend
-from test_runner import FAKE, LAUNCHER
+from fakerun import FAKE, LAUNCHER
 
 mg = load_frontend()
 cli = h.cli

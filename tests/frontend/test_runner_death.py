@@ -12,7 +12,7 @@ import time
 import unittest
 
 import helpers as h
-from test_runner import _wait_for
+from fakerun import wait_for
 
 mg = h.load_frontend()
 
@@ -74,7 +74,7 @@ class TestSecondInterrupt(unittest.TestCase):
             mark = os.path.join(tmp, "running")
             front = subprocess.Popen([sys.executable, "-c", code, h.FRONTEND_DIR, mark],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            _wait_for(mark)   # the handler is set before the launch starts
+            wait_for(mark)   # the handler is set before the launch starts
         front.send_signal(signal.SIGINT)
         time.sleep(1.0)
         front.send_signal(signal.SIGINT)

@@ -11,7 +11,7 @@ import tempfile
 import unittest
 
 import helpers as h
-from test_runner import FAKE, LAUNCHER
+from fakerun import FAKE, LAUNCHER
 
 mg = h.load_frontend()
 from mpigauge.common import UsageError  # noqa: E402
