@@ -40,6 +40,7 @@ class Item:
     def __init__(self, entry, config, prog, flavour, n, argv, env, mpi=None):
         self.entry, self.config, self.prog = entry, config, prog
         self.flavour, self.n, self.argv, self.env = flavour, n, argv, env
+        self.argv_line = argv  # as the suite line gives it (argv may narrow its sizes)
         self.mpi = mpi or {}   # library and launcher (mpilib), for the records
 
 

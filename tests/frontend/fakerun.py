@@ -48,6 +48,26 @@ elif name == "seesaw":
             k += 1
     v = 1.0 if (k + (os.environ["FAKE_VALUE"] == "1")) % 2 else 3.0
     out(run()); out(res(8, v)); out(res(16, 2 * v))
+elif name == "halfsaw":
+    # 8 bytes: FAKE_VALUE itself (decided); 16 bytes: as seesaw (never
+    # decided); the sizes of the last -m when given
+    k = 0
+    while True:
+        try:
+            os.close(os.open(os.path.join(os.environ["FAKE_SEESAW_DIR"],
+                                          f"half{os.environ['FAKE_VALUE']}-{k}"),
+                             os.O_CREAT | os.O_EXCL))
+            break
+        except FileExistsError:
+            k += 1
+    m = [sys.argv[i + 1] for i in range(1, len(sys.argv) - 1) if sys.argv[i] == "-m"]
+    sizes = [int(x) for x in m[-1].split(",")] if m else [8, 16]
+    r = run(); r["options"]["sizes_bytes"] = sizes   # as a program records its -m
+    out(r)
+    for z in sizes:
+        v = float(os.environ["FAKE_VALUE"]) if z == 8 else \
+            (1.0 if (k + (os.environ["FAKE_VALUE"] == "1")) % 2 else 3.0)
+        out(res(z, v))
 elif name == "startup":
     r = run(); r["env"] = {"MG_LAUNCH_TIME": os.environ.get("MG_LAUNCH_TIME")}
     out(r); out(res(8, 1.0)); out(res(16, 2.0))
@@ -123,7 +143,7 @@ class FakeRun:
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
         for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
-                     "meet", "startup", "finalhang", "partial", "seesaw"):
+                     "meet", "startup", "finalhang", "partial", "seesaw", "halfsaw"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)

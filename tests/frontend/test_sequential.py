@@ -2,6 +2,7 @@
 """`mpigauge run --until-decided` (its looks, its stop, the rounds it adds
 to the undecided lines only) and the self-test's share of A/A series
 decided the same, over fake programs (fakerun.py)."""
+import json
 import os
 import subprocess
 import sys
@@ -52,11 +53,46 @@ class SequentialTest(FakeRun, unittest.TestCase):
         self.assertEqual(sorted(set(by["seesaw"])), list(range(1, 21)))
         self.assertEqual(len(by["seesaw"]), 40)
         seq = recs[-1]["sequential"]
-        self.assertEqual(seq["narrowed"], [{"after_round": 9, "lines": 1, "of": 2}])
+        self.assertEqual(seq["narrowed"], [{"after_round": 9, "lines": 1, "of": 2, "sizes": {}}])
         self.assertIsNone(seq["stopped"])
         self.assertIn("look after round 9: 2 series undecided; the next rounds run the 1 of 2 "
                       "suite lines that hold them", p.stderr)
 
+
+    def test_a_line_goes_on_at_its_undecided_sizes_only(self):
+        os.environ["FAKE_SEESAW_DIR"] = self.d
+        try:
+            p = self.cli("halfsaw\n", "--config", "a FAKE_VALUE=1", "--config",
+                         "b FAKE_VALUE=2", "--until-decided", "--min-rounds", "6",
+                         "--max-rounds", "14", "--seed", "5")
+        finally:
+            del os.environ["FAKE_SEESAW_DIR"]
+        self.assertEqual(p.returncode, 0, p.stderr)
+        recs = self.records()
+        # 8 bytes is decided (x2) at the first look, round 9; from round 10
+        # the program is asked for 16 bytes alone (-m 16) and gives only it
+        sizes = {}
+        rounds = {r["launch_id"]: r["round"] for r in recs if r["type"] == "launch"}
+        for r in recs:
+            if r["type"] == "result":
+                sizes.setdefault(rounds[r["launch_id"]], []).append(r["size_bytes"])
+        self.assertEqual({k: sorted(v) for k, v in sizes.items() if k <= 9},
+                         {k: [8, 8, 16, 16] for k in range(1, 10)})
+        self.assertEqual({k: v for k, v in sizes.items() if k > 9},
+                         {k: [16, 16] for k in range(10, 15)})
+        late = [r for r in recs if r["type"] == "launch" and r["round"] > 9]
+        last_m = [c[len(c) - 1 - c[::-1].index("-m") + 1] for c in (r["command"] for r in late)]
+        self.assertEqual(set(last_m), {"16"}, late[0]["command"])
+        seq = recs[-1]["sequential"]
+        (line, kept), = seq["narrowed"][0]["sizes"].items()
+        self.assertEqual((line.endswith("s.txt:1"), kept), (True, [16]))
+        self.assertIn("1 line(s) only at their undecided sizes", p.stderr)
+        out = subprocess.run([sys.executable, h.FRONTEND, "compare", self.out, "a", "b",
+                              "--format", "json"], capture_output=True, text=True)
+        rows = {r["size_bytes"]: r for r in map(json.loads, out.stdout.splitlines())
+                if r.get("type") == "series"}
+        self.assertEqual(rows[8]["verdict"], "slower")
+        self.assertNotIn(rows[16]["verdict"], ("slower", "faster", "same"))
 
     def test_selftest_counts_the_aa_series_decided_the_same(self):
         # envy: base and same identical (x1.000 every round), decided the same
