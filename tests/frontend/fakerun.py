@@ -24,6 +24,19 @@ def res(size, v):
     return {"type": "result", "benchmark": name, "size_bytes": size, "unit": "us", "median": v,
             "ci95_low": v * 0.99, "ci95_high": v * 1.01, "p99": v * 1.1}
 out = lambda r: print(json.dumps(r), flush=True)
+def launch_number(prefix):
+    """This configuration's launch count so far (a file per launch in FAKE_SEESAW_DIR)."""
+    k = 0
+    while True:
+        try:
+            os.close(os.open(os.path.join(os.environ["FAKE_SEESAW_DIR"],
+                                          f"{prefix}{os.environ['FAKE_VALUE']}-{k}"),
+                             os.O_CREAT | os.O_EXCL))
+            return k
+        except FileExistsError:
+            k += 1
+def saw(k):
+    return 1.0 if (k + (os.environ["FAKE_VALUE"] == "1")) % 2 else 3.0
 if sys.argv[1:] == ["--mpi-library"]:   # as the programs answer it, without a launch
     out({"type": "mpi_library", "benchmark": name, "library": "Fake MPI 1.0",
          "runs_alone": name == "startup"})
@@ -37,36 +50,19 @@ elif name == "envy":
 elif name == "seesaw":
     # never decided: the k-th launch of a configuration gives 1 or 3 by k and
     # FAKE_VALUE, so that the two configurations' pairs alternate x3 and x1/3
-    k = 0
-    while True:
-        try:
-            os.close(os.open(os.path.join(os.environ["FAKE_SEESAW_DIR"],
-                                          f"{os.environ['FAKE_VALUE']}-{k}"),
-                             os.O_CREAT | os.O_EXCL))
-            break
-        except FileExistsError:
-            k += 1
-    v = 1.0 if (k + (os.environ["FAKE_VALUE"] == "1")) % 2 else 3.0
+    v = saw(launch_number(""))
     out(run()); out(res(8, v)); out(res(16, 2 * v))
 elif name == "halfsaw":
     # 8 bytes: FAKE_VALUE itself (decided); 16 bytes: as seesaw (never
     # decided); the sizes of the last -m when given
-    k = 0
-    while True:
-        try:
-            os.close(os.open(os.path.join(os.environ["FAKE_SEESAW_DIR"],
-                                          f"half{os.environ['FAKE_VALUE']}-{k}"),
-                             os.O_CREAT | os.O_EXCL))
-            break
-        except FileExistsError:
-            k += 1
+    k = launch_number("half")
     m = [sys.argv[i + 1] for i in range(1, len(sys.argv) - 1) if sys.argv[i] == "-m"]
     sizes = [int(x) for x in m[-1].split(",")] if m else [8, 16]
     r = run(); r["options"]["sizes_bytes"] = sizes   # as a program records its -m
     out(r)
     for z in sizes:
         v = float(os.environ["FAKE_VALUE"]) if z == 8 else \
-            (1.0 if (k + (os.environ["FAKE_VALUE"] == "1")) % 2 else 3.0)
+            saw(k)
         out(res(z, v))
 elif name == "startup":
     r = run(); r["env"] = {"MG_LAUNCH_TIME": os.environ.get("MG_LAUNCH_TIME")}

@@ -15,6 +15,14 @@ mg = h.load_frontend()
 
 
 class SequentialTest(FakeRun, unittest.TestCase):
+    def saw_cli(self, suite, *args):
+        """run with the seesaw programs' launch counts in the test's folder."""
+        os.environ["FAKE_SEESAW_DIR"] = self.d
+        try:
+            return self.cli(suite, *args)
+        finally:
+            del os.environ["FAKE_SEESAW_DIR"]
+
     def test_until_decided_stops_when_every_series_is_decided(self):
         p = self.cli("envy\n", "--config", "a FAKE_VALUE=1", "--config", "b FAKE_VALUE=2",
                      "--until-decided", "--min-rounds", "6", "--max-rounds", "20")
@@ -33,15 +41,10 @@ class SequentialTest(FakeRun, unittest.TestCase):
                       out.stdout)
         self.assertIn("slower", out.stdout)
 
-
     def test_until_decided_adds_rounds_to_the_undecided_lines_only(self):
-        os.environ["FAKE_SEESAW_DIR"] = self.d
-        try:
-            p = self.cli("envy\nseesaw\n", "--config", "a FAKE_VALUE=1", "--config",
+        p = self.saw_cli("envy\nseesaw\n", "--config", "a FAKE_VALUE=1", "--config",
                          "b FAKE_VALUE=2", "--until-decided", "--min-rounds", "6",
                          "--max-rounds", "20", "--seed", "5")
-        finally:
-            del os.environ["FAKE_SEESAW_DIR"]
         self.assertEqual(p.returncode, 0, p.stderr)
         recs = self.records()
         launches = [r for r in recs if r["type"] == "launch"]
@@ -58,15 +61,10 @@ class SequentialTest(FakeRun, unittest.TestCase):
         self.assertIn("look after round 9: 2 series undecided; the next rounds run the 1 of 2 "
                       "suite lines that hold them", p.stderr)
 
-
     def test_a_line_goes_on_at_its_undecided_sizes_only(self):
-        os.environ["FAKE_SEESAW_DIR"] = self.d
-        try:
-            p = self.cli("halfsaw\n", "--config", "a FAKE_VALUE=1", "--config",
+        p = self.saw_cli("halfsaw\n", "--config", "a FAKE_VALUE=1", "--config",
                          "b FAKE_VALUE=2", "--until-decided", "--min-rounds", "6",
                          "--max-rounds", "14", "--seed", "5")
-        finally:
-            del os.environ["FAKE_SEESAW_DIR"]
         self.assertEqual(p.returncode, 0, p.stderr)
         recs = self.records()
         # 8 bytes is decided (x2) at the first look, round 9; from round 10
@@ -99,12 +97,8 @@ class SequentialTest(FakeRun, unittest.TestCase):
         # within 5%; seesaw: x3 and x1/3 in turns, never decided: half the
         # A/A series, after the walk's 10 rounds and after all 12
         import types
-        os.environ["FAKE_SEESAW_DIR"] = self.d
-        try:
-            p = self.cli("envy\nseesaw\n", "--config", "base FAKE_VALUE=1", "--config",
+        p = self.saw_cli("envy\nseesaw\n", "--config", "base FAKE_VALUE=1", "--config",
                          "same FAKE_VALUE=1.0", "--repeat", "12", "--seed", "1")
-        finally:
-            del os.environ["FAKE_SEESAW_DIR"]
         self.assertEqual(p.returncode, 0, p.stderr)
         a = types.SimpleNamespace(rounds=12, alpha=0.05, error_control="bh", covariate="none")
         res = mg.selftest.analyse(a, [], 0.05, [self.out])
