@@ -28,7 +28,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "frontend"))
-from mpigauge import results  # noqa: E402
+from mpigauge.data import results  # noqa: E402
 
 FE = [sys.executable, os.path.join(ROOT, "frontend", "mpigauge.py")]
 SUITE = "ranks=2 latency -m 8:64 --time-budget 0.05\n"

@@ -11,9 +11,14 @@ A reaches B and B reaches A through calls). Exit status 1 when there is a
 circle. The measurement behind issue 29's "no call-level circle among the
 driver's stages".
 With --python, the folder is a Python package (the front-end): module A
-uses module B when A imports B (at its top or inside a function):
+uses module B when A imports B (at its top or inside a function; its
+sub-packages' modules named PACKAGE.MODULE). With --layers, the package's
+layering contract: a module imports from its own package and the packages
+before it in LAYERS (its __init__.py), never from a later one; exit status 1
+on an upward import or a package LAYERS does not name:
   bench/module_graph.py _build/mpich/mpi [--edges]
-  bench/module_graph.py --python frontend/mpigauge [--edges]"""
+  bench/module_graph.py --python frontend/mpigauge [--edges]
+  bench/module_graph.py --layers frontend/mpigauge"""
 import ast
 import os
 import subprocess
@@ -32,23 +37,79 @@ def symbols(obj):
     return defined, undefined
 
 
+def python_modules(folder):
+    """{module key: path} of a package and its sub-packages: "cli",
+    "verdict.compare" (relative to the package), __init__ files left out."""
+    out = {}
+    for d, subdirs, files in os.walk(folder):
+        subdirs[:] = sorted(x for x in subdirs if not x.startswith(("_", ".")))
+        rel = os.path.relpath(d, folder)
+        for f in sorted(files):
+            if f.endswith(".py") and f != "__init__.py":
+                key = f[:-3] if rel == "." else rel.replace(os.sep, ".") + "." + f[:-3]
+                out[key] = os.path.join(d, f)
+    return out
+
+
+def _target(key, node, mods):
+    """The modules of the package one relative import names."""
+    here = key.split(".")[:-1]
+    base = here[:len(here) - (node.level - 1)] if node.level > 1 else here
+    stem = base + (node.module.split(".") if node.module else [])
+    first = ".".join(stem)
+    if first in mods:
+        return [first]
+    return [t for t in (".".join(stem + [a.name]) for a in node.names) if t in mods]
+
+
 def python_imports(folder):
-    """{module: (set(), {imported sibling: [line numbers]})} of a package's
-    relative imports, in the shape of symbols()'s carried edges."""
+    """{module: {imported module of the package: [line numbers]}} of a
+    package's relative imports (its sub-packages' too), in the shape of
+    symbols()'s carried edges."""
+    paths = python_modules(folder)
     mods = {}
-    for f in sorted(os.listdir(folder)):
-        if not f.endswith(".py"):
-            continue
-        with open(os.path.join(folder, f), encoding="utf-8") as fh:
-            tree = ast.parse(fh.read(), f)
+    for key, path in paths.items():
+        with open(path, encoding="utf-8") as fh:
+            tree = ast.parse(fh.read(), path)
         used = {}
         for n in ast.walk(tree):
-            if isinstance(n, ast.ImportFrom) and n.level == 1:
-                names = [n.module.split(".")[0]] if n.module else [a.name for a in n.names]
-                for t in names:
+            if isinstance(n, ast.ImportFrom) and n.level >= 1:
+                for t in _target(key, n, paths):
                     used.setdefault(t, []).append(f"line {n.lineno}")
-        mods[f[:-3]] = used
+        mods[key] = used
     return mods
+
+
+def layers(folder):
+    """The package's LAYERS (its __init__.py), lowest first."""
+    with open(os.path.join(folder, "__init__.py"), encoding="utf-8") as fh:
+        for n in ast.parse(fh.read()).body:
+            if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "LAYERS"
+                                                 for t in n.targets):
+                return list(ast.literal_eval(n.value))
+    return []
+
+
+def layer_faults(folder):
+    """Each import from a later package of LAYERS than the importer's own
+    (the root's modules, cli, sit above every package), and each module of
+    a package LAYERS does not name."""
+    order = layers(folder)
+    mods = python_imports(folder)
+    faults = []
+
+    def rank(key):
+        pkg = key.split(".")[0] if "." in key else None
+        return len(order) if pkg is None else order.index(pkg) if pkg in order else -1
+    for m, used in sorted(mods.items()):
+        if rank(m) < 0:
+            faults.append(f"{m}: its package {m.split('.')[0]!r} is not in LAYERS "
+                          "(frontend/mpigauge/__init__.py)")
+            continue
+        for t, where in sorted(used.items()):
+            if rank(t) > rank(m):
+                faults.append(f"{m} ({where[0]}) imports {t}: an upward import")
+    return faults
 
 
 def module(obj):
@@ -92,6 +153,13 @@ def main(argv):
         print(__doc__.split("\n\n")[-1], file=sys.stderr)
         return 2
     edges, carried = {}, {}
+    if "--layers" in argv:
+        faults = layer_faults(folder)
+        print(f"{len(python_modules(folder))} modules in {len(layers(folder))} layers, "
+              f"{len(faults)} fault(s)")
+        for f in faults:
+            print(f)
+        return 1 if faults else 0
     if "--python" in argv:
         mods = python_imports(folder)
         for m, used in mods.items():

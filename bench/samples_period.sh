@@ -7,7 +7,7 @@
 # SIGSTOP, SIGCONT), on a quiet machine or beside one busy process. The
 # cells are interleaved launch by launch, ROUNDS rounds (default 5). Each
 # launch is judged twice, on the same samples: by the rule of
-# frontend/mpigauge/samples.py (binomial tail, duration classes) and by the
+# frontend/mpigauge/data/samples.py (binomial tail, duration classes) and by the
 # rule before it (60% of the gaps regular, events merged by the longest
 # spike). Prints one line per cell: periods found, their median and range.
 #   bench/samples_period.sh [ROUNDS]

@@ -3,28 +3,73 @@
 # standard library, plot needs matplotlib): the package frontend/mpigauge/
 # (installed in Python's site folder with Automake's Python support), the
 # script that starts it, its suite files, the Slurm test.
+# The package by its layers (frontend/mpigauge/__init__.py: LAYERS), each
+# sub-package installed in its own folder under $(pkgpythondir).
 pkgpython_PYTHON = \
-	frontend/mpigauge/__init__.py frontend/mpigauge/__main__.py \
-	frontend/mpigauge/best.py frontend/mpigauge/cli.py frontend/mpigauge/common.py \
-	frontend/mpigauge/compare.py frontend/mpigauge/configs.py \
-	frontend/mpigauge/launch.py frontend/mpigauge/plot.py frontend/mpigauge/regimes.py \
-	frontend/mpigauge/render.py frontend/mpigauge/report.py frontend/mpigauge/results.py \
-	frontend/mpigauge/runner.py frontend/mpigauge/progress.py frontend/mpigauge/schema.py frontend/mpigauge/selftest.py \
-	frontend/mpigauge/stats.py frontend/mpigauge/steps.py \
-	frontend/mpigauge/suite.py frontend/mpigauge/history.py frontend/mpigauge/history_cli.py \
-	frontend/mpigauge/dashboard.py frontend/mpigauge/trendchart.py \
-	frontend/mpigauge/mpilib.py frontend/mpigauge/overview.py \
-	frontend/mpigauge/programs.py frontend/mpigauge/launcher.py frontend/mpigauge/outcome.py \
-	frontend/mpigauge/options.py frontend/mpigauge/compare_cli.py frontend/mpigauge/cvars.py frontend/mpigauge/cvars_cli.py frontend/mpigauge/samples.py frontend/mpigauge/ranks.py frontend/mpigauge/run_cli.py \
-	frontend/mpigauge/tuning.py frontend/mpigauge/hostcost.py frontend/mpigauge/catalogue.py \
-	frontend/mpigauge/mpi_cli.py frontend/mpigauge/series.py frontend/mpigauge/series_cli.py \
-	frontend/mpigauge/series_report.py frontend/mpigauge/series_history.py frontend/mpigauge/series_folder.py \
-	frontend/mpigauge/best_cli.py frontend/mpigauge/plot_cli.py frontend/mpigauge/report_cli.py \
-	frontend/mpigauge/selftest_cli.py frontend/mpigauge/dashboard_cli.py frontend/mpigauge/runplan.py frontend/mpigauge/runrequest.py frontend/mpigauge/sequential.py frontend/mpigauge/resultsfile.py frontend/mpigauge/history_read.py frontend/mpigauge/verdicts.py \
-	frontend/mpigauge/importer.py frontend/mpigauge/import_cli.py frontend/mpigauge/guidelines.py frontend/mpigauge/guidelines_cli.py \
-	frontend/mpigauge/screen.py frontend/mpigauge/screen_cli.py \
-	frontend/mpigauge/profile.py frontend/mpigauge/profile_cli.py frontend/mpigauge/predict.py \
-	frontend/mpigauge/app.py frontend/mpigauge/app_cli.py frontend/mpigauge/mpip.py
+	frontend/mpigauge/__init__.py frontend/mpigauge/__main__.py frontend/mpigauge/cli.py
+mgpy_coredir = $(pkgpythondir)/core
+mgpy_core_PYTHON = \
+	frontend/mpigauge/core/__init__.py frontend/mpigauge/core/common.py \
+	frontend/mpigauge/core/schema.py frontend/mpigauge/core/stats.py
+mgpy_datadir = $(pkgpythondir)/data
+mgpy_data_PYTHON = \
+	frontend/mpigauge/data/__init__.py frontend/mpigauge/data/cvars.py \
+	frontend/mpigauge/data/hostcost.py frontend/mpigauge/data/import_cli.py \
+	frontend/mpigauge/data/importer.py frontend/mpigauge/data/regimes.py \
+	frontend/mpigauge/data/results.py frontend/mpigauge/data/samples.py
+mgpy_launchdir = $(pkgpythondir)/launch
+mgpy_launch_PYTHON = \
+	frontend/mpigauge/launch/__init__.py frontend/mpigauge/launch/catalogue.py \
+	frontend/mpigauge/launch/launch.py frontend/mpigauge/launch/launcher.py \
+	frontend/mpigauge/launch/mpilib.py frontend/mpigauge/launch/outcome.py \
+	frontend/mpigauge/launch/programs.py frontend/mpigauge/launch/progress.py \
+	frontend/mpigauge/launch/resultsfile.py frontend/mpigauge/launch/runplan.py \
+	frontend/mpigauge/launch/steps.py frontend/mpigauge/launch/suite.py
+mgpy_verdictdir = $(pkgpythondir)/verdict
+mgpy_verdict_PYTHON = \
+	frontend/mpigauge/verdict/__init__.py frontend/mpigauge/verdict/compare.py \
+	frontend/mpigauge/verdict/options.py frontend/mpigauge/verdict/sequential.py \
+	frontend/mpigauge/verdict/tuning.py frontend/mpigauge/verdict/verdicts.py
+mgpy_lookdir = $(pkgpythondir)/look
+mgpy_look_PYTHON = \
+	frontend/mpigauge/look/__init__.py frontend/mpigauge/look/overview.py \
+	frontend/mpigauge/look/plot.py frontend/mpigauge/look/plot_cli.py \
+	frontend/mpigauge/look/ranks.py frontend/mpigauge/look/render.py \
+	frontend/mpigauge/look/report.py frontend/mpigauge/look/report_cli.py \
+	frontend/mpigauge/look/trendchart.py
+mgpy_measuredir = $(pkgpythondir)/measure
+mgpy_measure_PYTHON = \
+	frontend/mpigauge/measure/__init__.py frontend/mpigauge/measure/configs.py \
+	frontend/mpigauge/measure/run_cli.py frontend/mpigauge/measure/runner.py \
+	frontend/mpigauge/measure/runrequest.py frontend/mpigauge/measure/selftest.py \
+	frontend/mpigauge/measure/selftest_cli.py
+mgpy_appsdir = $(pkgpythondir)/apps
+mgpy_apps_PYTHON = \
+	frontend/mpigauge/apps/__init__.py frontend/mpigauge/apps/app.py \
+	frontend/mpigauge/apps/app_cli.py frontend/mpigauge/apps/mpip.py \
+	frontend/mpigauge/apps/predict.py frontend/mpigauge/apps/profile.py \
+	frontend/mpigauge/apps/profile_cli.py
+mgpy_judgedir = $(pkgpythondir)/judge
+mgpy_judge_PYTHON = \
+	frontend/mpigauge/judge/__init__.py frontend/mpigauge/judge/best.py \
+	frontend/mpigauge/judge/best_cli.py frontend/mpigauge/judge/compare_cli.py \
+	frontend/mpigauge/judge/cvars_cli.py frontend/mpigauge/judge/guidelines.py \
+	frontend/mpigauge/judge/guidelines_cli.py
+mgpy_historydir = $(pkgpythondir)/history
+mgpy_history_PYTHON = \
+	frontend/mpigauge/history/__init__.py frontend/mpigauge/history/dashboard.py \
+	frontend/mpigauge/history/dashboard_cli.py frontend/mpigauge/history/history.py \
+	frontend/mpigauge/history/history_cli.py frontend/mpigauge/history/history_read.py
+mgpy_releasesdir = $(pkgpythondir)/releases
+mgpy_releases_PYTHON = \
+	frontend/mpigauge/releases/__init__.py frontend/mpigauge/releases/mpi_cli.py \
+	frontend/mpigauge/releases/series.py frontend/mpigauge/releases/series_cli.py \
+	frontend/mpigauge/releases/series_folder.py frontend/mpigauge/releases/series_history.py \
+	frontend/mpigauge/releases/series_report.py
+mgpy_screendir = $(pkgpythondir)/screen
+mgpy_screen_PYTHON = \
+	frontend/mpigauge/screen/__init__.py frontend/mpigauge/screen/screen.py \
+	frontend/mpigauge/screen/screen_cli.py
 suitesdir = $(pkgdatadir)/suites
 dist_suites_DATA = \
 	frontend/suites/quick.txt \

@@ -17,7 +17,7 @@ here = os.path.dirname(os.path.realpath(__file__))
 parent = here if PACKAGE_PARENT.startswith("@") else PACKAGE_PARENT
 sys.path.insert(0, parent)
 
-from mpigauge import common  # noqa: E402
+from mpigauge.core import common  # noqa: E402
 from mpigauge.cli import main  # noqa: E402
 
 common.configure(script_dir=os.path.dirname(os.path.abspath(__file__)), **PATHS)

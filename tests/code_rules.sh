@@ -13,6 +13,9 @@
 #   the front-end's modules import each other without a circle
 #   (bench/module_graph.py --python frontend/mpigauge), and every one of
 #   them is installed (listed in frontend/local.mk);
+#   the front-end's packages keep their layers (bench/module_graph.py
+#   --layers: no import from a package later in frontend/mpigauge's
+#   LAYERS, no module in a package LAYERS does not name);
 #   benchmark code and tools/ see only the kernel's view of mg_ctx (not its
 #   drv part, the driver's own: group, clock, turns, option rows, the
 #   failure text), and include no header of mpi/driver, observe, mpit, record, osu;
@@ -28,7 +31,7 @@ set -u
 src=${1:-${MG_TESTDIR:+$MG_TESTDIR/..}}
 src=${src:-$(dirname "$0")/..}
 cd "$src" || exit 99
-echo "1..11"
+echo "1..12"
 # a line at file scope or in a function that declares a static or global
 # variable without const: "static T name..;" or "T name = ...;" at column 0
 bad=$(for f in pt2pt/*.c collective/*.c onesided/*.c overlap/*.c tools/*.c; do
@@ -82,7 +85,7 @@ else
     echo "not ok 4 - the front-end's modules import each other in a circle"
     echo "$out" | sed 's/^/# /'
 fi
-missing=$(for f in frontend/mpigauge/*.py; do
+missing=$(for f in $(find frontend/mpigauge -name '*.py' | sort); do
     grep -q "$f" frontend/local.mk || echo "$f"
 done)
 if [ -z "$missing" ]; then
@@ -126,9 +129,9 @@ fi
 private=$("${PYTHON:-python3}" - frontend/mpigauge <<'PY'
 import ast, os, sys
 top = sys.argv[1]
-for name in sorted(os.listdir(top)):
-    if not name.endswith(".py"):
-        continue
+names = sorted(os.path.relpath(os.path.join(d, f), top) for d, _, fs in os.walk(top)
+               for f in fs if f.endswith(".py"))
+for name in names:
     tree = ast.parse(open(os.path.join(top, name), encoding="utf-8").read())
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level >= 1:
@@ -152,7 +155,7 @@ text = open("tests/README.md", encoding="utf-8").read()
 names = {os.path.basename(t) for t in re.findall(r"`([^`\s]+)`", text)}
 row = re.search(r"every `util/mg_NAME\.c`.*?\(([^)]*)\)", text)
 names |= {f"mg_{n.strip()}.c" for n in (row.group(1).split(",") if row else [])}
-mods = glob.glob("frontend/mpigauge/*.py") + glob.glob("util/*.c") + \
+mods = glob.glob("frontend/mpigauge/**/*.py", recursive=True) + glob.glob("util/*.c") + \
     glob.glob("mpi/*.c") + glob.glob("mpi/*/*.c") + glob.glob("tools/*.c")
 for m in sorted(mods):
     b = os.path.basename(m)
@@ -170,7 +173,7 @@ fi
 # module that grows past 400 lines, or a class past 200, is split.
 big=$("${PYTHON:-python3}" - <<'PY'
 import ast, glob
-for m in sorted(glob.glob("frontend/mpigauge/*.py")):
+for m in sorted(glob.glob("frontend/mpigauge/**/*.py", recursive=True)):
     text = open(m, encoding="utf-8").read()
     if text.count("\n") > 400:
         print(f"{m}: {text.count(chr(10))} lines")
@@ -184,4 +187,10 @@ if [ -z "$big" ]; then
 else
     echo "not ok 11 - front-end modules or classes too large"
     echo "$big" | sed 's/^/# /'
+fi
+if out=$("${PYTHON:-python3}" bench/module_graph.py --layers frontend/mpigauge 2>&1); then
+    echo "ok 12 - the front-end's packages keep their layers ($(echo "$out" | head -n 1))"
+else
+    echo "not ok 12 - a front-end module imports from a later layer, or sits outside LAYERS"
+    echo "$out" | tail -n +2 | sed 's/^/# /'
 fi

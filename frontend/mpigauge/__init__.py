@@ -2,26 +2,24 @@
 """mpigauge's front-end: run suites of mpigauge benchmarks (several
 configurations interleaved), compare results with statistical verdicts,
 keep a history across releases, walk release series, plot and report.
-One module per concern, and one COMMAND_cli.py per command (its parser):
 
-  common    exit codes, paths, number formatting, atomic writes
-  stats     statistics (pure): medians, CIs, rank tests, error-rate control
-  regimes   launch regimes and noise-sentinel explanations
-  suite     suite files            configs  configurations (command line, TOML)
-  programs  where the programs are          mpilib   which MPI they load, their facts
-  launcher, launch, outcome, steps          one launch (or a turns group) and its status
-  runner    `run`: interleaved rounds (a RunPlan), the results file, progress
-  results   reading results files, series (SeriesKey) and pairs
-  compare   verdicts (paired and unpaired)  render   text, Markdown, HTML, JSON
-  cvars     control variables (MPI_T)       hostcost  what the host paid, per side
-  samples, ranks                            timelines and per-rank views
-  best, tuning                              the best configuration, tuning files
-  plot, report, overview, trendchart        figures and pages
-  selftest  the instrument's own error rates
-  history   the results database (TagSummary, SeriesRow, MarkKey)
-  dashboard the static site of a history (SeriesCard)
-  catalogue MPI installations               series*  release series walks
-  *_cli     one per command: run, compare, best, plot, report, selftest,
-            dashboard, cvars, mpi, series, history
-  cli       the command line: assembles the *_cli parsers, exit codes
+Its packages, by concern, lowest first (LAYERS): a module imports from its
+own package and from the packages before it, never from one after it
+(tests/code_rules.sh checks this, and that no module imports another's
+private name). Each command's parser, COMMAND_cli.py, sits beside its work
+in its package; cli.py (the command line) assembles them.
+
+  core      exit codes, paths, formatting, atomic writes; statistics; the schema
+  data      results files, control variables, host cost, regimes, imports
+  launch    suites, programs, MPI installations, one launch, the plan, the file
+  verdict   one series' verdict, whole sides compared, the sequential design
+  look      text/HTML/JSON rendering, figures, pages (plot, report)
+  measure   configurations, the run loop, the typed run request, run, selftest
+  apps      application profiles, predictions, applications as configurations
+  judge     compare, best, guidelines, cvars
+  history   the results database, history, dashboard
+  releases  release series walks, series, mpi
+  screen    node and link screening
 """
+LAYERS = ("core", "data", "launch", "verdict", "look", "measure", "apps", "judge", "history",
+          "releases", "screen")

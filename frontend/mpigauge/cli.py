@@ -1,61 +1,60 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The command line: `mpigauge COMMAND ...`."""
 import argparse
+import importlib
 import os
 import sqlite3
 import sys
 
-from . import (app_cli, best_cli, compare_cli, cvars_cli, dashboard_cli, guidelines_cli,
-               history_cli, import_cli, mpi_cli, plot_cli, profile_cli, report_cli, run_cli,
-               screen_cli, selftest_cli, series_cli)
-from .common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
-                     UsageError, terminal_text, version)
-from .launch import Interrupted
+from .core.common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PATHS, OutputError,
+                          UsageError, terminal_text, version)
+from .launch.launch import Interrupted
 
 # Every command, once: its group in `mpigauge --help`, its name, the module
-# whose add_parser makes its parser (COMMAND_cli.py), what it does, and the
-# examples. The grouped --help, the parsers, the man pages (doc/man.sh reads
+# whose add_parser makes its parser (PACKAGE.COMMAND_cli, imported by
+# build_parser: a new command is its module and its row here), what it
+# does, and the examples. The grouped --help, the parsers, the man pages (doc/man.sh reads
 # the --help lines) and their test (tests/man_pages.sh reads
 # command_names()) all come from this one list.
 COMMANDS = (
-    ("measure", "run", run_cli, "a suite; with configurations, interleaved in randomized rounds",
+    ("measure", "run", "measure.run_cli", "a suite; with configurations, interleaved in randomized rounds",
      ("mpigauge run --suite quick -o r.jsonl",
       "mpigauge run --config a --config 'b UCX_TLS=sm' -K 8 -o ab.jsonl")),
-    ("measure", "selftest", selftest_cli, "the instrument's own false-alarm and detection rates here",
+    ("measure", "selftest", "measure.selftest_cli", "the instrument's own false-alarm and detection rates here",
      ("mpigauge selftest --bindir _build/openmpi -o st/",)),
-    ("compare", "compare", compare_cli, "ratio, CI, adjusted p and a verdict per benchmark and size",
+    ("compare", "compare", "judge.compare_cli", "ratio, CI, adjusted p and a verdict per benchmark and size",
      ("mpigauge compare ab.jsonl a b",)),
-    ("compare", "best", best_cli, "the best configuration per benchmark and size, and its ties",
+    ("compare", "best", "judge.best_cli", "the best configuration per benchmark and size, and its ties",
      ("mpigauge best sweep.jsonl --export ompi-rules rules.conf",)),
-    ("compare", "cvars", cvars_cli, "the MPI library's control variables (MPI_T), and what differs",
+    ("compare", "cvars", "judge.cvars_cli", "the MPI library's control variables (MPI_T), and what differs",
      ("mpigauge cvars ab.jsonl a b",)),
-    ("compare", "guidelines", guidelines_cli,
+    ("compare", "guidelines", "judge.guidelines_cli",
      "the self-consistent performance guidelines: holds, violated",
      ("mpigauge guidelines run -n 2,4 -o g.jsonl",)),
-    ("compare", "screen", screen_cli, "every pair of nodes: the slow nodes and links named",
+    ("compare", "screen", "screen.screen_cli", "every pair of nodes: the slow nodes and links named",
      ("mpigauge screen run -n 16 --launcher srun -o s.jsonl",)),
-    ("applications", "profile", profile_cli, "the communication profile of any MPI program",
+    ("applications", "profile", "apps.profile_cli", "the communication profile of any MPI program",
      ("mpigauge profile -o lmp.jsonl -- mpirun -n 2 lmp -in in.melt",)),
-    ("applications", "app", app_cli, "a real application under each configuration, compared",
+    ("applications", "app", "apps.app_cli", "a real application under each configuration, compared",
      ("mpigauge app -o a.jsonl --config a --config b -- mpirun -n 2 lmp",)),
-    ("releases and history", "mpi", mpi_cli,
+    ("releases and history", "mpi", "releases.mpi_cli",
      "the catalogue of MPI installations: list, add, install, build",
      ("mpigauge mpi install mpich==4.1.3",)),
-    ("releases and history", "series", series_cli,
+    ("releases and history", "series", "releases.series_cli",
      "a release series: the release that changed each figure, and why",
      ("mpigauge series run --impl mpich --bindir BUILD -o mpich-series",)),
-    ("releases and history", "history", history_cli,
+    ("releases and history", "history", "history.history_cli",
      "results per release in a database; a run checked against it",
      ("mpigauge history add r.jsonl --tag 5.0.11",)),
-    ("releases and history", "import", import_cli,
+    ("releases and history", "import", "data.import_cli",
      "OSU or IMB text outputs as results, for compare and history",
      ("mpigauge import osu osu_latency-*.txt --ranks 2 -o base.jsonl",)),
-    ("releases and history", "dashboard", dashboard_cli,
+    ("releases and history", "dashboard", "history.dashboard_cli",
      "a static site of the history: trends, regimes, what changed",
      ("mpigauge dashboard -o site/",)),
-    ("look", "plot", plot_cli, "median against message size with CI bands (needs matplotlib)",
+    ("look", "plot", "look.plot_cli", "median against message size with CI bands (needs matplotlib)",
      ("mpigauge plot r.jsonl -o r.svg",)),
-    ("look", "report", report_cli, "one self-contained HTML page for results",
+    ("look", "report", "look.report_cli", "one self-contained HTML page for results",
      ("mpigauge report r.jsonl -o r.html",)),
 )
 
@@ -91,7 +90,7 @@ def build_parser():
                         "it first on PATH to run mpigauge where a pipeline runs OSU")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for _, _, module, _, _ in COMMANDS:
-        module.add_parser(sub)
+        importlib.import_module("." + module, __package__).add_parser(sub)
     return p
 
 

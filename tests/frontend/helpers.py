@@ -23,6 +23,16 @@ MODULES = ("common", "stats", "regimes", "suite", "configs", "programs", "launch
 _ns = None
 
 
+def qualified(name):
+    """A module's importable name from its file name: mpigauge.PACKAGE.NAME
+    (its package found in the source tree), mpigauge.cli for the root's."""
+    root = os.path.join(FRONTEND_DIR, "mpigauge")
+    for pkg in sorted(os.listdir(root)):
+        if os.path.isfile(os.path.join(root, pkg, name + ".py")):
+            return f"mpigauge.{pkg}.{name}"
+    return "mpigauge." + name
+
+
 def load_frontend():
     """Every public name of the package's modules in one namespace (mg.median,
     mg.verdict, mg.main, ...), and each module as mg.<module>."""
@@ -33,7 +43,7 @@ def load_frontend():
         sys.path.insert(0, FRONTEND_DIR)
     ns = types.SimpleNamespace()
     for name in MODULES:
-        mod = importlib.import_module("mpigauge." + name)
+        mod = importlib.import_module(qualified(name))
         setattr(ns, name, mod)
         for k, v in vars(mod).items():
             if not k.startswith("__") and not isinstance(v, types.ModuleType):

@@ -10,7 +10,7 @@ import unittest
 from helpers import load_frontend
 
 mg = load_frontend()
-import mpigauge.app as A  # noqa: E402
+import mpigauge.apps.app as A  # noqa: E402
 
 LAMMPS = """LAMMPS (7 Jan 2022)
   MPI v3.1: Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4
@@ -59,7 +59,7 @@ class Figures(unittest.TestCase):
     @unittest.skipUnless(os.path.exists("/usr/bin/mpirun.openmpi") and
                          os.path.exists("/usr/bin/mpiexec.mpich"), "needs Debian's two MPIs")
     def test_the_launcher_binds_as_the_benchmarks_launches_do(self):
-        import mpigauge.app_cli as AC
+        import mpigauge.apps.app_cli as AC
         from unittest import mock
         ompi = mg.parse_config_arg("a launcher=/usr/bin/mpirun.openmpi")
         mpich = mg.parse_config_arg("b launcher=/usr/bin/mpiexec.mpich")

@@ -14,7 +14,7 @@ import helpers as h
 from helpers import load_frontend
 
 mg = load_frontend()
-import mpigauge.catalogue as cat  # noqa: E402 (load_frontend put the package on the path)
+import mpigauge.launch.catalogue as cat  # noqa: E402 (load_frontend put the package on the path)
 
 MPICH = "/usr/lib/x86_64-linux-gnu/libmpich.so.12"
 OMPI = "/usr/lib/x86_64-linux-gnu/libmpi.so.40"
@@ -218,7 +218,7 @@ class Catalogue(unittest.TestCase):
 
     def test_a_copy_of_a_release_joins_a_walk_only_when_named(self):
         from types import SimpleNamespace as NS
-        import mpigauge.series_cli as SCLI
+        import mpigauge.releases.series_cli as SCLI
         c = cat.Catalogue()
         with c.changing():
             for name, rel in (("m1", "4.1.3"), ("m2", "5.0.2"), ("copy", "5.0.2")):

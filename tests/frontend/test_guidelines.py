@@ -14,7 +14,7 @@ import helpers as h
 from helpers import load_frontend
 
 mg = load_frontend()
-import mpigauge.guidelines as G  # noqa: E402
+import mpigauge.judge.guidelines as G  # noqa: E402
 
 RULES = {  # rule -> (guideline, {size: (collective, mock-up)})
     "allreduce_as_reduce_then_bcast": ("Allreduce(n) <= Reduce(n) + Bcast(n)",
@@ -107,7 +107,7 @@ class Verdicts(unittest.TestCase):
         self.assertEqual({r["verdict"] for r in rows}, {"holds", "violated", "unclear"})
 
     def test_the_algorithms_to_try_for_a_violation(self):
-        import mpigauge.guidelines_cli as GC
+        import mpigauge.judge.guidelines_cli as GC
         cs = G.checks(self.path)
         got = GC.try_configs(cs, ["lib OMPI_MCA_btl=self,vader"])
         self.assertEqual([(r, n, s) for r, n, s, _ in got], [("reduce_as_allreduce", [2], [64, 128])])
@@ -173,7 +173,7 @@ class Verdicts(unittest.TestCase):
             self.assertIn(says, err)
             self.assertEqual(len(err.strip().splitlines()), 1, err)
         self.assertFalse(os.path.exists(out))
-        import mpigauge.guidelines_cli as GC
+        import mpigauge.judge.guidelines_cli as GC
         known = [("a", "A <= B"), ("b", "B <= C")]
         with self.assertRaisesRegex(mg.UsageError, "--rules '': give rule names"):
             GC._pick(known, "")

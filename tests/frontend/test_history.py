@@ -328,7 +328,7 @@ class TestDashboard(HistoryCase):
         self.assertIn("Regressions of b-later against a-earlier", index)
 
     def test_a_long_tag_has_a_page_name_a_file_system_takes(self):
-        import mpigauge.dashboard as D
+        import mpigauge.history.dashboard as D
         long1, long2 = "a" * 299 + "1", "a" * 299 + "2"
         self.assertLessEqual(len(D.slug(long1).encode()), 100)
         self.assertNotEqual(D.slug(long1), D.slug(long2))
@@ -391,7 +391,7 @@ class TestBadValuesAndConcurrency(HistoryCase):
         rc, out, err = self.hist("add", path, "--tag", "bad")
         self.assertEqual(rc, 0, err)
         self.assertIn("results not added to the history", err)
-        from mpigauge.history import History
+        from mpigauge.history.history import History
         db = History(self.db)
         meds = [m for (m,) in db.db.execute("SELECT median FROM results")]
         sizes = [s for (s,) in db.db.execute("SELECT size_bytes FROM results")]

@@ -10,7 +10,7 @@ import helpers as h
 from helpers import load_frontend
 
 mg = load_frontend()
-import mpigauge.hostcost as hc  # noqa: E402 (load_frontend put the package on the path)
+import mpigauge.data.hostcost as hc  # noqa: E402 (load_frontend put the package on the path)
 
 
 def host(sys_us, user_us=1.0, vol=0.0):

@@ -14,7 +14,7 @@ import helpers as h
 from helpers import load_frontend
 
 load_frontend()
-from mpigauge import importer  # noqa: E402  (after load_frontend put it on the path)
+from mpigauge.data import importer  # noqa: E402  (after load_frontend put it on the path)
 
 FIX = os.path.join(h.TOP, "tests", "fixtures")
 IMP = os.path.join(FIX, "import")

@@ -12,8 +12,8 @@ import helpers as h
 from helpers import load_frontend
 
 mg = load_frontend()
-import mpigauge.profile as P  # noqa: E402
-import mpigauge.profile_cli as PC  # noqa: E402
+import mpigauge.apps.profile as P  # noqa: E402
+import mpigauge.apps.profile_cli as PC  # noqa: E402
 
 
 def rank(r, calls, run_s=2.0):
@@ -128,7 +128,7 @@ class FakeSet:
     medians ({(bench, ranks, size, unit): [medians]})."""
 
     def __init__(self, figures, label):
-        from mpigauge.results import SeriesKey
+        from mpigauge.data.results import SeriesKey
         self.label = label
         self._series = {SeriesKey(b, "", n, "line 1", s, u): [(None, {"median": v}) for v in vs]
                         for (b, n, s, u), vs in figures.items()}
@@ -139,7 +139,7 @@ class FakeSet:
 
 class Predict(unittest.TestCase):
     def profile(self):
-        import mpigauge.predict as PR  # noqa: F401
+        import mpigauge.apps.predict as PR  # noqa: F401
         head = {"type": "profile", "name": "mix", "family": "mpich", "nranks": 2}
         ranks = {0: rank(0, [call("MPI_Allreduce", 8, 2, 100, 0.01, dtype="MPI_DOUBLE"),
                              call("MPI_Send", 65536, 2, 10, 0.02),
@@ -152,7 +152,7 @@ class Predict(unittest.TestCase):
         return P.Profile(head, ranks, P.aggregate(ranks), "p")
 
     def test_the_suite_it_stands_on(self):
-        import mpigauge.predict as PR
+        import mpigauge.apps.predict as PR
         p = PR.plan(self.profile())
         self.assertEqual(PR.suite_text(p, 0.05, "mix").splitlines()[1:],
                          ["ranks=2 allreduce -m 8:8 --time-budget 0.05",
@@ -165,7 +165,7 @@ class Predict(unittest.TestCase):
         self.assertAlmostEqual(p.wait, 0.02)   # allreduce: 0.03 + 0.01 - 2 x 0.01
 
     def test_atomics_by_element_type_small_reductions_and_calls_of_no_data(self):
-        import mpigauge.predict as PR
+        import mpigauge.apps.predict as PR
         ranks = {0: rank(0, [call("MPI_Fetch_and_op", 8, 2, 10, 0.01),
                              call("MPI_Compare_and_swap", 4, 2, 3, 0.01),
                              call("MPI_Fetch_and_op", 16, 2, 1, 0.01),
@@ -190,7 +190,7 @@ class Predict(unittest.TestCase):
                            "benchmark")])
 
     def test_predicted_time_ratio_and_contributions(self):
-        import mpigauge.predict as PR
+        import mpigauge.apps.predict as PR
         p = PR.plan(self.profile())
         base = FakeSet({("allreduce", 2, 8, "us"): [2.0] * 5, ("latency", 2, 65536, "us"): [10.0] * 5,
                         ("bw", 2, 1048576, "MB/s"): [10000.0] * 5}, "a")
@@ -224,7 +224,7 @@ class MpiP(unittest.TestCase):
     REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "mix.mpiP")
 
     def test_what_maps(self):
-        import mpigauge.mpip as M
+        import mpigauge.apps.mpip as M
         ranks = M.read_mpip(self.REPORT)
         self.assertEqual(sorted(ranks), [0, 1])
         self.assertEqual((ranks[0]["host"], ranks[0]["run_s"], ranks[1]["nranks"]), ("node1", 2.0, 2))
@@ -237,7 +237,7 @@ class MpiP(unittest.TestCase):
                          [("MPI_Allreduce", None), ("MPI_Barrier", False), ("MPI_Recv", False)])
 
     def test_the_command_and_the_prediction_it_allows(self):
-        import mpigauge.predict as PR
+        import mpigauge.apps.predict as PR
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "p.jsonl")
             rc, _, err = h.cli("profile", "import", "mpip", self.REPORT, "-o", out, "-q")

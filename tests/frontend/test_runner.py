@@ -49,7 +49,7 @@ class RunnerTest(FakeRun, unittest.TestCase):
         import io
         from types import SimpleNamespace as NS
         from unittest import mock
-        import mpigauge.progress as R
+        import mpigauge.launch.progress as R
 
         class Tty(io.StringIO):
             def isatty(self):
@@ -153,7 +153,7 @@ class RunnerTest(FakeRun, unittest.TestCase):
             self.assertIn("--turn-slice", p.stderr)
 
     def test_steps_group_a_lines_configurations(self):
-        from mpigauge.runner import _steps
+        from mpigauge.measure.runner import _steps
         todo = [(1, 0, 1), (1, 0, 0), (1, 1, 0), (1, 1, 1), (2, 0, 0), (2, 0, 1)]
         self.assertEqual(_steps(todo, True), [todo[0:2], todo[2:4], todo[4:6]])
         self.assertEqual(_steps(todo, False), [[t] for t in todo])
@@ -162,8 +162,8 @@ class RunnerTest(FakeRun, unittest.TestCase):
                          [todo[0:2], [todo[2]], [todo[3]], todo[4:6]])
 
     def test_turns_argv_and_leftover_semaphores(self):
-        from mpigauge import steps
-        from mpigauge.runner import Item
+        from mpigauge.launch import steps
+        from mpigauge.measure.runner import Item
         it = Item(None, None, "p", "openmpi", 2, ["srun", "-n", "2", "p", "-m", "8"], {})
         self.assertEqual(steps.turns_argv(it, "srun", "g", 1, 2, 0.005),
                          ["srun", "--overlap", "-n", "2", "p", "-m", "8", "--turns", "g:1:2",
@@ -189,7 +189,7 @@ class RunnerTest(FakeRun, unittest.TestCase):
     @unittest.skipUnless(os.path.isdir("/dev/shm"), "POSIX named semaphores live in /dev/shm")
     def test_post_done_says_a_member_is_done_once(self):
         # the done semaphore of a member that never started, as its ranks would
-        from mpigauge import steps
+        from mpigauge.launch import steps
         name = f"t{os.getpid()}-pd"
         try:
             self.assertEqual(steps.post_done(name, 1, 3), 3)     # made, posted once per rank

@@ -24,7 +24,7 @@ class TestFrontEndDeath(unittest.TestCase):
         if not mg.launch._pdeathsig_prefix():
             self.skipTest("no setpriv --pdeathsig here")
         code = ("import sys, time; sys.path.insert(0, sys.argv[1]); "
-                "from mpigauge import launch; "
+                "from mpigauge.launch import launch; "
                 "p = launch._start(['sleep', '60'], None); print(p.pid, flush=True); "
                 "time.sleep(60)")
         front = subprocess.Popen([sys.executable, "-c", code, h.FRONTEND_DIR],
@@ -65,7 +65,7 @@ class TestSecondInterrupt(unittest.TestCase):
         grace); a second one during the grace must neither cut that short
         nor lose the result (MPICH's hydra ignores SIGTERM)."""
         code = ("import json, signal, sys; sys.path.insert(0, sys.argv[1]); "
-                "from mpigauge import launch; "
+                "from mpigauge.launch import launch; "
                 "signal.signal(signal.SIGINT, launch.raise_interrupt); "
                 "r = launch.run_launch(['sh', '-c', 'trap \"\" TERM; touch \"$0\"; sleep 60', "
                 "sys.argv[2]], None, 100, 2); "

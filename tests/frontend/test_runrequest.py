@@ -14,8 +14,8 @@ import helpers as h
 from fakerun import FAKE, LAUNCHER
 
 mg = h.load_frontend()
-from mpigauge.common import UsageError  # noqa: E402
-from mpigauge.runrequest import RunRequest, config, run  # noqa: E402
+from mpigauge.core.common import UsageError  # noqa: E402
+from mpigauge.measure.runrequest import RunRequest, config, run  # noqa: E402
 
 
 class Request(unittest.TestCase):

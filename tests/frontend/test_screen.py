@@ -14,7 +14,7 @@ import helpers as h
 from helpers import load_frontend
 
 mg = load_frontend()
-import mpigauge.screen as S  # noqa: E402
+import mpigauge.screen.screen as S  # noqa: E402
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 NODE, LINK, HEALTHY = (os.path.join(DATA, f"screen-{k}.jsonl") for k in ("node", "link", "healthy"))

@@ -13,9 +13,9 @@ import helpers as h
 from helpers import load_frontend
 
 mg = load_frontend()
-import mpigauge.series as S  # noqa: E402
-import mpigauge.series_folder as SC  # noqa: E402
-import mpigauge.series_report as SR  # noqa: E402
+import mpigauge.releases.series as S  # noqa: E402
+import mpigauge.releases.series_folder as SC  # noqa: E402
+import mpigauge.releases.series_report as SR  # noqa: E402
 
 SETTINGS = {"threshold": 0.05, "alpha": 0.05, "error_control": "bh"}
 
@@ -316,8 +316,8 @@ class FolderCommands(unittest.TestCase):
     state and one step's interleaved records), then the dashboard."""
 
     def test_report_history_and_dashboard_marks(self):
-        import mpigauge.dashboard as D
-        import mpigauge.history as H
+        import mpigauge.history.dashboard as D
+        import mpigauge.history.history as H
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "s")
             rel = [{"name": n, "release": v} for n, v in (("r0", "1"), ("r1", "2"), ("r2", "3"))]
@@ -432,7 +432,7 @@ class BadInput(unittest.TestCase):
                 os.environ.pop("MPIGAUGE_MPI_CACHE", None)
 
     def test_a_launcher_that_fails_is_said_with_its_last_words(self):
-        import mpigauge.series_cli as SCLI
+        import mpigauge.releases.series_cli as SCLI
         self.assertIsNone(SCLI._launches(["true"], dict(os.environ)))
         why = SCLI._launches(["sh", "-c", "echo first >&2; echo 'unrecognized argument bind-to' "
                               ">&2; exit 3"], dict(os.environ))

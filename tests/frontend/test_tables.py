@@ -186,8 +186,8 @@ class TestPlotAndReport(unittest.TestCase):
     def test_against_ranks_takes_launches_at_several_rank_counts(self):
         """footprint over ranks=N lines: a line per stage, the rank count of
         each launch on x; a series at one rank count only is no line."""
-        from mpigauge.plot import rank_lines
-        from mpigauge.results import load_inputs
+        from mpigauge.look.plot import rank_lines
+        from mpigauge.data.results import load_inputs
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "fp.jsonl")
             recs = []
@@ -210,8 +210,8 @@ class TestPlotAndReport(unittest.TestCase):
 
     @unittest.skipIf(mg.import_pyplot() is None, "matplotlib is not installed")
     def test_plot_against_ranks_has_a_line_per_collective(self):
-        from mpigauge.plot import rank_lines
-        from mpigauge.results import load_inputs
+        from mpigauge.look.plot import rank_lines
+        from mpigauge.data.results import load_inputs
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "sweep.jsonl")
             recs = []

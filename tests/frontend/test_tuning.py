@@ -10,8 +10,8 @@ import unittest
 import helpers as h
 
 mg = h.load_frontend()
-tuning = __import__("mpigauge.tuning", fromlist=["x"])
-configs = __import__("mpigauge.configs", fromlist=["x"])
+tuning = __import__("mpigauge.verdict.tuning", fromlist=["x"])
+configs = __import__("mpigauge.measure.configs", fromlist=["x"])
 
 ROUNDS = 8
 JIT = (1.000, 1.010, 0.995, 1.004, 0.990, 1.006, 0.998, 1.002)

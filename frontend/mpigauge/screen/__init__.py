@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""every pair of nodes screened, slow nodes and links named: `mpigauge screen`."""
