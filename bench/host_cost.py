@@ -64,7 +64,7 @@ def cell(values, fmt="%.2f"):
     if not values:
         return "n/a"
     return (fmt + " (" + fmt + "-" + fmt + ")") % (statistics.median(values), min(values),
-                                                  max(values))
+                                                   max(values))
 
 
 def main():

@@ -28,7 +28,7 @@ def program(mpi, name):
 def launcher(mpi, n=2, oversubscribe=False):
     if mpi == "openmpi":
         return ["mpirun.openmpi", "-n", str(n)] + (["--oversubscribe"] if oversubscribe else
-                                                    ["--bind-to", "core"])
+                                                   ["--bind-to", "core"])
     return ["mpiexec.mpich", "-n", str(n)] + ([] if oversubscribe else ["-bind-to", "core"])
 
 

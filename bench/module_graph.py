@@ -14,8 +14,9 @@ With --python, the folder is a Python package (the front-end): module A
 uses module B when A imports B (at its top or inside a function; its
 sub-packages' modules named PACKAGE.MODULE). With --layers, the package's
 layering contract: a module imports from its own package and the packages
-before it in LAYERS (its __init__.py), never from a later one; exit status 1
-on an upward import or a package LAYERS does not name:
+before it in LAYERS (its __init__.py), never from a later one, and each
+module is listed in its package's __init__.py; exit status 1 on an upward
+import, a package LAYERS does not name or a module its package's map omits:
   bench/module_graph.py _build/mpich/mpi [--edges]
   bench/module_graph.py --python frontend/mpigauge [--edges]
   bench/module_graph.py --layers frontend/mpigauge"""
@@ -90,10 +91,23 @@ def layers(folder):
     return []
 
 
+def package_map(folder, pkg):
+    """The modules a sub-package's __init__.py lists: the first word of each
+    line of its docstring."""
+    path = os.path.join(folder, *pkg.split("."), "__init__.py")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = ast.get_docstring(ast.parse(fh.read()), clean=False) or ""
+    except OSError:
+        return set()
+    return {line.split()[0] for line in doc.splitlines() if line.startswith("  ")}
+
+
 def layer_faults(folder):
     """Each import from a later package of LAYERS than the importer's own
-    (the root's modules, cli, sit above every package), and each module of
-    a package LAYERS does not name."""
+    (the root's modules, cli, sit above every package), each module of a
+    package LAYERS does not name, and each module its package's map (the
+    module list of its __init__.py) does not name."""
     order = layers(folder)
     mods = python_imports(folder)
     faults = []
@@ -106,6 +120,9 @@ def layer_faults(folder):
             faults.append(f"{m}: its package {m.split('.')[0]!r} is not in LAYERS "
                           "(frontend/mpigauge/__init__.py)")
             continue
+        if "." in m and m.rsplit(".", 1)[1] not in package_map(folder, m.rsplit(".", 1)[0]):
+            faults.append(f"{m}: not in its package's map (the module list of "
+                          f"{m.rsplit('.', 1)[0].replace('.', '/')}/__init__.py)")
         for t, where in sorted(used.items()):
             if rank(t) > rank(m):
                 faults.append(f"{m} ({where[0]}) imports {t}: an upward import")

@@ -106,7 +106,7 @@ def progress_table(got, m):
             arr = [x[2] for x in v if x[2] is not None]
             if pdw:
                 t += " / %d of %d / %.0f%%" % (sum(1 for x in pdw if x), len(pdw),
-                                              statistics.median(arr))
+                                               statistics.median(arr))
             cells.append(t)
         print("| %s | %s | %s |" % (size_label(size), var.split("=")[1], " | ".join(cells)))
 

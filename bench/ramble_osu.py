@@ -66,15 +66,17 @@ def osu_path(prefix):
 
 
 def config(path, mpirun, repo=None):
-    lines = ["ramble:"] + ([f"  repos:", f"  - '{repo}'"] if repo else []) + ["  variables:", f"    mpi_command: '{mpirun}'",
-             "    batch_submit: '{execute_experiment}'", "    processes_per_node: '2'",
-             "    n_ranks: '2'", "    n_nodes: '1'", "    n_threads: '1'",
-             f"    osu-micro-benchmarks_path: '{path.split(':')[0]}'",
-             "  env_vars:", "    set:", "      OMPI_ALLOW_RUN_AS_ROOT: '1'",
-             "      OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1'", "    prepend:", "    - paths:",
-             f"        PATH: '{path}'",
-             "  applications:", "    osu-micro-benchmarks:", "      variants:",
-             "        package_manager: None", "      workloads:"]
+    repos = ["  repos:", f"  - '{repo}'"] if repo else []
+    lines = ["ramble:"] + repos + [
+        "  variables:", f"    mpi_command: '{mpirun}'",
+        "    batch_submit: '{execute_experiment}'", "    processes_per_node: '2'",
+        "    n_ranks: '2'", "    n_nodes: '1'", "    n_threads: '1'",
+        f"    osu-micro-benchmarks_path: '{path.split(':')[0]}'",
+        "  env_vars:", "    set:", "      OMPI_ALLOW_RUN_AS_ROOT: '1'",
+        "      OMPI_ALLOW_RUN_AS_ROOT_CONFIRM: '1'", "    prepend:", "    - paths:",
+        f"        PATH: '{path}'",
+        "  applications:", "    osu-micro-benchmarks:", "      variants:",
+        "        package_manager: None", "      workloads:"]
     for workload in dict.fromkeys(w for w, _, _ in EXPERIMENTS):
         lines += [f"        {workload}:", "          experiments:"]
         for w, name, args in EXPERIMENTS:

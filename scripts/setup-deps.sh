@@ -70,15 +70,18 @@ venv_tool reframe ReFrame "$want" "$("$root/_venv-reframe/bin/reframe" --version
 [ "$("$root/_venv-reframe/bin/reframe" --version)" = "$want" ] ||
     { echo "setup-deps: _venv-reframe does not run ReFrame $want" >&2; exit 1; }
 
-# clang-format for the style check (tests/format.sh) and `make format`.
-cf_version() {
+# clang-format and autopep8 for the style check (tests/format.sh) and
+# `make format`.
+tools_version() {
     "$root/_venv-tools/bin/clang-format" --version 2>/dev/null |
-        sed -n 's/^clang-format version \([0-9.]*\).*/\1/p'
+        sed -n 's/^clang-format version \([0-9.]*\).*/clang-format \1/p'
+    "$root/_venv-tools/bin/autopep8" --version 2>/dev/null |
+        sed -n 's/^autopep8 \([0-9.]*\).*/autopep8 \1/p'
 }
-want=$(sed -n 's/^clang-format==//p' "$root/scripts/requirements-tools.txt")
-venv_tool tools clang-format "$want" "$(cf_version)"
-[ "$(cf_version)" = "$want" ] ||
-    { echo "setup-deps: _venv-tools does not run clang-format $want" >&2; exit 1; }
+want=$(sed -n 's/^\(clang-format\|autopep8\)==\(.*\)/\1 \2/p' "$root/scripts/requirements-tools.txt")
+venv_tool tools "clang-format and autopep8" "$want" "$(tools_version)"
+[ "$(tools_version)" = "$want" ] ||
+    { echo "setup-deps: _venv-tools does not run $want" >&2; exit 1; }
 
 # The newer MPI releases, for the tests and the release study only.
 if [ "${1:-}" = --releases ]; then

@@ -15,7 +15,8 @@
 #   them is installed (listed in frontend/local.mk);
 #   the front-end's packages keep their layers (bench/module_graph.py
 #   --layers: no import from a package later in frontend/mpigauge's
-#   LAYERS, no module in a package LAYERS does not name);
+#   LAYERS, no module in a package LAYERS does not name, every module in
+#   its package's map, the module list of its __init__.py);
 #   benchmark code and tools/ see only the kernel's view of mg_ctx (not its
 #   drv part, the driver's own: group, clock, turns, option rows, the
 #   failure text), and include no header of mpi/driver, observe, mpit, record, osu;
@@ -191,6 +192,6 @@ fi
 if out=$("${PYTHON:-python3}" bench/module_graph.py --layers frontend/mpigauge 2>&1); then
     echo "ok 12 - the front-end's packages keep their layers ($(echo "$out" | head -n 1))"
 else
-    echo "not ok 12 - a front-end module imports from a later layer, or sits outside LAYERS"
+    echo "not ok 12 - a front-end module imports from a later layer, or sits outside LAYERS or its package map"
     echo "$out" | tail -n +2 | sed 's/^/# /'
 fi

@@ -13,25 +13,31 @@ from .launch.launch import Interrupted
 # Every command, once: its group in `mpigauge --help`, its name, the module
 # whose add_parser makes its parser (PACKAGE.COMMAND_cli, imported by
 # build_parser: a new command is its module and its row here), what it
-# does, and the examples. The grouped --help, the parsers, the man pages (doc/man.sh reads
-# the --help lines) and their test (tests/man_pages.sh reads
-# command_names()) all come from this one list.
+# does, and the examples. The grouped --help, the parsers, the man pages
+# (doc/man.sh reads the --help lines) and their test (tests/man_pages.sh
+# reads command_names()) all come from this one list.
 COMMANDS = (
-    ("measure", "run", "measure.run_cli", "a suite; with configurations, interleaved in randomized rounds",
+    ("measure", "run", "measure.run_cli",
+     "a suite; with configurations, interleaved in randomized rounds",
      ("mpigauge run --suite quick -o r.jsonl",
       "mpigauge run --config a --config 'b UCX_TLS=sm' -K 8 -o ab.jsonl")),
-    ("measure", "selftest", "measure.selftest_cli", "the instrument's own false-alarm and detection rates here",
+    ("measure", "selftest", "measure.selftest_cli",
+     "the instrument's own false-alarm and detection rates here",
      ("mpigauge selftest --bindir _build/openmpi -o st/",)),
-    ("compare", "compare", "judge.compare_cli", "ratio, CI, adjusted p and a verdict per benchmark and size",
+    ("compare", "compare", "judge.compare_cli",
+     "ratio, CI, adjusted p and a verdict per benchmark and size",
      ("mpigauge compare ab.jsonl a b",)),
-    ("compare", "best", "judge.best_cli", "the best configuration per benchmark and size, and its ties",
+    ("compare", "best", "judge.best_cli",
+     "the best configuration per benchmark and size, and its ties",
      ("mpigauge best sweep.jsonl --export ompi-rules rules.conf",)),
-    ("compare", "cvars", "judge.cvars_cli", "the MPI library's control variables (MPI_T), and what differs",
+    ("compare", "cvars", "judge.cvars_cli",
+     "the MPI library's control variables (MPI_T), and what differs",
      ("mpigauge cvars ab.jsonl a b",)),
     ("compare", "guidelines", "judge.guidelines_cli",
      "the self-consistent performance guidelines: holds, violated",
      ("mpigauge guidelines run -n 2,4 -o g.jsonl",)),
-    ("compare", "screen", "screen.screen_cli", "every pair of nodes: the slow nodes and links named",
+    ("compare", "screen", "screen.screen_cli",
+     "every pair of nodes: the slow nodes and links named",
      ("mpigauge screen run -n 16 --launcher srun -o s.jsonl",)),
     ("applications", "profile", "apps.profile_cli", "the communication profile of any MPI program",
      ("mpigauge profile -o lmp.jsonl -- mpirun -n 2 lmp -in in.melt",)),
@@ -52,7 +58,8 @@ COMMANDS = (
     ("releases and history", "dashboard", "history.dashboard_cli",
      "a static site of the history: trends, regimes, what changed",
      ("mpigauge dashboard -o site/",)),
-    ("look", "plot", "look.plot_cli", "median against message size with CI bands (needs matplotlib)",
+    ("look", "plot", "look.plot_cli",
+     "median against message size with CI bands (needs matplotlib)",
      ("mpigauge plot r.jsonl -o r.svg",)),
     ("look", "report", "look.report_cli", "one self-contained HTML page for results",
      ("mpigauge report r.jsonl -o r.html",)),

@@ -113,6 +113,7 @@ elif name == "meet":
     out(run()); out(res(8, 1.0)); out(res(16, 2.0))
 '''
 
+
 def wait_for(path, limit=30.0):
     """Until PATH exists: a launch's own sign that it runs, in place of a sleep
     that a loaded machine can outlast."""
@@ -133,6 +134,7 @@ exec "$@"
 
 class FakeRun:
     """A test case's folder of fake programs and launcher, and `run` over them."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.d = self.tmp.name

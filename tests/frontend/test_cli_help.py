@@ -58,6 +58,12 @@ class WorkedExample(unittest.TestCase):
             path = re.search(r"<!-- example-command: (\S+) -->", f.read()).group(1)
         with open(os.path.join(pkg, path), "w", encoding="utf-8") as f:
             f.write(doc_example("example-command"))
+        init = os.path.join(pkg, os.path.dirname(path), "__init__.py")
+        with open(init, encoding="utf-8") as f:
+            text = f.read()
+        with open(init, "w", encoding="utf-8") as f:   # the package map's line
+            head, _, tail = text.rpartition('"""')
+            f.write(head + "  census_cli     `mpigauge census`\n" + '"""' + tail)
         cli = os.path.join(pkg, "cli.py")
         with open(cli, encoding="utf-8") as f:
             text = f.read()

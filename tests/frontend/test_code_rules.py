@@ -2,7 +2,8 @@
 """The code rules (tests/code_rules.sh) fail where they should: a copy of
 the source tree with one fault of each kind planted (an upward import
 between the front-end's packages, a private name imported across modules,
-a module outside the listed packages, the install list and the test map,
+a module outside the listed packages, its package's map, the install list
+and the test map,
 a tools/ file that includes a driver header) gets `not ok` on each rule
 that names it, and the culprit named. A command without a man page is
 tests/man_pages.sh's test 1 (the pages come from cli.COMMANDS)."""
@@ -53,6 +54,9 @@ def planted_output():
     os.makedirs(os.path.join(fe, "extra"))
     with open(os.path.join(fe, "extra", "planted_mod.py"), "w") as f:
         f.write("from ..core import common  # noqa\n")
+    # a module of a listed package that its package's map does not name
+    with open(os.path.join(fe, "core", "planted_core.py"), "w") as f:
+        f.write("from . import common  # noqa\n")
     # tools/ borrowing the driver's internal header
     _append(os.path.join(src, "tools", "screen_main.c"), '\n#include "mg_run.h"\n')
     env = dict(os.environ, PYTHON=sys.executable)
@@ -86,6 +90,8 @@ class PlantedFaults(unittest.TestCase):
         self.assertFails(5, "extra/planted_mod.py")
         self.assertFails(10, "planted_mod.py")
         self.assertFails(12, "'extra' is not in LAYERS")
+        self.assertFails(12, "core.planted_core: not in its package's map")
+        self.assertFails(5, "core/planted_core.py")
 
     def test_tools_include_driver_header(self):
         self.assertFails(8, "screen_main.c includes mg_run.h")

@@ -181,7 +181,6 @@ class TestConfigValues(unittest.TestCase):
                 self._toml(text)
 
 
-
 class TestOsuDir(unittest.TestCase):
     """`mpigauge --osu-dir`: the folder of the osu_* links, or exit 1."""
 
@@ -252,7 +251,7 @@ class TestConfigurationsAgainstThePrograms(unittest.TestCase):
             env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
             p = subprocess.run([sys.executable, h.FRONTEND, "run", "--suite", s, "--bindir", BUILT,
                                 "-o", out, "--config", "good"] + [a for c in config for a in
-                                                                   ("--config", c)],
+                                                                  ("--config", c)],
                                capture_output=True, text=True, timeout=120, env=env)
             return p.returncode, p.stderr, os.path.exists(out) and os.path.getsize(out) > 0
 

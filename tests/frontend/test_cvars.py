@@ -93,7 +93,7 @@ class Differences(unittest.TestCase):
                           "MPIR_CVAR_BCAST_ALGO", "MPIR_CVAR_CH4_CMA_ENABLE"])
         self.assertEqual([mg.cvars.telling(n) for n in ("btl_sm_eager_limit",
                           "pml_ob1_rndv_pipeline_send_length", "mpi_yield_when_idle",
-                          "coll_han_priority")], [0, 0, 1, 2])
+                                                        "coll_han_priority")], [0, 0, 1, 2])
 
     def test_the_same_set_says_nothing_and_explanations_put_cvars_first(self):
         base, new = self.sides(OLD, OLD)

@@ -18,7 +18,7 @@ import mpigauge.judge.guidelines as G  # noqa: E402
 
 RULES = {  # rule -> (guideline, {size: (collective, mock-up)})
     "allreduce_as_reduce_then_bcast": ("Allreduce(n) <= Reduce(n) + Bcast(n)",
-                                  {64: (1.0, 2.0), 128: (1.5, 2.2)}),
+                                       {64: (1.0, 2.0), 128: (1.5, 2.2)}),
     "reduce_as_allreduce": ("Reduce(n) <= Allreduce(n)", {64: (3.0, 1.0), 128: (2.0, 1.0)}),
     "gather_as_gatherv": ("Gather(n) <= Gatherv(n)", {64: (1.0, 1.0), 128: (1.0, 1.0)}),
 }

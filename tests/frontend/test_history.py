@@ -286,6 +286,7 @@ class TestDashboard(HistoryCase):
         """A payload in every text field of the records (a run date of "<!--" once hid
         every regression on the overview) is shown as text; the regressions stay."""
         pay = '<!--"><script>document.body.dataset.pwned=1</script>'
+
         def poison(r):
             r = dict(r)
             if r["type"] == "run":
@@ -452,7 +453,9 @@ class TestBadValuesAndConcurrency(HistoryCase):
     def test_concurrent_adds_lose_nothing_and_trace_nothing(self):
         """Eight rounds of two processes adding at once: the same file under one tag,
         and each its own file into a new database."""
-        import subprocess, sys
+        import subprocess
+        import sys
+
         def pair(db, a, b):
             cmd = [sys.executable, h.FRONTEND, "history", "--db", db, "add"]
             ps = [subprocess.Popen(cmd + list(x), stdout=subprocess.PIPE,
@@ -474,4 +477,3 @@ class TestBadValuesAndConcurrency(HistoryCase):
             self.assertEqual(rc, 0)
             self.assertIn("a ", out)
             self.assertIn("b ", out)
-

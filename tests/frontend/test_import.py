@@ -83,7 +83,6 @@ class ParseOsu(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "line 1: an OSU title this importer does not know"):
             importer.parse_osu("# OSU MPI Frobnicate Test v7.4\n")
 
-
     def test_a_table_is_given_as_soon_as_it_ends(self):
         """A file is read line by line: the first table comes out before the
         lines after it are read (100 MB of output never sits in memory)."""
@@ -117,7 +116,7 @@ class ParseImb(unittest.TestCase):
                           ("imb_barrier", 3)])
         (n,) = importer.parse_imb(text("impi2021.19-imb-nbc.txt"))
         self.assertEqual((n.program, n.benchmark, n.statistic), ("IMB-NBC", "imb_nbc_iallreduce",
-                                                                "t_ovrl"))
+                                                                 "t_ovrl"))
         ts = importer.parse_imb(text("impi2021.19-imb-p2p.txt"))
         self.assertEqual([t.benchmark for t in ts], ["imb_p2p_pingpong", "imb_p2p_unirandom"])
         self.assertEqual(ts[0].rows[2]["msg_rate_per_s"], 1481368)

@@ -15,6 +15,7 @@ from fakerun import FakeRun, wait_for
 
 mg = h.load_frontend()
 
+
 class RunnerTest(FakeRun, unittest.TestCase):
     def test_configurations_are_interleaved_in_recorded_rounds(self):
         p = self.cli("envy\nok\n", "--repeat", "4", "--seed", "3", "--config", "a FAKE_VALUE=1",
@@ -294,7 +295,7 @@ class RunnerTest(FakeRun, unittest.TestCase):
         dead = subprocess.Popen(["true"])
         dead.wait()
         names = [f"sem.mgt-20261126T065820Z-a421-0109-{dead.pid}-{k}-0" for k in ("ready", "turn",
-                                                                                 "done")]
+                                                                                  "done")]
         alive = f"sem.mgt-20261126T065820Z-a421-0109-{os.getpid()}-turn-0"
         for n in names + [alive, "sem.other-thing"]:
             open(os.path.join(shm, n), "w").close()

@@ -44,7 +44,6 @@ class TestFrontEndDeath(unittest.TestCase):
             os.kill(child, signal.SIGKILL)
             self.fail("the launch outlived the front-end")
 
-
     def test_a_launch_whose_front_end_died_before_the_signal_was_armed_ends(self):
         """The window before setpriv's prctl: a launch whose parent is not the
         front-end that started it (it died there) ends at once, exit 143,

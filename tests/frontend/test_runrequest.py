@@ -60,6 +60,7 @@ class Request(unittest.TestCase):
         keep = ("suite", "nranks", "rounds", "seed", "configs", "order", "extra_args",
                 "interleave", "launcher")
         self.assertEqual({k: a[0][k] for k in keep}, {k: b[0][k] for k in keep})
+
         def given_m(cmd):  # the arguments after -- reached the program
             return any(cmd[i:i + 2] == ["-m", "8"] for i in range(len(cmd)))
         runs = [[(r["config"], r["env"]["FAKE_VALUE"], given_m(r["command_line"])) for r in recs

@@ -138,6 +138,7 @@ class Damaged(unittest.TestCase):
         self.assertIn("a screen record: reps is not an integer", err)
         self.assertFalse(os.path.exists(self.pic))
         # text fields are escaped: a host, the library, a verdict's unit
+
         def texts(t, recs):
             t["screen"]["units"][3]["host"] = script
             t["screen"]["mpi_library"] = script
@@ -199,6 +200,7 @@ class Damaged(unittest.TestCase):
 
     def test_a_screen_too_large_to_draw_is_refused_in_a_moment(self):
         n = 30000
+
         def many(t, recs):
             t["screen"]["units"] = [{"unit": k, "host": f"n{k}", "rank": k} for k in range(n)]
             t["screen"]["nunits"] = n

@@ -265,5 +265,5 @@ class TestReportHeadlines(unittest.TestCase):
                 page = f.read()
             # the table of contents, then the headlines, the comparison, each set's details
             order = [page.index(x) for x in ('<ul class="toc">', 'id="headlines"',
-                                               'id="comparison"', 'id="set-1"', 'id="set-2"')]
+                                             'id="comparison"', 'id="set-1"', 'id="set-2"')]
             self.assertEqual(order, sorted(order))

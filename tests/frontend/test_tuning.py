@@ -166,10 +166,10 @@ class TuningExport(unittest.TestCase):
         h.write_jsonl(self.path, sweep_records(envs, truth))
         lib = os.path.join(self.dir, "libmpi.so")
         own = {"collective=allreduce": {"comm_type=intra": {"avg_msg_size=any": {
-                   "algorithm=MPIR_Allreduce_intra_reduce_scatter_allgather": {}}},
-                   "comm_type=inter": {"algorithm=MPIR_Allreduce_inter_reduce_exchange_bcast": {}}},
-               "collective=bcast": {"comm_type=intra": {
-                   "algorithm=MPIR_Bcast_intra_binomial": {}}}}
+            "algorithm=MPIR_Allreduce_intra_reduce_scatter_allgather": {}}},
+            "comm_type=inter": {"algorithm=MPIR_Allreduce_inter_reduce_exchange_bcast": {}}},
+            "collective=bcast": {"comm_type=intra": {
+                "algorithm=MPIR_Bcast_intra_binomial": {}}}}
         with open(lib, "wb") as f:
             f.write(b"\x7fELF\x00" + json.dumps(own).encode() + b"\x00"
                     b"algorithm=MPIR_Allreduce_intra_recursive_doubling\x00"
@@ -222,7 +222,7 @@ class TuningExport(unittest.TestCase):
     def test_refusals(self):
         h.write_jsonl(self.path, sweep_records(
             {"a": {}, "b": {"UCX_TLS": "sm"}}, {("a", "allreduce"): {8: 1.0},
-                                                 ("b", "allreduce"): {8: 2.0}}))
+                                                ("b", "allreduce"): {8: 2.0}}))
         rc, _, se, _ = self.export("ompi-rules")
         self.assertEqual(rc, 2)
         self.assertIn("no configuration forces an algorithm", se)

@@ -42,12 +42,12 @@ def seeds(d):
     recs_b = with_cvars(h.synthetic_set("L", {}, launches=2), cvars_record(NEW))
     out["cvars"] = [_jsonl(recs_a), _jsonl(recs_b)]
     head = {"type": "samples", "benchmark": "latency", "fields": ["start_s", "per_iteration_s",
-                                                                   "iterations"]}
+                                                                  "iterations"]}
     ser = {"type": "sample_series", "size_bytes": 8, "start_s": [i * 1e-3 for i in range(40)],
            "per_iteration_s": [2e-6 if i % 7 else 3e-3 for i in range(40)],
            "iterations": [5] * 40, "rank_per_iteration_s": [[1e-6] * 40, [2e-6] * 40]}
     out["samples"] = [_jsonl([head, ser]), _jsonl([head, dict(ser, size_bytes=1024,
-                                                             variant="ways=2")])]
+                                                              variant="ways=2")])]
     envs = {"default": {}, "rd": {"OMPI_MCA_coll_tuned_use_dynamic_rules": "1",
                                   "OMPI_MCA_coll_tuned_allreduce_algorithm": "3",
                                   "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM": "recursive_doubling"}}

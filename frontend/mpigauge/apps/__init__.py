@@ -1,4 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""real applications: communication profiles (profile, mpip), the profile as a
-weighted suite with a predicted verdict (predict), an application run as a
-configuration (app); `mpigauge profile`, `app`."""
+"""Real applications. Its modules:
+
+  profile        communication profiles of MPI programs
+  mpip           mpiP reports read as profiles
+  predict        a profile as a weighted suite with one predicted verdict
+  app            an application's own figure read from its output
+  profile_cli    `mpigauge profile`
+  app_cli        `mpigauge app`: an application run as a configuration
+"""

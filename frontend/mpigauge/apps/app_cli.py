@@ -112,7 +112,7 @@ def one(a, fig, name, cmd, c, rnd, seq, session):
     if status != "ok":
         recs[0]["output_tail"] = tail_text(out, 8, 1500)
     line = (f"{c.label} (round {rnd}): " + (f"{value:.6g} {fig.unit}" if value is not None
-                                             else f"{status}: {why}") + f" in {wall:.1f} s")
+                                            else f"{status}: {why}") + f" in {wall:.1f} s")
     return recs, line, status
 
 

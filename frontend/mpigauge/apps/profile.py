@@ -29,7 +29,7 @@ _RANK = ({"rank": INT, "nranks": INT, "mpi_library": STR, "host": STR, "binding"
          ("rank", "nranks", "mpi_library", "run_s", "calls"))
 _CALL = ({"call": STR, "size_class": INT, "comm_size": INT, "count": INT, "bytes": INT,
           "seconds": NUM, "datatype": STR}, ("call", "size_class", "comm_size", "count",
-                                              "seconds"))
+                                             "seconds"))
 
 
 def abi_family(path, env=None):

@@ -1,3 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""exit codes, paths, number formatting and atomic writes (common), statistics (stats,
-pure), the record schema: what every other package stands on."""
+"""What every other package stands on. Its modules:
+
+  common         exit codes, paths, number formatting, atomic writes, input checks
+  stats          statistics (pure): medians, CIs, rank tests, error-rate control
+  schema         the records' schema: what a result, run or sentinel record may hold
+"""

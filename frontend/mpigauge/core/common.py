@@ -258,7 +258,6 @@ def fmt_p(p):
     return f"{p:.3f}" if p >= 0.001 else "<0.001"
 
 
-
 def now_utc():
     import datetime
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -3,6 +3,7 @@
 tests/frontend/test_stats.py and test_paired.py."""
 import math
 
+
 def median(xs):
     s = sorted(xs)
     n = len(s)
@@ -204,7 +205,6 @@ def ratio_ci(base, new, level=0.95):
     k = best
     cov = 1.0 - 2.0 * sum(counts[:k]) / total
     return math.exp(logs[k - 1]), math.exp(logs[m * n - k]), cov
-
 
 
 # --------------------------------------------------------------------------

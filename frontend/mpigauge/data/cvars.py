@@ -21,6 +21,7 @@ def redact(rec):
     rows = rec.get("cvars")
     if not isinstance(rows, list):
         return rec
+
     def secret(r):      # as the programs decide (mpi/mpit/mg_mpit.c): a value holding a
         # secret's NAME=..., or a string (type char) under a secret-looking name
         return r[1] != REDACTED and (value_has_secret(r[1]) or (
@@ -105,6 +106,7 @@ def _lines(changed, only_a, only_b, la, lb, shown):
         only_a = {k: v for k, v in only_a.items() if not bookkeeping(k)}
         only_b = {k: v for k, v in only_b.items() if not bookkeeping(k)}
         skip = n - len(changed) - len(only_a) - len(only_b)
+
     def by(kv):
         return telling(kv[0]), kv[0]
     out = [f"{k} {show_value(x)} -> {show_value(y)}" for k, x, y in sorted(changed, key=by)]
@@ -235,4 +237,3 @@ def differences(base, new, shown=SHOWN):
                       f"{len(ch)} of them with other values)"] + \
             [head + x for x in _lines(ch, {}, {}, base.label, new.label, shown)]
     return out + [head + x for x in _lines(ch, oa, ob, base.label, new.label, shown)]
-

@@ -210,7 +210,7 @@ def _osu_close(st):
         if st.datatype:
             opts["datatype"] = st.datatype
         nranks = opts.get("nprocs") or (2 * opts["pairs"] if "pairs" in opts else
-                                         2 if program in PAIR_PROGRAMS else None)
+                                        2 if program in PAIR_PROGRAMS else None)
         suite, statistic, library = "OSU Micro-Benchmarks", "mean", None
         if st.dropin:  # the same table printed by mpigauge: its version, medians, library
             suite, statistic = "mpigauge (OSU drop-in)", "median"
@@ -256,7 +256,7 @@ def _osu_comment(st, line, lineno):
 def _lines(text):
     """Lines without their ends, of a text or of an open file (read as it goes)."""
     return (line.rstrip("\r\n") for line in (text.splitlines() if isinstance(text, str)
-                                              else text))
+                                             else text))
 
 
 def parse_osu(text):

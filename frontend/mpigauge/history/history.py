@@ -117,7 +117,7 @@ class History(HistoryReading):
             raise UsageError(f"cannot read {self.path}: {e.strerror}") from None
         if head and head != SQLITE_MAGIC:
             refuse(self.path, "not an mpigauge history: not an SQLite database (another kind "
-                    "of file, or a damaged one)")
+                   "of file, or a damaged one)")
 
     def _state(self):
         """(application_id, number of schema objects), read in one snapshot: two
@@ -156,12 +156,12 @@ class History(HistoryReading):
         ver = db.execute("PRAGMA user_version").fetchone()[0]
         if ver > SCHEMA:
             refuse(self.path, f"a history of a newer mpigauge (schema {ver}; this one reads "
-                    f"{SCHEMA})")
+                   f"{SCHEMA})")
         have = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         missing = {"tags", "sessions", "launches", "results"} - have
         if missing:
             refuse(self.path, f"marked as an mpigauge history but without its tables "
-                    f"({', '.join(sorted(missing))})")
+                   f"({', '.join(sorted(missing))})")
         check = db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if check != "ok":
             first = " ".join(check.replace("*** in database main ***", "").split())[:160]
@@ -255,6 +255,7 @@ class History(HistoryReading):
                 self.db.execute("DELETE FROM marks WHERE tag = ?", (tag,))
             self.db.executemany("INSERT OR REPLACE INTO marks VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                 marks)
+
 
 def result_problem(r):
     """None when a result (already checked by schema.problem on reading: types,

@@ -1,3 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""the commands that judge results: `compare`, `best` (and its tie logic),
-`guidelines` (self-consistent performance guidelines), `cvars`."""
+"""The commands that judge results. Its modules:
+
+  compare_cli    `mpigauge compare`
+  best           the best configuration per benchmark and size, and its ties
+  best_cli       `mpigauge best`
+  guidelines     self-consistent performance guidelines
+  guidelines_cli `mpigauge guidelines`
+  cvars_cli      `mpigauge cvars`
+"""

@@ -61,7 +61,7 @@ def cmd_compare(a):
             from ..look.plot import plot_svg_or_none
             svg = plot_svg_or_none(sets)
             body += "\n<h2>Plots</h2>\n" + (svg or "<p>(plots need matplotlib: "
-                                             "python3 -m pip install matplotlib)</p>")
+                                            "python3 -m pip install matplotlib)</p>")
         doc = html_page("mpigauge comparison", body)
     else:
         doc = {"text": render_text, "markdown": render_markdown, "json": render_json}[fmt](*args)

@@ -101,8 +101,8 @@ def _row(config, rule, says, nranks, size, coll, mock, alpha, threshold):
     row = paired_row(mock, coll, alpha, threshold, 1.0 - alpha, same_launch=True)
     row.unit = "us"
     return row, dict(config=config, rule=rule, says=says, nranks=nranks, size=size,
-                      collective_us=median([r["median"] for _, r in coll]),
-                      mockup_us=median([r["median"] for _, r in mock]))
+                     collective_us=median([r["median"] for _, r in coll]),
+                     mockup_us=median([r["median"] for _, r in mock]))
 
 
 def checks(path, threshold=0.05, alpha=0.05, control="bh"):

@@ -117,7 +117,7 @@ def find_library(where):
                          + ", ".join(sorted(os.path.basename(p) for p in found))
                          + "): give the library file itself")
     return sorted(found.items(), key=lambda x: (x[1] is None, "mpich" in os.path.basename(x[0]),
-                                                 x[0]))[0]
+                                                x[0]))[0]
     raise UsageError(f"{where}: not an MPI library (libmpi*.so, libmpich*.so)")
 
 

@@ -11,6 +11,7 @@ SUITE_NAMES = ("quick", "pt2pt", "collectives", "onesided", "overlap", "full")
 # (PROGRAM --list-names), so that a new operation needs no suite line
 EACH = {"collective": "coll", "onesided": "rma"}
 
+
 class SuiteEntry:
     def __init__(self, name, args, ranks=None, timeout=None, source="", each=None):
         self.name = name          # benchmark name without mpigauge_
@@ -149,4 +150,3 @@ def load_suite(spec):
     if not entries:
         raise UsageError(f"suite {path} lists no benchmarks")
     return path, entries
-

@@ -206,7 +206,6 @@ def html_table(header, rows, numeric=(), classes=None):
     return "\n".join(h)
 
 
-
 def render_html_comparisons(comparisons, threshold, alpha, control):
     parts = []
     for c in comparisons:
@@ -215,11 +214,10 @@ def render_html_comparisons(comparisons, threshold, alpha, control):
         parts.append(f'<p class="small">{html.escape(method_line(rows, base, new, threshold, alpha, control))}. '
                      f"base: {html.escape(base.path)}; new: {html.escape(new.path)}.</p>")
         body = table_rows(rows)
+        marked = ("faster", "slower", "slightly", "unclear", "unstable")
+        words = [r[-1].split(" ")[0].rstrip(":") for r in body]
         parts.append(html_table(COLUMNS, body, numeric=NUMERIC,
-                                 classes=[r[-1].split(" ")[0].rstrip(":")
-                                          if r[-1].split(" ")[0].rstrip(":") in
-                                          ("faster", "slower", "slightly", "unclear", "unstable") else ""
-                                          for r in body]))
+                                classes=[w if w in marked else "" for w in words]))
         parts.append("<p>Summary: " + html.escape(_summary(rows)) + ".</p>")
         items = [html.escape("Note: " + n) for n in notes(rows, base, new)]
         items += [html.escape(f"Only in {base.label}: {s}") for s in _group_unmatched(ob)]
@@ -257,7 +255,6 @@ def html_page(title, body):
         f'<p class="small">made by mpigauge {html.escape(version())} on '
         f"{datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}</p>\n"
         f"</body></html>\n")
-
 
 
 def _num(v):

@@ -40,7 +40,7 @@ def sentinel_table(s):
             "1-minute load, context switches and steal during the launch; typical probe "
             f"{fmt_num(typical.get('probe_us'))} us.</p>"
             + html_table(["benchmark", "round", "probe before", "probe after", "compute",
-                           "load", "ctxt", "steal", "note"], rows, numeric=(1, 2, 3, 4, 5, 6, 7)))
+                          "load", "ctxt", "steal", "note"], rows, numeric=(1, 2, 3, 4, 5, 6, 7)))
 
 
 def link_share(items, value):
@@ -170,8 +170,8 @@ def report_body(s, k=1):
         p[1] = min(p[1] or "", r.get("date_utc") or "")
         p[2] = max(p[2] or "", r.get("date_utc") or "")
     parts.append(html_table(["benchmark", "MPI", "mpigauge", "ranks", "nodes", "hosts", "bindings",
-                              "launches", "first", "last"],
-                             [list(k) + [v[0], v[1], v[2]] for k, v in prov.items()]))
+                             "launches", "first", "last"],
+                            [list(k) + [v[0], v[1], v[2]] for k, v in prov.items()]))
     seen = set()
     for k, v in prov.items():
         r = v[3]
@@ -226,7 +226,7 @@ def cmd_report(a):
         svg = plot_svg_or_none(sets)
         toc.append(("plots", "Plots"))
         body.append('<h2 id="plots">Plots</h2>\n' + (svg if svg else "<p>(plots need matplotlib: "
-                                                      "python3 -m pip install matplotlib)</p>"))
+                                                     "python3 -m pip install matplotlib)</p>"))
         if not svg:
             warn("matplotlib is missing: the report has no plots")
     if len(sets) > 1:

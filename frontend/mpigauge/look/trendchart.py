@@ -65,7 +65,7 @@ def chart(points, unit, title, link=None):
     band_bot = " ".join(f"{x(i):.1f},{y(p['low']):.1f}" for i, p in reversed(list(enumerate(points))))
     out.append(f'<polygon points="{band_top} {band_bot}" class="band"/>')
     out.append('<polyline points="' + " ".join(f"{x(i):.1f},{y(p['median']):.1f}"
-                                                 for i, p in enumerate(points)) + '" class="line"/>')
+                                               for i, p in enumerate(points)) + '" class="line"/>')
     for i, p in enumerate(points):
         for v in p["launches"]:
             out.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="1.8" class="launch"/>')

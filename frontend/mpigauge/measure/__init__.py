@@ -1,4 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""running suites: configurations, the interleaved run loop (runner), the typed
-run request other commands hand it (runrequest), `mpigauge run`, the
-self-test (`mpigauge selftest`)."""
+"""Running suites. Its modules:
+
+  configs        configurations (Config): command line, TOML, installations
+  runner         the interleaved run loop
+  runrequest     the typed run request other commands hand the runner
+  run_cli        `mpigauge run`
+  selftest       the instrument's own error rates
+  selftest_cli   `mpigauge selftest`
+"""

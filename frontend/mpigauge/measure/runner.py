@@ -97,7 +97,7 @@ def mpi_of(prog, c, declared, launcher, n):
     lib = mpilib.program_library(prog, env) if asked or c.library else None
     check_library(c, declared, lib, prog, where)
     flavour = c.mpi or declared or (lib.family if lib is not None and lib.family
-                                  else pg.detect_mpi(prog))
+                                    else pg.detect_mpi(prog))
     path, says = mpilib.choose_launcher(launcher, c.launcher, lib, env, where, prog)
     head = lr.launcher_argv(kind, flavour, n, path=path,
                             release=lib.version if lib is not None else None, impl=says[0])
@@ -274,7 +274,7 @@ def _run_loop(out, plan):
                 elapsed = time.time() - start
                 eta = progress.eta(todo[i:], durations, elapsed, i, len(step))
                 progress.show(plan.quiet, i, len(todo), items[(li, ci)], rnd, rounds, res, elapsed,
-                          eta)
+                              eta)
             if any(r["interrupted"] for r in got):
                 interrupted = True
                 break

@@ -31,7 +31,6 @@ SAME_ROUNDS = 10     # the rounds of a series walk's step (series run --rounds)
 ALARMS = DIFFERENCES
 
 
-
 def _slowlib(a):
     if a.slowlib:
         path = a.slowlib
@@ -131,7 +130,7 @@ def analyse(a, effects, threshold, files):
     keys = sorted({k for t in full for k in t["same"]}, key=lambda k: (k.bench, k.size))
     res = {"trials": len(files), "rounds": a.rounds, "series": len(keys),
            "aa_trials_with_alarm": sum(1 for t in full if any(r.verdict in ALARMS
-                                                             for r in t["same"].values())),
+                                                              for r in t["same"].values())),
            "aa_series_alarms": sum(1 for t in full for r in t["same"].values()
                                    if r.verdict in ALARMS),
            "aa_same": _same_shares(a, files, threshold, full), "effects": {}}

@@ -49,7 +49,7 @@ def cmd_mpi(a):
                 owned_folder(built, os.path.join(cat.folder, "builds")):
             shutil.rmtree(built, ignore_errors=True)
         print(f"removed {e['name']}" + (f" and {e['prefix']}" if ours else
-                                          " (its installation is left where it is)"))
+                                        " (its installation is left where it is)"))
         return EXIT_OK
     if a.action == "build":
         e = build(cat, a.what, a.source)
@@ -104,5 +104,5 @@ def _checked(a):
         a.implementation = a.what
     elif not a.what:
         raise UsageError(f"mpi {a.action} needs " + {"add": "PREFIX", "install": "IMPL==RELEASE",
-                                                      "remove": "NAME", "build": "NAME"}[a.action])
+                                                     "remove": "NAME", "build": "NAME"}[a.action])
     return cmd_mpi(a)

@@ -22,7 +22,6 @@ from .series_folder import Folder, Stop, check_folder, load_state, rewalk
 from .series_report import report_json, report_text
 
 
-
 def select(cat, a):
     """The catalogue entries of the series, in release order."""
     if a.names:
@@ -191,7 +190,7 @@ def _profile_lead(a, folder, state, w):
 def _finish(a, folder, releases, w, notes):
     steps = folder.state["steps"]
     text = _profile_lead(a, folder.path, folder.state, w) + report_text(folder.state, releases,
-                                                                         w, notes)
+                                                                        w, notes)
     data = report_json(folder.state, releases, w, notes)
     write_text_atomic(os.path.join(folder.path, "report.txt"), text)
     write_text_atomic(os.path.join(folder.path, "report.json"),
@@ -210,7 +209,7 @@ def cmd_report(a):
                                     sort_keys=True) + "\n")
     else:
         sys.stdout.write(_profile_lead(a, a.folder, st, w) + report_text(st, st["releases"], w,
-                                                                          notes))
+                                                                         notes))
     return EXIT_OK
 
 

@@ -1,2 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""every pair of nodes screened, slow nodes and links named: `mpigauge screen`."""
+"""Node and link screening. Its modules:
+
+  screen         every pair of nodes: slow nodes and links named
+  screen_cli     `mpigauge screen`
+"""

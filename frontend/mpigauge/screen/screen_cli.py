@@ -65,7 +65,7 @@ def run(a):
         raise UsageError("no mpigauge_screen program (give --bindir, a build folder)")
     flavour = a.mpi or detect_mpi(prog)
     argv = launcher_argv(a.launcher, flavour, a.nranks) + [prog, "--format", "json", "-o",
-                                                            a.output] + list(a.args)
+                                                           a.output] + list(a.args)
     try:
         p = subprocess.run(argv, env=launch_env(flavour), timeout=a.timeout,
                            stdout=subprocess.DEVNULL)

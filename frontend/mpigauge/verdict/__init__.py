@@ -1,4 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""statistics of two sides made verdicts: one series (verdicts.Row), whole sides
-(compare), the sequential design of --until-decided, tuning files, and the
-verdict options commands share (options)."""
+"""Statistics of two sides made verdicts. Its modules:
+
+  verdicts       one series' statistics and verdict (Row)
+  compare        whole sides compared, series by series
+  sequential     the sequential design of --until-decided
+  tuning         tuning files (the best configuration as the library's rules)
+  options        the verdict options several commands share
+"""

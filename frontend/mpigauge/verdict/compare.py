@@ -23,6 +23,7 @@ from ..data.results import bench_label, needs_config_label
 from ..core.stats import adjust_pvalues, median
 from .verdicts import DECIDED, DIFFERENCES, decide, paired_row, rounds_needed_for, unpaired_row
 
+
 def sentinel_context(rs):
     """(summary per launch id, typical summary) of a set's sentinels."""
     sums = {la.launch_id: rg.sentinel_summary(la.sentinels.get("before"),
@@ -210,4 +211,3 @@ def parse_threshold(s):
     if not 0 <= v < 10 or math.isnan(v):
         raise UsageError(f"--threshold {s!r} out of range")
     return v
-
