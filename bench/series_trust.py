@@ -12,7 +12,15 @@ names one; an identical trial when it names nothing. Prints per trial the outcom
 the two rates (the issue asks 19 of 20 each) and the median and range of
 the seconds per walk.
 
-    bench/series_trust.py INSTALL BUILD [TRIALS] [COPIES] [PERCENT] [ROUNDS]
+With --partial the planted change is undone by the next release in part:
+one copy (never the first or the last) slowed by PERCENT%, every copy
+after it by PERCENT/2% (the later releases still slower than the ones
+before the change). A planted trial is right when the report names it as
+two steps, the step into that copy slower and the step out of it faster,
+and nothing else (not "only that copy", which would say the change was
+undone whole).
+
+    bench/series_trust.py INSTALL BUILD [TRIALS] [COPIES] [PERCENT] [ROUNDS] [--partial]
     e.g. bench/series_trust.py _mpi/mpich-5.0.2 _build/mpich-5.0.2 20 6 10 8
 """
 import json
@@ -33,7 +41,7 @@ def fe(args, env):
     return subprocess.run(FE + args, env=env, capture_output=True, text=True)
 
 
-def walk(d, env, build, names, slow, percent, rounds, trial):
+def walk(d, env, build, names, slow, percent, rounds, trial, partial=False):
     """One series walk; (its report.json, seconds)."""
     out = os.path.join(d, f"walk-{trial:02d}-{slow if slow is not None else 'none'}")
     lib = os.path.join(build, "bench", "libmgslow.so")
@@ -44,6 +52,9 @@ def walk(d, env, build, names, slow, percent, rounds, trial):
                                         "--env", "all:MG_SLOW_PERCENT=0"]
     if slow is not None:
         argv += ["--env", f"{names[slow]}:MG_SLOW_PERCENT={percent:g}"]
+        if partial:     # undone in part: every later copy half as slow
+            argv += [a for n in names[slow + 1:]
+                     for a in ("--env", f"{n}:MG_SLOW_PERCENT={percent / 2:g}")]
     t0 = time.time()
     p = fe(argv, env)
     took = time.time() - t0
@@ -52,6 +63,18 @@ def walk(d, env, build, names, slow, percent, rounds, trial):
         return None, took
     with open(os.path.join(out, "report.json")) as f:
         return json.load(f), took
+
+
+def judge_partial(rep, names, slow):
+    """True when the report names a change undone in part as two steps: the
+    step into the slowed copy slower, the step out of it faster, nothing
+    else."""
+    if rep is None:
+        return False
+    me, cs = names[slow], rep["changes"]
+    into = [c for c in cs if c["kind"] == "step" and c["to"] == me and c["direction"] == "slower"]
+    out = [c for c in cs if c["kind"] == "step" and c["from"] == me and c["direction"] == "faster"]
+    return bool(into) and bool(out) and len(into) + len(out) == len(cs)
 
 
 def judge(rep, names, slow):
@@ -74,6 +97,8 @@ def judge(rep, names, slow):
 
 
 def main(argv):
+    partial = "--partial" in argv
+    argv = [a for a in argv if a != "--partial"]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -98,11 +123,11 @@ def main(argv):
         right = {"planted": 0, "identical": 0}
         secs, launches = [], []
         for t in range(1, trials + 1):
-            order = [rng.randrange(copies), None]
+            order = [rng.randrange(1, copies - 1) if partial else rng.randrange(copies), None]
             rng.shuffle(order)          # which kind of walk goes first: by chance
             for slow in order:
-                rep, took = walk(d, env, build, names, slow, percent, rounds, t)
-                ok = judge(rep, names, slow)
+                rep, took = walk(d, env, build, names, slow, percent, rounds, t, partial)
+                ok = (judge_partial if partial and slow is not None else judge)(rep, names, slow)
                 kind = "identical" if slow is None else "planted"
                 right[kind] += ok
                 secs.append(took)
@@ -114,8 +139,12 @@ def main(argv):
                       f" {'right' if ok else 'WRONG'}: {said} ({launches[-1]} launches, "
                       f"{took:.0f} s)", flush=True)
         secs.sort()
-        print(f"planted ({percent:g}% on one of {copies} copies): attributed to that copy alone "
-              f"in {right['planted']} of {trials}")
+        if partial:
+            print(f"planted ({percent:g}% on one of {copies} copies, {percent / 2:g}% on every "
+                  f"later one): named as two steps in {right['planted']} of {trials}")
+        else:
+            print(f"planted ({percent:g}% on one of {copies} copies): attributed to that copy "
+                  f"alone in {right['planted']} of {trials}")
         print(f"identical copies: no change named in {right['identical']} of {trials}")
         print(f"seconds per walk: median {secs[len(secs) // 2]:.0f}, range {secs[0]:.0f}-"
               f"{secs[-1]:.0f}; launches per walk: {sorted(launches)[len(launches) // 2]}")

@@ -30,6 +30,10 @@ mgpy_verdict_PYTHON = \
 	frontend/mpigauge/verdict/__init__.py frontend/mpigauge/verdict/compare.py \
 	frontend/mpigauge/verdict/options.py frontend/mpigauge/verdict/sequential.py \
 	frontend/mpigauge/verdict/tuning.py frontend/mpigauge/verdict/verdicts.py
+mgpy_modeldir = $(pkgpythondir)/model
+mgpy_model_PYTHON = \
+	frontend/mpigauge/model/__init__.py frontend/mpigauge/model/hockney.py \
+	frontend/mpigauge/model/model_cli.py
 mgpy_lookdir = $(pkgpythondir)/look
 mgpy_look_PYTHON = \
 	frontend/mpigauge/look/__init__.py frontend/mpigauge/look/overview.py \

@@ -13,6 +13,7 @@ in its package; cli.py (the command line) assembles them.
   data      results files, control variables, host cost, regimes, imports
   launch    suites, programs, MPI installations, one launch, the plan, the file
   verdict   one series' verdict, whole sides compared, the sequential design
+  model     performance models (Hockney per protocol regime) fitted to results
   look      text/HTML/JSON rendering, figures, pages (plot, report)
   measure   configurations, the run loop, the typed run request, run, selftest
   apps      application profiles, predictions, applications as configurations
@@ -21,5 +22,5 @@ in its package; cli.py (the command line) assembles them.
   releases  release series walks, series, mpi
   screen    node and link screening
 """
-LAYERS = ("core", "data", "launch", "verdict", "look", "measure", "apps", "judge", "history",
-          "releases", "screen")
+LAYERS = ("core", "data", "launch", "verdict", "model", "look", "measure", "apps", "judge",
+          "history", "releases", "screen")

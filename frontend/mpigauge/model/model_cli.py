@@ -1,0 +1,135 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""`mpigauge model`: Hockney's parameters per protocol regime from results
+already measured (doc/models.md)."""
+import json
+import math
+import sys
+
+from ..core.common import (EXIT_OK, UsageError, check_output_path, fmt_num, size_label,
+                           write_text_atomic)
+from ..data.results import load_inputs
+from .hockney import FIGURES, MAX_SEGMENTS, MIN_POINTS, FitError, fit
+
+# time per message in us of the programs whose figure Hockney's model is:
+# one-way latency of a ping-pong
+TIME_BENCHES = ("latency",)
+
+
+def curves(rs, bench):
+    """{(bench, variant, nranks, where): {size: [launch medians]}} of a set."""
+    out = {}
+    for key, items in rs.series().items():
+        if key.bench != bench or key.unit != "us" or not isinstance(key.size, int):
+            continue
+        g = (key.bench, key.variant, key.nranks, key.where)
+        out.setdefault(g, {})[key.size] = [r["median"] for _, r in items]
+    return out
+
+
+def _ci(lo, hi, f=lambda v: v):
+    if math.isnan(lo):
+        return "[n/a]"
+    a, b = sorted((f(lo), f(hi)))
+    return f"[{fmt_num(a)}, {fmt_num(b) if math.isfinite(b) else 'unbounded'}]"
+
+
+def _bw(beta):
+    """GB/s from us per byte (inf for a flat segment)."""
+    return 1e-3 / beta if beta > 0 else math.inf
+
+
+def text_of(label, g, m):
+    bench, variant, nranks, _ = g
+    head = f"{bench}{' ' + variant if variant else ''} ({label}, {nranks} ranks): " \
+        f"{len(m.regimes)} regime{'s' if len(m.regimes) != 1 else ''}, " \
+        f"t(m) = alpha + m / bandwidth, {m.figure} of {m.launches} launches a size"
+    out = [head, f"  {'sizes':<12} {'alpha us [95% CI]':<26} {'bandwidth GB/s [95% CI]':<28} "
+           "max residual"]
+    for r in m.regimes:
+        span = f"{size_label(r.lo)}-{size_label(r.hi)}"
+        a = f"{fmt_num(r.alpha)} {_ci(*r.alpha_ci)}"
+        b = f"{fmt_num(_bw(r.beta))} {_ci(*r.beta_ci, f=_bw)}"
+        out.append(f"  {span:<12} {a:<26} {b:<28} {100 * r.max_residual:.1f}% at "
+                   f"{size_label(r.worst)}")
+    out += [f"  {size_label(r.lo)}-{size_label(r.hi)}: alpha below zero: the time grows faster "
+            "than the size (memory beyond the caches?); the line only approximates it"
+            for r in m.regimes if r.superlinear()]
+    for b in m.breakpoints:
+        where = f"{size_label(b.after)}|{size_label(b.before)}"
+        lo, hi = (f"{size_label(x[0])}|{size_label(x[1])}" for x in (b.low, b.high))
+        span = where if lo == hi else f"{lo} .. {hi}"
+        out.append(f"  breakpoint {where}: 95% of resamples {span} "
+                   f"({100 * b.share:.0f}% exactly here)")
+    if not m.resamples:
+        out.append("  no intervals: one launch a size (run with --repeat or -K for them)")
+    return out
+
+
+def json_of(label, g, m):
+    bench, variant, nranks, _ = g
+    return {"set": label, "benchmark": bench, "variant": variant, "nranks": nranks,
+            "figure": m.figure,
+            "launches": m.launches, "resamples": m.resamples,
+            "regimes": [{"lo_bytes": r.lo, "hi_bytes": r.hi, "alpha_us": r.alpha,
+                         "alpha_ci_us": list(r.alpha_ci), "beta_us_per_byte": r.beta,
+                         "beta_ci_us_per_byte": list(r.beta_ci), "points": r.points,
+                         "max_residual": r.max_residual, "worst_bytes": r.worst,
+                         "superlinear": r.superlinear()} for r in m.regimes],
+            "breakpoints": [{"after_bytes": b.after, "before_bytes": b.before,
+                             "low": list(b.low), "high": list(b.high), "share": b.share}
+                            for b in m.breakpoints]}
+
+
+def cmd_model(a):
+    if not 1 <= a.max_regimes <= 8:
+        raise UsageError("--max-regimes: give 1 to 8")
+    if a.output:
+        check_output_path(a.output, a.files)
+    lines, docs, failed = [], [], 0
+    for rs in load_inputs(a.files):
+        got = curves(rs, a.bench)
+        if not got:
+            raise UsageError(f"{rs.label}: no {a.bench} series in us (Hockney's model is fitted "
+                             f"to one-way times: {', '.join(TIME_BENCHES)})")
+        for g, curve in sorted(got.items(), key=lambda kv: str(kv[0])):
+            try:
+                m = fit(curve, max_segments=a.max_regimes, seed=a.seed, figure=a.figure)
+            except FitError as e:
+                failed += 1
+                lines.append(f"{g[0]} ({rs.label}, {g[2]} ranks): no model: {e}")
+                docs.append({"set": rs.label, "benchmark": g[0], "nranks": g[2],
+                             "error": str(e)})
+                continue
+            lines += text_of(rs.label, g, m)
+            docs.append(json_of(rs.label, g, m))
+    text = "\n".join(lines) + "\n"
+    if a.json:
+        text = "\n".join(json.dumps(d, sort_keys=True) for d in docs) + "\n"
+    if a.output:
+        write_text_atomic(a.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK if not failed else 1
+
+
+def add_parser(sub):
+    p = sub.add_parser("model", help="Hockney's parameters per protocol regime, breakpoints "
+                       "found from the data",
+                       description="Fits t(m) = alpha + m / bandwidth to each latency curve "
+                       "of the results, on segments of the size axis that the data choose "
+                       f"(the split of least BIC, 1 to --max-regimes segments of {MIN_POINTS} "
+                       "sizes or more), with 95%% intervals from a bootstrap over launches. "
+                       "Sets as for compare. Exit 1 when a curve cannot be fitted (said "
+                       "why), 2 on bad input.")
+    p.add_argument("files", nargs="+", metavar="FILE|LABEL")
+    p.add_argument("--bench", default="latency", choices=TIME_BENCHES,
+                   help="the benchmark whose one-way times are fitted (default latency)")
+    p.add_argument("--max-regimes", type=int, default=MAX_SEGMENTS,
+                   help=f"at most this many regimes (default {MAX_SEGMENTS})")
+    p.add_argument("--seed", type=int, default=1, help="the bootstrap's seed (default 1)")
+    p.add_argument("--figure", choices=sorted(FIGURES), default="median",
+                   help="what stands for a size: the median over its launches (default), or "
+                   "the best launch (the machine's fast state; optimistic intervals)")
+    p.add_argument("--json", action="store_true", help="JSON Lines, one model per curve")
+    p.add_argument("-o", "--output", help="write to this file (default standard output)")
+    p.set_defaults(func=cmd_model)

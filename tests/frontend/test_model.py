@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Hockney's model per regime (model/hockney.py, `mpigauge model`):
+synthetic curves with known parameters and breakpoints recovered within
+their intervals, one regime found as one, exact fits of exact lines, and
+bad input said as such (too few sizes, a curve that falls, no latency)."""
+import json
+import math
+import os
+import random
+import tempfile
+import unittest
+
+import helpers as h
+
+h.load_frontend()
+import mpigauge.model.hockney as H  # noqa: E402
+
+SIZES = [0] + [1 << k for k in range(23)]   # 0, 1 B .. 4 MiB
+# (first size, alpha us, bandwidth MB/s): eager, a copy regime, rendezvous
+PLANTED = ((0, 0.20, 2000.0), (8192, 2.0, 5000.0), (131072, 12.0, 10000.0))
+
+
+def truth(m):
+    lo, a, bw = max((p for p in PLANTED if p[0] <= m), key=lambda p: p[0])
+    return a + m / bw
+
+
+def planted_curve(launches=8, noise=0.01, seed=3):
+    rng = random.Random(seed)
+    return {m: [truth(m) * (1 + rng.uniform(-noise, noise)) for _ in range(launches)]
+            for m in SIZES}
+
+
+class Fit(unittest.TestCase):
+    def test_an_exact_line_is_fitted_exactly(self):
+        ln = H.fit_line([0, 10, 20, 40], [1.0, 2.0, 3.0, 5.0])
+        self.assertAlmostEqual(ln.alpha, 1.0, places=12)
+        self.assertAlmostEqual(ln.beta, 0.1, places=12)
+        self.assertAlmostEqual(ln.sse, 0.0, places=20)
+
+    def test_segments_of_two_exact_lines(self):
+        ms = [0, 1, 2, 3, 10, 11, 12, 13]
+        ts = [1 + m for m in ms[:4]] + [50 + 2 * m for m in ms[4:]]
+        total, ranges = H.segment(ms, ts, 2)
+        self.assertEqual(ranges, [(0, 4), (4, 8)])
+        self.assertAlmostEqual(total, 0.0, places=18)
+        self.assertEqual(H.choose_segments(ms, ts)[0], 2)
+
+    def test_planted_regimes_recovered_within_their_intervals(self):
+        m = H.fit(planted_curve())
+        self.assertEqual(len(m.regimes), 3)
+        self.assertEqual([(b.after, b.before) for b in m.breakpoints],
+                         [(4096, 8192), (65536, 131072)])
+        for r, (lo, alpha, bw) in zip(m.regimes, PLANTED):
+            self.assertEqual(r.lo, lo)
+            self.assertLessEqual(r.alpha_ci[0], alpha, r)
+            self.assertGreaterEqual(r.alpha_ci[1], alpha, r)
+            self.assertLessEqual(r.beta_ci[0], 1 / bw, r)
+            self.assertGreaterEqual(r.beta_ci[1], 1 / bw, r)
+            self.assertLess(abs(r.bandwidth() / bw - 1), 0.05)
+            self.assertLess(r.max_residual, 0.03)
+        self.assertEqual(m.launches, 8)
+        self.assertEqual(m.resamples, H.RESAMPLES)
+        for b in m.breakpoints:
+            self.assertLessEqual(b.low, (b.after, b.before))
+            self.assertGreaterEqual(b.high, (b.after, b.before))
+        self.assertAlmostEqual(H.predict(m, 1 << 20), truth(1 << 20), delta=0.05 * truth(1 << 20))
+
+    def test_one_regime_is_one(self):
+        rng = random.Random(5)
+        curve = {m: [(0.5 + m / 3000.0) * (1 + rng.uniform(-0.01, 0.01)) for _ in range(6)]
+                 for m in SIZES}
+        m = H.fit(curve)
+        self.assertEqual(len(m.regimes), 1)
+        self.assertEqual(m.breakpoints, [])
+        self.assertLess(abs(m.regimes[0].alpha - 0.5), 0.02)
+
+    def test_the_best_launch_and_a_superlinear_regime(self):
+        # every size's launches: the fast state and, in half of them, a slow
+        # one 1.6x slower (the machine's regimes); above 512K the time grows
+        # as m^1.5 (memory beyond the caches)
+        curve = {}
+        for m in SIZES:
+            t = truth(m) if m <= 524288 else truth(524288) * (m / 524288) ** 1.5
+            curve[m] = [t * (1.6 if i % 2 else 1.0) for i in range(8)]
+        m = H.fit(curve, figure="best")
+        self.assertEqual(m.figure, "best")
+        self.assertEqual(len(m.regimes), 4)
+        for r, (lo, alpha, bw) in zip(m.regimes, PLANTED):
+            self.assertEqual(r.lo, lo)
+            self.assertAlmostEqual(r.alpha, alpha, delta=0.01 * alpha)
+        self.assertTrue(m.regimes[-1].superlinear())
+        self.assertFalse(any(r.superlinear() for r in m.regimes[:-1]))
+        self.assertEqual(m.regimes[-1].lo, 1 << 20)
+
+    def test_one_launch_a_size_has_no_intervals(self):
+        m = H.fit(planted_curve(launches=1))
+        self.assertEqual(m.resamples, 0)
+        self.assertTrue(math.isnan(m.regimes[0].alpha_ci[0]))
+
+    def test_bad_curves_are_said(self):
+        with self.assertRaisesRegex(H.FitError, "2 sizes: a regime needs at least 3"):
+            H.fit({8: [1.0], 16: [1.1]})
+        with self.assertRaisesRegex(H.FitError, "not a positive number"):
+            H.fit({8: [1.0], 16: [0.0], 32: [1.2]})
+        with self.assertRaisesRegex(H.FitError, "falls by half.*not a Hockney regime"):
+            H.fit({m: [100.0 / (1 + m)] for m in (0, 1, 2, 4)}, max_segments=1)
+
+
+class Command(unittest.TestCase):
+    def results(self, d, curve, launches):
+        recs = []
+        for i in range(launches):
+            lid = f"L{i}"
+            recs.append(h.run_record("latency", launch_id=lid, sizes=tuple(curve)))
+            recs += [h.result_record("latency", s, "us", round(v[i], 6), launch_id=lid)
+                     for s, v in curve.items()]
+        path = os.path.join(d, "r.jsonl")
+        h.write_jsonl(path, recs)
+        return path
+
+    def test_text_and_json(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = self.results(d, planted_curve(launches=6), 6)
+            code, out, err = h.cli("model", path)
+            self.assertEqual(code, 0, err)
+            self.assertIn("3 regimes, t(m) = alpha + m / bandwidth, median of 6 launches", out)
+            self.assertIn("breakpoint 4K|8K", out)
+            self.assertIn("breakpoint 64K|128K", out)
+            code, out, err = h.cli("model", path, "--json")
+            doc = json.loads(out)
+            self.assertEqual([r["lo_bytes"] for r in doc["regimes"]], [0, 8192, 131072])
+            self.assertEqual(doc["launches"], 6)
+
+    def test_refusals(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = self.results(d, {8: [1.0], 16: [1.1]}, 1)
+            code, out, err = h.cli("model", path)
+            self.assertEqual(code, 1)
+            self.assertIn("no model: 2 sizes: a regime needs at least 3", out)
+            recs = h.synthetic_set("Open MPI v4.1.4", {}, benchmarks=("bw",))
+            bw = os.path.join(d, "bw.jsonl")
+            h.write_jsonl(bw, recs)
+            code, out, err = h.cli("model", bw)
+            self.assertEqual(code, 2)
+            self.assertIn("no latency series in us", err)
+            code, out, err = h.cli("model", path, "--max-regimes", "0")
+            self.assertEqual(code, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
