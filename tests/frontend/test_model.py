@@ -132,6 +132,34 @@ class Command(unittest.TestCase):
             self.assertEqual([r["lo_bytes"] for r in doc["regimes"]], [0, 8192, 131072])
             self.assertEqual(doc["launches"], 6)
 
+    def test_limits_beside_the_breakpoints(self):
+        # an eager limit of 8192 explains the planted switch between 4K and
+        # 8K; a shared-memory limit of 32768 explains nothing; a GPU's
+        # threshold and a collective's are not point-to-point limits
+        rows = [["btl_vader_eager_limit", "8192", "unsigned_long", "readonly", "none"],
+                ["btl_vader_max_send_size", "32768", "unsigned_long", "readonly", "none"],
+                ["btl_smcuda_accelerator_max_send_size", "8192", "int", "readonly", "none"],
+                ["coll_tuned_bcast_eager_limit", "8192", "int", "readonly", "none"]]
+        with tempfile.TemporaryDirectory() as d:
+            path = self.results(d, planted_curve(launches=6), 6)
+            recs = [json.loads(line) for line in h.read(path).splitlines()]
+            for r in recs:
+                if r["type"] == "run":
+                    r["cvars"] = {"state": "read", "digest": "d1"}
+            recs.insert(1, {"type": "cvars", "digest": "d1", "cvars": rows})
+            h.write_jsonl(path, recs)
+            code, out, err = h.cli("model", path)
+            self.assertEqual(code, 0, err)
+            self.assertIn("  breakpoint 4K|8K: btl_vader_eager_limit = 8192\n", out)
+            self.assertIn("  breakpoint 64K|128K: no limit of the library here", out)
+            self.assertIn("btl_vader_max_send_size = 32768: no breakpoint there", out)
+            self.assertNotIn("accelerator", out)
+            self.assertNotIn("coll_tuned", out)
+            code, out, err = h.cli("model", path, "--json")
+            doc = json.loads(out)
+            self.assertEqual([b["limits"] for b in doc["breakpoints"]],
+                             [{"btl_vader_eager_limit": 8192}, {}])
+
     def test_refusals(self):
         with tempfile.TemporaryDirectory() as d:
             path = self.results(d, {8: [1.0], 16: [1.1]}, 1)

@@ -2,5 +2,6 @@
 """Performance models fitted to results. Its modules:
 
   hockney        Hockney's alpha and beta per protocol regime, breakpoints from the data
+  limits         the library's size limits (MPI_T cvars) beside the breakpoints found
   model_cli      `mpigauge model`
 """

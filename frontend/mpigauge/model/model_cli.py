@@ -9,6 +9,7 @@ from ..core.common import (EXIT_OK, UsageError, check_output_path, fmt_num, size
                            write_text_atomic)
 from ..data.results import load_inputs
 from .hockney import FIGURES, MAX_SEGMENTS, MIN_POINTS, FitError, fit
+from .limits import beside, explains, limits
 
 # time per message in us of the programs whose figure Hockney's model is:
 # one-way latency of a ping-pong
@@ -100,8 +101,15 @@ def cmd_model(a):
                 docs.append({"set": rs.label, "benchmark": g[0], "nranks": g[2],
                              "error": str(e)})
                 continue
+            lims = limits(rs)
             lines += text_of(rs.label, g, m)
-            docs.append(json_of(rs.label, g, m))
+            if lims:
+                lines.append("  the library's size limits (MPI_T control variables):")
+                lines += beside(m, lims, min(curve), max(curve))
+            doc = json_of(rs.label, g, m)
+            for b, d in zip(m.breakpoints, doc["breakpoints"]):
+                d["limits"] = {n: v for n, v in lims.items() if explains(v, b.after, b.before)}
+            docs.append(doc)
     text = "\n".join(lines) + "\n"
     if a.json:
         text = "\n".join(json.dumps(d, sort_keys=True) for d in docs) + "\n"
