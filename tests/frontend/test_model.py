@@ -107,6 +107,57 @@ class Fit(unittest.TestCase):
             H.fit({m: [100.0 / (1 + m)] for m in (0, 1, 2, 4)}, max_segments=1)
 
 
+class Verdicts(unittest.TestCase):
+    def test_a_planted_alpha_change_and_nothing_else(self):
+        import mpigauge.model.paramverdict as PV
+        base = H.fit(planted_curve(launches=10, seed=3))
+        rng = random.Random(4)
+        curve = {m: [(truth(m) + (0.04 if m < 8192 else 0.0)) * (1 + rng.uniform(-0.01, 0.01))
+                     for _ in range(10)] for m in SIZES}
+        # on the base's regimes (as the command refits a side whose
+        # breakpoints moved)
+        new = H.fit(curve, spans=[(r.lo, r.hi) for r in base.regimes])
+        self.assertEqual(PV.shape(new), PV.shape(base))
+        rows = {(r.regime, r.name): r for r in PV.compare_models(base, new, 0.05)}
+        self.assertEqual(rows[("0-4K", "alpha")].verdict, "slower")
+        self.assertAlmostEqual(rows[("0-4K", "alpha")].ratio, 1.2, delta=0.03)
+        for key in (("8K-64K", "alpha"), ("8K-64K", "bandwidth"), ("128K-4M", "alpha"),
+                    ("128K-4M", "bandwidth")):
+            self.assertEqual(rows[key].verdict, "same", rows[key])
+        self.assertEqual(PV.decide(1.2, (1.1, 1.3), (1.12, 1.28), 0.05, False), "faster")
+        self.assertEqual(PV.decide(1.01, (0.9, 1.1), (0.92, 1.08), 0.05, True), "unclear")
+
+    def test_moved_breakpoints_refitted_on_the_base_regimes(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "ab.jsonl")
+            rng = random.Random(6)
+            recs = [{"type": "session", "session_id": "S", "seed": 1,
+                     "configs": [{"label": "a"}, {"label": "b"}]}]
+            for r in range(6):
+                for lb, shift in (("a", 0), ("b", 1)):
+                    lid = f"{lb}{r}"
+                    recs.append(dict(h.run_record("latency", launch_id=lid, sizes=tuple(SIZES)),
+                                     config=lb, round=r + 1))
+                    for m in SIZES:
+                        # b switches protocol one size later (8K|16K, not 4K|8K):
+                        # its 8K message still on the first regime's line
+                        t = 0.2 + m / 2000.0 if shift and m == 8192 else truth(m)
+                        recs.append(h.result_record("latency", m, "us",
+                                                    round(t * (1 + rng.uniform(-0.01, 0.01)), 6),
+                                                    launch_id=lid))
+            h.write_jsonl(path, recs)
+            code, out, err = h.cli("model", path, "a", "b")
+            self.assertEqual(code, 0, err)
+            self.assertIn("a -> b: latency (2 ranks): the breakpoints moved (4K|8K, 64K|128K "
+                          "against 8K|16K, 64K|128K); b refitted on a's regimes", out)
+            verdicts = {tuple(line.split()[:2]): line.split()[-1] for line in
+                        out.split("refitted on a's regimes")[1].splitlines()[1:]}
+            # the regimes the move did not touch: the same; the one it did: not
+            self.assertEqual(verdicts[("128K-4M", "alpha")], "same")
+            self.assertEqual(verdicts[("128K-4M", "bandwidth")], "same")
+            self.assertNotEqual(verdicts[("8K-64K", "alpha")], "same")
+
+
 class Command(unittest.TestCase):
     def results(self, d, curve, launches):
         recs = []

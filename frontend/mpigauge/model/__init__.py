@@ -3,5 +3,6 @@
 
   hockney        Hockney's alpha and beta per protocol regime, breakpoints from the data
   limits         the library's size limits (MPI_T cvars) beside the breakpoints found
+  paramverdict   verdicts on the parameters between two sides
   model_cli      `mpigauge model`
 """

@@ -68,6 +68,7 @@ class Model(NamedTuple):
     launches: int       # the fewest launches of any size
     resamples: int      # 0: one launch a size, no intervals
     figure: str         # median or best
+    draws: List[List[Tuple[float, float]]]  # per regime: (alpha, beta) of each resample
 
 
 def _solve(sw, sx, sy, sxx, sxy):
@@ -128,9 +129,12 @@ def segment(ms, ts, k, min_points=MIN_POINTS, cost=None):
     return best.get((k, n))
 
 
-def choose_segments(ms, ts, max_segments=MAX_SEGMENTS, min_points=MIN_POINTS):
-    """(k, ranges) of least BIC, n log(SSE/n) + (3k - 1) log n; a floor on
-    SSE/n keeps a perfect fit from winning by a log of zero."""
+def choose_segments(ms, ts, max_segments=MAX_SEGMENTS, min_points=MIN_POINTS, noise=0.0):
+    """(k, ranges) of least BIC, n log(max(SSE/n, noise)) + (3k - 1) log n.
+    noise: the typical squared relative standard error of the sizes' figures
+    (from their launches): a split that only fits residuals already at the
+    noise's level gains nothing, so noise is never taken for a regime; its
+    floor of 1e-12 keeps a perfect fit from winning by a log of zero."""
     n = len(ms)
     out = None
     cost = _costs(ms, ts, min_points)
@@ -140,13 +144,30 @@ def choose_segments(ms, ts, max_segments=MAX_SEGMENTS, min_points=MIN_POINTS):
         got = segment(ms, ts, k, min_points, cost)
         if got is None:
             continue
-        bic = n * math.log(max(got[0] / n, 1e-12)) + (3 * k - 1) * math.log(n)
+        bic = n * math.log(max(got[0] / n, noise, 1e-12)) + (3 * k - 1) * math.log(n)
         if out is None or bic < out[0]:
             out = (bic, k, got[1])
     return out[1], out[2]
 
 
 FIGURES = {"median": median, "best": min}
+
+
+def noise_level(curve, stat, seed=1, draws=50):
+    """The median over sizes of the squared relative standard error of the
+    figure standing for a size (stat of its launches), from a bootstrap
+    over the launches (0 with one launch a size): the median, so that a
+    few sizes of wild launches do not raise the floor of all."""
+    rng = random.Random(seed)
+    out = []
+    for vals in curve.values():
+        if len(vals) < 2:
+            return 0.0
+        ref = stat(vals)
+        rs = [stat([rng.choice(vals) for _ in vals]) / ref - 1.0 for _ in range(draws)]
+        mean = sum(rs) / draws
+        out.append(sum((r - mean) ** 2 for r in rs) / (draws - 1))
+    return median(out) if out else 0.0
 
 
 def _curve_points(curve, stat):
@@ -169,15 +190,33 @@ def _interval(xs, level=0.95):
     return (quantile(xs, a), quantile(xs, 1.0 - a))
 
 
+def _ranges_of(ms, spans):
+    """Index ranges of the sizes ms for regimes given as (lo, hi) sizes, or
+    None when a span holds fewer than two of them."""
+    out = []
+    for lo, hi in spans:
+        idx = [q for q, m in enumerate(ms) if lo <= m <= hi]
+        if len(idx) < 2:
+            return None
+        out.append((idx[0], idx[-1] + 1))
+    return out
+
+
 def fit(curve, max_segments=MAX_SEGMENTS, min_points=MIN_POINTS, resamples=RESAMPLES, seed=1,
-        figure="median"):
+        figure="median", spans=None):
     """The Model of a curve {size: [figure per launch]} (see the module).
     figure: what stands for a size, the median over its launches or the
-    best (the least: the machine's fast state, its intervals optimistic)."""
+    best (the least: the machine's fast state, its intervals optimistic).
+    spans: the regimes as (lo, hi) sizes, fixed (another model's, to
+    compare parameters on the same segments) instead of chosen."""
     _check(curve, min_points)
     stat = FIGURES[figure]
     ms, ts = _curve_points(curve, stat)
-    k, ranges = choose_segments(ms, ts, max_segments, min_points)
+    ranges = _ranges_of(ms, spans) if spans else None
+    if spans and ranges is None:
+        raise FitError("the other side's regimes hold fewer than two of these sizes")
+    k, ranges = (len(ranges), ranges) if ranges else \
+        choose_segments(ms, ts, max_segments, min_points, noise_level(curve, stat, seed))
     lines = [fit_line(ms[i:j], ts[i:j]) for i, j in ranges]
     for (i, j), ln in zip(ranges, lines):
         if ln.beta < 0 and (ln.alpha + ln.beta * ms[j - 1]) < 0.5 * ln.alpha:
@@ -193,8 +232,9 @@ def fit(curve, max_segments=MAX_SEGMENTS, min_points=MIN_POINTS, resamples=RESAM
         for n, (i, j) in enumerate(ranges):
             ln = fit_line(ms[i:j], rs[i:j])
             params[n].append((ln.alpha, ln.beta))
-        got = segment(ms, rs, k, min_points)
-        cuts.append(tuple(j for _, j in got[1][:-1]))
+        got = None if spans else segment(ms, rs, k, min_points)
+        cuts.append(tuple(j for _, j in got[1][:-1]) if got else
+                    tuple(j for _, j in ranges[:-1]))
     regimes = []
     for n, ((i, j), ln) in enumerate(zip(ranges, lines)):
         res, worst = max((abs(t - ln.alpha - ln.beta * m) / t, m)
@@ -209,7 +249,7 @@ def fit(curve, max_segments=MAX_SEGMENTS, min_points=MIN_POINTS, resamples=RESAM
         share = where.count(j) / len(where)
         bps.append(Breakpoint(ms[j - 1], ms[j], (ms[lo - 1], ms[lo]), (ms[hi - 1], ms[hi]),
                               share))
-    return Model(regimes, bps, few, draws, figure)
+    return Model(regimes, bps, few, draws, figure, params)
 
 
 def predict(model, m):

@@ -10,6 +10,7 @@ from ..core.common import (EXIT_OK, UsageError, check_output_path, fmt_num, size
 from ..data.results import load_inputs
 from .hockney import FIGURES, MAX_SEGMENTS, MIN_POINTS, FitError, fit
 from .limits import beside, explains, limits
+from .paramverdict import compare_models, shape
 
 # time per message in us of the programs whose figure Hockney's model is:
 # one-way latency of a ping-pong
@@ -81,14 +82,55 @@ def json_of(label, g, m):
                             for b in m.breakpoints]}
 
 
+def _bps(m):
+    return ", ".join(f"{size_label(x)}|{size_label(y)}" for x, y in shape(m)) or "none"
+
+
+def verdict_lines(base, new, threshold, docs, refit):
+    """The parameters of each curve both sides have, new against base; where
+    the breakpoints moved, that is said and the new side is refitted on the
+    base's regimes (refit(g, spans)) to compare the parameters."""
+    (bl, bm), (nl, nm) = base, new
+    out = []
+    for g in sorted(set(bm) & set(nm), key=str):
+        head = f"{bl} -> {nl}: {g[0]}{' ' + g[1] if g[1] else ''} ({g[2]} ranks)"
+        doc = {"base": bl, "new": nl, "benchmark": g[0], "nranks": g[2], "parameters": [],
+               "breakpoints_moved": shape(bm[g]) != shape(nm[g])}
+        other = nm[g]
+        if doc["breakpoints_moved"]:
+            out.append(f"{head}: the breakpoints moved ({_bps(bm[g])} against {_bps(nm[g])}); "
+                       f"{nl} refitted on {bl}'s regimes; new / base, 95% CI:")
+            try:
+                other = refit(nl, g, [(r.lo, r.hi) for r in bm[g].regimes])
+            except FitError as e:
+                out.append(f"  no parameter compared: {e}")
+                docs.append(doc)
+                continue
+        else:
+            out.append(f"{head}: the same breakpoints ({_bps(bm[g])}); new / base, 95% CI:")
+        rows = compare_models(bm[g], other, threshold)
+        for r in rows:
+            unit = "us" if r.name == "alpha" else "GB/s"
+            f = (lambda v: v) if r.name == "alpha" else (lambda v: v / 1000.0)
+            ci = "[n/a]" if math.isnan(r.ci[0]) else f"[{r.ci[0]:.3g}, {r.ci[1]:.3g}]"
+            out.append(f"  {r.regime:<12} {r.name:<10} {fmt_num(f(r.base))} -> "
+                       f"{fmt_num(f(r.new))} {unit}  x{r.ratio:.3g} {ci}  {r.verdict}")
+            doc["parameters"].append(r._asdict())
+        docs.append(doc)
+    return out
+
+
 def cmd_model(a):
     if not 1 <= a.max_regimes <= 8:
         raise UsageError("--max-regimes: give 1 to 8")
     if a.output:
         check_output_path(a.output, a.files)
-    lines, docs, failed = [], [], 0
+    from ..verdict.compare import parse_threshold
+    threshold = parse_threshold(a.threshold)
+    lines, docs, failed, fitted, curves_of = [], [], 0, [], {}
     for rs in load_inputs(a.files):
-        got = curves(rs, a.bench)
+        fitted.append((rs.label, {}))
+        got = curves_of[rs.label] = curves(rs, a.bench)
         if not got:
             raise UsageError(f"{rs.label}: no {a.bench} series in us (Hockney's model is fitted "
                              f"to one-way times: {', '.join(TIME_BENCHES)})")
@@ -101,6 +143,7 @@ def cmd_model(a):
                 docs.append({"set": rs.label, "benchmark": g[0], "nranks": g[2],
                              "error": str(e)})
                 continue
+            fitted[-1][1][g] = m
             lims = limits(rs)
             lines += text_of(rs.label, g, m)
             if lims:
@@ -110,6 +153,11 @@ def cmd_model(a):
             for b, d in zip(m.breakpoints, doc["breakpoints"]):
                 d["limits"] = {n: v for n, v in lims.items() if explains(v, b.after, b.before)}
             docs.append(doc)
+    def refit(label, g, spans):
+        return fit(curves_of[label][g], max_segments=a.max_regimes, seed=a.seed,
+                   figure=a.figure, spans=spans)
+    for label, models in fitted[1:]:
+        lines += verdict_lines(fitted[0], (label, models), threshold, docs, refit)
     text = "\n".join(lines) + "\n"
     if a.json:
         text = "\n".join(json.dumps(d, sort_keys=True) for d in docs) + "\n"
@@ -127,7 +175,8 @@ def add_parser(sub):
                        "of the results, on segments of the size axis that the data choose "
                        f"(the split of least BIC, 1 to --max-regimes segments of {MIN_POINTS} "
                        "sizes or more), with 95%% intervals from a bootstrap over launches. "
-                       "Sets as for compare. Exit 1 when a curve cannot be fitted (said "
+                       "Sets as for compare; with two or more, each regime's parameters "
+                       "of every later set get a verdict against the first's. Exit 1 when a curve cannot be fitted (said "
                        "why), 2 on bad input.")
     p.add_argument("files", nargs="+", metavar="FILE|LABEL")
     p.add_argument("--bench", default="latency", choices=TIME_BENCHES,
@@ -135,6 +184,9 @@ def add_parser(sub):
     p.add_argument("--max-regimes", type=int, default=MAX_SEGMENTS,
                    help=f"at most this many regimes (default {MAX_SEGMENTS})")
     p.add_argument("--seed", type=int, default=1, help="the bootstrap's seed (default 1)")
+    p.add_argument("--threshold", default="5%",
+                   help="with two sides or more: the practical significance of a "
+                   "parameter's change (default 5%%)")
     p.add_argument("--figure", choices=sorted(FIGURES), default="median",
                    help="what stands for a size: the median over its launches (default), or "
                    "the best launch (the machine's fast state; optimistic intervals)")
