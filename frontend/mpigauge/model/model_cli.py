@@ -153,6 +153,7 @@ def cmd_model(a):
             for b, d in zip(m.breakpoints, doc["breakpoints"]):
                 d["limits"] = {n: v for n, v in lims.items() if explains(v, b.after, b.before)}
             docs.append(doc)
+
     def refit(label, g, spans):
         return fit(curves_of[label][g], max_segments=a.max_regimes, seed=a.seed,
                    figure=a.figure, spans=spans)
