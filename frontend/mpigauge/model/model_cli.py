@@ -8,6 +8,7 @@ import sys
 from ..core.common import (EXIT_OK, UsageError, check_output_path, fmt_num, size_label,
                            write_text_atomic)
 from ..data.results import load_inputs
+from ..verdict.compare import parse_threshold
 from .hockney import FIGURES, MAX_SEGMENTS, MIN_POINTS, FitError, fit
 from .limits import beside, explains, limits
 from .paramverdict import compare_models, shape
@@ -125,12 +126,12 @@ def cmd_model(a):
         raise UsageError("--max-regimes: give 1 to 8")
     if a.output:
         check_output_path(a.output, a.files)
-    from ..verdict.compare import parse_threshold
     threshold = parse_threshold(a.threshold)
     lines, docs, failed, fitted, curves_of = [], [], 0, [], {}
     for rs in load_inputs(a.files):
         fitted.append((rs.label, {}))
         got = curves_of[rs.label] = curves(rs, a.bench)
+        lims = limits(rs)
         if not got:
             raise UsageError(f"{rs.label}: no {a.bench} series in us (Hockney's model is fitted "
                              f"to one-way times: {', '.join(TIME_BENCHES)})")
@@ -144,7 +145,6 @@ def cmd_model(a):
                              "error": str(e)})
                 continue
             fitted[-1][1][g] = m
-            lims = limits(rs)
             lines += text_of(rs.label, g, m)
             if lims:
                 lines.append("  the library's size limits (MPI_T control variables):")
@@ -175,10 +175,10 @@ def add_parser(sub):
                        description="Fits t(m) = alpha + m / bandwidth to each latency curve "
                        "of the results, on segments of the size axis that the data choose "
                        f"(the split of least BIC, 1 to --max-regimes segments of {MIN_POINTS} "
-                       "sizes or more), with 95%% intervals from a bootstrap over launches. "
+                       "sizes or more), with 95% intervals from a bootstrap over launches. "
                        "Sets as for compare; with two or more, each regime's parameters "
-                       "of every later set get a verdict against the first's. Exit 1 when a curve cannot be fitted (said "
-                       "why), 2 on bad input.")
+                       "of every later set get a verdict against the first's. Exit 1 when "
+                       "a curve cannot be fitted (said why), 2 on bad input.")
     p.add_argument("files", nargs="+", metavar="FILE|LABEL")
     p.add_argument("--bench", default="latency", choices=TIME_BENCHES,
                    help="the benchmark whose one-way times are fitted (default latency)")
