@@ -245,7 +245,8 @@ def fit(curve, max_segments=MAX_SEGMENTS, min_points=MIN_POINTS, resamples=RESAM
     bps = []
     for n, (_, j) in enumerate(ranges[:-1]):
         where = sorted(c[n] for c in cuts) if cuts else [j]
-        lo, hi = where[int(0.025 * (len(where) - 1))], where[int(math.ceil(0.975 * (len(where) - 1)))]
+        last = len(where) - 1
+        lo, hi = where[int(0.025 * last)], where[int(math.ceil(0.975 * last))]
         share = where.count(j) / len(where)
         bps.append(Breakpoint(ms[j - 1], ms[j], (ms[lo - 1], ms[lo]), (ms[hi - 1], ms[hi]),
                               share))
