@@ -19,13 +19,12 @@ TIME_BENCHES = ("latency",)
 
 
 def curves(rs, bench):
-    """{(bench, variant, nranks, where): {size: [launch medians]}} of a set."""
+    """{SeriesGroup: {size: [launch medians]}} of a set's series in us."""
     out = {}
     for key, items in rs.series().items():
         if key.bench != bench or key.unit != "us" or not isinstance(key.size, int):
             continue
-        g = (key.bench, key.variant, key.nranks, key.where)
-        out.setdefault(g, {})[key.size] = [r["median"] for _, r in items]
+        out.setdefault(key.group(), {})[key.size] = [r["median"] for _, r in items]
     return out
 
 
@@ -42,8 +41,7 @@ def _bw(beta):
 
 
 def text_of(label, g, m):
-    bench, variant, nranks, _ = g
-    head = f"{bench}{' ' + variant if variant else ''} ({label}, {nranks} ranks): " \
+    head = f"{g.bench}{' ' + g.variant if g.variant else ''} ({label}, {g.nranks} ranks): " \
         f"{len(m.regimes)} regime{'s' if len(m.regimes) != 1 else ''}, " \
         f"t(m) = alpha + m / bandwidth, {m.figure} of {m.launches} launches a size"
     out = [head, f"  {'sizes':<12} {'alpha us [95% CI]':<26} {'bandwidth GB/s [95% CI]':<28} "
@@ -69,8 +67,7 @@ def text_of(label, g, m):
 
 
 def json_of(label, g, m):
-    bench, variant, nranks, _ = g
-    return {"set": label, "benchmark": bench, "variant": variant, "nranks": nranks,
+    return {"set": label, "benchmark": g.bench, "variant": g.variant, "nranks": g.nranks,
             "figure": m.figure,
             "launches": m.launches, "resamples": m.resamples,
             "regimes": [{"lo_bytes": r.lo, "hi_bytes": r.hi, "alpha_us": r.alpha,
@@ -94,8 +91,8 @@ def verdict_lines(base, new, threshold, docs, refit):
     (bl, bm), (nl, nm) = base, new
     out = []
     for g in sorted(set(bm) & set(nm), key=str):
-        head = f"{bl} -> {nl}: {g[0]}{' ' + g[1] if g[1] else ''} ({g[2]} ranks)"
-        doc = {"base": bl, "new": nl, "benchmark": g[0], "nranks": g[2], "parameters": [],
+        head = f"{bl} -> {nl}: {g.bench}{' ' + g.variant if g.variant else ''} ({g.nranks} ranks)"
+        doc = {"base": bl, "new": nl, "benchmark": g.bench, "nranks": g.nranks, "parameters": [],
                "breakpoints_moved": shape(bm[g]) != shape(nm[g])}
         other = nm[g]
         if doc["breakpoints_moved"]:
@@ -140,8 +137,8 @@ def cmd_model(a):
                 m = fit(curve, max_segments=a.max_regimes, seed=a.seed, figure=a.figure)
             except FitError as e:
                 failed += 1
-                lines.append(f"{g[0]} ({rs.label}, {g[2]} ranks): no model: {e}")
-                docs.append({"set": rs.label, "benchmark": g[0], "nranks": g[2],
+                lines.append(f"{g.bench} ({rs.label}, {g.nranks} ranks): no model: {e}")
+                docs.append({"set": rs.label, "benchmark": g.bench, "nranks": g.nranks,
                              "error": str(e)})
                 continue
             fitted[-1][1][g] = m
