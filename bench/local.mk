@@ -7,7 +7,7 @@ bench/libmgslow.so: $(srcdir)/bench/mg_slow.c
 	$(AM_V_CC)$(MKDIR_P) bench && \
 	$(CC) $(AM_CFLAGS) $(CFLAGS) -O2 -fPIC -shared -o $@ $(srcdir)/bench/mg_slow.c
 CLEANFILES += bench/libmgslow.so
-EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/onesided.py bench/frontend_scale.py bench/persistent.py \
+EXTRA_DIST += bench/mg_slow.c bench/selftest.sh bench/smpi_check.sh bench/smpi_table.py bench/smpi/smpi_p2p.c bench/onesided.py bench/frontend_scale.py bench/persistent.py \
 	bench/mgbench.py bench/catalogue.py bench/osu_side_by_side.py bench/matching.sh bench/protocol_switch.sh bench/tuning.sh bench/footprint.sh bench/p2p_patterns.sh bench/run_env.sh bench/coll_dtype.sh bench/coll_multi.sh bench/samples_period.sh bench/build_osu.sh bench/ranks_sweep.sh bench/history_scale.py \
 	bench/release_study.sh bench/series_trust.py bench/yield_by_release.sh bench/mpich5_yield.sh bench/part_window.c bench/part_pingpong.c bench/session_then_init.c bench/module_graph.py bench/call_cost.sh bench/release_dashboard.sh bench/release_history.py bench/unclear_why.py bench/releases/pt2pt.txt bench/releases/coll2.txt \
 	bench/releases/coll4.txt bench/releases/onesided.txt bench/releases/overlap.txt \

@@ -262,3 +262,24 @@ def predict(model, m):
             reg = r
     reg = reg or model.regimes[0]
     return reg.alpha + reg.beta * m
+
+
+def fit_within(curve, tolerance, figure="median"):
+    """The fewest regimes (of two sizes or more) whose lines hold every
+    size's figure within `tolerance` (relative), for a simulator that must
+    reproduce the curve rather than explain it (model/smpi.py): the regimes
+    of least squared error for each count in turn, without intervals; the
+    most the sizes allow when no count holds them all."""
+    _check(curve, 2)
+    ms, ts = _curve_points(curve, FIGURES[figure])
+    cost = _costs(ms, ts, 2)
+    got = None
+    for k in range(1, len(ms) // 2 + 1):
+        split = segment(ms, ts, k, 2, cost)
+        if split is None:
+            continue
+        spans = [(ms[i], ms[j - 1]) for i, j in split[1]]
+        got = fit(curve, min_points=2, resamples=0, figure=figure, spans=spans)
+        if max(r.max_residual for r in got.regimes) <= tolerance:
+            break
+    return got

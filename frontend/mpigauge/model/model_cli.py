@@ -124,6 +124,8 @@ def cmd_model(a):
     if a.output:
         check_output_path(a.output, a.files)
     threshold = parse_threshold(a.threshold)
+    if a.smpi:
+        return _smpi(a)
     lines, docs, failed, fitted, curves_of = [], [], 0, [], {}
     for rs in load_inputs(a.files):
         fitted.append((rs.label, {}))
@@ -166,6 +168,24 @@ def cmd_model(a):
     return EXIT_OK if not failed else 1
 
 
+def _smpi(a):
+    from .smpi_cli import check_folder, export
+    check_folder(a.smpi)
+    tol = parse_threshold(a.smpi_tolerance)
+    if a.smpi_hosts is not None and not 2 <= a.smpi_hosts <= 1 << 20:
+        raise UsageError("--smpi-hosts: give 2 to 1048576 hosts")
+    sets = load_inputs(a.files)
+    if len(sets) != 1:
+        names = ", ".join(s.label for s in sets)
+        raise UsageError(f"--smpi exports one set; {len(sets)} given ({names}): name one "
+                         "configuration, e.g. FILE LABEL")
+    nranks = sorted({k.nranks for k in sets[0].series()})
+    hosts = a.smpi_hosts or (nranks[0] if len(nranks) == 1 else 2)
+    lines = export(sets[0], a.smpi, hosts, tol, a.figure)
+    sys.stdout.write("\n".join(lines) + "\n")
+    return EXIT_OK
+
+
 def add_parser(sub):
     p = sub.add_parser("model", help="Hockney's parameters per protocol regime, breakpoints "
                        "found from the data",
@@ -190,4 +210,14 @@ def add_parser(sub):
                    "the best launch (the machine's fast state; optimistic intervals)")
     p.add_argument("--json", action="store_true", help="JSON Lines, one model per curve")
     p.add_argument("-o", "--output", help="write to this file (default standard output)")
+    p.add_argument("--smpi", metavar="DIR",
+                   help="instead: export one set's latency and bw curves as a SimGrid SMPI "
+                   "platform (DIR/platform.xml, DIR/hostfile, DIR/smpi.json; a new or empty "
+                   "folder, or an earlier export's) for smpirun")
+    p.add_argument("--smpi-hosts", type=int, metavar="N",
+                   help="--smpi: hosts of the platform and its hostfile (default: the "
+                   "measured rank count)")
+    p.add_argument("--smpi-tolerance", default="5%", metavar="PCT",
+                   help="--smpi: the fewest segments that hold every measured size within "
+                   "this (default 5%%)")
     p.set_defaults(func=cmd_model)
