@@ -59,11 +59,13 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     int bw = argc > 1 && strcmp(argv[1], "bw") == 0;
     int iters = argc > 3 ? atoi(argv[3]) : 20, w = argc > 4 ? atoi(argv[4]) : 64;
-    if (argc < 3 || nranks < 2 || (!bw && strcmp(argv[1], "latency") != 0) || iters < 1 ||
-        w < 1 || w > MAX_WINDOW) {
+    if (argc < 3 || nranks < 2 || (!bw && strcmp(argv[1], "latency") != 0) || iters < 1 || w < 1 ||
+        w > MAX_WINDOW) {
         if (rank == 0)
-            fprintf(stderr, "usage: smpi_p2p latency|bw SIZE[,SIZE...] [ITERS] [WINDOW<=%d], "
-                            "two ranks or more\n", MAX_WINDOW);
+            fprintf(stderr,
+                    "usage: smpi_p2p latency|bw SIZE[,SIZE...] [ITERS] [WINDOW<=%d], "
+                    "two ranks or more\n",
+                    MAX_WINDOW);
         MPI_Finalize();
         return 2;
     }
