@@ -35,7 +35,8 @@ mgpy_model_PYTHON = \
 	frontend/mpigauge/model/__init__.py frontend/mpigauge/model/hockney.py \
 	frontend/mpigauge/model/limits.py frontend/mpigauge/model/model_cli.py \
 	frontend/mpigauge/model/paramverdict.py frontend/mpigauge/model/smpi.py \
-	frontend/mpigauge/model/smpi_cli.py
+	frontend/mpigauge/model/smpi_cli.py frontend/mpigauge/model/loggp.py \
+	frontend/mpigauge/model/loggp_cli.py
 mgpy_lookdir = $(pkgpythondir)/look
 mgpy_look_PYTHON = \
 	frontend/mpigauge/look/__init__.py frontend/mpigauge/look/overview.py \

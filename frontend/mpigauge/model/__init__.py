@@ -4,6 +4,8 @@
   hockney        Hockney's alpha and beta per protocol regime, breakpoints from the data
   limits         the library's size limits (MPI_T cvars) beside the breakpoints found
   paramverdict   verdicts on the parameters between two sides
+  loggp          LogGP's L, o_s, o_r, g and G from the loggp program's round trips (PRTT)
+  loggp_cli      `mpigauge model --loggp` and its LogGOPSim parameter set
   smpi           the fitted costs as a SimGrid SMPI platform (piecewise overheads)
   smpi_cli       `mpigauge model --smpi DIR`: the export written and checked against the curves
   model_cli      `mpigauge model`

@@ -126,6 +126,18 @@ def cmd_model(a):
     threshold = parse_threshold(a.threshold)
     if a.smpi:
         return _smpi(a)
+    if a.loggopsim and not a.loggp:
+        raise UsageError("--loggopsim writes LogGP's parameters: give --loggp too")
+    if a.loggopsim:
+        check_output_path(a.loggopsim, a.files, "--loggopsim")
+    if a.loggp:
+        from .loggp_cli import cmd_loggp
+        text, failed = cmd_loggp(a)
+        if a.output:
+            write_text_atomic(a.output, text)
+        else:
+            sys.stdout.write(text)
+        return EXIT_OK if not failed else 1
     lines, docs, failed, fitted, curves_of = [], [], 0, [], {}
     for rs in load_inputs(a.files):
         fitted.append((rs.label, {}))
@@ -210,6 +222,12 @@ def add_parser(sub):
                    "the best launch (the machine's fast state; optimistic intervals)")
     p.add_argument("--json", action="store_true", help="JSON Lines, one model per curve")
     p.add_argument("-o", "--output", help="write to this file (default standard output)")
+    p.add_argument("--loggp", action="store_true",
+                   help="instead: LogGP's L, o_s, o_r, g and G from the loggp program's round "
+                   "trips (the PRTT method), per size and per regime")
+    p.add_argument("--loggopsim", metavar="FILE",
+                   help="--loggp: also write the first set's LogGOPSim parameters (-L -o -g -G "
+                   "-O -S, in picoseconds) to FILE")
     p.add_argument("--smpi", metavar="DIR",
                    help="instead: export one set's latency and bw curves as a SimGrid SMPI "
                    "platform (DIR/platform.xml, DIR/hostfile, DIR/smpi.json; a new or empty "
