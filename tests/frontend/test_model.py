@@ -211,6 +211,30 @@ class Command(unittest.TestCase):
             self.assertEqual([b["limits"] for b in doc["breakpoints"]],
                              [{"btl_vader_eager_limit": 8192}, {}])
 
+    def test_compare_model(self):
+        # compare --model: the parameters after the table, the planted change
+        # of the first regime's alpha named slower, the rest not
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "b"))
+            os.mkdir(os.path.join(d, "n"))
+            base = self.results(os.path.join(d, "b"), planted_curve(launches=6), 6)
+            slow = {m: [v + (0.2 if m < 8192 else 0.0) for v in vals]
+                    for m, vals in planted_curve(launches=6, seed=4).items()}
+            new = self.results(os.path.join(d, "n"), slow, 6)
+            code, out, err = h.cli("compare", base, new, "--model")
+            self.assertEqual(code, 0, err)
+            tail = out[out.index("model parameters (mpigauge model; doc/models.md):"):]
+            self.assertIn("the same breakpoints (4K|8K, 64K|128K)", tail)
+            self.assertRegex(tail, r"0-4K +alpha +0\.2\d+ -> 0\.4\d+ us +x2 .* slower")
+            self.assertNotRegex(tail, r"(8K-64K|128K-4M) .*(slower|faster)")
+            code, out, err = h.cli("compare", base, new)
+            self.assertNotIn("model parameters", out)
+            code, out, err = h.cli("compare", base, new, "--model", "--format", "json")
+            recs = [json.loads(x) for x in out.splitlines()]
+            mp = [r for r in recs if r.get("type") == "model_parameters"]
+            self.assertEqual(len(mp), 1)
+            self.assertEqual(mp[0]["parameters"][0]["verdict"], "slower")
+
     def test_refusals(self):
         with tempfile.TemporaryDirectory() as d:
             path = self.results(d, {8: [1.0], 16: [1.1]}, 1)

@@ -381,6 +381,33 @@ class FolderCommands(unittest.TestCase):
             self.assertIn("the series is not complete (step 1 was not measured)", err)
 
 
+class ModelAlongSeries(unittest.TestCase):
+    def test_the_release_that_changed_a_parameter_is_named(self):
+        # r2 is 1.3 times slower at every size: its alpha (and bandwidth)
+        # change, named as r2's; r0 -> r1 changes no parameter
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s")
+            rel = [{"name": n, "release": v} for n, v in (("r0", "1"), ("r1", "2"), ("r2", "3"))]
+            f = opened(out, dict(SETTINGS, suite="quick", rounds=8, stride=None), rel, [], False)
+            rng = random.Random(7)
+            values = {n: [lv * (1 + rng.uniform(-0.004, 0.004)) for _ in range(8)]
+                      for n, lv in (("r0", 1.0), ("r1", 1.0), ("r2", 1.3))}
+            h.write_jsonl(os.path.join(out, "step-01.jsonl"), h.interleaved_records(
+                values, sizes=(8, 1024, 65536, 1048576)))
+            f.record({"step": 1, "labels": ["r0", "r1", "r2"], "file": "step-01.jsonl",
+                      "done": True, "launches": 24, "seconds": 5})
+            rc, text, err = h.cli("series", "report", out, "--model")
+            self.assertEqual(rc, 0, err)
+            lines = text.splitlines()
+            self.assertEqual(lines[0], "model parameters along the series (mpigauge model; "
+                             "doc/models.md):")
+            self.assertRegex(lines[1], r"^step 1 r0 -> r1: no parameter changed \(\d+ compared")
+            self.assertRegex(lines[2], r"^step 1 r1 -> r2: r2 changed .*alpha slower")
+            self.assertIn("latency (2 ranks)", lines[3])
+            rc, plain, _ = h.cli("series", "report", out)
+            self.assertNotIn("model parameters", plain)
+
+
 class BadInput(unittest.TestCase):
     def test_one_message_exit_2_nothing_made(self):
         with tempfile.TemporaryDirectory() as d:

@@ -67,6 +67,8 @@ def cmd_compare(a):
         doc = {"text": render_text, "markdown": render_markdown, "json": render_json}[fmt](*args)
     doc = doc if doc.endswith("\n") else doc + "\n"
     doc = lead_with(fmt, lead, doc)
+    if a.model:
+        doc = trail_with(fmt, model_lines(base, sets[1:], threshold), doc)
     if a.output:
         write_text_atomic(a.output, doc)
     else:
@@ -152,6 +154,33 @@ def lead_with(fmt, lead, doc):
     return text + "\n\n" + doc
 
 
+def model_lines(base, news, threshold):
+    """--model: Hockney's parameters of each latency curve, NEW against BASE,
+    with a verdict each: [(lines, records)]."""
+    from ..model.model_cli import parameter_verdicts
+    out = []
+    for new in news:
+        lines, docs = parameter_verdicts(base, new, threshold)
+        out.append((["model parameters (mpigauge model; doc/models.md):"] + lines,
+                    [dict(d, type="model_parameters") for d in docs]))
+    return out
+
+
+def trail_with(fmt, trail, doc):
+    """The comparison document followed by the --model lines (JSON: records)."""
+    import html
+    import json
+    if fmt == "json":
+        return doc + "".join(json.dumps(rec, sort_keys=True) + "\n"
+                             for _, recs in trail for rec in recs)
+    text = "\n".join(line for lines, _ in trail for line in lines)
+    if fmt == "html":
+        return doc.replace("</body>", "<pre>" + html.escape(text) + "</pre>\n</body>", 1)
+    if fmt == "markdown":
+        text = "```\n" + text + "\n```"
+    return doc + "\n" + text + "\n"
+
+
 def add_parser(sub):
     c = sub.add_parser("compare", help="compare results with a verdict per benchmark and size",
                        description="Compare NEW against BASE per benchmark, variant, rank count, "
@@ -175,4 +204,7 @@ def add_parser(sub):
     c.add_argument("--profile", metavar="PROFILE",
                    help="lead with the MPI time this profile (mpigauge profile) predicts under "
                    "BASE and NEW, from the benchmarks it stands on (mpigauge profile suite)")
+    c.add_argument("--model", action="store_true",
+                   help="also Hockney's parameters (alpha, bandwidth) per protocol regime of "
+                   "each latency curve, NEW against BASE, each with its verdict (doc/models.md)")
     c.set_defaults(func=cmd_compare)

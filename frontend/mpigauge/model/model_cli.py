@@ -118,6 +118,30 @@ def verdict_lines(base, new, threshold, docs, refit):
     return out
 
 
+def parameter_verdicts(base, new, threshold, figure="median", seed=1):
+    """Hockney's parameters of every latency curve both sets have, new
+    against base (compare --model, series --model): (lines, records)."""
+    got = {rs.label: curves(rs, "latency") for rs in (base, new)}
+    fitted = []
+    for rs in (base, new):
+        models = {}
+        for g, curve in got[rs.label].items():
+            try:
+                models[g] = fit(curve, seed=seed, figure=figure)
+            except FitError:
+                continue
+        fitted.append((rs.label, models))
+
+    def refit(label, g, spans):
+        return fit(got[label][g], seed=seed, figure=figure, spans=spans)
+    docs = []
+    lines = verdict_lines(fitted[0], fitted[1], threshold, docs, refit)
+    if not lines:
+        lines = [f"{base.label} -> {new.label}: no latency curve fitted on both sides "
+                 "(Hockney's parameters need latency at 3 sizes or more, e.g. -m 0:4M)"]
+    return lines, docs
+
+
 def cmd_model(a):
     if not 1 <= a.max_regimes <= 8:
         raise UsageError("--max-regimes: give 1 to 8")

@@ -180,11 +180,15 @@ def cmd_series(a):
 
 
 def _profile_lead(a, folder, state, w):
-    """--profile: the profile's predicted change for every pair the walk compared."""
-    if not getattr(a, "profile", None):
-        return ""
-    from .series_report import along_series
-    return "\n".join(along_series(folder, state, w, a.profile, a.threshold_value)) + "\n\n"
+    """--profile: the profile's predicted change for every pair the walk
+    compared; --model: the parameters' verdicts of every pair."""
+    from .series_report import along_series, model_along_series
+    out = ""
+    if getattr(a, "profile", None):
+        out += "\n".join(along_series(folder, state, w, a.profile, a.threshold_value)) + "\n\n"
+    if getattr(a, "model", False):
+        out += "\n".join(model_along_series(folder, state, w, a.threshold_value)) + "\n\n"
+    return out
 
 
 def _finish(a, folder, releases, w, notes):
@@ -290,6 +294,9 @@ def add_parser(sub):
     s.add_argument("--profile", metavar="PROFILE", help="run, report: lead with the MPI time "
                    "this profile (mpigauge profile) predicts for every pair of releases compared "
                    "(its suite: mpigauge profile suite)")
+    s.add_argument("--model", action="store_true", help="run, report: lead with Hockney's "
+                   "parameters of the latency curves for every pair of releases compared, each "
+                   "with its verdict, naming the release that changed one (doc/models.md)")
     add_verdict_options(s, "run: ")
     s.epilog = "Arguments after -- go to every benchmark of every step (as for run)."
     s.set_defaults(args=[])

@@ -279,3 +279,40 @@ def along_series(folder, state, w, profile_path, threshold):
             pr = compare(p, base, new, threshold)
             lines.append(f"step {k} {names[a]} -> {names[b]}: " + headline(prof.head["name"], pr))
     return lines
+
+
+def model_along_series(folder, state, w, threshold):
+    """--model: for every pair of releases the walk compared, Hockney's
+    parameters of the latency curves with their verdicts; a pair whose
+    parameters changed (slower or faster, or its breakpoints moved) is
+    shown whole, naming the release, the others in one line each."""
+    from ..core.common import UsageError
+    from ..data.results import load_config_sets
+    from ..model.model_cli import parameter_verdicts
+    from .series_folder import step_file
+    names = [r["name"] for r in state["releases"]]
+    lines = ["model parameters along the series (mpigauge model; doc/models.md):"]
+    for k, st in enumerate(w.steps, 1):
+        path = step_file(folder, state, k, [names[i] for i in st])
+        for a, b in w.pairs[k - 1]:
+            head = f"step {k} {names[a]} -> {names[b]}"
+            try:
+                base, new = load_config_sets(path, [names[a], names[b]])
+            except (UsageError, TypeError):
+                lines.append(f"{head}: no parameters (a side without results)")
+                continue
+            got, docs = parameter_verdicts(base, new, threshold)
+            changed = [p for d in docs for p in d.get("parameters", [])
+                       if p["verdict"] in ("slower", "faster")]
+            moved = any(d.get("breakpoints_moved") for d in docs)
+            if changed or moved:
+                lines.append(f"{head}: {names[b]} changed "
+                             + ", ".join(f"{p['regime']} {p['name']} {p['verdict']}"
+                                         for p in changed)
+                             + ("; " if changed and moved else "")
+                             + ("its breakpoints moved" if moved else ""))
+                lines += ["  " + x for x in got]
+            else:
+                n = sum(len(d.get("parameters", [])) for d in docs)
+                lines.append(f"{head}: no parameter changed ({n} compared: the same or unclear)")
+    return lines
