@@ -27,14 +27,14 @@ def gap(s):
     return g + (s - 1) * big_g
 
 
-def rounds(s, jitter=1.0):
+def rounds(s, jitter=1.0, o_r=OR_US):
     """The four variants' figures and extras of a launch at s bytes, exact."""
     o_s = OS_US + O_PER_BYTE * s
-    one = 2.0 * (o_s + L_US + OR_US) * jitter
+    one = 2.0 * (o_s + L_US + o_r) * jitter
     delay = one
     return {"one": one, "burst": one + (N - 1) * gap(s) * jitter,
             "spaced": one + (N - 1) * (o_s * jitter + delay), "delay": delay,
-            "o_r": OR_US * jitter}
+            "o_r": o_r * jitter}
 
 
 def recs(launches=3):
@@ -80,7 +80,7 @@ class Method(unittest.TestCase):
 
 
 class Command(unittest.TestCase):
-    def results(self, d, launches=3):
+    def results(self, d, launches=3, o_r=OR_US):
         names = {"one": "prtt=1,0", "burst": "prtt=n,0", "spaced": "prtt=n,d", "o_r": "prtt=o_r"}
         out = []
         for i in range(launches):
@@ -89,7 +89,7 @@ class Command(unittest.TestCase):
             run["options"]["benchmark"] = {"messages": N}
             out.append(run)
             for s in SIZES:
-                r = rounds(s, 1.0 + 0.001 * (i - 1))
+                r = rounds(s, 1.0 + 0.001 * (i - 1), o_r)
                 for part, variant in names.items():
                     rec = h.result_record("loggp", s, "us", r[part] if part != "o_r" else
                                           r["one"] + r["delay"], launch_id=lid)
@@ -120,6 +120,22 @@ class Command(unittest.TestCase):
             self.assertEqual(doc["messages"], N)
             self.assertEqual([r["size_bytes"] for r in doc["sizes"]], SIZES)
             self.assertAlmostEqual(doc["sizes"][0]["L_us"], L_US, places=6)
+
+    def test_verdicts_between_sets(self):
+        # a receive overhead planted 3 times larger: o_r slower, G the same
+        with tempfile.TemporaryDirectory() as d:
+            os.mkdir(os.path.join(d, "b"))
+            os.mkdir(os.path.join(d, "n"))
+            base = self.results(os.path.join(d, "b"), launches=5)
+            new = self.results(os.path.join(d, "n"), launches=5, o_r=3 * OR_US)
+            code, out, err = h.cli("model", base, new, "--loggp")
+            self.assertEqual(code, 0, err)
+            tail = out[out.index(" -> "):].splitlines()
+            self.assertRegex(tail[0], r"LogGP \(loggp, n = 8 and 8\); new / base, 95% CI:$")
+            got = {line.split()[2]: line for line in tail[1:]}
+            self.assertRegex(got["o_r"], r"0\.400 -> 1\.20 us  x3 \[.*\]  slower$")
+            self.assertTrue(got["G"].endswith("same"), got["G"])
+            self.assertTrue(got["o_s"].endswith("same"), got["o_s"])
 
     def test_refusals(self):
         with tempfile.TemporaryDirectory() as d:

@@ -92,6 +92,7 @@ class LogGP(NamedTuple):
     rows: List[SizeRow]
     gap_model: object           # hockney.Model of the gap curve
     n: int
+    draws: Dict[str, List[float]]   # L, o_s, o_r, gap at the one-byte row: resampled medians
 
     def small(self):
         """The row of the smallest size of at least one byte (LogGP's
@@ -100,10 +101,9 @@ class LogGP(NamedTuple):
         return pos[0] if pos else self.rows[0]
 
     def g_and_big_g(self):
-        """(g us, G us per byte): g from the first regime of the gap fit at
-        one byte, G the slope of its last regime (the largest messages)."""
-        first, last = self.gap_model.regimes[0], self.gap_model.regimes[-1]
-        return first.alpha + first.beta, max(last.beta, 0.0)
+        """(g us, G us per byte): g the gap of the one-byte row (g + 0 G),
+        G the slope of the gap fit's last regime (the largest messages)."""
+        return self.small().values["gap"], max(self.gap_model.regimes[-1].beta, 0.0)
 
 
 def fit_loggp(recs, n, seed=1, max_segments=4):
@@ -128,7 +128,47 @@ def fit_loggp(recs, n, seed=1, max_segments=4):
                        f"{', '.join(str(s) for s in bad[:4])} B: no gap to fit (more "
                        "launches, or more messages with -n)")
     gaps = {s: [max(x, 1e-6) for x in v] for s, v in gaps.items() if s >= 1}
-    return LogGP(rows, fit(gaps, max_segments=max_segments, seed=seed), n)
+    gm = fit(gaps, max_segments=max_segments, seed=seed)
+    small = ([r for r in rows if r.size >= 1] or rows)[0]
+    per = [p for rec in recs[small.size].values() for p in [launch_params(rec, n)] if p]
+    rng = random.Random(seed)
+    draws = {k: [] for k in PARAMS}
+    for _ in range(RESAMPLES if len(per) >= 2 else 0):
+        pick = [rng.choice(per) for _ in per]
+        for k in PARAMS:
+            draws[k].append(median([p[k] for p in pick]))
+    return LogGP(rows, gm, n, draws)
+
+
+def compare_loggp(base: LogGP, new: LogGP, threshold=0.05, alpha=0.05):
+    """Verdicts on LogGP's parameters, new against base: L, o_s, o_r and g
+    at the one-byte row (from resampled medians over launches) and G (the
+    slope of the gap's last regime, from the fit's resamples); a parameter
+    not above zero on a side gets no verdict (its ratio says nothing)."""
+    from .paramverdict import ParamRow, decide
+    from ..core.stats import quantile
+    rows = []
+    bs, ns = base.small(), new.small()
+    pairs = [(k, bs.values[k], ns.values[k], base.draws[k], new.draws[k])
+             for k in ("L", "o_s", "o_r")]
+    pairs.append(("g", bs.values["gap"], ns.values["gap"], base.draws["gap"],
+                  new.draws["gap"]))
+    pairs.append(("G", base.g_and_big_g()[1], new.g_and_big_g()[1],
+                  [d[1] for d in base.gap_model.draws[-1]],
+                  [d[1] for d in new.gap_model.draws[-1]]))
+    for name, b, n, bd, nd in pairs:
+        rs = [y / x for x, y in zip(bd, nd) if x > 0 and y > 0]
+        if b <= 0 or n <= 0:
+            rows.append(ParamRow("1 B" if name != "G" else "largest", name, b, n, math.nan,
+                                 (math.nan, math.nan), "no verdict (not above zero)"))
+            continue
+        ci = eq = (math.nan, math.nan)
+        if len(rs) >= 20:
+            ci = (quantile(rs, alpha / 2), quantile(rs, 1 - alpha / 2))
+            eq = (quantile(rs, alpha), quantile(rs, 1 - alpha))
+        rows.append(ParamRow("1 B" if name != "G" else "largest", name, b, n, n / b, ci,
+                             decide(n / b, ci, eq, threshold, True)))
+    return rows
 
 
 def loggopsim_flags(m: LogGP, eager_limit):

@@ -8,7 +8,7 @@ import math
 from ..core.common import UsageError, fmt_num, size_label, write_text_atomic
 from ..data.results import load_inputs
 from .hockney import FitError, fit
-from .loggp import PARAMS, fit_loggp, loggopsim_flags, records
+from .loggp import PARAMS, compare_loggp, fit_loggp, loggopsim_flags, records
 
 
 def messages(rs):
@@ -79,13 +79,30 @@ def json_of(label, m, flags):
             "g_us": g, "G_us_per_byte": big_g, "loggopsim_ps": dict(flags)}
 
 
+def verdict_lines(base, new, threshold, docs):
+    """LogGP's parameters of new against base, each with its verdict."""
+    (bl, bm), (nl, nm) = base, new
+    rows = compare_loggp(bm, nm, threshold)
+    out = [f"{bl} -> {nl}: LogGP (loggp, n = {bm.n} and {nm.n}); new / base, 95% CI:"]
+    for r in rows:
+        unit = "ns/B" if r.name == "G" else "us"
+        f = (lambda v: v * 1e3) if r.name == "G" else (lambda v: v)
+        ci = "[n/a]" if math.isnan(r.ci[0]) else f"[{r.ci[0]:.3g}, {r.ci[1]:.3g}]"
+        ratio = "" if math.isnan(r.ratio) else f"x{r.ratio:.3g} {ci}  "
+        out.append(f"  {r.regime:<8} {r.name:<4} {fmt_num(f(r.base))} -> {fmt_num(f(r.new))} "
+                   f"{unit}  {ratio}{r.verdict}")
+    docs.append({"base": bl, "new": nl, "benchmark": "loggp",
+                 "parameters": [r._asdict() for r in rows]})
+    return out
+
+
 def cmd_loggp(a):
     """The --loggp form of `mpigauge model`: exit 0, 1 when a set cannot be
     fitted (said why)."""
     sets = load_inputs(a.files)
     if a.loggopsim and len(sets) != 1:
         raise UsageError(f"--loggopsim writes one set's parameters; {len(sets)} given")
-    lines, docs, failed, files = [], [], 0, []
+    lines, docs, failed, files, fitted = [], [], 0, [], []
     for rs in sets:
         recs = records(rs.series())
         if not recs:
@@ -102,6 +119,9 @@ def cmd_loggp(a):
         lines += text_of(rs.label, m, flags)
         docs.append(json_of(rs.label, m, flags))
         files.append((rs.label, flags))
+        fitted.append((rs.label, m))
+    for label, m in fitted[1:]:
+        lines += verdict_lines(fitted[0], (label, m), a.threshold_value, docs)
     if a.loggopsim and files:
         label, flags = files[0]
         write_text_atomic(a.loggopsim, f"# LogGOPSim parameters of {label} (mpigauge model "

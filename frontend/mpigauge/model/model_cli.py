@@ -156,6 +156,7 @@ def cmd_model(a):
         check_output_path(a.loggopsim, a.files, "--loggopsim")
     if a.loggp:
         from .loggp_cli import cmd_loggp
+        a.threshold_value = threshold
         text, failed = cmd_loggp(a)
         if a.output:
             write_text_atomic(a.output, text)
