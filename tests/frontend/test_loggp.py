@@ -132,7 +132,7 @@ class Command(unittest.TestCase):
             self.assertEqual(code, 0, err)
             tail = out[out.index(" -> "):].splitlines()
             self.assertRegex(tail[0], r"LogGP \(loggp, n = 8 and 8\); new / base, 95% CI:$")
-            got = {line.split()[2]: line for line in tail[1:]}
+            got = {line[11:15].strip(): line for line in tail[1:]}
             self.assertRegex(got["o_r"], r"0\.400 -> 1\.20 us  x3 \[.*\]  slower$")
             self.assertTrue(got["G"].endswith("same"), got["G"])
             self.assertTrue(got["o_s"].endswith("same"), got["o_s"])
