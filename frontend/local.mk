@@ -33,7 +33,7 @@ mgpy_verdict_PYTHON = \
 mgpy_modeldir = $(pkgpythondir)/model
 mgpy_model_PYTHON = \
 	frontend/mpigauge/model/__init__.py frontend/mpigauge/model/hockney.py \
-	frontend/mpigauge/model/limits.py frontend/mpigauge/model/model_cli.py \
+	frontend/mpigauge/model/limits.py frontend/mpigauge/model/summary.py \
 	frontend/mpigauge/model/paramverdict.py frontend/mpigauge/model/smpi.py \
 	frontend/mpigauge/model/smpi_cli.py frontend/mpigauge/model/loggp.py \
 	frontend/mpigauge/model/loggp_cli.py
@@ -61,6 +61,7 @@ mgpy_judge_PYTHON = \
 	frontend/mpigauge/judge/__init__.py frontend/mpigauge/judge/best.py \
 	frontend/mpigauge/judge/best_cli.py frontend/mpigauge/judge/compare_cli.py \
 	frontend/mpigauge/judge/cvars_cli.py frontend/mpigauge/judge/guidelines.py \
+	frontend/mpigauge/judge/model_cli.py \
 	frontend/mpigauge/judge/guidelines_cli.py
 mgpy_historydir = $(pkgpythondir)/history
 mgpy_history_PYTHON = \

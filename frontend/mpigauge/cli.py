@@ -58,7 +58,7 @@ COMMANDS = (
     ("releases and history", "dashboard", "history.dashboard_cli",
      "a static site of the history: trends, regimes, what changed",
      ("mpigauge dashboard -o site/",)),
-    ("models", "model", "model.model_cli",
+    ("models", "model", "judge.model_cli",
      "Hockney's parameters per protocol regime, breakpoints from the data",
      ("mpigauge model r.jsonl",)),
     ("look", "plot", "look.plot_cli",

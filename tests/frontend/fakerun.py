@@ -64,6 +64,14 @@ elif name == "halfsaw":
         v = float(os.environ["FAKE_VALUE"]) if z == 8 else \
             saw(k)
         out(res(z, v))
+elif name == "latency":
+    # a Hockney curve, 0 B to 4 MiB, scaled by FAKE_VALUE (mpigauge model --measure)
+    v = float(os.environ.get("FAKE_VALUE", "1"))
+    sizes = [0] + [1 << k for k in range(23)]
+    r = run(); r["options"]["sizes_bytes"] = sizes
+    out(r)
+    for z in sizes:
+        out(res(z, v * (0.3 + z / 5000.0)))
 elif name == "startup":
     r = run(); r["env"] = {"MG_LAUNCH_TIME": os.environ.get("MG_LAUNCH_TIME")}
     out(r); out(res(8, 1.0)); out(res(16, 2.0))
@@ -141,7 +149,7 @@ class FakeRun:
         self.bin = os.path.join(self.d, "bin")
         os.mkdir(self.bin)
         for name in ("ok", "envy", "fail", "hang", "hangafter", "singletons", "needs2", "skip",
-                     "meet", "startup", "finalhang", "partial", "seesaw", "halfsaw"):
+                     "meet", "startup", "finalhang", "partial", "seesaw", "halfsaw", "latency"):
             self._exe(os.path.join(self.bin, "mpigauge_" + name), FAKE.replace("PYTHON", sys.executable))
         self.launcher = os.path.join(self.d, "fakerun")
         self._exe(self.launcher, LAUNCHER)

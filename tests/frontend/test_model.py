@@ -10,6 +10,10 @@ import random
 import tempfile
 import unittest
 
+import subprocess
+import sys
+
+import fakerun
 import helpers as h
 
 h.load_frontend()
@@ -249,6 +253,51 @@ class Command(unittest.TestCase):
             self.assertIn("no latency series in us", err)
             code, out, err = h.cli("model", path, "--max-regimes", "0")
             self.assertEqual(code, 2)
+
+
+class Measure(fakerun.FakeRun, unittest.TestCase):
+    """model --measure: the curves run first (fake programs), then fitted."""
+
+    def model(self, *argv):
+        run = ["--launcher", self.launcher, "--mpi", "openmpi"] if "--measure" in argv else []
+        return subprocess.run([sys.executable, h.FRONTEND, "model"] + list(argv) + run,
+                              capture_output=True, text=True, timeout=120)
+
+    def spec(self, label, value):
+        return f"{label} bindir={self.bin} FAKE_VALUE={value}"
+
+    def test_measured_then_fitted(self):
+        res = os.path.join(self.d, "m.jsonl")
+        p = self.model("--measure", res, "--config", self.spec("a", 1), "--config",
+                       self.spec("b", 2), "--rounds", "3", "-q")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("latency (a, 2 ranks): 1 regime", p.stdout)
+        self.assertRegex(p.stdout, r"a -> b: latency \(2 ranks\): the same breakpoints "
+                         r"\(none\)")
+        self.assertRegex(p.stdout, r"0-4M +alpha +0\.300 -> 0\.600 us +x2 .* slower")
+        launches = [json.loads(x) for x in h.read(res).splitlines()]
+        self.assertEqual(sum(r.get("type") == "launch" for r in launches), 6)
+
+    def test_refusals_before_any_launch(self):
+        res = os.path.join(self.d, "m.jsonl")
+        other = os.path.join(self.d, "x.jsonl")
+        h.write_jsonl(other, [{"type": "x"}])
+        for argv, says in (
+                (["--measure", res, other, "--config", self.spec("a", 1)], "give no FILE"),
+                ([other, "--config", self.spec("a", 1)], "give --measure FILE"),
+                ([other, "--mpi", "mpich"], "give --measure FILE"),
+                (["--measure", res], "needs --config"),
+                (["--measure", res, "--config", self.spec("a", 1), "-o", res],
+                 "cannot also be an output"),
+                (["--measure", res, "--config", self.spec("a", 1), "--config",
+                  self.spec("b", 2), "--smpi", os.path.join(self.d, "s")], "one --config"),
+                (["--measure", res, "--config", self.spec("a", 1), "--rounds", "1"],
+                 "--rounds: give 2 to 1000"),
+                ([], "model needs results")):
+            p = self.model(*argv)
+            self.assertEqual(p.returncode, 2, (argv, p.stderr))
+            self.assertIn(says, p.stderr)
+            self.assertFalse(os.path.exists(res), argv)
 
 
 if __name__ == "__main__":

@@ -7,4 +7,5 @@
   guidelines     self-consistent performance guidelines
   guidelines_cli `mpigauge guidelines`
   cvars_cli      `mpigauge cvars`
+  model_cli      `mpigauge model` (fits, exports, and --measure runs the curves first)
 """

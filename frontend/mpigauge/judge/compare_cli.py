@@ -157,7 +157,7 @@ def lead_with(fmt, lead, doc):
 def model_lines(base, news, threshold):
     """--model: Hockney's parameters of each latency curve, NEW against BASE,
     with a verdict each: [(lines, records)]."""
-    from ..model.model_cli import parameter_verdicts
+    from ..model.summary import parameter_verdicts
     out = []
     for new in news:
         lines, docs = parameter_verdicts(base, new, threshold)

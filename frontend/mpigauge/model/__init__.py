@@ -8,5 +8,5 @@
   loggp_cli      `mpigauge model --loggp` and its LogGOPSim parameter set
   smpi           the fitted costs as a SimGrid SMPI platform (piecewise overheads)
   smpi_cli       `mpigauge model --smpi DIR`: the export written and checked against the curves
-  model_cli      `mpigauge model`
+  summary        a set's Hockney parameters as text and JSON, and their verdicts between sets
 """

@@ -288,7 +288,7 @@ def model_along_series(folder, state, w, threshold):
     shown whole, naming the release, the others in one line each."""
     from ..core.common import UsageError
     from ..data.results import load_config_sets
-    from ..model.model_cli import parameter_verdicts
+    from ..model.summary import parameter_verdicts
     from .series_folder import step_file
     names = [r["name"] for r in state["releases"]]
     lines = ["model parameters along the series (mpigauge model; doc/models.md):"]
