@@ -36,7 +36,8 @@ mgpy_model_PYTHON = \
 	frontend/mpigauge/model/limits.py frontend/mpigauge/model/summary.py \
 	frontend/mpigauge/model/paramverdict.py frontend/mpigauge/model/smpi.py \
 	frontend/mpigauge/model/smpi_cli.py frontend/mpigauge/model/loggp.py \
-	frontend/mpigauge/model/loggp_cli.py
+	frontend/mpigauge/model/loggp_cli.py frontend/mpigauge/model/collectives.py \
+	frontend/mpigauge/model/collectives_cli.py
 mgpy_lookdir = $(pkgpythondir)/look
 mgpy_look_PYTHON = \
 	frontend/mpigauge/look/__init__.py frontend/mpigauge/look/overview.py \

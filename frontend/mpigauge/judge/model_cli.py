@@ -92,6 +92,8 @@ def cmd_model(a):
             return rc
     if a.smpi:
         return _smpi(a)
+    if a.collectives:
+        return _collectives(a)
     if a.loggp:
         from ..model.loggp_cli import cmd_loggp
         a.threshold_value = threshold
@@ -141,6 +143,24 @@ def cmd_model(a):
     else:
         sys.stdout.write(text)
     return EXIT_OK if not failed else 1
+
+
+def _collectives(a):
+    from ..model.collectives_cli import check_set
+    if not 1.0 < a.factor <= 1000:
+        raise UsageError("--factor: give a number above 1 (default 2)")
+    lines, docs = [], []
+    for rs in load_inputs(a.files):
+        got, d, _ = check_set(rs, a.factor, a.figure, a.seed)
+        lines += got
+        docs += d
+    text = "\n".join(json.dumps(d, sort_keys=True) for d in docs) if a.json else \
+        "\n".join(lines)
+    if a.output:
+        write_text_atomic(a.output, text + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+    return EXIT_OK
 
 
 def _smpi(a):
@@ -199,6 +219,12 @@ def add_parser(sub):
     p.add_argument("--smpi-tolerance", default="5%", metavar="PCT",
                    help="--smpi: the fewest segments that hold every measured size within "
                    "this (default 5%%)")
+    p.add_argument("--collectives", action="store_true",
+                   help="instead: each collective whose algorithm the library names, against "
+                   "what the set's point-to-point model predicts for that algorithm")
+    p.add_argument("--factor", type=float, default=2.0,
+                   help="--collectives: name a size measured beyond this factor of its model "
+                   "(default 2)")
     p.add_argument("--measure", metavar="FILE",
                    help="first measure what the form fits (latency 0:4M; loggp 1:4M with "
                    "--loggp; bw 1:4M too with --smpi), 2 ranks, every --config interleaved, "

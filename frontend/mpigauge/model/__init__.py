@@ -6,6 +6,8 @@
   paramverdict   verdicts on the parameters between two sides
   loggp          LogGP's L, o_s, o_r, g and G from the loggp program's round trips (PRTT)
   loggp_cli      `mpigauge model --loggp` and its LogGOPSim parameter set
+  collectives    a collective's cost predicted from the point-to-point model for its algorithm
+  collectives_cli `mpigauge model --collectives`: model against measured, gaps named
   smpi           the fitted costs as a SimGrid SMPI platform (piecewise overheads)
   smpi_cli       `mpigauge model --smpi DIR`: the export written and checked against the curves
   summary        a set's Hockney parameters as text and JSON, and their verdicts between sets

@@ -52,8 +52,9 @@ def text_of(label, m, flags):
     out.append("  the gap g + (s-1) G per regime (Hockney's segmented fit of the gap curve):")
     for reg in m.gap_model.regimes:
         bw = 1e-3 / reg.beta if reg.beta > 0 else math.inf
-        out.append(f"    {size_label(reg.lo)}-{size_label(reg.hi)}: g {fmt_num(reg.alpha + reg.beta)}"
-                   f" us, G {fmt_num(reg.beta * 1e3)} ns/B ({fmt_num(bw)} GB/s)")
+        span = f"{size_label(reg.lo)}-{size_label(reg.hi)}"
+        out.append(f"    {span}: g {fmt_num(reg.alpha + reg.beta)} us, G "
+                   f"{fmt_num(reg.beta * 1e3)} ns/B ({fmt_num(bw)} GB/s)")
     small = m.small()
     g, big_g = m.g_and_big_g()
     out.append(f"  LogGP at {size_label(small.size)}: L {fmt_num(small.values['L'])} us, "
