@@ -136,6 +136,16 @@ class Command(unittest.TestCase):
             self.assertRegex(got["o_r"], r"0\.400 -> 1\.20 us  x3 \[.*\]  slower$")
             self.assertTrue(got["G"].endswith("same"), got["G"])
             self.assertTrue(got["o_s"].endswith("same"), got["o_s"])
+            # compare --model gives the same LogGP lines after its table
+            code, out, err = h.cli("compare", base, new, "--model")
+            self.assertEqual(code, 0, err)
+            self.assertIn("LogGP (loggp, n = 8 and 8); new / base, 95% CI:", out)
+            code, out, err = h.cli("compare", base, new, "--model", "--format", "json")
+            recs = [json.loads(x) for x in out.splitlines()]
+            lg = [r for r in recs if r.get("type") == "model_parameters"]
+            self.assertEqual([p["name"] for p in lg[0]["parameters"]],
+                             ["L", "o_s", "o_r", "g", "G"])
+            self.assertEqual(lg[0]["parameters"][2]["verdict"], "slower")
 
     def test_refusals(self):
         with tempfile.TemporaryDirectory() as d:

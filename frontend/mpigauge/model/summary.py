@@ -131,7 +131,23 @@ def parameter_verdicts(base, new, threshold, figure="median", seed=1):
         return fit(got[label][g], seed=seed, figure=figure, spans=spans)
     docs = []
     lines = verdict_lines(fitted[0], fitted[1], threshold, docs, refit)
+    lines += loggp_verdicts(base, new, threshold, docs, seed)
     if not lines:
         lines = [f"{base.label} -> {new.label}: no latency curve fitted on both sides "
                  "(Hockney's parameters need latency at 3 sizes or more, e.g. -m 0:4M)"]
     return lines, docs
+
+
+def loggp_verdicts(base, new, threshold, docs, seed=1):
+    """LogGP's parameters, new against base, where both sets ran loggp."""
+    from .hockney import FitError
+    from .loggp import fit_loggp, records
+    from .loggp_cli import messages, verdict_lines as loggp_lines
+    recs = [records(rs.series()) for rs in (base, new)]
+    if not all(recs):
+        return []
+    try:
+        models = [fit_loggp(r, messages(rs), seed=seed) for r, rs in zip(recs, (base, new))]
+    except FitError as e:
+        return [f"{base.label} -> {new.label}: LogGP: no model: {e}"]
+    return loggp_lines((base.label, models[0]), (new.label, models[1]), threshold, docs)
