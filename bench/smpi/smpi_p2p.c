@@ -5,8 +5,11 @@
  * one-way time, half a round trip, in us) and a window of W MPI_Isend /
  * MPI_Irecv then MPI_Waitall and a 4-byte acknowledgement (MB/s, 10^6
  * bytes/s), as pt2pt/latency.c and pt2pt/bw.c time them.
- *   smpi_p2p latency|bw SIZE[,SIZE...] [ITERS] [WINDOW]
- * Prints "BENCH SIZE FIGURE" per size on rank 0; ranks past 1 wait. */
+ * A third pattern, allreduce, runs on every rank (the time of one
+ * MPI_Allreduce as rank 0 saw it, us): the platform at many simulated ranks.
+ *   smpi_p2p latency|bw|allreduce SIZE[,SIZE...] [ITERS] [WINDOW]
+ * Prints "BENCH SIZE FIGURE" per size on rank 0; in latency and bw, ranks
+ * past 1 wait. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +54,17 @@ static double window(char *buf, int size, int iters, int w, int rank)
     return (double)size * w * iters / secs / 1e6;
 }
 
+/* Every rank: MPI_Allreduce of SIZE bytes (MPI_BOR over MPI_BYTE), the
+ * calls after a barrier; the mean time of a call in us, as rank 0 saw it. */
+static double allreduce(char *buf, char *out, int size, int iters)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i)
+        MPI_Allreduce(buf, out, size, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+    return (MPI_Wtime() - t0) * 1e6 / iters;
+}
+
 int main(int argc, char **argv)
 {
     int rank, nranks;
@@ -58,12 +72,13 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     int bw = argc > 1 && strcmp(argv[1], "bw") == 0;
+    int coll = argc > 1 && strcmp(argv[1], "allreduce") == 0;
     int iters = argc > 3 ? atoi(argv[3]) : 20, w = argc > 4 ? atoi(argv[4]) : 64;
-    if (argc < 3 || nranks < 2 || (!bw && strcmp(argv[1], "latency") != 0) || iters < 1 || w < 1 ||
-        w > MAX_WINDOW) {
+    if (argc < 3 || nranks < 2 || (!bw && !coll && strcmp(argv[1], "latency") != 0) || iters < 1 ||
+        w < 1 || w > MAX_WINDOW) {
         if (rank == 0)
             fprintf(stderr,
-                    "usage: smpi_p2p latency|bw SIZE[,SIZE...] [ITERS] [WINDOW<=%d], "
+                    "usage: smpi_p2p latency|bw|allreduce SIZE[,SIZE...] [ITERS] [WINDOW<=%d], "
                     "two ranks or more\n",
                     MAX_WINDOW);
         MPI_Finalize();
@@ -76,14 +91,19 @@ int main(int argc, char **argv)
         if (end == p || size < 0)
             break;
         p = end;
-        char *buf = malloc(size > 0 ? (size_t)size : 1);
+        char *buf = calloc(size > 0 ? (size_t)size : 1, 1);
         double v = 0.0;
-        if (rank < 2) { /* a warm-up pass first, as the suite's programs make */
+        if (coll) { /* every rank; a warm-up call first */
+            char *out = malloc(size > 0 ? (size_t)size : 1);
+            allreduce(buf, out, size, 1);
+            v = allreduce(buf, out, size, iters);
+            free(out);
+        } else if (rank < 2) { /* a warm-up pass first, as the suite's programs make */
             v = bw ? window(buf, size, 1, w, rank) : pingpong(buf, size, 1, rank);
             v = bw ? window(buf, size, iters, w, rank) : pingpong(buf, size, iters, rank);
         }
         if (rank == 0)
-            printf("%s %d %.6g\n", bw ? "bw" : "latency", size, v);
+            printf("%s %d %.6g\n", coll ? "allreduce" : bw ? "bw" : "latency", size, v);
         free(buf);
         MPI_Barrier(MPI_COMM_WORLD);
     }

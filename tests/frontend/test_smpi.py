@@ -2,7 +2,7 @@
 """The SMPI export (model/smpi.py, `mpigauge model --smpi`): planted lines
 come back exactly in the tables, the platform file holds SimGrid's own
 format (a platform 4.1 document, the piecewise tables' grammar, a segment
-from size z written from z - 1, a cluster and hostfile of the hosts asked
+from size z written from z - 1, z + 15 in lat-factor, a cluster and hostfile of the hosts asked
 for), the export holds every measured size within its tolerance, and the
 folder rules (new, empty or an earlier export; never a link nor someone
 else's folder) and the refusals (no bw, two sets, one host)."""
@@ -50,13 +50,18 @@ class Tables(unittest.TestCase):
         lat, stream = models()
         self.assertEqual([r.lo for r in lat.regimes], [0, 8192, 131072])
         self.assertEqual([r.lo for r in stream.regimes], [1, 4096])
-        os_, ois = S.tables(lat, stream, WINDOW)
-        ack = line(LAT, 4) / WINDOW
+        os_, ois, wire = S.tables(lat, stream, WINDOW)
         for m in SIZES:
             one_way, rate = S.predicted(lat, stream, WINDOW, m)
+            lat_us = S.predict_at(wire, m)
             self.assertAlmostEqual(one_way, line(LAT, m), places=9)
-            self.assertAlmostEqual(S.predict_at(os_, m), line(LAT, m), places=9)
+            self.assertAlmostEqual(S.predict_at(os_, m) + lat_us, line(LAT, m), places=9)
+            # the wire carries what no send pays: alpha less the streaming g
+            _, a, _ = max((p for p in LAT if p[0] <= m), key=lambda p: p[0])
+            _, g, _ = max((p for p in STREAM if p[0] <= max(m, 1)), key=lambda p: p[0])
+            self.assertAlmostEqual(lat_us, max(0.0, a - g), places=9)
             if m:
+                ack = (lat_us + line(LAT, 4)) / WINDOW
                 self.assertAlmostEqual(S.predict_at(ois, m) + ack, line(STREAM, m), places=9)
                 self.assertAlmostEqual(rate, m / line(STREAM, m), places=6)
 
@@ -76,10 +81,12 @@ class Tables(unittest.TestCase):
         sup.update({m: [1.0] for m in (0, 1, 2)})
         lat = H.fit_within(sup, 0.001)
         stream = H.fit_within(S.stream_curve(bw_curve()), 0.001)
-        os_, _ = S.tables(lat, stream, WINDOW)
+        os_, _, wire = S.tables(lat, stream, WINDOW)
         self.assertLess(os_[-1].intercept, 0)
+        self.assertEqual(wire[-1].intercept, 0.0)
         for m, (t,) in sup.items():
-            self.assertAlmostEqual(S.predict_at(os_, m) / t, 1.0, places=6)
+            self.assertAlmostEqual((S.predict_at(os_, m) + S.predict_at(wire, m)) / t, 1.0,
+                                   places=6)
 
 
 PIECEWISE = re.compile(r"^\d+:[-+0-9.e]+:[-+0-9.e]+(;\d+:[-+0-9.e]+:[-+0-9.e]+)*$")
@@ -97,11 +104,16 @@ class Format(unittest.TestCase):
                                       "smpi/simulate-computation", "network/crosstraffic"})
         for k in ("smpi/os", "smpi/ois", "smpi/or"):
             self.assertRegex(props[k], PIECEWISE)
+        self.assertRegex(props["smpi/lat-factor"], r"^\d+:[-+0-9.e]+(;\d+:[-+0-9.e]+)*$")
         starts = [int(seg.split(":")[0]) for seg in props["smpi/os"].split(";")]
-        self.assertEqual(starts, [0, 8191, 131071])   # segments from 8K and 128K
+        self.assertEqual(starts, [0, 4095, 8191, 131071])   # segments from 4K, 8K and 128K
         first = props["smpi/os"].split(";")[0].split(":")
-        self.assertAlmostEqual(float(first[1]), 0.30e-6)
+        self.assertAlmostEqual(float(first[1]), 0.05e-6)      # alpha - the wire's 0.25 us
         self.assertAlmostEqual(float(first[2]), 0.0005e-6)
+        lat = [seg.split(":") for seg in props["smpi/lat-factor"].split(";")]
+        self.assertAlmostEqual(float(lat[0][1]), 0.25)
+        # looked up as the size + 16 bytes: from 4K written from 4095 + 16
+        self.assertEqual([int(x[0]) for x in lat], [0, 4111, 8207, 131087])
         self.assertEqual(int(props["smpi/send-is-detached-thresh"]), 2 ** 31 - 1)
         cluster = root.find("cluster")
         self.assertEqual((cluster.get("radical"), cluster.get("prefix")), ("0-1023", "node-"))
