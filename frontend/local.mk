@@ -128,7 +128,8 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
 	tests/frontend/test_history.py tests/frontend/test_mpilib.py tests/frontend/test_tuning.py \
-	tests/frontend/test_import.py \
+	tests/frontend/test_import.py tests/frontend/test_model.py tests/frontend/test_smpi.py \
+	tests/frontend/test_loggp.py tests/frontend/test_collective_model.py \
 	tests/frontend/tap.py tests/frontend/unit_tests.sh \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \
 	tests/frontend/test_catalogue.py tests/frontend/test_cli_help.py tests/frontend/test_cvars.py \
