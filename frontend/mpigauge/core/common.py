@@ -189,6 +189,23 @@ def write_atomic(path, write):
         raise
 
 
+def check_output_folder(path, opt, is_ours, what):
+    """An output folder of the front-end: new, empty, or one that is_ours
+    (path) recognises as the command's own; a symbolic link, a file or
+    someone else's folder is refused (UsageError, `what` naming the kind),
+    as is a folder whose parent does not exist."""
+    if os.path.islink(path):
+        raise UsageError(f"{opt} {path}: a symbolic link: never followed or replaced")
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise UsageError(f"{opt} {path}: exists and is not a folder")
+    if os.path.isdir(path) and os.listdir(path) and not is_ours(path):
+        raise UsageError(f"{opt} {path}: a folder that is not {what}: give a new or empty "
+                         "folder")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"{opt} {path}: folder {parent} does not exist")
+
+
 def write_text_atomic(path, text):
     def w(tmp):
         with open(tmp, "w", encoding="utf-8") as f:

@@ -7,7 +7,7 @@ import json
 import math
 import os
 
-from ..core.common import UsageError, size_label, write_text_atomic
+from ..core.common import UsageError, check_output_folder, size_label, write_text_atomic
 from .hockney import FitError, fit_within
 from . import smpi
 
@@ -18,20 +18,10 @@ DEFAULT_WINDOW = 64     # the bw programs' -W default
 
 def check_folder(path):
     """DIR of --smpi: new, empty, or an earlier export's (its smpi.json
-    says so); never a file, a link or someone else's folder."""
-    if os.path.islink(path):
-        raise UsageError(f"--smpi {path}: a symbolic link: never followed or replaced")
-    if os.path.lexists(path) and not os.path.isdir(path):
-        raise UsageError(f"--smpi {path}: exists and is not a folder")
-    if os.path.isdir(path):
-        extra = set(os.listdir(path)) - set(FILES)
-        ours = _ours(os.path.join(path, MARK))
-        if (extra or os.listdir(path)) and not (ours and not extra):
-            raise UsageError(f"--smpi {path}: a folder that is not an SMPI export of mpigauge "
-                             "(give a new or empty folder)")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise UsageError(f"--smpi {path}: folder {parent} does not exist")
+    says so, and it holds nothing else); never a file, a link or someone
+    else's folder."""
+    check_output_folder(path, "--smpi", lambda p: not set(os.listdir(p)) - set(FILES) and
+                        _ours(os.path.join(p, MARK)), "an SMPI export of mpigauge")
 
 
 def _ours(mark):

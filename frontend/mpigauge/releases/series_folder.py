@@ -6,7 +6,8 @@ import fcntl
 import json
 import os
 
-from ..core.common import UsageError, load_json, redact_argv, redact_env, write_text_atomic
+from ..core.common import (UsageError, check_output_folder, load_json, redact_argv, redact_env,
+                           write_text_atomic)
 from ..core.schema import DICT, INT, LIST, NUM, STR, BOOL, mismatch
 from .series import walk
 
@@ -135,17 +136,8 @@ def hold(path):
 def check_folder(path):
     """-o of a series: a new folder, an empty one or a series' (never a file,
     a link, or a folder of something else)."""
-    if os.path.islink(path):
-        raise UsageError(f"-o {path}: a symbolic link: never followed or replaced")
-    if os.path.lexists(path) and not os.path.isdir(path):
-        raise UsageError(f"-o {path}: exists and is not a folder")
-    if os.path.isdir(path) and set(os.listdir(path)) - {LOCK} and \
-            not os.path.isfile(os.path.join(path, STATE)):
-        raise UsageError(f"-o {path}: a folder that is not a series' (no {STATE}): give a new "
-                         "or empty folder")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise UsageError(f"-o {path}: folder {parent} does not exist")
+    check_output_folder(path, "-o", lambda p: not set(os.listdir(p)) - {LOCK} or
+                        os.path.isfile(os.path.join(p, STATE)), f"a series' (no {STATE})")
 
 
 def load_state(path):
