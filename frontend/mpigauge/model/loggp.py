@@ -19,7 +19,7 @@ import math
 import random
 from typing import Dict, List, NamedTuple, Tuple
 
-from ..core.stats import median
+from ..core.stats import median, quantile
 from .hockney import FitError, fit
 
 VARIANTS = {"prtt=1,0": "one", "prtt=n,0": "burst", "prtt=n,d": "spaced", "prtt=o_r": "recv"}
@@ -66,25 +66,32 @@ def records(series):
     return out
 
 
-def size_rows(recs, n, seed=1, resamples=RESAMPLES):
-    """A SizeRow per size with a complete launch; sizes in order."""
+def per_launch(recs, n):
+    """{size: [(PRTT(1,0), launch_params)]} of the complete launches, once."""
+    out = {}
+    for s in sorted(recs):
+        got = [(rec["one"], p) for rec in recs[s].values()
+               for p in [launch_params(rec, n)] if p is not None]
+        if got:
+            out[s] = got
+    return out
+
+
+def size_rows(per, seed=1, resamples=RESAMPLES):
+    """A SizeRow per size of per_launch(...); sizes in order."""
     rng = random.Random(seed)
     rows = []
-    for s in sorted(recs):
-        per = [(rec["one"], p) for rec in recs[s].values()
-               for p in [launch_params(rec, n)] if p is not None]
-        if not per:
-            continue
-        vals = {k: median([p[k] for _, p in per]) for k in PARAMS}
+    for s, got in per.items():
+        vals = {k: median([p[k] for _, p in got]) for k in PARAMS}
         cis = {}
         for k in PARAMS:
-            xs = [p[k] for _, p in per]
+            xs = [p[k] for _, p in got]
             if len(xs) < 2:
                 cis[k] = (math.nan, math.nan)
                 continue
-            meds = sorted(median([rng.choice(xs) for _ in xs]) for _ in range(resamples))
-            cis[k] = (meds[int(0.025 * (resamples - 1))], meds[int(0.975 * (resamples - 1))])
-        rows.append(SizeRow(s, median([one for one, _ in per]), vals, cis, len(per)))
+            meds = [median([rng.choice(xs) for _ in xs]) for _ in range(resamples)]
+            cis[k] = (quantile(meds, 0.025), quantile(meds, 0.975))
+        rows.append(SizeRow(s, median([one for one, _ in got]), vals, cis, len(got)))
     return rows
 
 
@@ -113,15 +120,12 @@ def fit_loggp(recs, n, seed=1, max_segments=4):
     than single messages: noise, or a delay too short)."""
     if n is None or n < 2:
         raise FitError("the run does not say its --messages (n of the bursts)")
-    rows = size_rows(recs, n, seed)
+    per = per_launch(recs, n)
+    rows = size_rows(per, seed)
     if len(rows) < 3:
         raise FitError(f"{len(rows)} sizes with every variant of a round trip: at least 3 "
                        "are needed (run loggp -m 1:1M)")
-    gaps = {}
-    for s in sorted(recs):
-        got = [p["gap"] for rec in recs[s].values() for p in [launch_params(rec, n)] if p]
-        if got:
-            gaps[s] = got
+    gaps = {s: [p["gap"] for _, p in got] for s, got in per.items()}
     bad = [s for s, v in gaps.items() if median(v) <= 0]
     if bad:
         raise FitError(f"the burst of n messages was no slower than one message at "
@@ -130,11 +134,11 @@ def fit_loggp(recs, n, seed=1, max_segments=4):
     gaps = {s: [max(x, 1e-6) for x in v] for s, v in gaps.items() if s >= 1}
     gm = fit(gaps, max_segments=max_segments, seed=seed)
     small = ([r for r in rows if r.size >= 1] or rows)[0]
-    per = [p for rec in recs[small.size].values() for p in [launch_params(rec, n)] if p]
+    launches = [p for _, p in per[small.size]]
     rng = random.Random(seed)
     draws = {k: [] for k in PARAMS}
-    for _ in range(RESAMPLES if len(per) >= 2 else 0):
-        pick = [rng.choice(per) for _ in per]
+    for _ in range(RESAMPLES if len(launches) >= 2 else 0):
+        pick = [rng.choice(launches) for _ in launches]
         for k in PARAMS:
             draws[k].append(median([p[k] for p in pick]))
     return LogGP(rows, gm, n, draws)
@@ -146,7 +150,6 @@ def compare_loggp(base: LogGP, new: LogGP, threshold=0.05, alpha=0.05):
     slope of the gap's last regime, from the fit's resamples); a parameter
     not above zero on a side gets no verdict (its ratio says nothing)."""
     from .paramverdict import ParamRow, decide
-    from ..core.stats import quantile
     rows = []
     bs, ns = base.small(), new.small()
     pairs = [(k, bs.values[k], ns.values[k], base.draws[k], new.draws[k])
