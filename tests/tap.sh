@@ -4,7 +4,9 @@
 # and a failing check shows the tail of err).
 #   ok DESCRIPTION | notok DESCRIPTION [FILE...] | check DESCRIPTION COMMAND...
 # notok shows the tail of each FILE given, else of TAP_DIR/err.
-# $n counts the tests, $failed the failures.
+# $n counts the tests, $failed the failures. check adds the seconds it took
+# to the description when they are 1 or more ("(12 s)"): the stage table of
+# tests/README.md is made from them.
 n=0
 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
@@ -19,5 +21,9 @@ notok() {
 }
 check() { # description command...
     tap_d=$1; shift
-    if "$@" >"$TAP_DIR/out" 2>"$TAP_DIR/err"; then ok "$tap_d"; else notok "$tap_d"; fi
+    tap_t0=$(date +%s)
+    if "$@" >"$TAP_DIR/out" 2>"$TAP_DIR/err"; then tap_r=ok; else tap_r=notok; fi
+    tap_s=$(($(date +%s) - tap_t0))
+    [ "$tap_s" -lt 1 ] || tap_d="$tap_d ($tap_s s)"
+    $tap_r "$tap_d"
 }

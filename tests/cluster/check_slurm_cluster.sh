@@ -94,7 +94,7 @@ for b in "$@"; do
     # units judge against a floor only; 1 MB/s and 100 ms are met
     check "$bn: mpigauge screen run --launcher 'srun -N 2 --ntasks-per-node=1': nodeA and nodeB, the floor met, exit 0" \
         sh -c "'$b/frontend/mpigauge' screen run -n 2 --launcher 'srun -N 2 --ntasks-per-node=1' \
-                 --bindir '$b' --timeout 120 -o '$work/$bn-screen.jsonl' -- --reps 8 --bw-bytes 64K \
+                 --bindir '$b' --timeout 120 --exit-grace 10 -o '$work/$bn-screen.jsonl' -- --reps 8 --bw-bytes 64K \
                  --lat-iters 10 --expect-bw 1 --expect-lat 100000 &&
                python3 - '$work/$bn-screen.jsonl' <<'PY'
 import json, sys
@@ -106,7 +106,7 @@ PY"
     fe=$b/frontend/mpigauge
     check "$bn: sbatch --wait examples/slurm/pt2pt-2nodes.sbatch (quick suite) runs to completion" \
         sh -c "sbatch --wait -o '$work/$bn-pt2pt.out' \
-                 --export=ALL,MPIGAUGE='$fe',SUITE=quick,REPEAT=1,OUT='$work/$bn-pt2pt.jsonl',BENCH_ARGS='$args' \
+                 --export=ALL,MPIGAUGE='$fe',SUITE=quick,REPEAT=1,RUN_ARGS='--exit-grace 5',OUT='$work/$bn-pt2pt.jsonl',BENCH_ARGS='$args' \
                  '$top/examples/slurm/pt2pt-2nodes.sbatch' >/dev/null &&
                test -s '$work/$bn-pt2pt.html' || { cat '$work/$bn-pt2pt.out' >&2; exit 1; }
                python3 - '$work/$bn-pt2pt.jsonl' <<'PY'
@@ -117,14 +117,14 @@ PY"
     printf 'ranks=2 allreduce\nranks=2 bcast\nranks=2 barrier\n' >"$work/coll.txt"
     check "$bn: sbatch --wait examples/slurm/collectives-full.sbatch (-N 2, 1 rank per node) runs to completion" \
         sh -c "sbatch --wait -N 2 --ntasks-per-node=1 -o '$work/$bn-coll.out' \
-                 --export=ALL,MPIGAUGE='$fe',SUITE='$work/coll.txt',REPEAT=1,OUT='$work/$bn-coll.jsonl',BENCH_ARGS='-m 8:1K -i 20' \
+                 --export=ALL,MPIGAUGE='$fe',SUITE='$work/coll.txt',REPEAT=1,RUN_ARGS='--exit-grace 5',OUT='$work/$bn-coll.jsonl',BENCH_ARGS='-m 8:1K -i 20' \
                  '$top/examples/slurm/collectives-full.sbatch' >/dev/null &&
                test -s '$work/$bn-coll.html' || { cat '$work/$bn-coll.out' >&2; exit 1; }"
 done
 if [ $both = 1 ]; then
     check "sbatch --wait examples/slurm/regression-two-builds.sbatch ($(basename "$1") vs $(basename "$2"), 2 nodes)" \
         sh -c "sbatch --wait -o '$work/regr.out' \
-                 --export=ALL,MPIGAUGE='$1/frontend/mpigauge',BASE_BINDIR='$1',NEW_BINDIR='$2',REPEAT=2,OUTDIR='$work/regr',FAIL_ON_REGRESSION=0,BENCH_ARGS='-m 1:64 -i 20' \
+                 --export=ALL,MPIGAUGE='$1/frontend/mpigauge',BASE_BINDIR='$1',NEW_BINDIR='$2',REPEAT=2,OUTDIR='$work/regr',FAIL_ON_REGRESSION=0,RUN_ARGS='--exit-grace 5',BENCH_ARGS='-m 1:64 -i 20' \
                  '$top/examples/slurm/regression-two-builds.sbatch' >/dev/null &&
                grep -q '^| latency | 64 | us |' '$work/regr/compare.md' ||
                { cat '$work/regr.out' >&2; exit 1; }"

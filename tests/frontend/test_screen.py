@@ -241,3 +241,68 @@ class LinkShare(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+FAKE_LAUNCHER = """#!/bin/sh
+# a launcher that writes the screen of $MG_FAKE_SCREEN to the program's -o
+# as the program does (a temporary renamed into place), then behaves as
+# $MG_FAKE_END says: exit, or hang (MPI_Finalize that never returns)
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+if [ -n "$MG_FAKE_SCREEN" ]; then
+    cp "$MG_FAKE_SCREEN" "$out.tmp" && mv "$out.tmp" "$out"
+fi
+[ "$MG_FAKE_END" = exit ] && exit 0
+exec sleep 300
+"""
+
+
+class ScreenRun(unittest.TestCase):
+    """`screen run` through a fake launcher: a launch that hangs after its
+    screen is whole is stopped --exit-grace later and reported; one that
+    writes nothing is stopped at --timeout with one error."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        d = self.tmp.name
+        self.launcher = os.path.join(d, "launch.sh")
+        prog = os.path.join(d, "mpigauge_screen")
+        for p, text in ((self.launcher, FAKE_LAUNCHER), (prog, "#!/bin/sh\nexit 1\n")):
+            with open(p, "w") as f:
+                f.write(text)
+            os.chmod(p, 0o755)
+        self.out = os.path.join(d, "s.jsonl")
+        self.env = dict(os.environ)
+        self.addCleanup(os.environ.clear)
+        self.addCleanup(os.environ.update, self.env)
+
+    def run_screen(self, screen, end, *extra):
+        os.environ["MG_FAKE_SCREEN"], os.environ["MG_FAKE_END"] = screen, end
+        return h.cli("screen", "run", "--launcher", "sh " + self.launcher, "--mpi", "openmpi",
+                     "--bindir", self.tmp.name, "-o", self.out, *extra)
+
+    def test_a_launch_that_hangs_after_its_screen_is_stopped_and_reported(self):
+        import time
+        t0 = time.time()
+        rc, out, err = self.run_screen(NODE, "hang", "--exit-grace", "0.5", "--timeout", "60")
+        self.assertEqual(rc, 3, err)
+        self.assertLess(time.time() - t0, 30)
+        self.assertIn("slow node  nodeD", out)
+        self.assertIn("had not ended 0.5 s later: stopped", err)
+
+    def test_a_launch_that_ends_is_reported_without_a_note(self):
+        rc, out, err = self.run_screen(HEALTHY, "exit")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("nothing found", out)
+        self.assertEqual(err, "")
+
+    def test_a_launch_that_writes_nothing_is_stopped_at_the_timeout(self):
+        rc, _, err = self.run_screen("", "hang", "--timeout", "0.5")
+        self.assertEqual(rc, 1)
+        self.assertEqual(err.strip().splitlines(), [
+            "mpigauge screen: error: the launch took more than 0.5 s (--timeout; the program's "
+            "--time-budget bounds the screen)"])
+        self.assertFalse(os.path.exists(self.out))
+        rc, _, err = self.run_screen("", "hang", "--exit-grace", "0")
+        self.assertEqual(rc, 2)
+        self.assertIn("--exit-grace 0: give seconds above 0", err)

@@ -252,3 +252,42 @@ def run_group(specs, exit_grace=EXIT_GRACE, on_end=None):
 def run_launch(argv, env, timeout, nranks, exit_grace=EXIT_GRACE):
     """Run one launch; returns dict with status, records, timing."""
     return run_group([(argv, env, timeout, nranks)], exit_grace)[0]
+
+
+def _stamp(path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def run_until_written(argv, env, timeout, path, exit_grace=EXIT_GRACE):
+    """Run one launch whose results go to the file `path`, which its program
+    writes whole and renames into place at the end (util/mg_outfile.h); its
+    standard error is the caller's. A launch past its timeout, or still
+    running exit_grace seconds after the file appeared (the hang in
+    MPI_Finalize above), is stopped. Returns (exit status, ended): ended is
+    None (it exited), "timeout", or "hung" (the file is complete)."""
+    before = _stamp(path)
+    proc = subprocess.Popen(_pdeathsig_prefix() + list(argv), stdout=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    t0, written, ended = time.time(), None, None
+    try:
+        while proc.poll() is None:
+            now = time.time()
+            if written is None and _stamp(path) not in (None, before):
+                written = now
+            if written is not None and now - written >= exit_grace:
+                ended = "hung"
+            elif now - t0 >= timeout:
+                ended = "hung" if written is not None else "timeout"
+            else:
+                time.sleep(0.1)
+                continue
+            _kill_group(proc, 10.0, collect=False)
+            break
+    except (Interrupted, KeyboardInterrupt):
+        _kill_group(proc, 5.0, collect=False)
+        raise
+    return proc.returncode, ended

@@ -6,10 +6,10 @@ picture (--picture) and in JSON (--matrix). Exit status as the program's:
 0 nothing found, 3 something named, 4 inconclusive."""
 import json
 import os
-import subprocess
 import sys
 
 from ..core.common import EXIT_FAIL, UsageError, check_output_path, write_text_atomic
+from ..launch.launch import EXIT_GRACE, run_until_written
 from ..launch.launcher import launch_env, launcher_argv
 from ..verdict.options import check_seconds
 from ..launch.programs import detect_mpi, find_program, program_dirs
@@ -57,6 +57,7 @@ def run(a):
         # Open MPI's -n 0 would run on every slot
         raise UsageError(f"run: -n {a.nranks}: a screen needs 2 or more ranks")
     check_seconds("--timeout", a.timeout)
+    check_seconds("--exit-grace", a.exit_grace)
     check_output_path(a.output)
     if os.path.exists(a.output) and not a.force:
         raise UsageError(f"-o {a.output}: exists (--force replaces it)")
@@ -66,17 +67,20 @@ def run(a):
     flavour = a.mpi or detect_mpi(prog)
     argv = launcher_argv(a.launcher, flavour, a.nranks) + [prog, "--format", "json", "-o",
                                                            a.output] + list(a.args)
-    try:
-        p = subprocess.run(argv, env=launch_env(flavour), timeout=a.timeout,
-                           stdout=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
+    rc, ended = run_until_written(argv, launch_env(flavour), a.timeout, a.output, a.exit_grace)
+    if ended == "timeout":
         print(f"mpigauge screen: error: the launch took more than {a.timeout:g} s "
               "(--timeout; the program's --time-budget bounds the screen)", file=sys.stderr)
         return EXIT_FAIL
-    if p.returncode not in (0, EXIT_FOUND, EXIT_UNCLEAR) or not os.path.exists(a.output):
-        print(f"mpigauge screen: error: the launch ended with exit {p.returncode}: "
+    if ended == "hung":
+        # its screen is whole (renamed into place at the program's end)
+        print(f"mpigauge screen: the launch wrote its screen and had not ended "
+              f"{a.exit_grace:g} s later: stopped (a hang in MPI_Finalize, as MPICH 4.0.2 "
+              "with UCX does, openucx/ucx#8738; --exit-grace)", file=sys.stderr)
+    elif rc not in (0, EXIT_FOUND, EXIT_UNCLEAR) or not os.path.exists(a.output):
+        print(f"mpigauge screen: error: the launch ended with exit {rc}: "
               + " ".join(argv), file=sys.stderr)
-        return p.returncode or EXIT_FAIL
+        return rc or EXIT_FAIL
     return report(a, a.output)
 
 
@@ -109,6 +113,9 @@ def add_parser(sub):
                    "(default: from the program's libraries)")
     g.add_argument("--bindir", help="run: the build folder")
     g.add_argument("--timeout", type=float, default=3600, help="run: seconds (default 3600)")
+    g.add_argument("--exit-grace", type=float, default=EXIT_GRACE, metavar="SECONDS",
+                   help="run: a launch still running this long after its screen was written "
+                   f"is stopped and its screen reported (default {EXIT_GRACE:g})")
     g.add_argument("-o", "--output", help="run: the screen's JSON Lines")
     g.add_argument("--force", action="store_true", help="run: replace -o's file")
     g.add_argument("--picture", metavar="FILE.svg", help="the pair matrix as an SVG picture")
