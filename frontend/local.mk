@@ -49,8 +49,8 @@ mgpy_measuredir = $(pkgpythondir)/measure
 mgpy_measure_PYTHON = \
 	frontend/mpigauge/measure/__init__.py frontend/mpigauge/measure/configs.py \
 	frontend/mpigauge/measure/run_cli.py frontend/mpigauge/measure/runner.py \
-	frontend/mpigauge/measure/runrequest.py frontend/mpigauge/measure/selftest.py \
-	frontend/mpigauge/measure/selftest_cli.py
+	frontend/mpigauge/measure/runrequest.py frontend/mpigauge/measure/sbatch.py \
+	frontend/mpigauge/measure/selftest.py frontend/mpigauge/measure/selftest_cli.py
 mgpy_appsdir = $(pkgpythondir)/apps
 mgpy_apps_PYTHON = \
 	frontend/mpigauge/apps/__init__.py frontend/mpigauge/apps/app.py \
@@ -124,7 +124,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/run_unit_tests.sh \
 	tests/frontend/test_stats.py tests/frontend/test_verdict.py \
 	tests/frontend/test_suite.py tests/frontend/test_tables.py \
-	tests/frontend/test_runner.py tests/frontend/test_sequential.py tests/frontend/fakerun.py tests/frontend/test_runrequest.py tests/frontend/helpers.py \
+	tests/frontend/test_runner.py tests/frontend/test_sbatch.py tests/frontend/test_sequential.py tests/frontend/fakerun.py tests/frontend/test_runrequest.py tests/frontend/helpers.py \
 	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
 	tests/frontend/test_history.py tests/frontend/test_mpilib.py tests/frontend/test_tuning.py \

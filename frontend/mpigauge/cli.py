@@ -125,6 +125,7 @@ def main(argv=None):
         extra = argv[argv.index("--") + 1:]
         argv = argv[:argv.index("--")]
     a = parser.parse_args(argv)
+    a.argv = argv   # the words as given (run --sbatch writes them into a job script)
     if extra is not None:
         a.args = extra
     if a.osu_dir:

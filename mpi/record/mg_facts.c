@@ -96,7 +96,63 @@ static void links_free(void *state)
 static const mg_fact_contributor links = {"links",       MG_FACT_PLACEMENT, sizeof(mg_fact_links),
                                           links_collect, links_write,       links_free};
 
-const mg_fact_contributor *const mg_fact_contributors[] = {&links, &cpu_model, &kernel, NULL};
+/* allocation: rank 0's Slurm job variables (the launch's rank 0 runs in the
+ * job step; its own step and the job's nodes, partition, array index). */
+const char *const mg_fact_allocation_vars[MG_ALLOC_VARS][2] = {
+    {"job_id", "SLURM_JOB_ID"},
+    {"array_job_id", "SLURM_ARRAY_JOB_ID"},
+    {"array_task_id", "SLURM_ARRAY_TASK_ID"},
+    {"step_id", "SLURM_STEP_ID"},
+    {"nodelist", "SLURM_JOB_NODELIST"},
+    {"num_nodes", "SLURM_JOB_NUM_NODES"},
+    {"partition", "SLURM_JOB_PARTITION"},
+    {"constraint", "SLURM_JOB_CONSTRAINTS"},
+    {"cluster", "SLURM_CLUSTER_NAME"},
+};
+
+static void allocation_collect(void *state, const mg_fact_world *w)
+{
+    mg_fact_allocation *s = state;
+    if (w->rank != 0)
+        return;
+    for (int i = 0; i < MG_ALLOC_VARS; ++i) {
+        const char *v = getenv(mg_fact_allocation_vars[i][1]);
+        if (v == NULL || v[0] == '\0')
+            continue;
+        if ((s->value[i] = strndup(v, MG_ALLOC_VALUE_MAX)) == NULL)
+            w->die("out of memory for the run's allocation");
+    }
+}
+
+static void allocation_write(mg_json *j, const void *state, int nranks)
+{
+    const mg_fact_allocation *s = state;
+    (void)nranks;
+    if (s->value[0] == NULL) /* no job: no allocation */
+        return;
+    mg_json_object_begin(j, "allocation");
+    mg_json_string(j, "scheduler", "slurm");
+    for (int i = 0; i < MG_ALLOC_VARS; ++i)
+        if (s->value[i])
+            mg_json_string(j, mg_fact_allocation_vars[i][0], s->value[i]);
+    mg_json_object_end(j);
+}
+
+static void allocation_free(void *state)
+{
+    mg_fact_allocation *s = state;
+    for (int i = 0; i < MG_ALLOC_VARS; ++i) {
+        free(s->value[i]);
+        s->value[i] = NULL;
+    }
+}
+
+static const mg_fact_contributor allocation = {
+    "allocation",       MG_FACT_PLACEMENT, sizeof(mg_fact_allocation),
+    allocation_collect, allocation_write,  allocation_free};
+
+const mg_fact_contributor *const mg_fact_contributors[] = {&links, &allocation, &cpu_model, &kernel,
+                                                           NULL};
 
 _Static_assert(sizeof mg_fact_contributors / sizeof mg_fact_contributors[0] <= MG_FACTS_MAX + 1,
                "more fact contributors than mg_facts has room for (MG_FACTS_MAX)");

@@ -69,6 +69,18 @@ typedef struct {
     mg_link *link; /* rank 0: every rank's link (device "" or gbps 0: unknown) */
 } mg_fact_links;
 
+/* allocation: the batch allocation the run is part of, from rank 0's job
+ * environment (Slurm's SLURM_JOB_ID, ...): what tells launches of one
+ * allocation from another's (doc/slurm.md). Each member's name and its
+ * variable are in mg_fact_allocation_vars; a value not set is NULL, and
+ * without a job id nothing is written. */
+enum { MG_ALLOC_VARS = 9, MG_ALLOC_VALUE_MAX = 4096 };
+typedef struct {
+    char *value[MG_ALLOC_VARS]; /* rank 0: owned copies (NULL: not set) */
+} mg_fact_allocation;
+/* {the member of "allocation", the environment variable} */
+extern const char *const mg_fact_allocation_vars[MG_ALLOC_VARS][2];
+
 /* Every rank, collective over w: every contributor's collect. */
 void mg_facts_collect(mg_facts *f, const mg_fact_world *w);
 /* The state of the contributor named name (allocated, zeroed, when absent),

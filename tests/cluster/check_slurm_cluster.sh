@@ -10,6 +10,7 @@
 # two-node allocation runs the two builds interleaved, compared paired by
 # round. Tears everything down (also on failure or interruption). TAP output;
 # exit 0 when all pass, 1 on a failure, 77 when it cannot run here.
+# Every run record names its allocation (job, step, nodes, partition).
 #   tests/cluster/check_slurm_cluster.sh OPENMPI_BUILD [MPICH_BUILD]
 # Environment: MG_SLURM_CLUSTER_KEEP=1 keeps the work folder.
 set -u
@@ -48,7 +49,7 @@ TAP_DIR=$work TAP_ERR_LINES=25
 . "$here/../tap.sh"
 both=0
 [ $# -ge 2 ] && both=1
-echo "1..$((3 + 5 * $# + 2 * both))"
+echo "1..$((3 + 5 * $# + 3 * both))"
 
 check "emulated two-node cluster $MG_CLUSTER up" "$H" up --rails 2 --rate none
 check "two-node Slurm: slurmctld on the head, slurmd in nodeA and nodeB, srun -N 2 reaches both" \
@@ -76,6 +77,10 @@ for r in runs:
     assert r["nnodes"] == 2 and sorted(r["hosts"]) == ["nodeA", "nodeB"], (r["nnodes"], r["hosts"])
     for p in r.get("pairs", []):
         assert p["same_node"] is False, p
+    # the allocation, from rank 0's job environment
+    a = r.get("allocation") or {}
+    assert a.get("scheduler") == "slurm" and a.get("job_id") and a.get("partition") == "debug" \
+        and a.get("num_nodes") == "2" and a.get("nodelist") in ("nodeA,nodeB", "node[A-B]"), a
 res = [r for r in recs if r["type"] == "result"]
 assert res and all(r.get("validation", "passed") == "passed" for r in res)
 print(f"{len(runs)} launches on nodeA and nodeB")
@@ -144,6 +149,11 @@ launch = [r for r in recs if r["type"] == "launch"]
 plugins = {l["config"]: [w for w in l["command"] if w.startswith("--mpi=")] for l in launch}
 assert plugins == {"ompi": ["--mpi=pmix"], "mpich": ["--mpi=pmi2"]}, plugins
 assert recs[0]["type"] == "session" and recs[0].get("slurm_job_id"), recs[0]
+# one allocation, a job step per launch
+job = recs[0]["allocation"]["job_id"]
+runs = [r for r in recs if r["type"] == "run"]
+assert {r["allocation"]["job_id"] for r in runs} == {job}, [r["allocation"] for r in runs]
+assert len({r["allocation"]["step_id"] for r in runs}) == len(runs), [r["allocation"] for r in runs]
 cmp = [json.loads(l) for l in open(sys.argv[2])]
 assert cmp[0]["method"] == "paired", cmp[0]
 series = [r for r in cmp if r["type"] == "series"]
@@ -152,6 +162,25 @@ PY
     }
     check "mpigauge run in a two-node allocation: the builds interleaved over 3 rounds, every launch on both nodes, compared paired" \
         interleaved "$1" "$2"
+    allocations() {
+        bash "$here/slurm_cluster.sh" revive "$work/slurm" >/dev/null 2>&1
+        timeout 600 "$1/frontend/mpigauge" run --suite quick --timeout 120 --exit-grace 5 \
+            --allocations 2 --sbatch-option=--nodes=2 --sbatch-option=--ntasks-per-node=1 \
+            --sbatch-option=--exclusive --bindir "$1" -o "$work/alloc.jsonl" -- -m 1:64 -i 20 &&
+            python3 - "$work/alloc.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+sessions = [r["allocation"] for r in recs if r["type"] == "session"]
+runs = [r for r in recs if r["type"] == "run"]
+assert [s["array_task_id"] for s in sessions] == ["1", "2"], sessions
+assert len({s["job_id"] for s in sessions}) == 2 and len({s["array_job_id"] for s in sessions}) == 1
+jobs = {s["job_id"] for s in sessions}
+assert len(runs) == 6 and all(r["allocation"]["job_id"] in jobs and r["nnodes"] == 2 for r in runs), \
+    [(r["allocation"], r["nnodes"]) for r in runs]
+PY
+    }
+    check "mpigauge run --allocations 2: a job array of two allocations on both nodes, each run record naming its own, joined" \
+        allocations "$1"
 fi
 [ "$failed" -eq 0 ]
 exit $?

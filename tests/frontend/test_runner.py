@@ -403,6 +403,23 @@ class TestLaunchers(unittest.TestCase):
         self.assertEqual(mg.launcher_argv("srun --mpi=pmix", "mpich", 2),
                          ["srun", "--mpi=pmix", "-n", "2"])
 
+    def test_allocation_record(self):
+        """The Slurm job variables that are set, under their members; none
+        outside a job. The run record (mpi/record/mg_facts.c) lists the same
+        variables under the same members."""
+        import re
+        from mpigauge.launch import launcher as lr
+        self.assertIsNone(lr.allocation_record({"SLURM_JOB_NODELIST": "n1"}))
+        env = {"SLURM_JOB_ID": "12", "SLURM_ARRAY_TASK_ID": "3", "SLURM_JOB_NODELIST": "n[1-2]",
+               "SLURM_JOB_PARTITION": "", "PATH": "/bin"}
+        self.assertEqual(lr.allocation_record(env), {"scheduler": "slurm", "job_id": "12",
+                                                     "array_task_id": "3", "nodelist": "n[1-2]"})
+        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "mpi",
+                           "record", "mg_facts.c")
+        with open(src, encoding="utf-8") as f:
+            table = re.findall(r'\{"(\w+)", "(SLURM_\w+)"\}', f.read())
+        self.assertEqual(tuple(table), lr.ALLOCATION_VARS)
+
     def test_detect_mpi_unknown_file(self):
         self.assertIsNone(mg.detect_mpi("/bin/sh"))
 

@@ -48,10 +48,15 @@ cfg=$top/contrib/reframe/config/mpigauge_config.py
 checks=$top/contrib/reframe/mpigauge_checks.py
 
 # rfm_run NAME SYSTEM [reframe options...]: run, then the report in $work/NAME.json
+# (a TAP comment says how long it took)
 rfm_run() {
     name=$1 sys=$2; shift 2
+    t0=$(date +%s)
     (cd "$work" && TMPDIR=$work "$rfm" -C "$cfg" --system "$sys" -c "$checks" --prefix "$work/$name" \
         --report-file "$work/$name.json" --exec-policy serial -r "$@") >"$work/$name.log" 2>&1
+    rfm_rc=$?
+    echo "# reframe $name: $(($(date +%s) - t0)) s"
+    return $rfm_rc
 }
 # report NAME PASSED FAILED [phase]: the report's counts (and the failing phase)
 report() {
@@ -94,9 +99,11 @@ check "the shipped references (contrib/reframe/references/this-machine.json) pas
 # in the build's programming environment (`-S` as a user of the stock check
 # sets: systems, environments, the collectives' task count).
 osu_stock() { # label build environ checks-file check-name
+    t0=$(date +%s)
     (cd "$work" && PATH="$2/osu:$PATH" TMPDIR=$work "$rfm" -C "$cfg" --system local -c "$4" \
         --prefix "$work/$1" --report-file "$work/$1.json" --exec-policy serial -n "$5" \
         -S valid_systems=local -S "valid_prog_environs=$3" -S num_tasks=2 -r) >"$work/$1.log" 2>&1
+    echo "# reframe $1: $(($(date +%s) - t0)) s"
 }
 osu_stock osu-openmpi "$ompi" openmpi "$here/osu_stock_check.py" osu_stock_run
 osu_stock osu-mpich "$mpich" mpich "$here/osu_stock_check.py" osu_stock_run

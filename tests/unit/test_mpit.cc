@@ -112,6 +112,12 @@ TEST(ServedBy, MpichMpirCvarOnlyWhereThePosixModuleCannotServeFirst)
 /* The run record's facts (mpi/record/mg_facts.h) written from made-up
  * states: each in its part, in the contributors' order; an unknown link as
  * null; a fact without state, or with nothing known, not written. */
+static void fake_die(const char *msg)
+{
+    ADD_FAILURE() << msg;
+    abort();
+}
+
 static std::string facts_json(const mg_facts *f)
 {
     char *text = nullptr;
@@ -153,6 +159,50 @@ TEST(Facts, EachContributorWritesItsPartFromItsState)
         EXPECT_EQ(s, nullptr);
 }
 
+/* The allocation: rank 0's Slurm job variables, each under its member, the
+ * unset ones left out; outside a job (no SLURM_JOB_ID) nothing; another
+ * rank reads nothing. */
+static const mg_fact_contributor *contributor(const char *name)
+{
+    for (int i = 0; mg_fact_contributors[i]; ++i)
+        if (strcmp(mg_fact_contributors[i]->name, name) == 0)
+            return mg_fact_contributors[i];
+    return nullptr;
+}
+
+TEST(Facts, AllocationIsRankZerosSlurmJob)
+{
+    const mg_fact_contributor *c = contributor("allocation");
+    ASSERT_NE(c, nullptr);
+    for (const auto &v : mg_fact_allocation_vars)
+        unsetenv(v[1]);
+    setenv("SLURM_JOB_ID", "4711", 1);
+    setenv("SLURM_JOB_NODELIST", "node[01-02]", 1);
+    setenv("SLURM_JOB_PARTITION", "debug", 1);
+    setenv("SLURM_ARRAY_TASK_ID", "", 1); /* empty: not set */
+    mg_fact_world w0 = {0, 2, nullptr, fake_die, nullptr};
+    mg_fact_world w1 = {1, 2, nullptr, fake_die, nullptr};
+    mg_facts f = {};
+    f.nranks = 2;
+    auto *mine = static_cast<mg_fact_allocation *>(mg_facts_state(&f, "allocation"));
+    c->collect(mine, &w0);
+    EXPECT_EQ(facts_json(&f), "{\"allocation\":{\"scheduler\":\"slurm\",\"job_id\":\"4711\","
+                              "\"nodelist\":\"node[01-02]\",\"partition\":\"debug\"},"
+                              "\"between\":\"parts\"}");
+    mg_fact_allocation other = {};
+    c->collect(&other, &w1);
+    for (char *v : other.value)
+        EXPECT_EQ(v, nullptr);
+    mg_facts_free(&f);
+    unsetenv("SLURM_JOB_ID");
+    mine = static_cast<mg_fact_allocation *>(mg_facts_state(&f, "allocation"));
+    c->collect(mine, &w0); /* a node list but no job: not an allocation */
+    EXPECT_EQ(facts_json(&f), "{\"between\":\"parts\"}");
+    mg_facts_free(&f);
+    for (const auto &v : mg_fact_allocation_vars)
+        unsetenv(v[1]);
+}
+
 /* A world of 2 ranks seen from rank 1: the collect step makes the links'
  * one collective call (each rank's mg_link), and keeps nothing to write. */
 static int fake_allgathers;
@@ -162,11 +212,6 @@ static void fake_allgather(const mg_fact_world *w, const void *mine, size_t byte
     EXPECT_EQ(bytes, sizeof(mg_link));
     for (int r = 0; r < w->nranks; ++r)
         memcpy(static_cast<char *>(all) + r * bytes, mine, bytes);
-}
-static void fake_die(const char *msg)
-{
-    ADD_FAILURE() << msg;
-    abort();
 }
 
 TEST(Facts, CollectIsOneCollectiveCallAndRankZeroKeepsTheFacts)

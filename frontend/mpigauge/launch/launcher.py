@@ -13,6 +13,27 @@ def in_slurm_allocation():
     return bool(os.environ.get("SLURM_JOB_ID")) and shutil.which("srun") is not None
 
 
+# The allocation's Slurm job variables, each under its member: the run
+# records' "allocation" (mpi/record/mg_facts.c lists the same) and the
+# session record's.
+ALLOCATION_VARS = (("job_id", "SLURM_JOB_ID"), ("array_job_id", "SLURM_ARRAY_JOB_ID"),
+                   ("array_task_id", "SLURM_ARRAY_TASK_ID"), ("step_id", "SLURM_STEP_ID"),
+                   ("nodelist", "SLURM_JOB_NODELIST"), ("num_nodes", "SLURM_JOB_NUM_NODES"),
+                   ("partition", "SLURM_JOB_PARTITION"), ("constraint", "SLURM_JOB_CONSTRAINTS"),
+                   ("cluster", "SLURM_CLUSTER_NAME"))
+
+
+def allocation_record(env=None):
+    """The batch allocation the front-end runs in ({"scheduler": "slurm",
+    "job_id": ..., the variables that are set}), or None outside a job."""
+    env = os.environ if env is None else env
+    if not env.get("SLURM_JOB_ID"):
+        return None
+    rec = {"scheduler": "slurm"}
+    rec.update((k, env[v]) for k, v in ALLOCATION_VARS if env.get(v))
+    return rec
+
+
 def _first_on_path(names):
     for n in names:
         if shutil.which(n):

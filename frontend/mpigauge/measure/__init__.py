@@ -5,6 +5,7 @@
   runner         the interleaved run loop
   runrequest     the typed run request other commands hand the runner
   run_cli        `mpigauge run`
+  sbatch         `run --sbatch`, `--allocations`: the run as a Slurm job (array)
   selftest       the instrument's own error rates
   selftest_cli   `mpigauge selftest`
 """

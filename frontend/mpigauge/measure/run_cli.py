@@ -62,15 +62,29 @@ def add_parser(sub):
     r.add_argument("--exit-grace", type=float, default=30.0, metavar="SECONDS",
                    help="stop a launch this long after its last record when it has not exited "
                    "(a hang in MPI_Finalize); its results are kept (default 30)")
+    r.add_argument("--allocations", type=int, metavar="K",
+                   help="run the suite in K Slurm allocations: a job array, submitted with "
+                   "sbatch --wait, task i into OUT.i.jsonl, then joined into -o (doc/slurm.md)")
+    r.add_argument("--sbatch", metavar="FILE",
+                   help="write this run as a Slurm job script (with --allocations K, a job "
+                   "array) and stop")
+    r.add_argument("--sbatch-option", action="append", metavar="OPT",
+                   help="--sbatch, --allocations: an #SBATCH line (repeatable; "
+                   "--sbatch-option=--nodes=2)")
     r.add_argument("--dry-run", action="store_true", help="print the launch commands and stop")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     r.add_argument("args", nargs=argparse.REMAINDER, help="-- ARGS for every benchmark")
     r.set_defaults(func=with_threshold(cmd_run))
 
 
+def parse_run(words):
+    """`mpigauge run WORDS` parsed as its command line is."""
+    p = argparse.ArgumentParser(prog="mpigauge run")
+    add_parser(p.add_subparsers(dest="command"))
+    return p.parse_args(["run"] + list(words))
+
+
 def run_defaults():
     """`mpigauge run`'s options as its parser leaves them when none is
     given (runrequest.run fills in a request's)."""
-    p = argparse.ArgumentParser(prog="mpigauge run")
-    add_parser(p.add_subparsers(dest="command"))
-    return p.parse_args(["run"])
+    return parse_run([])

@@ -21,6 +21,7 @@ from ..launch import programs as pg
 from ..launch import mpilib
 from ..core.common import (EXIT_FAIL, EXIT_INTERRUPTED, EXIT_OK, OutputError, UsageError,
                            check_link_followable, now_utc, redact_argv, version)
+from . import sbatch
 from .configs import Config, check_unique, load_config_file, mpi_libraries_in, parse_config_arg
 from ..verdict.sequential import look, planned_looks
 from ..launch import progress
@@ -178,6 +179,9 @@ def cmd_run(a):
     if rounds * len(entries) * len(configs) > MAX_SCHEDULE:
         raise UsageError(f"{rounds} rounds of {len(entries)} lines x {len(configs)} "
                          f"configurations is more than {MAX_SCHEDULE} launches")
+    if getattr(a, "sbatch", None) or getattr(a, "allocations", None) is not None:
+        from .run_cli import parse_run
+        return sbatch.cmd(a, entries, parse_run)
     items, missing = plan(entries, configs, a, launcher, extra)
     if a.dry_run:
         for e, c in missing:
@@ -210,7 +214,8 @@ def cmd_run(a):
                 "nranks": a.nranks, "repeat": rounds, "rounds": rounds,
                 "mpi": sorted({it.flavour or "unknown" for it in items.values()}),
                 "extra_args": redact_argv(extra), "command_line": redact_argv(sys.argv),
-                "slurm_job_id": os.environ.get("SLURM_JOB_ID"), "seed": seed,
+                "slurm_job_id": os.environ.get("SLURM_JOB_ID"),
+                "allocation": lr.allocation_record(), "seed": seed,
                 "interleave": a.interleave if labels[0] is not None else None,
                 "turn_slice_s": a.turn_slice if labels[0] is not None and
                 a.interleave == "turns" else None,
