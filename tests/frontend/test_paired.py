@@ -178,6 +178,33 @@ class TestLevels(unittest.TestCase):
         self.assertEqual((est,) + got[1], mg.hodges_lehmann(big, 0.90))
 
 
+class TestPairsWithinASession(unittest.TestCase):
+    """A file of several sessions (--append, or the K allocations that
+    `run --allocations` joins) numbers its rounds from 1 in each: a launch
+    is paired with the other configuration's launch of its own session and
+    round, never with another session's."""
+
+    def test_rounds_of_two_sessions_are_not_mixed(self):
+        from mpigauge.data.results import Launch
+        from mpigauge.verdict.verdicts import _paired
+
+        def items(config, value):
+            out = []
+            for sid in ("s1", "s2"):
+                for rnd in (1, 2):
+                    la = Launch({"type": "run"}, f"{sid}-{config}-{rnd}")
+                    la.meta = {"session_id": sid, "round": rnd, "config": config}
+                    out.append((la, {"median": value(sid, rnd)}))
+            return out
+        base = items("a", lambda sid, rnd: 1.0)
+        new = items("b", lambda sid, rnd: 2.0 if sid == "s2" else 1.0)
+        pairs = _paired(base, new)
+        self.assertEqual([(b[0].launch_id, n[0].launch_id) for b, n in pairs],
+                         [("s1-a-1", "s1-b-1"), ("s1-a-2", "s1-b-2"),
+                          ("s2-a-1", "s2-b-1"), ("s2-a-2", "s2-b-2")])
+        self.assertEqual([n[1]["median"] / b[1]["median"] for b, n in pairs], [1, 1, 2, 2])
+
+
 class TestManyLaunches(unittest.TestCase):
     """1,000 launches a side: normal approximations, no overflow (how long
     it takes is bench/frontend_scale.py's, not a unit test's)."""

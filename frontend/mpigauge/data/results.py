@@ -48,6 +48,17 @@ class Launch:
         return self.meta.get("round", self.run.get("round"))
 
     @property
+    def pair_key(self):
+        """What pairs it with the other configurations' launches: its session
+        and round (a file of several sessions, --append or the allocations
+        of `run --allocations`, repeats the round numbers); None without a
+        round."""
+        rnd, sid = self.round, self.meta.get("session_id")
+        if rnd is None or isinstance(rnd, (list, dict)):
+            return None
+        return (sid if isinstance(sid, str) else None, rnd)
+
+    @property
     def source(self):
         return self.meta.get("source") or ""
 

@@ -180,9 +180,9 @@ def decide(row, threshold, alpha):
 
 
 def _paired(bitems, nitems):
-    """Pairs (base item, new item) of the same round."""
-    nb = {la.round: (la, r) for la, r in nitems if la.round is not None}
-    return [(b, nb[b[0].round]) for b in bitems if b[0].round is not None and b[0].round in nb]
+    """Pairs (base item, new item) of the same round of one session."""
+    nb = {la.pair_key: (la, r) for la, r in nitems if la.pair_key is not None}
+    return [(b, nb[b[0].pair_key]) for b in bitems if b[0].pair_key in nb]
 
 
 def rounds_needed_for(d, alpha, threshold):
