@@ -10,7 +10,8 @@ pkgpython_PYTHON = \
 mgpy_coredir = $(pkgpythondir)/core
 mgpy_core_PYTHON = \
 	frontend/mpigauge/core/__init__.py frontend/mpigauge/core/common.py \
-	frontend/mpigauge/core/schema.py frontend/mpigauge/core/stats.py
+	frontend/mpigauge/core/schema.py frontend/mpigauge/core/stats.py \
+	frontend/mpigauge/core/tdist.py
 mgpy_datadir = $(pkgpythondir)/data
 mgpy_data_PYTHON = \
 	frontend/mpigauge/data/__init__.py frontend/mpigauge/data/cvars.py \
@@ -27,7 +28,8 @@ mgpy_launch_PYTHON = \
 	frontend/mpigauge/launch/steps.py frontend/mpigauge/launch/suite.py
 mgpy_verdictdir = $(pkgpythondir)/verdict
 mgpy_verdict_PYTHON = \
-	frontend/mpigauge/verdict/__init__.py frontend/mpigauge/verdict/compare.py \
+	frontend/mpigauge/verdict/__init__.py frontend/mpigauge/verdict/allocations.py \
+	frontend/mpigauge/verdict/compare.py \
 	frontend/mpigauge/verdict/options.py frontend/mpigauge/verdict/sequential.py \
 	frontend/mpigauge/verdict/tuning.py frontend/mpigauge/verdict/verdicts.py
 mgpy_modeldir = $(pkgpythondir)/model
@@ -124,7 +126,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/run_unit_tests.sh \
 	tests/frontend/test_stats.py tests/frontend/test_verdict.py \
 	tests/frontend/test_suite.py tests/frontend/test_tables.py \
-	tests/frontend/test_runner.py tests/frontend/test_sbatch.py tests/frontend/test_sequential.py tests/frontend/fakerun.py tests/frontend/test_runrequest.py tests/frontend/helpers.py \
+	tests/frontend/test_runner.py tests/frontend/test_sbatch.py tests/frontend/test_allocations.py tests/frontend/test_sequential.py tests/frontend/fakerun.py tests/frontend/test_runrequest.py tests/frontend/helpers.py \
 	tests/frontend/test_paired.py tests/frontend/test_configs.py tests/frontend/test_safety.py \
 	tests/frontend/test_interleaved.py tests/frontend/golden/compare.jsonl \
 	tests/frontend/test_history.py tests/frontend/test_mpilib.py tests/frontend/test_tuning.py \

@@ -186,7 +186,7 @@ class TestPairsWithinASession(unittest.TestCase):
 
     def test_rounds_of_two_sessions_are_not_mixed(self):
         from mpigauge.data.results import Launch
-        from mpigauge.verdict.verdicts import _paired
+        from mpigauge.verdict.verdicts import paired_items
 
         def items(config, value):
             out = []
@@ -198,7 +198,7 @@ class TestPairsWithinASession(unittest.TestCase):
             return out
         base = items("a", lambda sid, rnd: 1.0)
         new = items("b", lambda sid, rnd: 2.0 if sid == "s2" else 1.0)
-        pairs = _paired(base, new)
+        pairs = paired_items(base, new)
         self.assertEqual([(b[0].launch_id, n[0].launch_id) for b, n in pairs],
                          [("s1-a-1", "s1-b-1"), ("s1-a-2", "s1-b-2"),
                           ("s2-a-1", "s2-b-1"), ("s2-a-2", "s2-b-2")])

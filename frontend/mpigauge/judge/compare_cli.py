@@ -37,7 +37,7 @@ def cmd_compare(a):
             warn(w)
     for new in sets[1:]:
         rows, ob, on = compare_sets(base, new, threshold, alpha, a.error_control,
-                                    covariate=a.covariate)
+                                    covariate=a.covariate, by_allocation=a.by_allocation)
         extra = list(means)
         if looks:
             extra.append(f"sequential run ({looks} planned looks): tested at alpha {alpha:.4g} "
@@ -49,6 +49,9 @@ def cmd_compare(a):
             warn(w)
         comparisons.append(c)
     lead = profile_lines(a, base, sets[1:], threshold)
+    if a.by_allocation:
+        from ..verdict.allocations import allocation_lines
+        lead += [allocation_lines(base, new, threshold) for new in sets[1:]]
     fmt = {"md": "markdown"}.get(a.format, a.format)
     if fmt is None:
         ext = os.path.splitext(a.output or "")[1].lower()
@@ -204,6 +207,10 @@ def add_parser(sub):
     c.add_argument("--profile", metavar="PROFILE",
                    help="lead with the MPI time this profile (mpigauge profile) predicts under "
                    "BASE and NEW, from the benchmarks it stands on (mpigauge profile suite)")
+    c.add_argument("--by-allocation", action="store_true",
+                   help="FILE LABEL LABEL: each session of the file is an allocation (run "
+                   "--allocations K): a verdict tests the spread between allocations, and an "
+                   "allocation worse than the others in most series is named (doc/slurm.md)")
     c.add_argument("--model", action="store_true",
                    help="also Hockney's parameters (alpha, bandwidth) per protocol regime of "
                    "each latency curve, NEW against BASE, each with its verdict (doc/models.md)")

@@ -94,6 +94,11 @@ def method_line(rows, base, new, threshold, alpha, control):
                 f"(imported): no test ran; each ratio is checked against the tolerance "
                 f"+-{threshold * 100:g}% (within or beyond tolerance)")
     ctl = {"bh": "Benjamini-Hochberg", "holm": "Holm", "none": "no"}[control]
+    if rows and all(r.test == "allocations-t" for r in rows):
+        return (f"ratio = {new.label} / {base.label}, the mean over allocations (sessions) of "
+                f"each one's median log ratio of launches paired by round; Student's t over the "
+                f"allocations, {ctl} adjustment over {len(rows)} series, alpha {alpha:g}, "
+                f"threshold {threshold * 100:g}%")
     if paired:
         return (f"ratio = {new.label} / {base.label}, Hodges-Lehmann estimate over launches "
                 f"paired by round; Wilcoxon signed-rank test, {ctl} adjustment over "

@@ -74,7 +74,8 @@ def add_parser(sub):
     r.add_argument("--dry-run", action="store_true", help="print the launch commands and stop")
     r.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     r.add_argument("args", nargs=argparse.REMAINDER, help="-- ARGS for every benchmark")
-    r.set_defaults(func=with_threshold(cmd_run))
+    # parse_run: --sbatch checks the words it writes into the job script
+    r.set_defaults(func=with_threshold(cmd_run), parse_run=parse_run)
 
 
 def parse_run(words):

@@ -180,8 +180,7 @@ def cmd_run(a):
         raise UsageError(f"{rounds} rounds of {len(entries)} lines x {len(configs)} "
                          f"configurations is more than {MAX_SCHEDULE} launches")
     if getattr(a, "sbatch", None) or getattr(a, "allocations", None) is not None:
-        from .run_cli import parse_run
-        return sbatch.cmd(a, entries, parse_run)
+        return sbatch.cmd(a, entries, a.parse_run)
     items, missing = plan(entries, configs, a, launcher, extra)
     if a.dry_run:
         for e, c in missing:

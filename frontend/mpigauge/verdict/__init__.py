@@ -3,6 +3,7 @@
 
   verdicts       one series' statistics and verdict (Row)
   compare        whole sides compared, series by series
+  allocations    the allocation as the unit (compare --by-allocation)
   sequential     the sequential design of --until-decided
   tuning         tuning files (the best configuration as the library's rules)
   options        the verdict options several commands share

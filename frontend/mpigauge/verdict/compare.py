@@ -21,6 +21,7 @@ from ..core.common import UsageError
 from ..data.hostcost import differences as host_differences
 from ..data.results import bench_label, needs_config_label
 from ..core.stats import adjust_pvalues, median
+from .allocations import allocation_row
 from .verdicts import DECIDED, DIFFERENCES, decide, paired_row, rounds_needed_for, unpaired_row
 
 
@@ -55,19 +56,25 @@ def _explanations(sides, row):
 
 
 def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None,
-                 covariate="none"):
+                 covariate="none", by_allocation=False):
     """Rows comparing new against base, plus lists of unmatched keys.
-    level: the CI level (default 1 - alpha)."""
+    level: the CI level (default 1 - alpha). by_allocation: each session of
+    the file is an allocation, the unit of the test (allocations.py)."""
     level = level or 1.0 - alpha
     sb, sn = base.series(), new.series()
     need = needs_config_label(list(sb) + list(sn))
     cb, cn = sentinel_context(base), sentinel_context(new)
     paired = base.interleaved() and new.interleaved() and base.path == new.path
+    if by_allocation and not paired:
+        raise UsageError("--by-allocation: configurations of one file (FILE LABEL LABEL), "
+                         "whose sessions are the allocations")
     rows = []
     for key, items in sb.items():
         if key not in sn:
             continue
-        if paired:
+        if by_allocation:
+            row = allocation_row(items, sn[key], alpha, level)
+        elif paired:
             row = paired_row(items, sn[key], alpha, threshold, level, covariate)
         else:
             row = unpaired_row(items, sn[key], alpha, threshold, level)

@@ -179,7 +179,7 @@ def decide(row, threshold, alpha):
     return row
 
 
-def _paired(bitems, nitems):
+def paired_items(bitems, nitems):
     """Pairs (base item, new item) of the same round of one session."""
     nb = {la.pair_key: (la, r) for la, r in nitems if la.pair_key is not None}
     return [(b, nb[b[0].pair_key]) for b in bitems if b[0].pair_key in nb]
@@ -218,7 +218,7 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none", same_l
     same_launch: each pair's two values come from one launch (the sides of
     a guideline), which shares the machine's state: every pair is kept (the
     regime match is for separate launches)."""
-    pairs = _paired(bitems, nitems)
+    pairs = paired_items(bitems, nitems)
     bv = [b[1]["median"] for b, _ in pairs]
     nv = [n[1]["median"] for _, n in pairs]
     if same_launch:
