@@ -166,7 +166,8 @@ PY
         bash "$here/slurm_cluster.sh" revive "$work/slurm" >/dev/null 2>&1
         timeout 600 "$1/frontend/mpigauge" run --suite quick --timeout 120 --exit-grace 5 \
             --allocations 2 --sbatch-option=--nodes=2 --sbatch-option=--ntasks-per-node=1 \
-            --sbatch-option=--exclusive --bindir "$1" -o "$work/alloc.jsonl" -- -m 1:64 -i 20 &&
+            --sbatch-option=--exclusive --sbatch-option=--constraint=emu --bindir "$1" \
+            -o "$work/alloc.jsonl" -- -m 1:64 -i 20 &&
             python3 - "$work/alloc.jsonl" <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
@@ -177,9 +178,12 @@ assert len({s["job_id"] for s in sessions}) == 2 and len({s["array_job_id"] for 
 jobs = {s["job_id"] for s in sessions}
 assert len(runs) == 6 and all(r["allocation"]["job_id"] in jobs and r["nnodes"] == 2 for r in runs), \
     [(r["allocation"], r["nnodes"]) for r in runs]
+# the constraint: Slurm 22.05 leaves SLURM_JOB_CONSTRAINTS out of the job's
+# environment; the session record has it from scontrol
+assert all(s.get("constraint") == "emu" for s in sessions), sessions
 PY
     }
-    check "mpigauge run --allocations 2: a job array of two allocations on both nodes, each run record naming its own, joined" \
+    check "mpigauge run --allocations 2 (--constraint=emu): a job array of two allocations on both nodes, each run record naming its own, joined" \
         allocations "$1"
 fi
 [ "$failed" -eq 0 ]

@@ -73,8 +73,9 @@ SlurmctldDebug=info
 SlurmdDebug=info
 $(slurm_conf_policy task/none none)
 SlurmdParameters=config_overrides
-NodeName=nodeA NodeAddr=$3 CPUs=$cpus RealMemory=$mem State=UNKNOWN
-NodeName=nodeB NodeAddr=$4 CPUs=$cpus RealMemory=$mem State=UNKNOWN
+# a feature each, for jobs that ask for a constraint (the run record's allocation)
+NodeName=nodeA NodeAddr=$3 CPUs=$cpus RealMemory=$mem Features=emu State=UNKNOWN
+NodeName=nodeB NodeAddr=$4 CPUs=$cpus RealMemory=$mem Features=emu State=UNKNOWN
 PartitionName=debug Nodes=nodeA,nodeB Default=YES MaxTime=INFINITE State=UP
 EOF
 }

@@ -412,8 +412,21 @@ class TestLaunchers(unittest.TestCase):
         self.assertIsNone(lr.allocation_record({"SLURM_JOB_NODELIST": "n1"}))
         env = {"SLURM_JOB_ID": "12", "SLURM_ARRAY_TASK_ID": "3", "SLURM_JOB_NODELIST": "n[1-2]",
                "SLURM_JOB_PARTITION": "", "PATH": "/bin"}
-        self.assertEqual(lr.allocation_record(env), {"scheduler": "slurm", "job_id": "12",
-                                                     "array_task_id": "3", "nodelist": "n[1-2]"})
+        asked = []
+
+        def scontrol(argv, features="(null)"):
+            asked.append(argv)
+            return f"JobId=12 JobName=x Features={features} DelayBoot=00:00:00\n"
+        self.assertEqual(lr.allocation_record(env, scontrol),
+                         {"scheduler": "slurm", "job_id": "12", "array_task_id": "3",
+                          "nodelist": "n[1-2]"})
+        self.assertEqual(asked, [["scontrol", "show", "job", "-o", "12"]])
+        # the constraint: the job's Features where the environment lacks it
+        rec = lr.allocation_record(env, lambda argv: scontrol(argv, "ib&rome"))
+        self.assertEqual(rec["constraint"], "ib&rome")
+        env["SLURM_JOB_CONSTRAINTS"] = "gpu"
+        self.assertEqual(lr.allocation_record(env, lambda argv: 1 / 0)["constraint"], "gpu")
+        self.assertEqual(lr.allocation_record(env, lambda argv: "")["constraint"], "gpu")
         src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "mpi",
                            "record", "mg_facts.c")
         with open(src, encoding="utf-8") as f:

@@ -30,12 +30,20 @@ exit $rc
 '''
 
 
+# scontrol show job -o JOB: the job's Features (the constraint the session
+# record reads where the environment lacks it)
+FAKE_SCONTROL = """#!/bin/sh
+echo "JobId=$5 JobName=mpigauge-allocations Features=emu DelayBoot=00:00:00"
+"""
+
+
 class Sbatch(FakeRun, unittest.TestCase):
     def setUp(self):
         super().setUp()
         self.sbin = os.path.join(self.d, "sbin")
         os.mkdir(self.sbin)
         self._exe(os.path.join(self.sbin, "sbatch"), FAKE_SBATCH)
+        self._exe(os.path.join(self.sbin, "scontrol"), FAKE_SCONTROL)
         self.log = os.path.join(self.d, "sbatch.log")
 
     def run_cli(self, *extra, sbatch=True, timeout=120):
@@ -90,6 +98,7 @@ class Sbatch(FakeRun, unittest.TestCase):
         self.assertEqual([(s["allocation"]["job_id"], s["allocation"]["array_task_id"])
                           for s in sessions], [("701", "1"), ("702", "2"), ("703", "3")])
         self.assertEqual(sessions[0]["allocation"]["partition"], "debug")
+        self.assertEqual({s["allocation"]["constraint"] for s in sessions}, {"emu"})
         self.assertEqual(sum(r["type"] == "launch" for r in recs), 6)
         # a second call would replace them: refused
         p = self.run_cli("--allocations", "3")

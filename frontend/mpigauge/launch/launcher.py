@@ -3,6 +3,7 @@
 mpiexec, srun or a command of the user's."""
 import os
 import shutil
+import subprocess
 
 from ..core.common import UsageError, split_words
 
@@ -23,15 +24,41 @@ ALLOCATION_VARS = (("job_id", "SLURM_JOB_ID"), ("array_job_id", "SLURM_ARRAY_JOB
                    ("cluster", "SLURM_CLUSTER_NAME"))
 
 
-def allocation_record(env=None):
+def allocation_record(env=None, ask=None):
     """The batch allocation the front-end runs in ({"scheduler": "slurm",
-    "job_id": ..., the variables that are set}), or None outside a job."""
+    "job_id": ..., the variables that are set}), or None outside a job. The
+    constraint, where the job's environment lacks it (Slurm 22.05 does not
+    set SLURM_JOB_CONSTRAINTS), is the job's Features as `scontrol show job`
+    gives them; ask(argv) -> its output (None: run it, 10 s at most)."""
     env = os.environ if env is None else env
     if not env.get("SLURM_JOB_ID"):
         return None
     rec = {"scheduler": "slurm"}
     rec.update((k, env[v]) for k, v in ALLOCATION_VARS if env.get(v))
+    if "constraint" not in rec:
+        feat = _job_features(env["SLURM_JOB_ID"], ask or _scontrol)
+        if feat:
+            rec["constraint"] = feat
     return rec
+
+
+def _scontrol(argv):
+    if shutil.which(argv[0]) is None:
+        return ""
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return p.stdout if p.returncode == 0 else ""
+
+
+def _job_features(job, ask):
+    """The Features= of `scontrol show job -o JOB` ("" when none)."""
+    for word in ask(["scontrol", "show", "job", "-o", job]).split():
+        if word.startswith("Features="):
+            value = word[len("Features="):]
+            return "" if value in ("(null)", "") else value
+    return ""
 
 
 def _first_on_path(names):
