@@ -140,6 +140,19 @@ class ResultSet:
         return libs[0] if len(libs) == 1 else os.path.basename(self.path)
 
 
+def allocation_words(a):
+    """An allocation record (a session's or run's "allocation") in words:
+    "job J task T, nodes N", or "" without a job."""
+    if not isinstance(a, dict) or not a.get("job_id"):
+        return ""
+    words = f"job {a['job_id']}"
+    if a.get("array_task_id"):
+        words += f" task {a['array_task_id']}"
+    if a.get("nodelist"):
+        words += f", nodes {a['nodelist']}"
+    return words
+
+
 def read_records(path):
     """(records, warnings) of a JSON Lines file."""
     try:

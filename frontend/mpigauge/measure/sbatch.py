@@ -5,14 +5,14 @@ i runs the whole interleaved run into OUT.i.jsonl; without --sbatch it is
 submitted (`sbatch --wait`) and the tasks' results joined into OUT
 (doc/slurm.md)."""
 import datetime
-import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
 
-from ..core.common import EXIT_FAIL, EXIT_OK, PATHS, UsageError, version
+from ..core.common import EXIT_FAIL, EXIT_OK, PATHS, UsageError, version, write_atomic
+from ..data.results import allocation_words, read_records
 
 MAX_ALLOCATIONS = 1000
 # the options the script writes itself (each with its value)
@@ -87,16 +87,13 @@ def job_script(args, output, k, nranks, options, cwd, command, force=False):
         out = shlex.quote(output)
     lines.append(f"#SBATCH --ntasks={nranks}")
     lines += [f"#SBATCH {o}" for o in options]
-    cmd = " ".join(shlex.quote(w) for w in command + ["run"] + args[:_dashdash(args)])
-    rest = " ".join(shlex.quote(w) for w in args[_dashdash(args):])
+    cut = args.index("--") if "--" in args else len(args)
+    cmd = " ".join(shlex.quote(w) for w in command + ["run"] + args[:cut])
+    rest = " ".join(shlex.quote(w) for w in args[cut:])
     lines += ["set -eu", f"cd {shlex.quote(cwd)}",
               f"exec {cmd} -o {out}{' --force' if force else ''}{' ' + rest if rest else ''}",
               ""]
     return "\n".join(lines)
-
-
-def _dashdash(args):
-    return args.index("--") if "--" in args else len(args)
 
 
 def _check_options(options):
@@ -169,31 +166,21 @@ def allocation_lines(outputs):
     for i, path in enumerate(outputs, 1):
         if not os.path.isfile(path):
             continue
-        alloc, launches = {}, 0
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(rec, dict):
-                    continue
-                launches += rec.get("type") == "launch"
-                if isinstance(rec.get("allocation"), dict):
-                    alloc = rec["allocation"]
-        task = f" task {alloc['array_task_id']}" if alloc.get("array_task_id") else ""
-        lines.append(f"  allocation {i}: job {alloc.get('job_id') or '?'}{task}, nodes "
-                     f"{alloc.get('nodelist') or '?'}, {launches} launches ({path})")
+        recs, _ = read_records(path)
+        allocs = [r["allocation"] for r in recs if isinstance(r.get("allocation"), dict)]
+        launches = sum(r.get("type") == "launch" for r in recs)
+        said = allocation_words(allocs[-1] if allocs else None) or "job ?"
+        lines.append(f"  allocation {i}: {said}, {launches} launches ({path})")
     return lines
 
 
 def join(outputs, output):
-    """The tasks' files one after the other in output (a temporary renamed
-    into place); the task files stay."""
-    tmp = output + ".joining"
-    with open(tmp, "wb") as dst:
-        for path in outputs:
-            if os.path.isfile(path):
-                with open(path, "rb") as src:
-                    shutil.copyfileobj(src, dst)
-    os.replace(tmp, output)
+    """The tasks' files one after the other in output (complete or not at
+    all); the task files stay."""
+    def copy(tmp):
+        with open(tmp, "wb") as dst:
+            for path in outputs:
+                if os.path.isfile(path):
+                    with open(path, "rb") as src:
+                        shutil.copyfileobj(src, dst)
+    write_atomic(output, copy)

@@ -15,6 +15,7 @@ from collections import OrderedDict
 
 from ..core.stats import median
 from ..core.tdist import t_cdf, t_quantile
+from ..data.results import allocation_words
 from .verdicts import Row, higher_is_better, paired_items
 
 # an allocation is named when it is the worst in this share of the series
@@ -26,15 +27,8 @@ def session_labels(rs):
     """{session id: its allocation in words} of a set's sessions."""
     out = OrderedDict()
     for i, s in enumerate(rs.sessions, 1):
-        a = s.get("allocation") if isinstance(s.get("allocation"), dict) else {}
-        words = f"{i}"
-        if a.get("job_id"):
-            words += f" job {a['job_id']}"
-            if a.get("array_task_id"):
-                words += f" task {a['array_task_id']}"
-            if a.get("nodelist"):
-                words += f", nodes {a['nodelist']}"
-        out[s.get("session_id")] = words
+        words = allocation_words(s.get("allocation"))
+        out[s.get("session_id")] = f"{i} {words}" if words else f"{i}"
     return out
 
 
