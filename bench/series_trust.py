@@ -41,7 +41,7 @@ def fe(args, env):
     return subprocess.run(FE + args, env=env, capture_output=True, text=True)
 
 
-def walk(d, env, build, names, slow, percent, rounds, trial, partial=False):
+def walk(d, env, build, names, slow, percent, rounds, trial, partial=False, extra=()):
     """One series walk; (its report.json, seconds)."""
     out = os.path.join(d, f"walk-{trial:02d}-{slow if slow is not None else 'none'}")
     lib = os.path.join(build, "bench", "libmgslow.so")
@@ -49,7 +49,7 @@ def walk(d, env, build, names, slow, percent, rounds, trial, partial=False):
                                         os.path.join(d, "suite.txt"), "--rounds", str(rounds),
                                         "--timeout", "60", "--seed", str(trial), "-q",
                                         "--env", f"all:LD_PRELOAD={lib}",
-                                        "--env", "all:MG_SLOW_PERCENT=0"]
+                                        "--env", "all:MG_SLOW_PERCENT=0"] + list(extra)
     if slow is not None:
         argv += ["--env", f"{names[slow]}:MG_SLOW_PERCENT={percent:g}"]
         if partial:     # undone in part: every later copy half as slow
@@ -96,9 +96,24 @@ def judge(rep, names, slow):
     return bool(cs) and all(about_me(c) for c in cs)
 
 
+def same_share(rep):
+    """The share of the series of the pairs a walk compared that were
+    decided within the threshold, or None."""
+    if rep is None:
+        return None
+    same = sum(p["not_beyond"] for p in rep["pairs"])
+    total = sum(p["changed"] + p["not_beyond"] + p["undecided"] for p in rep["pairs"])
+    return same / total if total else None
+
+
 def main(argv):
     partial = "--partial" in argv
     argv = [a for a in argv if a != "--partial"]
+    extra = []
+    if "--max-rounds" in argv:
+        i = argv.index("--max-rounds")
+        extra = argv[i:i + 2]
+        argv = argv[:i] + argv[i + 2:]
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
         return 2
@@ -121,12 +136,12 @@ def main(argv):
         with open(os.path.join(d, "suite.txt"), "w") as f:
             f.write(SUITE)
         right = {"planted": 0, "identical": 0}
-        secs, launches = [], []
+        secs, launches, shares = [], [], []
         for t in range(1, trials + 1):
             order = [rng.randrange(1, copies - 1) if partial else rng.randrange(copies), None]
             rng.shuffle(order)          # which kind of walk goes first: by chance
             for slow in order:
-                rep, took = walk(d, env, build, names, slow, percent, rounds, t, partial)
+                rep, took = walk(d, env, build, names, slow, percent, rounds, t, partial, extra)
                 ok = (judge_partial if partial and slow is not None else judge)(rep, names, slow)
                 kind = "identical" if slow is None else "planted"
                 right[kind] += ok
@@ -135,9 +150,13 @@ def main(argv):
                 said = "; ".join(f"{c['kind']} {c.get('release') or c['from'] + '->' + c['to']} "
                                  f"{c['direction']} {c['sizes']}" for c in (rep or {}).get(
                                      "changes", [])) or "nothing"
+                share = same_share(rep)
+                if slow is None and share is not None:
+                    shares.append(share)
                 print(f"trial {t:2d} {kind:9s} slowed {names[slow] if slow is not None else '-':6s}"
                       f" {'right' if ok else 'WRONG'}: {said} ({launches[-1]} launches, "
-                      f"{took:.0f} s)", flush=True)
+                      f"{took:.0f} s" + (f", {100 * share:.0f}% decided the same" if slow is None
+                                         and share is not None else "") + ")", flush=True)
         secs.sort()
         if partial:
             print(f"planted ({percent:g}% on one of {copies} copies, {percent / 2:g}% on every "
@@ -146,6 +165,11 @@ def main(argv):
             print(f"planted ({percent:g}% on one of {copies} copies): attributed to that copy "
                   f"alone in {right['planted']} of {trials}")
         print(f"identical copies: no change named in {right['identical']} of {trials}")
+        if shares:
+            shares.sort()
+            print(f"identical copies: series decided the same within the threshold: median "
+                  f"{100 * shares[len(shares) // 2]:.0f}%, range {100 * shares[0]:.0f}-"
+                  f"{100 * shares[-1]:.0f}%")
         print(f"seconds per walk: median {secs[len(secs) // 2]:.0f}, range {secs[0]:.0f}-"
               f"{secs[-1]:.0f}; launches per walk: {sorted(launches)[len(launches) // 2]}")
     return 0

@@ -41,7 +41,7 @@ printf 'ranks=2 latency -m 8:64 --time-budget 0.05\n' >"$work/suite.txt"
 lib=$build/bench/libmgslow.so
 series() {
     $fe series run c0 c1 c2 c3 --bindir "$build" -o "$work/s" --suite "$work/suite.txt" \
-        --rounds 10 --stride 3 --timeout 60 --env "all:LD_PRELOAD=$lib" \
+        --rounds 10 --max-rounds 10 --stride 3 --timeout 60 --env "all:LD_PRELOAD=$lib" \
         --env all:MG_SLOW_PERCENT=0 --env c2:MG_SLOW_PERCENT=40 --env c3:MG_SLOW_PERCENT=40 \
         --env c0:AWS_SECRET_ACCESS_KEY=mg-canary-secret
 }

@@ -57,7 +57,10 @@ elif name == "halfsaw":
     # decided); the sizes of the last -m when given
     k = launch_number("half")
     m = [sys.argv[i + 1] for i in range(1, len(sys.argv) - 1) if sys.argv[i] == "-m"]
-    sizes = [int(x) for x in m[-1].split(",")] if m else [8, 16]
+    # a list A,B or one size as Z:Z (the driver's -m Z alone means up to Z)
+    sizes = [int(x.split(":")[-1]) for x in m[-1].split(",")] if m else [8, 16]
+    if m and ":" not in m[-1] and len(sizes) == 1:
+        sys.exit("halfsaw: -m Z alone is up to Z, not the size Z")
     r = run(); r["options"]["sizes_bytes"] = sizes   # as a program records its -m
     out(r)
     for z in sizes:

@@ -80,7 +80,7 @@ class SequentialTest(FakeRun, unittest.TestCase):
                          {k: [16, 16] for k in range(10, 15)})
         late = [r for r in recs if r["type"] == "launch" and r["round"] > 9]
         last_m = [c[len(c) - 1 - c[::-1].index("-m") + 1] for c in (r["command"] for r in late)]
-        self.assertEqual(set(last_m), {"16"}, late[0]["command"])
+        self.assertEqual(set(last_m), {"16:16"}, late[0]["command"])
         seq = recs[-1]["sequential"]
         (line, kept), = seq["narrowed"][0]["sizes"].items()
         self.assertEqual((line.endswith("s.txt:1"), kept), (True, [16]))
@@ -91,6 +91,30 @@ class SequentialTest(FakeRun, unittest.TestCase):
                 if r.get("type") == "series"}
         self.assertEqual(rows[8]["verdict"], "slower")
         self.assertNotIn(rows[16]["verdict"], ("slower", "faster", "same"))
+
+    def test_a_request_decides_the_pairs_it_names(self):
+        # seesaw: a (FAKE_VALUE 1) against b or c alternates x3 and x1/3,
+        # never decided; b against c (2 and 2.0: the same value every round)
+        # is the same. Base against each never stops; the pair (b, c), as a
+        # series step decides its neighbours, stops at the first look
+        from mpigauge.measure import runrequest as rq
+        req = rq.RunRequest(suite=self.suite("seesaw\n"), output=self.out, bindir=[self.bin],
+                            launcher=self.launcher, mpi="openmpi", seed=5, quiet=True,
+                            configs=[rq.config(lb, env={"FAKE_VALUE": v})
+                                     for lb, v in (("a", "1"), ("b", "2"), ("c", "2.0"))],
+                            until_decided=True, min_rounds=6, max_rounds=14,
+                            decide_pairs=[("b", "c")])
+        os.environ["FAKE_SEESAW_DIR"] = self.d
+        try:
+            self.assertEqual(rq.run(req), 0)
+        finally:
+            del os.environ["FAKE_SEESAW_DIR"]
+        recs = self.records()
+        self.assertEqual(recs[-1]["sequential"]["stopped"], "decided after round 9")
+        self.assertEqual(len([r for r in recs if r["type"] == "launch"]), 27)
+        req.decide_pairs = [("b", "d")]
+        with self.assertRaises(mg.common.UsageError):
+            rq.run(req)
 
     def test_selftest_counts_the_aa_series_decided_the_same(self):
         # envy: base and same identical (x1.000 every round), decided the same

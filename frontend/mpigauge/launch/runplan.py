@@ -21,6 +21,11 @@ class Verdict:
     threshold: float
     error_control: str
     covariate: object
+    # the (base label, new label) pairs a look decides, each difference at
+    # alpha / looks / pairs and "same" at alpha / looks (a series step's
+    # neighbours); empty: the first configuration against each other one,
+    # both at alpha / looks
+    pairs: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -229,7 +229,18 @@ def cmd_run(a):
         looks=planned_looks(a.min_rounds, a.max_rounds, a.alpha) if a.until_decided else [],
         output=a.output, quiet=bool(a.quiet), max_time=a.max_time, launch=LaunchOptions.of(a),
         verdict=Verdict(a.alpha, a.min_rounds, a.max_rounds, getattr(a, "threshold_value", 0.05),
-                        a.error_control, a.covariate)))
+                        a.error_control, a.covariate, decide_pairs(a, labels))))
+
+
+def decide_pairs(a, labels):
+    """The pairs of configurations a look of --until-decided decides (a
+    request's decide_pairs, each label one of the run's), else () for the
+    base against each other one."""
+    pairs = tuple(tuple(p) for p in getattr(a, "decide_pairs", None) or ())
+    for p in pairs:
+        if len(p) != 2 or not set(p) <= set(labels):
+            raise UsageError(f"decide_pairs {p}: two of the configurations {labels}")
+    return pairs
 
 
 def _run_loop(out, plan):

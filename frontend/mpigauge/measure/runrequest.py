@@ -29,6 +29,17 @@ class RunRequest:
     force: bool = False
     quiet: bool = False
     args: List[str] = field(default_factory=list)  # after --: for every benchmark
+    # --until-decided's sequential design, and the verdict's settings it decides by
+    until_decided: bool = False
+    min_rounds: int = 6
+    max_rounds: int = 30
+    max_time: Optional[float] = None
+    threshold: str = "5%"
+    alpha: float = 0.05
+    error_control: str = "bh"
+    # the (label, label) pairs its looks decide; empty: the first configuration
+    # against each other one (runner.decide_pairs)
+    decide_pairs: List[tuple] = field(default_factory=list)
 
 
 def config(label, **keys):

@@ -106,18 +106,23 @@ def run_step(a, folder, step, rel):
     from ..measure.runrequest import RunRequest, config, run
     name = f"step-{step:02d}.jsonl"
     out = os.path.join(folder.path, name)
+    names = [r["name"] for r in rel]
     req = RunRequest(suite=a.suite, output=out, repeat=a.rounds, nranks=a.nranks, force=True,
                      seed=folder.state["settings"]["seed"] + step, quiet=True, timeout=a.timeout,
                      launcher=a.launcher, max_ranks=a.max_ranks, args=list(a.args),
                      configs=[config(r["name"], install=r["name"], bindir=r["bindir"],
-                                     env=dict(r.get("env", {}))) for r in rel])
+                                     env=dict(r.get("env", {}))) for r in rel],
+                     threshold=a.threshold, alpha=a.alpha, error_control=a.error_control)
+    if a.max_rounds > a.rounds:   # rounds added to the lines that hold an undecided neighbour pair
+        req.until_decided, req.min_rounds, req.max_rounds = True, a.rounds, a.max_rounds
+        req.decide_pairs = list(zip(names, names[1:]))
     t0 = time.time()
     rc = run(req)
     launches = 0
     if os.path.isfile(out):
         with open(out, "rb") as f:
             launches = sum(1 for line in f if _is_launch(line))
-    return {"step": step, "labels": [r["name"] for r in rel], "file": name, "exit": rc,
+    return {"step": step, "labels": names, "file": name, "exit": rc,
             "seconds": round(time.time() - t0, 1), "launches": launches,
             "done": rc in (EXIT_OK, EXIT_FAIL) and launches > 0}, rc
 
@@ -148,7 +153,7 @@ def cmd_series(a):
                  "bindir": b, "env": envs.get(e["name"], {})} for e, b in use]
     # the stride as used, not "auto": a later default must not change the
     # walk a folder's steps were measured for
-    settings = {"suite": a.suite, "rounds": a.rounds,
+    settings = {"suite": a.suite, "rounds": a.rounds, "max_rounds": a.max_rounds,
                 "stride": a.stride or auto_stride(len(releases)),
                 "threshold": a.threshold_value, "alpha": a.alpha,
                 "error_control": a.error_control, "nranks": a.nranks,
@@ -162,8 +167,9 @@ def cmd_series(a):
             say(a, f"step {step}: {' '.join(labels)}: measured before "
                 f"({os.path.basename(path)})")
             return path
+        more = f", up to {a.max_rounds} where undecided" if a.max_rounds > a.rounds else ""
         say(a, f"step {step}: {' '.join(labels)} ({len(labels)} releases x {a.rounds} "
-            f"rounds of the {a.suite} suite)")
+            f"rounds{more} of the {a.suite} suite)")
         st, rc = run_step(a, folder, step, [releases[i] for i in indices])
         folder.record(st)
         if rc == EXIT_INTERRUPTED or not st["done"]:
@@ -275,6 +281,10 @@ def add_parser(sub):
     s.add_argument("--force", action="store_true", help="run: start the folder's series over")
     s.add_argument("--suite", default="quick", help="run: the suite (default quick)")
     s.add_argument("--rounds", type=int, default=10, help="run: rounds per step (default 10)")
+    s.add_argument("--max-rounds", type=int, default=None,
+                   help="run: rounds a step goes on to at the suite lines that hold a pair of "
+                   "neighbours not yet decided (looks after --rounds, x1.5 each, and this cap, "
+                   "each at alpha / looks; default 2 x --rounds; --rounds: none added)")
     s.add_argument("--stride", type=int, default=None,
                    help="run: the first step measures every STRIDE-th release and the ends "
                    f"(default: at most {FIRST_MOST} releases, so every release of a short "
@@ -327,6 +337,10 @@ def _check_run_options(a):
     launched (a refused option never leaves a series.json behind)."""
     if a.rounds < 2 or (a.stride is not None and a.stride < 1):
         raise UsageError("--rounds must be at least 2 and --stride at least 1")
+    if a.max_rounds is None:
+        a.max_rounds = 2 * a.rounds
+    if a.max_rounds < a.rounds:
+        raise UsageError(f"--max-rounds {a.max_rounds}: at least --rounds ({a.rounds})")
     if a.nranks < 2:
         raise UsageError(f"-n {a.nranks}: a series runs on 2 or more ranks")
     check_launch_limits(a)

@@ -14,8 +14,8 @@ from .series import walk
 STATE = "series.json"
 LOCK = "series.lock"
 # what series.json must hold (schema.mismatch): settings, each release, each step
-_SETTINGS = ({"suite": STR, "rounds": INT, "stride": INT, "threshold": NUM, "alpha": NUM,
-              "error_control": STR, "nranks": INT, "args": LIST, "seed": INT}, ())
+_SETTINGS = ({"suite": STR, "rounds": INT, "max_rounds": INT, "stride": INT, "threshold": NUM,
+              "alpha": NUM, "error_control": STR, "nranks": INT, "args": LIST, "seed": INT}, ())
 _RELEASE = ({"name": STR, "release": STR, "library": STR, "bindir": STR, "env": DICT},
             ("name",))
 _STEP = ({"step": INT, "labels": LIST, "file": STR, "exit": INT, "seconds": NUM,
@@ -186,8 +186,10 @@ def comparer(settings, notes):
     pair of one step compared, each at alpha / (pairs of the step), its sizes
     under the chosen adjustment (Benjamini-Hochberg by default): the chance
     that a step names a pair of releases that do not differ stays below
-    alpha, however many pairs a step has; the cvar and provenance
-    differences of each pair kept in notes."""
+    alpha, however many pairs a step has. "The same" is each pair's own
+    claim, at alpha (as each size's in compare). A step that added rounds
+    where undecided (its planned looks) divides both by its looks. The cvar
+    and provenance differences of each pair kept in notes."""
     from ..verdict.compare import compare_sets, explanations
     from ..data.results import load_config_sets
 
@@ -201,8 +203,10 @@ def comparer(settings, notes):
                 got[(la, lb)] = []
                 notes[(step, la, lb)] = [f"not compared: {e}"]
                 continue
-            got[(la, lb)], _, _ = compare_sets(base, new, settings["threshold"], alpha,
-                                               settings["error_control"])
+            looks = max(1, base.looks, new.looks)
+            got[(la, lb)], _, _ = compare_sets(base, new, settings["threshold"], alpha / looks,
+                                               settings["error_control"],
+                                               same_alpha=settings["alpha"] / looks)
             notes[(step, la, lb)] = explanations(base, new)
         return got
     return compare

@@ -147,12 +147,19 @@ def _totals(state):
     return launches, seconds
 
 
+def _rounds(s):
+    """A step's rounds in words: fixed, or up to max_rounds where undecided."""
+    r, m = s.get("rounds"), s.get("max_rounds") or s.get("rounds")
+    return f"{r} rounds a step" if m == r else \
+        f"{r} rounds a step, up to {m} where a pair was undecided (each look at alpha / looks)"
+
+
 def report_text(state, releases, w, notes):
     s = state.get("settings") or {}
     names = [r["name"] for r in releases]
     launches, seconds = _totals(state)
     lines = [f"series: {len(names)} releases, {names[0]} ... {names[-1]} (suite {s.get('suite')}, "
-             f"{s.get('rounds')} rounds a step, threshold {100 * s.get('threshold', 0):g}%, "
+             f"{_rounds(s)}, threshold {100 * s.get('threshold', 0):g}%, "
              f"alpha {s.get('alpha')} a step: each of its pairs at alpha / pairs, "
              f"{s.get('error_control')} over a pair's sizes)",
              f"measured {len(w.measured())} of {len(names)} releases in {len(w.steps)} steps"

@@ -56,10 +56,13 @@ def _explanations(sides, row):
 
 
 def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None,
-                 covariate="none", by_allocation=False):
+                 covariate="none", by_allocation=False, same_alpha=None):
     """Rows comparing new against base, plus lists of unmatched keys.
     level: the CI level (default 1 - alpha). by_allocation: each session of
-    the file is an allocation, the unit of the test (allocations.py)."""
+    the file is an allocation, the unit of the test (allocations.py).
+    same_alpha: the level of "same"'s two one-sided tests where it is not
+    alpha (a series walk divides alpha over its pairs for the differences
+    it names, not for "same": series_folder.comparer)."""
     level = level or 1.0 - alpha
     sb, sn = base.series(), new.series()
     need = needs_config_label(list(sb) + list(sn))
@@ -75,9 +78,10 @@ def compare_sets(base, new, threshold=0.05, alpha=0.05, control="bh", level=None
         if by_allocation:
             row = allocation_row(items, sn[key], alpha, level)
         elif paired:
-            row = paired_row(items, sn[key], alpha, threshold, level, covariate)
+            row = paired_row(items, sn[key], alpha, threshold, level, covariate,
+                             same_alpha=same_alpha)
         else:
-            row = unpaired_row(items, sn[key], alpha, threshold, level)
+            row = unpaired_row(items, sn[key], alpha, threshold, level, same_alpha)
         row.key, row.label, row.unit = key, bench_label(key, need), key.unit
         row.base_median = median([r["median"] for _, r in items])
         row.new_median = median([r["median"] for _, r in sn[key]])

@@ -27,18 +27,22 @@ def planned_looks(min_rounds, max_rounds, alpha=0.05):
 
 
 def all_decided(records, path, labels, v):
-    """Whether every series of base-vs-each-configuration has a final verdict
-    at the sequential level (v: a Verdict), how many have none, and per
-    suite line (its source) that holds one: (its undecided sizes, all its
-    sizes); None: every line as it is."""
+    """Whether every series of the pairs a look decides (v.pairs, else
+    base-vs-each-configuration) has a final verdict at the sequential level
+    (v: a Verdict), how many have none, and per suite line (its source)
+    that holds one: (its undecided sizes, all its sizes); None: every line
+    as it is."""
     from .compare import compare_sets, undecided
     from ..data.results import build_set
-    sets = [build_set(records, path, lb, "line", lb, all_configs=False) for lb in labels]
-    alpha = v.alpha / len(planned_looks(v.min_rounds, v.max_rounds, v.alpha))
+    pairs = list(v.pairs) or [(labels[0], lb) for lb in labels[1:]]
+    sets = {lb: build_set(records, path, lb, "line", lb, all_configs=False)
+            for lb in dict.fromkeys(x for p in pairs for x in p)}
+    same_alpha = v.alpha / len(planned_looks(v.min_rounds, v.max_rounds, v.alpha))
+    alpha = same_alpha / (len(pairs) if v.pairs else 1)
     left, open_sizes, sizes = 0, {}, {}
-    for new in sets[1:]:
-        rows, _, _ = compare_sets(sets[0], new, v.threshold, alpha, v.error_control,
-                                  covariate=v.covariate)
+    for la, lb in pairs:
+        rows, _, _ = compare_sets(sets[la], sets[lb], v.threshold, alpha, v.error_control,
+                                  covariate=v.covariate, same_alpha=same_alpha)
         left += len(undecided(rows)) + (0 if rows else 1)
         if not rows:
             return False, max(1, left), None
@@ -67,7 +71,9 @@ def only_sizes(plan, lines):
                 not all(isinstance(z, int) and z >= 0 for z in got[0]):
             continue
         keep = sorted(got[0])
-        it.argv = list(it.argv_line) + ["-m", ",".join(str(z) for z in keep)]
+        # one size as Z:Z: -m Z alone is OSU's "up to Z" (0, 1, 2, 4 ... Z)
+        m = f"{keep[0]}:{keep[0]}" if len(keep) == 1 else ",".join(str(z) for z in keep)
+        it.argv = list(it.argv_line) + ["-m", m]
         out[it.entry.source] = keep
     return out
 
@@ -84,6 +90,11 @@ def look(out, plan, rnd, steps, si, todo, done_launches, narrowed):
         if not plan.quiet:
             print(f"mpigauge run: look after round {rnd}: every series decided", file=sys.stderr)
         return f"decided after round {rnd}"
+    if not todo[done_launches:]:   # the last round: nothing left to narrow
+        if not plan.quiet:
+            print(f"mpigauge run: look after round {rnd}: {left} series undecided",
+                  file=sys.stderr)
+        return None
     keep = (lambda t: True) if lines is None else \
         (lambda t: plan.items[(t[1], t[2])].entry.source in lines)
     before = len({t[1] for t in todo[done_launches:]})

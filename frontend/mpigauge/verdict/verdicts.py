@@ -211,8 +211,10 @@ def _probe_log(la):
     return sum(math.log(v) for v in vals) / len(vals) if vals else None
 
 
-def paired_row(bitems, nitems, alpha, threshold, level, covariate="none", same_launch=False):
+def paired_row(bitems, nitems, alpha, threshold, level, covariate="none", same_launch=False,
+               same_alpha=None):
     """Statistics of one series from interleaved launches (no verdict yet).
+    same_alpha: the level of "same"'s two one-sided tests (default alpha).
     covariate "probe": the paired differences are adjusted for the pair's
     difference of sentinel probes, centred (stats.adjust_for_covariate).
     same_launch: each pair's two values come from one launch (the sides of
@@ -243,7 +245,8 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none", same_l
         c = [(_probe_log(n[0]), _probe_log(b[0])) for b, n in kp]
         if all(x is not None and y is not None for x, y in c):
             d, row.covariate_slope = adjust_for_covariate(d, [x - y for x, y in c])
-    est, ((lo, hi, cov), (elo, ehi, _)) = hodges_lehmann_levels(d, (level, 1.0 - 2.0 * alpha))
+    sa = alpha if same_alpha is None else same_alpha
+    est, ((lo, hi, cov), (elo, ehi, _)) = hodges_lehmann_levels(d, (level, 1.0 - 2.0 * sa))
     row.eq_ci = (math.exp(elo), math.exp(ehi))
     _, p, used, method = signed_rank(d)
     row.ratio, row.ci, row.ci_coverage, row.p = math.exp(est), (math.exp(lo), math.exp(hi)), cov, p
@@ -254,8 +257,9 @@ def paired_row(bitems, nitems, alpha, threshold, level, covariate="none", same_l
     return row
 
 
-def unpaired_row(bitems, nitems, alpha, threshold, level):
-    """Statistics of one series from separate runs (independent launches)."""
+def unpaired_row(bitems, nitems, alpha, threshold, level, same_alpha=None):
+    """Statistics of one series from separate runs (independent launches);
+    same_alpha as for paired_row."""
     bv = [r["median"] for _, r in bitems]
     nv = [r["median"] for _, r in nitems]
     gb, gn = rg.clusters(bv), rg.clusters(nv)
@@ -267,7 +271,7 @@ def unpaired_row(bitems, nitems, alpha, threshold, level):
         _, p, method = mann_whitney(nv, bv)
         lo, hi, cov = ratio_ci(bv, nv, level)
         row.p, row.test, row.ci, row.ci_coverage = p, "mann-whitney-" + method, (lo, hi), cov
-        row.eq_ci = ratio_ci(bv, nv, 1.0 - 2.0 * alpha)[:2]
+        row.eq_ci = ratio_ci(bv, nv, 1.0 - 2.0 * (alpha if same_alpha is None else same_alpha))[:2]
         if min_p_value(len(bv), len(nv)) >= alpha:
             row.note = (f"{len(bv)} vs {len(nv)} launches cannot reach p < {alpha:g}; "
                         "use at least 4 launches per side (--repeat)")
