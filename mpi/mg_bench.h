@@ -14,9 +14,11 @@
 #ifndef MG_BENCH_H
 #define MG_BENCH_H
 
+#include "mg_arrival.h"
 #include "mg_compute.h"
 #include "mg_group.h"
 #include "mg_json.h"
+#include "mg_noise.h"
 #include "mg_mpi.h"
 #include "mg_opts.h"
 #include "mg_policy.h"
@@ -89,6 +91,10 @@ typedef struct {
     int osu_names;         /* --osu-names: print the OSU names (mg_osu.h), no MPI_Init */
     int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
     double sync_window_us; /* --sync-window; 0: automatic */
+    const char *arrival_spec; /* --arrival (MG_TIME_CALL only), or NULL */
+    mg_arrival arrival;       /* --arrival as parsed by the plan (needs --sync window) */
+    const char *noise_spec;   /* --noise (MG_TIME_CALL only), or NULL */
+    mg_noise noise;           /* --noise as parsed by the plan */
     int no_cvars;          /* --no-cvars: the library's control variables are not read */
     const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
     double turn_slice_s;   /* --turn-slice */

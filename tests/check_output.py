@@ -525,6 +525,26 @@ def check_footprint(text):
          f"footprint: run record {run.get('footprint')}")
 
 
+def check_arrival(text):
+    """--arrival one-late:US: the run record keeps the pattern; every
+    result's slowest rank (an early one, which waited in the call for the
+    late one) spent at least most of the delay in it, and the figure, from
+    the last rank's arrival, is below that rank's time."""
+    run = json.loads(text.splitlines()[0])
+    opts = run.get("options") or {}
+    spec = opts.get("arrival") or (opts.get("benchmark") or {}).get("arrival")
+    need(isinstance(spec, str) and spec.startswith("one-late:"), f"arrival option {opts}")
+    delay = float(spec.split(":")[1].split("@")[0])
+    res = [json.loads(x) for x in text.splitlines() if '"type":"result"' in x]
+    need(res, "no results")
+    for r in res:
+        x, where = r["extra"], f"result {r['size_bytes']}"
+        need(x["rank_max_us"] >= 0.8 * delay, f"{where}: slowest rank {x['rank_max_us']} us, "
+             f"delay {delay} us")
+        need(0 < r["median"] < x["rank_max_us"], f"{where}: figure {r['median']} us, slowest "
+             f"rank {x['rank_max_us']} us")
+
+
 def check_library(text, alone):
     """--mpi-library: one record per rank that ran it, each of type mpi_library,
     naming the library, and saying whether the program runs alone (its launch is
@@ -566,6 +586,9 @@ def main():
         elif kind in ("json-queues", "json-no-pvars"):
             check_jsonl(out, "stdout")
             check_default_pvars(out, kind == "json-queues")
+        elif kind == "json-arrival":
+            check_jsonl(out, "stdout")
+            check_arrival(out)
         elif kind in ("library-alone", "library"):
             check_library(out, kind == "library-alone")
         elif kind == "screen-table":

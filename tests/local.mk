@@ -12,6 +12,8 @@ tests_unit_unit_tests_SOURCES = \
 	tests/unit/capture.h \
 	tests/unit/golden.h \
 	tests/unit/policy_fake.h \
+	tests/unit/test_arrival.cc \
+	tests/unit/test_noise.cc \
 	tests/unit/test_clocksync.cc \
 	tests/unit/test_coll.cc \
 	tests/unit/test_compute.cc \

@@ -9,6 +9,8 @@ util_libmgutil_a_SOURCES = \
 	util/mg_guard.c util/mg_guard.h \
 	util/mg_hostcost.c util/mg_hostcost.h \
 	util/mg_group.c util/mg_group.h \
+	util/mg_arrival.c util/mg_arrival.h \
+	util/mg_noise.c util/mg_noise.h \
 	util/mg_clocksync.c util/mg_clocksync.h \
 	util/mg_coll.c util/mg_coll.h \
 	util/mg_compute.c util/mg_compute.h \

@@ -35,6 +35,21 @@ static const mg_opt call_opts[] = {
      .min = 1e-3,
      .max = 1e6,
      .key = "sync_window_us"},
+    {.long_name = "arrival",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, arrival_spec),
+     .arg_name = "skew:US|random:US|one-late:US[@R]",
+     .help = "--sync window: ranks start late by a pattern (skew: rank r r/(P-1) x US; random: "
+             "each call a draw in [0, US); one-late: rank R, default the last); the figure is "
+             "the latest end minus the last rank's arrival",
+     .key = "arrival"},
+    {.long_name = "noise",
+     .type = MG_OPT_STRING,
+     .offset = offsetof(mg_config, noise_spec),
+     .arg_name = "period:US,len:US",
+     .help = "while calls are timed, every rank takes a detour of len us every period us (a "
+             "timer signal that spins), each rank at its own offset",
+     .key = "noise"},
     {.type = MG_OPT_END}};
 
 static const mg_opt common_opts[] = {

@@ -91,26 +91,35 @@ static void plan_batch(const mg_ctx *ctx, const mg_policy_cfg *pc, mg_policy *po
 
 /* The calls of one batch: batch[j] is the sample of call j as this rank
  * saw it (INFINITY: it started late), mine[j] its own call time, start[j]
- * when the call began (its window's start). */
+ * when the call began (its window's start, later by its --arrival delay).
+ * With --arrival the sample is measured from the last rank's arrival (the
+ * collective's own time once every rank is in it); mine[j] from this
+ * rank's own (an early rank's includes its wait). first: the size's
+ * calls before this batch (--arrival random's draws). */
 static void run_batch(const mg_bench *b, mg_ctx *ctx, uint64_t size, const call_plan *plan,
-                      int window, double offset_s, double *batch, double *mine, double *start)
+                      int window, double offset_s, size_t first, double *batch, double *mine,
+                      double *start)
 {
     const int idle = b->kernel.idle && b->kernel.idle(ctx);
+    const mg_arrival *arr = &ctx->cfg->arrival;
     for (long j = 0; j < plan->k; ++j) {
         double t0, t1;
         if (window) {
-            const double start = plan->start_s + (double)j * plan->window_s;
+            const uint64_t call = (uint64_t)(first + (size_t)j);
+            const double open = plan->start_s + (double)j * plan->window_s;
+            const double at = open + mg_arrival_delay_s(arr, ctx->rank, ctx->nranks, call, size);
+            const double last = open + mg_arrival_last_s(arr, ctx->nranks, call, size);
             int late;
             mg_observe_block(ctx->drv.obs, ctx, 0, 0);
             t0 = mg_now(ctx) - offset_s;
-            late = t0 > start;
-            while (t0 < start)
+            late = t0 > at;
+            while (t0 < at)
                 t0 = mg_now(ctx) - offset_s;
             b->kernel.iterate(ctx, size, 1);
             t1 = mg_now(ctx) - offset_s;
             mg_observe_block(ctx->drv.obs, ctx, 1, 1);
-            batch[j] = late ? INFINITY : t1 - start;
-            t0 = start;
+            batch[j] = late ? INFINITY : t1 - last;
+            t0 = at;
         } else {
             mg_group_barrier(&ctx->drv.group);
             mg_observe_block(ctx->drv.obs, ctx, 0, 0);
@@ -173,21 +182,26 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     mg_observe_timed(ctx->drv.obs, ctx, 0, 0);
     if (window && ctx->cfg->sync_window_us > 0.0)
         plan.window_s = ctx->cfg->sync_window_us * 1e-6;
-    else if (window)
-        plan.window_s = fmax(2.0 * est_s + 2.0 * rtt_s, MG_WINDOW_MIN_S);
+    else if (window) /* room for the call and for the latest --arrival */
+        plan.window_s = fmax(2.0 * est_s + 2.0 * rtt_s, MG_WINDOW_MIN_S) +
+                        (ctx->cfg->arrival.kind != MG_ARRIVAL_NONE ? ctx->cfg->arrival.us * 1e-6
+                                                                   : 0.0);
     ctx->timed = 1;
+    if (mg_noise_start(&ctx->cfg->noise, ctx->rank) != 0)
+        mg_ctx_fail(ctx, "--noise: the timer signal could not be set");
     for (;;) {
         if (ctx->rank == 0)
             plan_batch(ctx, pc, pol, root, n, m, cap, rtt_s, &plan);
         mg_group_bcast(&ctx->drv.group, &plan, sizeof plan);
         if (plan.stop != MG_STOP_NONE)
             break;
-        run_batch(b, ctx, size, &plan, window, offset_s, batch, mine + m, start);
+        run_batch(b, ctx, size, &plan, window, offset_s, m, batch, mine + m, start);
         m += (size_t)plan.k;
         mg_group_reduce_max(&ctx->drv.group, batch, red, (size_t)plan.k);
         if (ctx->rank == 0)
             n = keep_batch(ctx, red, start, plan.k, root, n, m - (size_t)plan.k, &plan, log);
     }
+    (void)mg_noise_stop();
     ctx->timed = 0;
     mg_observe_timed(ctx->drv.obs, ctx, 1, m);
     ctx->window_s = plan.window_s;

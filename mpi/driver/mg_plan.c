@@ -211,6 +211,12 @@ static void plan_policy(mg_plan *p)
         plan_fail(p, 1, "--warmup-large needs -x");
     else if (p->cfg.sync_window_us > 0.0 && p->cfg.sync != MG_SYNC_WINDOW)
         plan_fail(p, 1, "--sync-window needs --sync window");
+    else if (mg_arrival_parse(p->cfg.arrival_spec, &p->cfg.arrival, err, sizeof err) != 0)
+        plan_fail(p, 1, err);
+    else if (p->cfg.arrival.kind != MG_ARRIVAL_NONE && p->cfg.sync != MG_SYNC_WINDOW)
+        plan_fail(p, 1, "--arrival needs --sync window (a common start on synchronised clocks)");
+    else if (mg_noise_parse(p->cfg.noise_spec, &p->cfg.noise, err, sizeof err) != 0)
+        plan_fail(p, 1, err);
     else if (b->timing.time_mode == MG_TIME_CALL && p->cfg.policy.iterations > 10000000)
         plan_fail(p, 1, "-i: at most 10000000 calls per size (every call is a sample)");
     else if (b->kernel.plain_calls && p->rails.rails > 1)
@@ -365,6 +371,12 @@ int mg_plan_check(mg_run *s)
 
     if ((rc = check_ranks(s)) != MG_EXIT_OK)
         return rc;
+    if (s->plan->cfg.arrival.kind == MG_ARRIVAL_ONE_LATE &&
+        s->plan->cfg.arrival.late_rank >= ctx->nranks) {
+        snprintf(err, sizeof err, "--arrival one-late:...@%d: there are only %d ranks",
+                 s->plan->cfg.arrival.late_rank, ctx->nranks);
+        return mg_run_usage(s, err);
+    }
     if (b->params.resolve && b->params.resolve(ctx, err, sizeof err) != 0)
         return mg_run_usage(s, err);
     if (b->params.check && b->params.check(ctx, err, sizeof err) != 0)
