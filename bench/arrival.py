@@ -19,11 +19,15 @@ with their range:
            includes its wait for the late one)
   x own    own over the same round's balanced launch (paired by round):
            below 1 the algorithm absorbed the late rank (the early ranks'
-           work was done before it came), above 1 it amplified it
+           work was done before it came), above 1 it amplified it; for
+           noise, over the same round's launch without it
+  mean     the mean over calls (noise: a detour hits a few calls, which the
+           median does not show and the mean does), and x mean as x own
 
-    bench/arrival.py LABEL=BUILD [LABEL=BUILD ...] [--rounds R] [--delay US]
+    bench/arrival.py CONFIG [CONFIG ...] [--rounds R] [--delay US]
                      [--noise period:P,len:L] [--sizes LIST] [--ops LIST] [-n RANKS]
-    e.g. bench/arrival.py ompi=_build/openmpi mpich=_build/mpich --rounds 8
+    CONFIG as for `mpigauge run --config`, e.g.
+    bench/arrival.py "ompi bindir=_build/openmpi" "mpich bindir=_build/mpich" --rounds 8
 """
 import argparse
 import json
@@ -85,7 +89,8 @@ def table(path, pats):
         if pat is None:
             continue
         key = (la["config"], r["benchmark"], r["size_bytes"], pat)
-        got.setdefault(key, {})[la["round"]] = (r["median"], r["extra"].get("rank_max_us"))
+        got.setdefault(key, {})[la["round"]] = (r["median"], r["extra"].get("rank_max_us"),
+                                                r["mean"])
     rows = []
     for (cfg, op, size, pat), by_round in sorted(got.items()):
         base = got.get((cfg, op, size, "balanced" if pat.startswith(("one", "skew")) else
@@ -93,15 +98,18 @@ def table(path, pats):
         own = [v[0] for v in by_round.values()]
         waited = [v[1] for v in by_round.values() if v[1] is not None]
         ratios = [v[0] / base[k][0] for k, v in by_round.items() if k in base and base[k][0] > 0]
+        mratios = [v[2] / base[k][2] for k, v in by_round.items() if k in base and base[k][2] > 0]
+        first = pat in ("balanced", "barrier")
         rows.append((cfg, op, size, pat, spread(own), spread(waited) if waited else "-",
-                     spread(ratios) if ratios and pat not in ("balanced", "barrier") else "-",
-                     len(own)))
+                     spread(ratios) if ratios and not first else "-",
+                     spread([v[2] for v in by_round.values()]),
+                     spread(mratios) if mratios and not first else "-", len(own)))
     return rows
 
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("builds", nargs="+", metavar="LABEL=BUILD")
+    p.add_argument("configs", nargs="+", metavar="CONFIG")
     p.add_argument("--rounds", type=int, default=8)
     p.add_argument("--delay", type=float, default=100.0, help="the late rank's delay, us")
     p.add_argument("--noise", default="period:1000,len:100")
@@ -117,21 +125,18 @@ def main(argv):
             f.write(suite(a.ops.split(","), a.sizes, a.n, pats))
         cmd = FE + ["run", "--suite", st, "-o", out, "--repeat", str(a.rounds), "--interleave",
                     "launches", "--timeout", "120", "-q"]
-        for b in a.builds:
-            label, _, build = b.partition("=")
-            cmd += ["--config", f"{label} bindir={os.path.abspath(build)}"]
+        for c in a.configs:
+            cmd += ["--config", c]
         r = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if r.returncode != 0:
             sys.stderr.write(r.stderr[-3000:])
             return 1
         print(f"# {a.n} ranks, {a.rounds} rounds, launches interleaved; medians over launches "
               "(range); us")
-        print(f"{'library':8s} {'op':9s} {'size':>6s} {'pattern':22s} {'own':>22s} "
-              f"{'waited':>22s} {'x own':>22s} {'n':>3s}")
-        for row in table(out, pats):
-            cfg, op, size, pat, own, waited, ratio, n = row
-            print(f"{cfg:8s} {op:9s} {size:>6d} {pat:22s} {own:>22s} {waited:>22s} "
-                  f"{ratio:>22s} {n:>3d}")
+        print("library  op        size   pattern                own | waited | x own | mean | "
+              "x mean | launches")
+        for cfg, op, size, pat, *cols, n in table(out, pats):
+            print(f"{cfg:8s} {op:9s} {size:>6d} {pat:22s} " + " | ".join(cols) + f" | {n}")
     return 0
 
 

@@ -213,6 +213,12 @@ static int check(const mg_ctx *c, char *err, size_t errlen)
         snprintf(err, errlen, "--root rotate: a persistent request has one root");
         return -1;
     }
+    if (c->cfg->arrival.kind != MG_ARRIVAL_NONE && (p->ranks_spec || p->multi > 0)) {
+        /* the delays are by the launch's ranks, the last arrival a rank of the launch */
+        snprintf(err, errlen, "--arrival: every rank of the launch calls (not with %s)",
+                 p->ranks_spec ? "--ranks-sweep" : "--multi");
+        return -1;
+    }
     if (mg_coll_topo_check(c, p, err, errlen) != 0 || mg_coll_sweep_check(c, p, err, errlen) != 0 ||
         mg_coll_matrix_check(c, p, err, errlen) != 0 || mg_coll_dt_check(c, p, err, errlen) != 0 ||
         mg_coll_multi_check(c, p, err, errlen) != 0)

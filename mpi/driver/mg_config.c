@@ -39,9 +39,9 @@ static const mg_opt call_opts[] = {
      .type = MG_OPT_STRING,
      .offset = offsetof(mg_config, arrival_spec),
      .arg_name = "skew:US|random:US|one-late:US[@R]",
-     .help = "--sync window: ranks start late by a pattern (skew: rank r r/(P-1) x US; random: "
-             "each call a draw in [0, US); one-late: rank R, default the last); the figure is "
-             "the latest end minus the last rank's arrival",
+     .help = "--sync window: ranks start late by a pattern (skew: rank r starts r/(P-1) x US "
+             "late; random: each call a draw in [0, US); one-late: rank R, default the last); the "
+             "figure is the latest end minus the last rank's arrival",
      .key = "arrival"},
     {.long_name = "noise",
      .type = MG_OPT_STRING,
