@@ -18,8 +18,8 @@
 #include "mg_compute.h"
 #include "mg_group.h"
 #include "mg_json.h"
-#include "mg_noise.h"
 #include "mg_mpi.h"
+#include "mg_noise.h"
 #include "mg_opts.h"
 #include "mg_policy.h"
 #include "mg_report.h"
@@ -87,18 +87,18 @@ typedef struct {
     const char *percentiles; /* -z LIST, or NULL */
     const char *output;      /* -o */
     int help, version;
-    int mpi_library;       /* --mpi-library: print the loaded library, no MPI_Init */
-    int osu_names;         /* --osu-names: print the OSU names (mg_osu.h), no MPI_Init */
-    int sync;              /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
-    double sync_window_us; /* --sync-window; 0: automatic */
+    int mpi_library;          /* --mpi-library: print the loaded library, no MPI_Init */
+    int osu_names;            /* --osu-names: print the OSU names (mg_osu.h), no MPI_Init */
+    int sync;                 /* --sync (MG_TIME_CALL only): MG_SYNC_BARRIER or MG_SYNC_WINDOW */
+    double sync_window_us;    /* --sync-window; 0: automatic */
     const char *arrival_spec; /* --arrival (MG_TIME_CALL only), or NULL */
     mg_arrival arrival;       /* --arrival as parsed by the plan (needs --sync window) */
     const char *noise_spec;   /* --noise (MG_TIME_CALL only), or NULL */
     mg_noise noise;           /* --noise as parsed by the plan */
-    int no_cvars;          /* --no-cvars: the library's control variables are not read */
-    const char *turns;     /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
-    double turn_slice_s;   /* --turn-slice */
-    double turn_timeout_s; /* --turn-timeout */
+    int no_cvars;             /* --no-cvars: the library's control variables are not read */
+    const char *turns;        /* --turns NAME:ROLE:COUNT (mg_turns.h), or NULL */
+    double turn_slice_s;      /* --turn-slice */
+    double turn_timeout_s;    /* --turn-timeout */
 } mg_config;
 
 typedef struct mg_ctx mg_ctx;

@@ -109,7 +109,7 @@ EXTRA_DIST += \
 	tests/fixtures/osu/osu74-openmpi-latency.txt tests/fixtures/osu/osu74-openmpi-bw.txt \
 	tests/fixtures/osu/osu74-openmpi-allreduce.txt tests/fixtures/osu/osu74-openmpi-alltoall.txt \
 	tests/option_tables.sh tests/output_safety.sh tests/code_rules.sh tests/format.sh \
-	tests/mpi_env.sh tests/check_output.py tests/screen_output.py \
+	tests/mpi_env.sh tests/check_output.py tests/program_output.py tests/screen_output.py \
 	tests/rails_tool.sh tests/fixtures/topo/two_socket_two_hca.xml \
 	tests/fixtures/topo/two_socket_four_hca.xml tests/fixtures/topo/one_socket_no_hca.xml \
 	tests/fixtures/sysfs/net/bonding_masters tests/fixtures/sysfs/net/docker0/type \

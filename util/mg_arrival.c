@@ -65,13 +65,11 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-double mg_arrival_delay_s(const mg_arrival *a, int rank, int nranks, uint64_t call,
-                         uint64_t seed)
+double mg_arrival_delay_s(const mg_arrival *a, int rank, int nranks, uint64_t call, uint64_t seed)
 {
     const double s = a->us * 1e-6;
     switch (a->kind) {
-    case MG_ARRIVAL_SKEW:
-        return nranks > 1 ? s * (double)rank / (double)(nranks - 1) : 0.0;
+    case MG_ARRIVAL_SKEW: return nranks > 1 ? s * (double)rank / (double)(nranks - 1) : 0.0;
     case MG_ARRIVAL_RANDOM: {
         uint64_t h = mix(mix(mix(seed) ^ (uint64_t)rank) ^ call);
         return s * (double)(h >> 11) / 9007199254740992.0; /* [0, 1) of 53 bits */
@@ -80,8 +78,7 @@ double mg_arrival_delay_s(const mg_arrival *a, int rank, int nranks, uint64_t ca
         int late = a->late_rank >= 0 && a->late_rank < nranks ? a->late_rank : nranks - 1;
         return rank == late ? s : 0.0;
     }
-    default:
-        return 0.0;
+    default: return 0.0;
     }
 }
 

@@ -22,7 +22,12 @@
 extern "C" {
 #endif
 
-typedef enum { MG_ARRIVAL_NONE = 0, MG_ARRIVAL_SKEW, MG_ARRIVAL_RANDOM, MG_ARRIVAL_ONE_LATE } mg_arrival_kind;
+typedef enum {
+    MG_ARRIVAL_NONE = 0,
+    MG_ARRIVAL_SKEW,
+    MG_ARRIVAL_RANDOM,
+    MG_ARRIVAL_ONE_LATE
+} mg_arrival_kind;
 
 typedef struct {
     mg_arrival_kind kind;
@@ -35,8 +40,7 @@ int mg_arrival_parse(const char *spec, mg_arrival *out, char *err, size_t errlen
 
 /* The delay in seconds of `rank` of `nranks` at call `call` (counted from
  * 0 over the size's calls) under pattern a; seed: random's draw. */
-double mg_arrival_delay_s(const mg_arrival *a, int rank, int nranks, uint64_t call,
-                         uint64_t seed);
+double mg_arrival_delay_s(const mg_arrival *a, int rank, int nranks, uint64_t call, uint64_t seed);
 
 /* The largest delay of any rank at that call (when the last rank arrives). */
 double mg_arrival_last_s(const mg_arrival *a, int nranks, uint64_t call, uint64_t seed);

@@ -183,9 +183,9 @@ static mg_stop_reason measure_calls(const mg_bench *b, mg_ctx *ctx, uint64_t siz
     if (window && ctx->cfg->sync_window_us > 0.0)
         plan.window_s = ctx->cfg->sync_window_us * 1e-6;
     else if (window) /* room for the call and for the latest --arrival */
-        plan.window_s = fmax(2.0 * est_s + 2.0 * rtt_s, MG_WINDOW_MIN_S) +
-                        (ctx->cfg->arrival.kind != MG_ARRIVAL_NONE ? ctx->cfg->arrival.us * 1e-6
-                                                                   : 0.0);
+        plan.window_s =
+            fmax(2.0 * est_s + 2.0 * rtt_s, MG_WINDOW_MIN_S) +
+            (ctx->cfg->arrival.kind != MG_ARRIVAL_NONE ? ctx->cfg->arrival.us * 1e-6 : 0.0);
     ctx->timed = 1;
     if (mg_noise_start(&ctx->cfg->noise, ctx->rank) != 0)
         mg_ctx_fail(ctx, "--noise: the timer signal could not be set");

@@ -6,7 +6,8 @@
 
 #include <string>
 
-namespace {
+namespace
+{
 mg_arrival parsed(const char *spec)
 {
     mg_arrival a;

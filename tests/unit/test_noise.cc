@@ -7,7 +7,8 @@
 #include <string>
 #include <time.h>
 
-namespace {
+namespace
+{
 std::string refused(const char *spec)
 {
     mg_noise n;
