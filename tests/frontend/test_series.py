@@ -227,6 +227,13 @@ class Folder(unittest.TestCase):
                 fh.write("{}\n")
             self.assertEqual(opened(out, {"rounds": 3}, rel, [], True).state["steps"], [])
             self.assertFalse(os.path.exists(os.path.join(out, "step-01.jsonl")))
+            # a folder walked before --max-rounds: its rounds were fixed
+            old = os.path.join(d, "old")
+            opened(old, {"rounds": 2}, rel, [], False)
+            self.assertEqual(opened(old, {"rounds": 2, "max_rounds": 2}, rel, [], False)
+                             .state["settings"]["max_rounds"], 2)
+            with self.assertRaisesRegex(mg.UsageError, r"max_rounds 2 there, 4 now"):
+                opened(old, {"rounds": 2, "max_rounds": 4}, rel, [], False)
             other = os.path.join(d, "other")
             os.mkdir(other)
             with open(os.path.join(other, "x"), "w") as fh:
@@ -437,6 +444,8 @@ class BadInput(unittest.TestCase):
                         (run + [os.path.join(d, "s"), "--build", "m1"], "give NAME=DIR"),
                         (run + [os.path.join(d, "s")], "m1 skipped: no mpigauge_latency in"),
                         (run + [os.path.join(d, "s"), "--stride", "0"], "--stride at least 1"),
+                        (run + [os.path.join(d, "s"), "--max-rounds", "5"],
+                         "--max-rounds 5: at least --rounds (10)"),
                         (run + [os.path.join(d, "s"), "--from", "abc"], "--from 'abc': give a release"),
                         (run + [os.path.join(d, "s"), "--from", "4.x"], "--from '4.x': give a release"),
                         (run + [os.path.join(d, "s"), "--to", "latest"], "--to 'latest': give a release"),
@@ -467,6 +476,36 @@ class BadInput(unittest.TestCase):
                          "bind-to)")
         self.assertEqual(SCLI._launches(["sh", "-c", "exit 4"], dict(os.environ)),
                          "two ranks under its launcher failed (sh: exit 4)")
+
+
+class StepRequest(unittest.TestCase):
+    def test_a_step_adds_rounds_where_a_pair_of_neighbours_is_undecided(self):
+        import types
+        import mpigauge.measure.runrequest as RR
+        import mpigauge.releases.series_cli as SCLI
+        got = []
+        real = RR.run, RR.config
+        RR.run = lambda req: got.append(req) or 0
+        RR.config = lambda label, **keys: types.SimpleNamespace(label=label, **keys)
+        a = types.SimpleNamespace(suite="quick", rounds=10, max_rounds=20, nranks=2, timeout=None,
+                                  launcher=None, max_ranks=None, args=[], threshold="7%",
+                                  alpha=0.01, error_control="holm")
+        with tempfile.TemporaryDirectory() as d:
+            folder = types.SimpleNamespace(path=d, state={"settings": {"seed": 7}})
+            rel = [{"name": n, "bindir": d} for n in ("r1", "r2", "r3")]
+            try:
+                SCLI.run_step(a, folder, 2, rel)
+                a.max_rounds = 10
+                SCLI.run_step(a, folder, 3, rel)
+            finally:
+                RR.run, RR.config = real
+        first, fixed = got
+        self.assertEqual((first.until_decided, first.min_rounds, first.max_rounds, first.repeat),
+                         (True, 10, 20, 10))
+        self.assertEqual(first.decide_pairs, [("r1", "r2"), ("r2", "r3")])
+        self.assertEqual((first.threshold, first.alpha, first.error_control, first.seed),
+                         ("7%", 0.01, "holm", 9))
+        self.assertEqual((fixed.until_decided, fixed.repeat, fixed.decide_pairs), (False, 10, []))
 
 
 if __name__ == "__main__":

@@ -80,6 +80,10 @@ class Folder:
         series, none (their files removed) with force."""
         fresh = not os.path.isfile(self.state_path)
         old = {} if fresh else load_state(self.path)
+        olds = old.get("settings")
+        if isinstance(olds, dict) and "max_rounds" not in olds and "rounds" in olds \
+                and "max_rounds" in want["settings"]:
+            olds["max_rounds"] = olds["rounds"]   # walked before --max-rounds: fixed rounds
         if want["settings"].get("seed") is None:   # not given: the folder's, else drawn
             want["settings"]["seed"] = (old.get("settings") or {}).get("seed") if not force \
                 else None
