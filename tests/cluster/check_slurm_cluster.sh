@@ -49,7 +49,7 @@ TAP_DIR=$work TAP_ERR_LINES=25
 . "$here/../tap.sh"
 both=0
 [ $# -ge 2 ] && both=1
-echo "1..$((3 + 5 * $# + 3 * both))"
+echo "1..$((3 + 5 * $# + 4 * both))"
 
 check "emulated two-node cluster $MG_CLUSTER up" "$H" up --rails 2 --rate none
 check "two-node Slurm: slurmctld on the head, slurmd in nodeA and nodeB, srun -N 2 reaches both" \
@@ -185,6 +185,24 @@ PY
     }
     check "mpigauge run --allocations 2 (--constraint=emu): a job array of two allocations on both nodes, each run record naming its own, joined" \
         allocations "$1"
+    excluded() {
+        timeout 600 "$1/frontend/mpigauge" run --suite quick --timeout 120 --exit-grace 5 \
+            --allocations 3 --exclude-previous --sbatch-option=--nodes=1 \
+            --sbatch-option=--ntasks-per-node=2 --bindir "$1" \
+            -o "$work/excl.jsonl" -- -m 1:64 -i 20 &&
+            python3 - "$work/excl.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+nodes = [r["allocation"]["nodelist"] for r in recs if r["type"] == "session"]
+# the second job leaves out the first's node; the third has none left to
+# go to, so it runs without the exclusion, on either node
+assert len(nodes) == 3 and nodes[0] != nodes[1], nodes
+runs = [r for r in recs if r["type"] == "run"]
+assert len(runs) == 9 and all(r["nnodes"] == 1 for r in runs), [r["nnodes"] for r in runs]
+PY
+    }
+    check "mpigauge run --allocations 3 --exclude-previous: one job after another, the second on the node the first did not have, the third (none left) without the exclusion" \
+        excluded "$1"
 fi
 [ "$failed" -eq 0 ]
 exit $?

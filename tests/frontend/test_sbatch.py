@@ -37,6 +37,26 @@ echo "JobId=$5 JobName=mpigauge-allocations Features=emu DelayBoot=00:00:00"
 """
 
 
+# sbatch --wait --parsable [--exclude=NODES] SCRIPT on a cluster of two
+# nodes, n1 and n2: one job a call (ids 801, 802, ...), on the first node
+# not excluded; none left: refused as Slurm refuses it
+FAKE_SBATCH_NODES = r'''#!/bin/sh
+for script; do :; done
+echo "$@" >>"$FAKE_SBATCH_LOG"
+n=$(($(wc -l <"$FAKE_SBATCH_LOG")))
+ex=$(printf '%s\n' "$@" | sed -n 's/^--exclude=//p' | tr ',' ' ')
+for node in n1 n2; do
+    case " $ex " in *" $node "*) continue ;; esac
+    SLURM_JOB_ID=$((800 + n)) SLURM_JOB_NODELIST=$node SLURM_JOB_PARTITION=debug \
+        bash "$script" >/dev/null 2>&1 || exit 1
+    echo $((800 + n))
+    exit 0
+done
+echo "sbatch: error: Batch job submission failed: Requested node configuration is not available" >&2
+exit 1
+'''
+
+
 class Sbatch(FakeRun, unittest.TestCase):
     def setUp(self):
         super().setUp()
@@ -105,6 +125,34 @@ class Sbatch(FakeRun, unittest.TestCase):
         self.assertEqual(p.returncode, 2)
         self.assertIn("r.sbatch exists", p.stderr)
 
+    def test_dependent_jobs_leave_out_the_nodes_before_them(self):
+        self._exe(os.path.join(self.sbin, "sbatch"), FAKE_SBATCH_NODES)
+        p = self.run_cli("--repeat", "2", "--allocations", "3", "--exclude-previous",
+                         "--exit-grace", "5")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(self.log) as f:
+            calls = [x.split() for x in f.read().splitlines()]
+        d = self.d
+        self.assertEqual(calls, [
+            ["--wait", "--parsable", f"{d}/r.1.sbatch"],
+            ["--wait", "--parsable", "--exclude=n1", f"{d}/r.2.sbatch"],
+            ["--wait", "--parsable", "--exclude=n1,n2", f"{d}/r.3.sbatch"],
+            ["--wait", "--parsable", f"{d}/r.3.sbatch"]])
+        self.assertIn("allocation 3: sbatch refused it without the nodes of the allocations "
+                      "before it (n1,n2: sbatch: error: Batch job submission failed: Requested "
+                      "node configuration is not available); submitted again without --exclude",
+                      p.stderr)
+        self.assertIn("job 802: allocation 2 of 3, without n1, sbatch exit 0", p.stderr)
+        for i, (job, node) in enumerate(((801, "n1"), (802, "n2"), (804, "n1")), 1):
+            self.assertIn(f"allocation {i}: job {job}, nodes {node}, 2 launches", p.stdout)
+        sessions = [r for r in self.records() if r["type"] == "session"]
+        self.assertEqual([s["allocation"]["nodelist"] for s in sessions], ["n1", "n2", "n1"])
+        with open(f"{d}/r.2.sbatch") as f:
+            text = f.read()
+        self.assertNotIn("--array", text)
+        self.assertIn(f" -o {d}/r.2.jsonl", text)
+        self.assertNotIn("--exclude-previous", text)
+
     def test_refusals(self):
         p = self.run_cli("--allocations", "2", sbatch=False)
         self.assertEqual(p.returncode, 2)
@@ -112,7 +160,10 @@ class Sbatch(FakeRun, unittest.TestCase):
         for extra, said in ((["--allocations", "0"], "between 1 and 1000"),
                             (["--alloc", "2"], "give --sbatch"),
                             (["--allocations", "2", "--sbatch-option", "nodes=2"],
-                             "one option of sbatch")):
+                             "one option of sbatch"),
+                            (["--exclude-previous"], "--allocations K of 2 or more"),
+                            (["--allocations", "2", "--exclude-previous", "--sbatch",
+                              os.path.join(self.d, "j.sbatch")], "without --sbatch")):
             p = self.run_cli(*extra)
             self.assertEqual(p.returncode, 2, extra)
             self.assertIn(said, p.stderr)

@@ -68,6 +68,10 @@ def add_parser(sub):
     r.add_argument("--sbatch", metavar="FILE",
                    help="write this run as a Slurm job script (with --allocations K, a job "
                    "array) and stop")
+    r.add_argument("--exclude-previous", action="store_true",
+                   help="--allocations K: K jobs one after the other, each asking Slurm to "
+                   "leave out the nodes of the allocations before it (where the cluster has "
+                   "others; else said and submitted without)")
     r.add_argument("--sbatch-option", action="append", metavar="OPT",
                    help="--sbatch, --allocations: an #SBATCH line (repeatable; "
                    "--sbatch-option=--nodes=2)")

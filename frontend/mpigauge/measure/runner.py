@@ -179,7 +179,8 @@ def cmd_run(a):
     if rounds * len(entries) * len(configs) > MAX_SCHEDULE:
         raise UsageError(f"{rounds} rounds of {len(entries)} lines x {len(configs)} "
                          f"configurations is more than {MAX_SCHEDULE} launches")
-    if getattr(a, "sbatch", None) or getattr(a, "allocations", None) is not None:
+    if getattr(a, "sbatch", None) or getattr(a, "allocations", None) is not None or \
+            getattr(a, "exclude_previous", False):
         return sbatch.cmd(a, entries, a.parse_run)
     items, missing = plan(entries, configs, a, launcher, extra)
     if a.dry_run:

@@ -16,7 +16,9 @@ from ..data.results import allocation_words, read_records
 
 MAX_ALLOCATIONS = 1000
 # the options the script writes itself (each with its value)
-OWN = ("--sbatch", "--allocations", "--sbatch-option", "-o", "--output", "--force")
+OWN = ("--sbatch", "--allocations", "--sbatch-option", "-o", "--output", "--force",
+       "--exclude-previous")
+FLAGS = ("--force", "--exclude-previous")   # of OWN, those without a value
 
 
 def frontend_command():
@@ -43,7 +45,7 @@ def run_arguments(argv, parse):
             break
         name = w.split("=", 1)[0]
         if name in OWN:
-            i += 1 if ("=" in w or name == "--force") else 2
+            i += 1 if ("=" in w or name in FLAGS) else 2
             continue
         if w.startswith("-o") and not w.startswith("--") and len(w) > 2:
             i += 1
@@ -52,7 +54,7 @@ def run_arguments(argv, parse):
         i += 1
     left = parse(out)
     if left.sbatch or left.allocations is not None or left.output or left.sbatch_option \
-            or left.force:
+            or left.force or left.exclude_previous:
         raise UsageError("--sbatch, --allocations: give --sbatch, --allocations, "
                          "--sbatch-option and -o in full, each once")
     return out
@@ -128,6 +130,15 @@ def cmd(a, entries, parse):
         raise UsageError(f"--allocations {k}: the {k} allocations are a Slurm job array, and "
                          "sbatch is not on PATH (outside Slurm there is one allocation: run "
                          "without --allocations, or write the script with --sbatch FILE)")
+    if a.exclude_previous:
+        if a.sbatch or k < 2:
+            raise UsageError("--exclude-previous: K dependent jobs that it submits itself "
+                             "(--allocations K of 2 or more, without --sbatch)")
+        scripts = [os.path.splitext(o)[0] + ".sbatch" for o in outputs]
+        _refuse_existing(scripts + outputs + [a.output], a.force)
+        texts = [job_script(args, o, 1, nranks, options, os.getcwd(), frontend_command(),
+                            a.force) for o in outputs]
+        return submit_dependent(scripts, texts, outputs, a.output)
     script = a.sbatch or os.path.splitext(a.output)[0] + ".sbatch"
     _refuse_existing([script] + (outputs if a.sbatch else outputs + [a.output] * (k > 1)),
                      a.force)
@@ -158,6 +169,54 @@ def submit(script, outputs, output, k):
     if missing:
         print("mpigauge run: error: no results from " + ", ".join(missing), file=sys.stderr)
     return EXIT_OK if p.returncode == 0 and not missing else EXIT_FAIL
+
+
+def _sbatch(script, exclude):
+    cmd = ["sbatch", "--wait", "--parsable"] + ([f"--exclude={exclude}"] if exclude else [])
+    p = subprocess.run(cmd + [script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return p.returncode, p.stdout.strip().split(";")[0], p.stderr.strip()
+
+
+def submit_dependent(scripts, texts, outputs, output):
+    """--exclude-previous: one job per allocation, each submitted when the
+    one before it has ended, asking Slurm to leave out every node of the
+    allocations before it; where no allocation is possible without them
+    (sbatch refuses the request), submitted again without and said."""
+    nodes, rcs = [], []
+    for i, (script, text, out) in enumerate(zip(scripts, texts, outputs), 1):
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(script, 0o755)
+        exclude = ",".join(nodes)
+        rc, job, err = _sbatch(script, exclude)
+        if rc != 0 and exclude and not os.path.isfile(out):
+            print(f"mpigauge run: allocation {i}: sbatch refused it without the nodes of the "
+                  f"allocations before it ({exclude}: {err.splitlines()[-1] if err else rc}); "
+                  "submitted again without --exclude", file=sys.stderr)
+            rc, job, err = _sbatch(script, "")
+        print(f"mpigauge run: job {job or '?'}: allocation {i} of {len(scripts)}"
+              + (f", without {exclude}" if exclude and rc == 0 else "")
+              + f", sbatch exit {rc}", file=sys.stderr)
+        rcs.append(rc)
+        got = _nodelist(out)
+        if got and got not in nodes:
+            nodes.append(got)
+    missing = [o for o in outputs if not os.path.isfile(o)]
+    for line in allocation_lines(outputs):
+        print(line)
+    join(outputs, output)
+    if missing:
+        print("mpigauge run: error: no results from " + ", ".join(missing), file=sys.stderr)
+    return EXIT_OK if not any(rcs) and not missing else EXIT_FAIL
+
+
+def _nodelist(path):
+    """The Slurm node list of the allocation a results file ran in, or None."""
+    if not os.path.isfile(path):
+        return None
+    recs, _ = read_records(path)
+    allocs = [r["allocation"] for r in recs if isinstance(r.get("allocation"), dict)]
+    return allocs[-1].get("nodelist") if allocs else None
 
 
 def allocation_lines(outputs):
