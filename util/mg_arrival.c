@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "mg_arrival.h"
+#include "mg_pattern.h"
 
 #include <errno.h>
 #include <math.h>
@@ -56,22 +57,13 @@ int mg_arrival_parse(const char *spec, mg_arrival *out, char *err, size_t errlen
     return 0;
 }
 
-/* splitmix64: a well-mixed 64-bit hash of one word */
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 double mg_arrival_delay_s(const mg_arrival *a, int rank, int nranks, uint64_t call, uint64_t seed)
 {
     const double s = a->us * 1e-6;
     switch (a->kind) {
     case MG_ARRIVAL_SKEW: return nranks > 1 ? s * (double)rank / (double)(nranks - 1) : 0.0;
     case MG_ARRIVAL_RANDOM: {
-        uint64_t h = mix(mix(mix(seed) ^ (uint64_t)rank) ^ call);
+        uint64_t h = mg_mix64(mg_mix64(mg_mix64(seed) ^ (uint64_t)rank) ^ call);
         return s * (double)(h >> 11) / 9007199254740992.0; /* [0, 1) of 53 bits */
     }
     case MG_ARRIVAL_ONE_LATE: {

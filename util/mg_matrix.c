@@ -2,6 +2,7 @@
 /* alltoallv --matrix: see mg_matrix.h. */
 #include "mg_matrix.h"
 #include "mg_graph.h"
+#include "mg_pattern.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -122,15 +123,6 @@ int mg_matrix_parse(const char *text, int n, mg_matrix *out, char *err, size_t e
     return 0;
 }
 
-/* A stateless 64-bit mix (splitmix64's finaliser). */
-static uint64_t mix(uint64_t z)
-{
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* sparse: row i sends to itself and to d others drawn without repeats. */
 static void sparse(mg_matrix *x, long d)
 {
@@ -139,7 +131,7 @@ static void sparse(mg_matrix *x, long d)
         uint64_t *row = x->m + (size_t)i * (size_t)n, state = (uint64_t)i;
         row[i] = 1;
         for (long k = 0; k < d && k < n - 1;) {
-            int j = (int)((state = mix(state)) % (uint64_t)n);
+            int j = (int)((state = mg_mix64(state)) % (uint64_t)n);
             if (row[j] == 0) {
                 row[j] = 1;
                 ++k;

@@ -2,8 +2,7 @@
 /* Validation patterns: see mg_pattern.h. */
 #include "mg_pattern.h"
 
-/* splitmix64 finaliser: a well-mixed 64-bit value per 8-byte word. */
-static uint64_t mix64(uint64_t x)
+uint64_t mg_mix64(uint64_t x)
 {
     x += UINT64_C(0x9e3779b97f4a7c15);
     x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -13,12 +12,12 @@ static uint64_t mix64(uint64_t x)
 
 uint64_t mg_pattern_seed(int rank, uint64_t size_bytes, uint64_t iteration)
 {
-    return mix64(mix64(mix64((uint64_t)(unsigned)rank) ^ size_bytes) ^ iteration);
+    return mg_mix64(mg_mix64(mg_mix64((uint64_t)(unsigned)rank) ^ size_bytes) ^ iteration);
 }
 
 static uint64_t word(uint64_t seed, uint64_t index)
 {
-    return mix64(seed ^ (index * UINT64_C(0x100000001b3)));
+    return mg_mix64(seed ^ (index * UINT64_C(0x100000001b3)));
 }
 
 uint8_t mg_pattern_byte(uint64_t seed, uint64_t off)

@@ -17,6 +17,10 @@ extern "C" {
 #endif
 
 /* Seed of the message that `rank` sends, of `size_bytes`, in `iteration`. */
+/* splitmix64's finaliser: a well-mixed 64-bit value of one word (the
+ * patterns' seeds and words, the sparse matrices' draws, --arrival random). */
+uint64_t mg_mix64(uint64_t x);
+
 uint64_t mg_pattern_seed(int rank, uint64_t size_bytes, uint64_t iteration);
 
 /* Byte at offset `off` of the pattern with that seed. */
