@@ -198,7 +198,7 @@ def submit_dependent(scripts, texts, outputs, output):
               + (f", without {exclude}" if exclude and rc == 0 else "")
               + f", sbatch exit {rc}", file=sys.stderr)
         rcs.append(rc)
-        got = _nodelist(out)
+        got = (_allocation(out)[0] or {}).get("nodelist")
         if got and got not in nodes:
             nodes.append(got)
     missing = [o for o in outputs if not os.path.isfile(o)]
@@ -210,13 +210,14 @@ def submit_dependent(scripts, texts, outputs, output):
     return EXIT_OK if not any(rcs) and not missing else EXIT_FAIL
 
 
-def _nodelist(path):
-    """The Slurm node list of the allocation a results file ran in, or None."""
+def _allocation(path):
+    """(the allocation a results file ran in, or None; its launches); (None,
+    0) when there is no file."""
     if not os.path.isfile(path):
-        return None
+        return None, 0
     recs, _ = read_records(path)
     allocs = [r["allocation"] for r in recs if isinstance(r.get("allocation"), dict)]
-    return allocs[-1].get("nodelist") if allocs else None
+    return (allocs[-1] if allocs else None), sum(r.get("type") == "launch" for r in recs)
 
 
 def allocation_lines(outputs):
@@ -225,10 +226,8 @@ def allocation_lines(outputs):
     for i, path in enumerate(outputs, 1):
         if not os.path.isfile(path):
             continue
-        recs, _ = read_records(path)
-        allocs = [r["allocation"] for r in recs if isinstance(r.get("allocation"), dict)]
-        launches = sum(r.get("type") == "launch" for r in recs)
-        said = allocation_words(allocs[-1] if allocs else None) or "job ?"
+        alloc, launches = _allocation(path)
+        said = allocation_words(alloc) or "job ?"
         lines.append(f"  allocation {i}: {said}, {launches} launches ({path})")
     return lines
 
