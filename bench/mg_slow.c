@@ -23,6 +23,10 @@
  *                       gather, scatter (a planted guideline violation,
  *                       doc/guidelines.md: MG_SLOW_CALLS=allreduce makes
  *                       MPI_Allreduce slower than MPI_Reduce + MPI_Bcast)
+ *   MG_SLOW_ABOVE=N     the named collectives slow down only on communicators
+ *                       of more than N ranks: a step planted between N and
+ *                       N + 1 ranks of a --ranks-sweep (doc/collectives.md,
+ *                       bench/scaling_steps.py); default 0 (every size)
  *
  * The first completion after MPI_Init does not wait: the time since
  * MPI_Init is start-up, not the pattern (waiting 40% of it, up to 0.4 s,
@@ -48,6 +52,7 @@ static double last_completion_s;
 static volatile double slow_sink;
 static double call_extra_s;    /* MG_SLOW_CALL_NS */
 static const char *slow_calls; /* MG_SLOW_CALLS */
+static int slow_above;         /* MG_SLOW_ABOVE */
 
 static double now_s(void)
 {
@@ -107,6 +112,7 @@ static void slow_setup(void)
     slow_active = rank_listed(getenv("MG_SLOW_RANKS"), rank);
     slow_calls = getenv("MG_SLOW_CALLS");
     call_extra_s = getenv("MG_SLOW_CALL_NS") ? atof(getenv("MG_SLOW_CALL_NS")) * 1e-9 : 0.0;
+    slow_above = getenv("MG_SLOW_ABOVE") ? atoi(getenv("MG_SLOW_ABOVE")) : 0;
     last_completion_s = 0.0; /* the first completion does not wait */
 }
 
@@ -170,11 +176,15 @@ int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
     return rc;
 }
 
-/* MG_SLOW_CALLS: after a named collective returns, N ns more on a slow rank. */
-static int slowed_call(const char *name)
+/* MG_SLOW_CALLS: after a named collective returns, N ns more on a slow rank
+ * (of a communicator of more than MG_SLOW_ABOVE ranks). */
+static int slowed_call(const char *name, MPI_Comm comm)
 {
     size_t n = strlen(name);
+    int size = 0;
     if (!slow_active || slow_calls == NULL || call_extra_s <= 0.0)
+        return 0;
+    if (slow_above > 0 && (PMPI_Comm_size(comm, &size) != MPI_SUCCESS || size <= slow_above))
         return 0;
     for (const char *p = slow_calls; (p = strstr(p, name)) != NULL; p += n)
         if ((p == slow_calls || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
@@ -182,9 +192,9 @@ static int slowed_call(const char *name)
     return 0;
 }
 
-static int after_call(const char *name, int rc)
+static int after_call(const char *name, MPI_Comm comm, int rc)
 {
-    if (slowed_call(name)) {
+    if (slowed_call(name, comm)) {
         double until = now_s() + call_extra_s;
         while (now_s() < until)
             ;
@@ -194,34 +204,34 @@ static int after_call(const char *name, int rc)
 
 int MPI_Allreduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm)
 {
-    return after_call("allreduce", PMPI_Allreduce(s, r, count, t, op, comm));
+    return after_call("allreduce", comm, PMPI_Allreduce(s, r, count, t, op, comm));
 }
 
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
 {
-    return after_call("bcast", PMPI_Bcast(buf, count, t, root, comm));
+    return after_call("bcast", comm, PMPI_Bcast(buf, count, t, root, comm));
 }
 
 int MPI_Reduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, int root,
                MPI_Comm comm)
 {
-    return after_call("reduce", PMPI_Reduce(s, r, count, t, op, root, comm));
+    return after_call("reduce", comm, PMPI_Reduce(s, r, count, t, op, root, comm));
 }
 
 int MPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
                   MPI_Comm comm)
 {
-    return after_call("allgather", PMPI_Allgather(s, sc, st, r, rc, rt, comm));
+    return after_call("allgather", comm, PMPI_Allgather(s, sc, st, r, rc, rt, comm));
 }
 
 int MPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root,
                MPI_Comm comm)
 {
-    return after_call("gather", PMPI_Gather(s, sc, st, r, rc, rt, root, comm));
+    return after_call("gather", comm, PMPI_Gather(s, sc, st, r, rc, rt, root, comm));
 }
 
 int MPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root,
                 MPI_Comm comm)
 {
-    return after_call("scatter", PMPI_Scatter(s, sc, st, r, rc, rt, root, comm));
+    return after_call("scatter", comm, PMPI_Scatter(s, sc, st, r, rc, rt, root, comm));
 }

@@ -39,7 +39,8 @@ mgpy_model_PYTHON = \
 	frontend/mpigauge/model/paramverdict.py frontend/mpigauge/model/smpi.py \
 	frontend/mpigauge/model/smpi_cli.py frontend/mpigauge/model/loggp.py \
 	frontend/mpigauge/model/loggp_cli.py frontend/mpigauge/model/collectives.py \
-	frontend/mpigauge/model/collectives_cli.py
+	frontend/mpigauge/model/collectives_cli.py frontend/mpigauge/model/scaling.py \
+	frontend/mpigauge/model/scaling_report.py
 mgpy_lookdir = $(pkgpythondir)/look
 mgpy_look_PYTHON = \
 	frontend/mpigauge/look/__init__.py frontend/mpigauge/look/overview.py \
@@ -132,6 +133,7 @@ EXTRA_DIST += frontend/mpigauge.py \
 	tests/frontend/test_history.py tests/frontend/test_mpilib.py tests/frontend/test_tuning.py \
 	tests/frontend/test_import.py tests/frontend/test_model.py tests/frontend/test_smpi.py \
 	tests/frontend/test_loggp.py tests/frontend/test_collective_model.py \
+	tests/frontend/test_scaling.py \
 	tests/frontend/tap.py tests/frontend/unit_tests.sh \
 	tests/frontend/data/base.jsonl tests/frontend/data/new.jsonl \
 	tests/frontend/test_catalogue.py tests/frontend/test_cli_help.py tests/frontend/test_cvars.py \

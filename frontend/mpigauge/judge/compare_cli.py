@@ -5,6 +5,7 @@ import sys
 
 from ..core.common import (EXIT_FAIL, EXIT_OK, EXIT_USAGE, UsageError, check_output_path, warn,
                            write_text_atomic)
+from ..model.scaling_report import scaling_lines
 from ..verdict.options import add_verdict_options
 
 
@@ -72,6 +73,9 @@ def cmd_compare(a):
     doc = lead_with(fmt, lead, doc)
     if a.model:
         doc = trail_with(fmt, model_lines(base, sets[1:], threshold), doc)
+    scaling = scaling_lines(base, sets[1:], max(threshold, 0.10), a.alpha)
+    if scaling:
+        doc = trail_with(fmt, scaling, doc)
     if a.output:
         write_text_atomic(a.output, doc)
     else:

@@ -83,7 +83,7 @@ def _check(a):
 
 
 def cmd_model(a):
-    threshold = parse_threshold(a.threshold)
+    threshold = parse_threshold(a.threshold or ("10%" if a.scaling else "5%"))
     parse_threshold(a.smpi_tolerance)
     _check(a)
     if a.measure:
@@ -94,6 +94,8 @@ def cmd_model(a):
         return _smpi(a)
     if a.collectives:
         return _collectives(a)
+    if a.scaling:
+        return _scaling(a, threshold)
     if a.loggp:
         from ..model.loggp_cli import cmd_loggp
         a.threshold_value = threshold
@@ -163,6 +165,36 @@ def _collectives(a):
     return EXIT_OK
 
 
+def _scaling(a, threshold):
+    """--scaling: every ranks-sweep line's class and steps per set; with two
+    sets or more, what each later set changed against the first."""
+    from ..model.scaling import compare
+    from ..model.scaling_report import (analyse_set, change_docs, change_lines, set_doc,
+                                        set_lines)
+    if not 0 < a.alpha < 1:
+        raise UsageError("--alpha must be between 0 and 1")
+    sets = load_inputs(a.files)
+    lines, docs = [], []
+    for rs in sets:
+        got = analyse_set(rs, threshold, a.alpha, a.seed)
+        if not got:
+            raise UsageError(f"{rs.label}: no line measured at three rank counts or more "
+                             "(--ranks-sweep, or launches at several -n)")
+        lines += set_lines(rs.label, got)
+        docs += [set_doc(rs.label, sc) for sc in got]
+    for new in sets[1:]:
+        got = compare(sets[0], new, threshold, a.alpha, a.seed)
+        lines += change_lines(sets[0].label, new.label, got)
+        docs += change_docs(sets[0].label, new.label, got)
+    text = "\n".join(json.dumps(d, sort_keys=True) for d in docs) if a.json else \
+        "\n".join(lines)
+    if a.output:
+        write_text_atomic(a.output, text + "\n")
+    else:
+        sys.stdout.write(text + "\n")
+    return EXIT_OK
+
+
 def _smpi(a):
     from ..model.smpi_cli import check_folder, export
     check_folder(a.smpi)
@@ -195,9 +227,9 @@ def add_parser(sub):
     p.add_argument("--max-regimes", type=int, default=MAX_SEGMENTS,
                    help=f"at most this many regimes (default {MAX_SEGMENTS})")
     p.add_argument("--seed", type=int, default=1, help="the bootstrap's seed (default 1)")
-    p.add_argument("--threshold", default="5%",
+    p.add_argument("--threshold",
                    help="with two sides or more: the practical significance of a "
-                   "parameter's change (default 5%%)")
+                   "parameter's change (default 5%%); --scaling: of a step (default 10%%)")
     p.add_argument("--figure", choices=sorted(FIGURES), default="median",
                    help="what stands for a size: the median over its launches (default), or "
                    "the best launch (the machine's fast state; optimistic intervals)")
@@ -225,6 +257,15 @@ def add_parser(sub):
     p.add_argument("--factor", type=float, default=2.0,
                    help="--collectives: name a size measured beyond this factor of its model "
                    "(default 2)")
+    p.add_argument("--scaling", action="store_true",
+                   help="instead: each line measured at several rank counts (--ranks-sweep): "
+                   "its model class (a, a + b log P, a + b P, a + b P log P, a + b P^2) and "
+                   "the steps between neighbouring counts beyond --threshold (default here "
+                   "10%%); with two sets or more, the steps each later set added or removed "
+                   "and a class it changed (doc/collectives.md)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="--scaling: the error rate of the steps named, over all boundaries "
+                   "of a set (default 0.05)")
     p.add_argument("--measure", metavar="FILE",
                    help="first measure what the form fits (latency 0:4M; loggp 1:4M with "
                    "--loggp; bw 1:4M too with --smpi), 2 ranks, every --config interleaved, "

@@ -188,12 +188,15 @@ def cmd_series(a):
 def _profile_lead(a, folder, state, w):
     """--profile: the profile's predicted change for every pair the walk
     compared; --model: the parameters' verdicts of every pair."""
-    from .series_report import along_series, model_along_series
+    from .series_report import along_series, model_along_series, scaling_along_series
     out = ""
     if getattr(a, "profile", None):
         out += "\n".join(along_series(folder, state, w, a.profile, a.threshold_value)) + "\n\n"
     if getattr(a, "model", False):
         out += "\n".join(model_along_series(folder, state, w, a.threshold_value)) + "\n\n"
+    scaling = scaling_along_series(folder, state, w, max(a.threshold_value, 0.10))
+    if scaling:
+        out += "\n".join(scaling) + "\n\n"
     return out
 
 

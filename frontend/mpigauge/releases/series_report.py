@@ -323,3 +323,30 @@ def model_along_series(folder, state, w, threshold):
                 n = sum(len(d.get("parameters", [])) for d in docs)
                 lines.append(f"{head}: no parameter changed ({n} compared: the same or unclear)")
     return lines
+
+
+def scaling_along_series(folder, state, w, threshold, alpha=0.05):
+    """For every pair of releases the walk compared, the lines of the suite
+    measured at several rank counts: the steps the later release added or
+    removed and a class it changed, naming the release; [] when the suite
+    has no such line."""
+    from ..core.common import UsageError
+    from ..data.results import load_config_sets
+    from ..model.scaling import compare
+    from ..model.scaling_report import change_lines
+    from .series_folder import step_file
+    names = [r["name"] for r in state["releases"]]
+    lines = []
+    for k, st in enumerate(w.steps, 1):
+        path = step_file(folder, state, k, [names[i] for i in st])
+        for a, b in w.pairs[k - 1]:
+            try:
+                base, new = load_config_sets(path, [names[a], names[b]])
+            except (UsageError, TypeError):
+                continue
+            lines += [f"step {k} {x}" for x in
+                      change_lines(names[a], names[b], compare(base, new, threshold, alpha))]
+    if not lines:
+        return []
+    return ["rank-count scaling along the series (a step added, a class changed; "
+            "doc/collectives.md):"] + lines
