@@ -158,6 +158,23 @@ class Changes(unittest.TestCase):
         (ab, an, changes, cls), = S.compare(b, n, 0.10, 0.05)
         self.assertEqual((changes, cls), ([], "same"))
 
+    def test_levels_find_a_step_the_jumps_hide(self):
+        # oversubscribed ranks: at 3 and 4 ranks each launch is 0.3 or 7 us at
+        # random, from 5 on 8 us; the planted side 50 us more from 5 on. The
+        # jumps 4 -> 5 of both sides spread over x1-x30; the levels: slower
+        # from 5 on, not at 4
+        def bimodal(seed, add):
+            rng = random.Random(seed)
+            return [{p: (0.2 if p == 2 else rng.choice((0.3, 7.0)) if p < 5 else 8.0 + add)
+                     * (1 + rng.uniform(-0.03, 0.03)) for p in range(2, 7)} for _ in range(8)]
+        b, n = self.sets(bimodal(1, 0.0), bimodal(2, 50.0))
+        (ab, an, changes, cls), = S.compare(b, n, 0.10, 0.05)
+        self.assertEqual([(c.what, c.lo, c.hi, c.route) for c in changes],
+                         [("added", 4, 5, "level")])
+        self.assertGreater(changes[0].ci[0], 4.0)
+        b, n = self.sets(bimodal(1, 0.0), bimodal(3, 0.0))
+        self.assertEqual(S.compare(b, n, 0.10, 0.05)[0][2], [])
+
     def test_a_class_changed_only_when_both_are_clear(self):
         b, n = self.sets(line(lambda p: 1.0 + 2.0 * math.log2(p), noise=0.005),
                          line(lambda p: 0.1 + 0.5 * p * p, noise=0.005, seed=4))
@@ -210,6 +227,32 @@ class Command(unittest.TestCase):
             h.write_jsonl(plain, h.interleaved_records({"a": [1.0] * 6, "b": [1.0] * 6}))
             code, out, err = h.cli("compare", plain, "a", "b")
             self.assertNotIn("rank-count scaling", out)
+
+
+class AlongSeries(unittest.TestCase):
+    def test_the_release_that_added_a_step_is_named(self):
+        # r2 adds a step of 5 us from 6 ranks on; r0 -> r1 nothing
+        from mpigauge.releases.series_folder import Folder
+        f = (lambda p: 1.0 + 0.1 * p)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "s")
+            rel = [{"name": n, "release": v} for n, v in (("r0", "1"), ("r1", "2"), ("r2", "3"))]
+            folder = Folder(out, dict(threshold=0.05, alpha=0.05, error_control="bh",
+                                      suite="quick", rounds=10, stride=None), rel, [], False)
+            folder.close()
+            h.write_jsonl(os.path.join(out, "step-01.jsonl"), sweep_records(
+                {"r0": line(f, seed=1), "r1": line(f, seed=2),
+                 "r2": line(f, seed=3, step_at=5, factor=1.0, add=5.0)}))
+            folder.record({"step": 1, "labels": ["r0", "r1", "r2"], "file": "step-01.jsonl",
+                           "done": True, "launches": 30, "seconds": 5})
+            rc, text, err = h.cli("series", "report", out)
+            self.assertEqual(rc, 0, err)
+            lines = text.splitlines()
+            k = lines.index("rank-count scaling along the series (a step added, a class changed; "
+                            "doc/collectives.md):")
+            self.assertRegex(lines[k + 1], r"^step 1 bcast 8 B, r1 against r0: no step added")
+            self.assertRegex(lines[k + 2], r"^step 1 bcast 8 B, r2 against r1: a step added at "
+                             r"5->6 ranks")
 
 
 if __name__ == "__main__":

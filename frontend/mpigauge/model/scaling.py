@@ -284,36 +284,86 @@ class Change(NamedTuple):
     hi: int
     what: str                # "added", "removed", "grew", "shrank"
     ratio: float             # NEW's jump over BASE's
-    ci: Tuple[float, float]
+    ci: Tuple[float, float]  # its interval (route "jump"), or NEW / BASE's beyond the boundary
+    route: str = "jump"      # "jump": the launches' jumps; "level": the counts' levels
+    before: Tuple[float, float, float] = ()   # "level": NEW / BASE (estimate, low, high) at lo
+
+
+def _levels(b, n, p, level):
+    """NEW / BASE at count p: (estimate, low, high), the Hodges-Lehmann
+    estimate (the median of the pairwise ratios: a count whose launches
+    fall in two modes moves it less than the ratio of the medians) and the
+    Mann-Whitney interval that goes with it; None without it."""
+    vb, vn = list(b.values[p].values()), list(n.values[p].values())
+    if len(vb) < 2 or len(vn) < 2:
+        return None
+    lo, hi, cov = ratio_ci(vb, vn, level)
+    est = math.exp(median([math.log(y / x) for x in vb for y in vn]))
+    return (est, lo, hi) if cov >= level else None
+
+
+def _level_turn(lb, la, threshold):
+    """+1 where NEW / BASE turns worse across a boundary (decided slower
+    after it and not before, or faster before it and not after), -1 where
+    it turns better, 0 otherwise; the estimates must differ by more than
+    the threshold too."""
+    up, down = 1.0 + threshold, 1.0 / (1.0 + threshold)
+    slower = (lambda v: v[1] > up)
+    faster = (lambda v: v[2] < down)
+    r = la[0] / lb[0]
+    if ((slower(la) and not slower(lb)) or (faster(lb) and not faster(la))) and r > up:
+        return 1
+    if ((slower(lb) and not slower(la)) or (faster(la) and not faster(lb))) and r < down:
+        return -1
+    return 0
+
+
+def _jump_change(b, n, i, threshold, level):
+    """(up, ratio, (low, high)) of NEW's per-launch jumps at boundary i
+    against BASE's (Hodges-Lehmann), where decided beyond the threshold;
+    else None."""
+    pb, jb = log_jumps(b, i)
+    pn, jn = log_jumps(n, i)
+    if not (pb and pn) or len(jb) < 2 or len(jn) < 2:
+        return None
+    lo, hi, cov = ratio_ci([math.exp(x) for x in jb], [math.exp(x) for x in jn], level)
+    if cov < level or not (lo > 1.0 + threshold or hi < 1.0 / (1.0 + threshold)):
+        return None
+    return lo > 1.0, math.exp(median([y - x for x in jb for y in jn])), (lo, hi)
 
 
 def jump_changes(b, n, threshold, level):
     """[Change] at the boundaries of two analysed lines with the same
-    counts: NEW's per-launch jumps against BASE's (the Mann-Whitney
-    interval of their ratio), a change where it lies beyond the threshold;
-    "added" where NEW names a step there and BASE does not. Boundaries
-    whose launches did not measure both counts are not compared."""
+    counts, by two routes at half the error rate each: NEW's per-launch
+    jumps against BASE's (the Mann-Whitney interval of their ratio; where
+    one launch measured both counts), and NEW / BASE at each count (as
+    compare's verdicts) turning across the boundary. "added" where NEW's
+    own sweep names a step there and BASE's does not."""
     out = []
+    half = 1.0 - (1.0 - level) / 2.0
     named_b = {(s.lo, s.hi) for s in b.steps}
     named_n = {(s.lo, s.hi) for s in n.steps}
-    for i in range(len(b.sweep.counts) - 1):
-        pb, jb = log_jumps(b.sweep, i)
-        pn, jn = log_jumps(n.sweep, i)
-        if not (pb and pn) or len(jb) < 2 or len(jn) < 2:
+    counts = b.sweep.counts
+    lv = [_levels(b.sweep, n.sweep, p, half) for p in counts]
+    for i in range(len(counts) - 1):
+        edge = (counts[i], counts[i + 1])
+        got = _jump_change(b.sweep, n.sweep, i, threshold, half)
+        if got is not None:
+            up, est, ci = got
+            extra = {}
+        elif lv[i] and lv[i + 1] and _level_turn(lv[i], lv[i + 1], threshold):
+            up = _level_turn(lv[i], lv[i + 1], threshold) > 0
+            est, ci = lv[i + 1][0] / lv[i][0], lv[i + 1][1:]
+            extra = {"route": "level", "before": lv[i]}
+        else:
             continue
-        lo, hi, cov = ratio_ci([math.exp(x) for x in jb], [math.exp(x) for x in jn], level)
-        if cov < level or not (lo > 1.0 + threshold or hi < 1.0 / (1.0 + threshold)):
-            continue
-        edge = (b.sweep.counts[i], b.sweep.counts[i + 1])
-        up = lo > 1.0
-        if edge in named_n and edge not in named_b and up:
+        if up and edge in named_n and edge not in named_b:
             what = "added"
-        elif edge in named_b and edge not in named_n and not up:
+        elif not up and edge in named_b and edge not in named_n:
             what = "removed"
         else:
             what = "grew" if up else "shrank"
-        est = math.exp(median(jn) - median(jb))
-        out.append(Change(b.sweep.key, edge[0], edge[1], what, est, (lo, hi)))
+        out.append(Change(b.sweep.key, edge[0], edge[1], what, est, ci, **extra))
     return out
 
 

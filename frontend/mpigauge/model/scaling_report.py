@@ -80,8 +80,14 @@ def change_lines(blabel, nlabel, compared):
         for c in changes:
             word = {"added": "a step added", "removed": "a step removed",
                     "grew": "the jump grew", "shrank": "the jump shrank"}[c.what]
-            says.append(f"{word} at {c.lo}->{c.hi} ranks: x{c.ratio:.3g} "
-                        f"[{c.ci[0]:.3g}, {c.ci[1]:.3g}] of {blabel}'s jump")
+            if c.route == "jump":
+                says.append(f"{word} at {c.lo}->{c.hi} ranks: x{c.ratio:.3g} "
+                            f"[{c.ci[0]:.3g}, {c.ci[1]:.3g}] of {blabel}'s jump")
+            else:
+                b = c.before
+                says.append(f"{word} at {c.lo}->{c.hi} ranks: {nlabel} x{b[0] * c.ratio:.3g} "
+                            f"[{c.ci[0]:.3g}, {c.ci[1]:.3g}] of {blabel} at {c.hi}, "
+                            f"x{b[0]:.3g} [{b[1]:.3g}, {b[2]:.3g}] at {c.lo}")
         if cls == "changed":
             says.append(f"the class changed: {ab.fit.cls} -> {an.fit.cls}")
         if says:
@@ -103,7 +109,8 @@ def change_docs(blabel, nlabel, compared):
                      "variant": k.variant, "counts": ab.sweep.counts,
                      "class": {"verdict": cls, "base": _fit_doc(ab), "new": _fit_doc(an)},
                      "changes": [{"what": c.what, "from": c.lo, "to": c.hi, "ratio": c.ratio,
-                                  "ci": list(c.ci)} for c in changes],
+                                  "ci": list(c.ci), "route": c.route,
+                                  "before": list(c.before) or None} for c in changes],
                      "level": ab.level})
     return docs
 
