@@ -65,7 +65,7 @@ mgpy_judge_PYTHON = \
 	frontend/mpigauge/judge/__init__.py frontend/mpigauge/judge/best.py \
 	frontend/mpigauge/judge/best_cli.py frontend/mpigauge/judge/compare_cli.py \
 	frontend/mpigauge/judge/cvars_cli.py frontend/mpigauge/judge/guidelines.py \
-	frontend/mpigauge/judge/model_cli.py \
+	frontend/mpigauge/judge/model_cli.py frontend/mpigauge/judge/allocation_screen.py \
 	frontend/mpigauge/judge/guidelines_cli.py
 mgpy_historydir = $(pkgpythondir)/history
 mgpy_history_PYTHON = \

@@ -8,7 +8,8 @@
 # same_node say; the job templates examples/slurm/*.sbatch run to completion
 # with sbatch --wait (short suites and sweeps); and `mpigauge run` inside a
 # two-node allocation runs the two builds interleaved, compared paired by
-# round. Tears everything down (also on failure or interruption). TAP output;
+# round; a step planted in a ranks sweep over both nodes is found
+# (model --scaling). Tears everything down (also on failure or interruption). TAP output;
 # exit 0 when all pass, 1 on a failure, 77 when it cannot run here.
 # Every run record names its allocation (job, step, nodes, partition).
 #   tests/cluster/check_slurm_cluster.sh OPENMPI_BUILD [MPICH_BUILD]
@@ -49,7 +50,7 @@ TAP_DIR=$work TAP_ERR_LINES=25
 . "$here/../tap.sh"
 both=0
 [ $# -ge 2 ] && both=1
-echo "1..$((3 + 5 * $# + 4 * both))"
+echo "1..$((4 + 5 * $# + 4 * both))"
 
 check "emulated two-node cluster $MG_CLUSTER up" "$H" up --rails 2 --rate none
 check "two-node Slurm: slurmctld on the head, slurmd in nodeA and nodeB, srun -N 2 reaches both" \
@@ -204,6 +205,32 @@ PY
     check "mpigauge run --allocations 3 --exclude-previous: one job after another, the second on the node the first did not have, the third (none left) without the exclusion" \
         excluded "$1"
 fi
+# a step planted between 3 and 4 ranks (bench/libmgslow.so MG_SLOW_ABOVE=3)
+# in a ranks sweep over both nodes, 2 ranks on each: model --scaling says
+# the planted configuration added it and names nothing else
+scaling() {
+    bash "$here/slurm_cluster.sh" revive "$work/slurm" >/dev/null 2>&1
+    lib=$1/bench/libmgslow.so
+    printf 'ranks=4 bcast --ranks-sweep 2:4 -m 8:8\n' >"$work/sweep.txt"
+    timeout 600 salloc -N 2 -n 4 --ntasks-per-node=2 "$1/frontend/mpigauge" run \
+        --suite "$work/sweep.txt" --repeat 8 --interleave launches --timeout 120 \
+        --exit-grace 5 --bindir "$1" -o "$work/steps.jsonl" -q \
+        --config "base LD_PRELOAD=$lib" \
+        --config "planted LD_PRELOAD=$lib MG_SLOW_CALLS=bcast MG_SLOW_CALL_NS=50000 MG_SLOW_ABOVE=3" &&
+        "$1/frontend/mpigauge" model --scaling "$work/steps.jsonl" base planted --json \
+            -o "$work/steps-model.jsonl" &&
+        python3 - "$work/steps.jsonl" "$work/steps-model.jsonl" <<'PY'
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1]) if '"type":"run"' in l]
+assert len(runs) == 16 and all(r["nnodes"] == 2 for r in runs), [r["nnodes"] for r in runs]
+recs = [json.loads(l) for l in open(sys.argv[2])]
+ch = [r for r in recs if r["type"] == "scaling_change"]
+assert [(c["what"], c["from"], c["to"]) for r in ch for c in r["changes"]] == \
+    [("added", 3, 4)], ch
+PY
+}
+check "$(basename "$1"): a ranks sweep over both nodes, a step planted between 3 and 4 ranks: model --scaling names it added, nothing else" \
+    scaling "$1"
 [ "$failed" -eq 0 ]
 exit $?
 }

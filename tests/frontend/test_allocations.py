@@ -133,5 +133,73 @@ class ByAllocation(unittest.TestCase):
         self.assertTrue(math.isfinite(ser[0]["ratio"]))
 
 
+class ScreenSlow(unittest.TestCase):
+    """--screen-slow: the allocation named slow screened on its own nodes
+    (a fake front-end stands for `mpigauge screen run`: it records its
+    arguments and says what a screen says)."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        d = self.tmp.name
+        self.path = os.path.join(d, "j.jsonl")
+        self.build = os.path.join(d, "build")
+        os.makedirs(os.path.join(self.build, "pt2pt"))
+        for name in ("pt2pt/mpigauge_latency", "pt2pt/mpigauge_screen"):
+            with open(os.path.join(self.build, name), "w") as f:
+                f.write("#!/bin/sh\n")
+            os.chmod(os.path.join(self.build, name), 0o755)
+        self.fake = os.path.join(d, "fake-mpigauge")
+        self.argv = os.path.join(d, "argv")
+        with open(self.fake, "w") as f:
+            f.write(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {self.argv}\n"
+                    "echo 'slow node: node3 (its pairs at 0.4x the others)'\nexit 3\n")
+        os.chmod(self.fake, 0o755)
+        import mpigauge.measure.sbatch as sb
+        orig = sb.frontend_command
+        sb.frontend_command = lambda: [self.fake]
+        self.addCleanup(setattr, sb, "frontend_command", orig)
+        joined(self.path, lambda g, c, s: 1.4 if g == 3 else 1.0)
+        prog = os.path.join(self.build, "pt2pt", "mpigauge_latency")
+        recs = [json.loads(x) for x in h.read(self.path).splitlines()]
+        for r in recs:
+            if r["type"] == "session":
+                r["allocation"]["num_nodes"] = "1"
+            if r["type"] == "launch":
+                r["program"] = prog
+        h.write_jsonl(self.path, recs)
+
+    def test_the_slow_allocation_is_screened_on_its_nodes(self):
+        out = os.path.join(self.tmp.name, "screen.jsonl")
+        rc, text, err = h.cli("compare", self.path, "a", "b", "--by-allocation", "--screen-slow",
+                              out, "--screen-option=--expect-bw=1000")
+        self.assertEqual(rc, 0, err)
+        with open(self.argv) as f:
+            argv = f.read().split("\n")[:-1]
+        self.assertEqual(argv, ["screen", "run", "-n", "1", "--launcher",
+                                "srun -w node3 -N 1 --ntasks-per-node=1", "--bindir", self.build,
+                                "-o", out, "--", "--expect-bw=1000"])
+        self.assertIn(f"screen of allocation 3 job 703 task 3, nodes node3: something named "
+                      f"({out})\n  slow node: node3 (its pairs at 0.4x the others)\n", text)
+        rc, text, err = h.cli("compare", self.path, "a", "b", "--by-allocation", "--screen-slow",
+                              os.path.join(self.tmp.name, "s2.jsonl"), "--format", "json")
+        rec = [json.loads(x) for x in text.splitlines() if '"allocation_screens"' in x][0]
+        self.assertEqual([(s["session_id"], s["exit_code"]) for s in rec["screens"]], [("s3", 3)])
+
+    def test_refusals_and_nothing_named(self):
+        out = os.path.join(self.tmp.name, "screen.jsonl")
+        for extra, msg in ((["--screen-slow", out], "give --by-allocation"),
+                           (["--by-allocation", "--screen-option=-x"], "give --screen-slow FILE"),
+                           (["--by-allocation", "--screen-slow", self.path], "exists; the screen")):
+            rc, _, err = h.cli("compare", self.path, "a", "b", *extra)
+            self.assertEqual(rc, 2, extra)
+            self.assertIn(msg, err)
+        joined(self.path, lambda g, c, s: 1.0)
+        rc, text, err = h.cli("compare", self.path, "a", "b", "--by-allocation", "--screen-slow",
+                              out)
+        self.assertIn("--screen-slow: no allocation named slow, nothing screened", text)
+        self.assertFalse(os.path.exists(self.argv))
+
+
 if __name__ == "__main__":
     unittest.main()

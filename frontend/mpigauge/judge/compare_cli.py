@@ -26,6 +26,8 @@ def cmd_compare(a):
         raise UsageError("--alpha must be between 0 and 1")
     if a.output:
         check_output_path(a.output, a.files + ([a.profile] if a.profile else []))
+    from .allocation_screen import check as check_screen
+    check_screen(a)
     sets = load_inputs(a.files)
     if len(sets) < 2:
         raise UsageError("compare needs BASE and NEW: two or more files, or a file of an "
@@ -53,6 +55,10 @@ def cmd_compare(a):
     if a.by_allocation:
         from ..verdict.allocations import allocation_lines
         lead += [allocation_lines(base, new, threshold) for new in sets[1:]]
+        if a.screen_slow:
+            from .allocation_screen import screen_lines
+            lead.append(screen_lines(base, sets[1], threshold, a.screen_slow,
+                                     a.screen_option or ()))
     fmt = {"md": "markdown"}.get(a.format, a.format)
     if fmt is None:
         ext = os.path.splitext(a.output or "")[1].lower()
@@ -215,6 +221,13 @@ def add_parser(sub):
                    help="FILE LABEL LABEL: each session of the file is an allocation (run "
                    "--allocations K): a verdict tests the spread between allocations, and an "
                    "allocation worse than the others in most series is named (doc/slurm.md)")
+    c.add_argument("--screen-slow", metavar="FILE",
+                   help="--by-allocation: screen each allocation named slow at once with "
+                   "mpigauge screen run on its nodes (srun -w NODES, one rank per node) into FILE "
+                   "(FILE-K with several), and add the screen's verdict")
+    c.add_argument("--screen-option", action="append", metavar="ARG",
+                   help="--screen-slow: an option for mpigauge_screen (repeatable), e.g. "
+                   "--screen-option=--expect-bw=1000")
     c.add_argument("--model", action="store_true",
                    help="also Hockney's parameters (alpha, bandwidth) per protocol regime of "
                    "each latency curve, NEW against BASE, each with its verdict (doc/models.md)")
