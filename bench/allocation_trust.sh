@@ -68,7 +68,7 @@ for t in $(seq "$trials"); do
         "$PY" -c '
 import json, sys
 recs = [json.loads(l) for l in sys.stdin]
-said = [f"{r[\"size_bytes\"]} {r[\"verdict\"]}" for r in recs
+said = [str(r["size_bytes"]) + " " + r["verdict"] for r in recs
         if r.get("type") == "series" and r.get("verdict") in ("slower", "faster")]
 alloc = next(r for r in recs if r.get("type") == "allocations")
 ids = [a["session_id"] for a in alloc["allocations"]]

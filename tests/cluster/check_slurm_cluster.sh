@@ -207,7 +207,9 @@ PY
 fi
 # a step planted between 3 and 4 ranks (bench/libmgslow.so MG_SLOW_ABOVE=3)
 # in a ranks sweep over both nodes, 2 ranks on each: model --scaling says
-# the planted configuration added it and names nothing else
+# the planted configuration added it and names nothing else (the ranks
+# yield when idle: 4 busy-polling ranks on 2 cores through TCP otherwise
+# fall into 2-8 ms calls at random, planted or not)
 scaling() {
     bash "$here/slurm_cluster.sh" revive "$work/slurm" >/dev/null 2>&1
     lib=$1/bench/libmgslow.so
@@ -215,8 +217,8 @@ scaling() {
     timeout 600 salloc -N 2 -n 4 --ntasks-per-node=2 "$1/frontend/mpigauge" run \
         --suite "$work/sweep.txt" --repeat 8 --interleave launches --timeout 120 \
         --exit-grace 5 --bindir "$1" -o "$work/steps.jsonl" -q \
-        --config "base LD_PRELOAD=$lib" \
-        --config "planted LD_PRELOAD=$lib MG_SLOW_CALLS=bcast MG_SLOW_CALL_NS=50000 MG_SLOW_ABOVE=3" &&
+        --config "base LD_PRELOAD=$lib OMPI_MCA_mpi_yield_when_idle=1" \
+        --config "planted LD_PRELOAD=$lib OMPI_MCA_mpi_yield_when_idle=1 MG_SLOW_CALLS=bcast MG_SLOW_CALL_NS=50000 MG_SLOW_ABOVE=3" &&
         "$1/frontend/mpigauge" model --scaling "$work/steps.jsonl" base planted --json \
             -o "$work/steps-model.jsonl" &&
         python3 - "$work/steps.jsonl" "$work/steps-model.jsonl" <<'PY'

@@ -28,6 +28,8 @@ def class_text(sc):
     if f is None:
         return "no class (four counts or more are needed)"
     terms = f"a {_num(f.a)} us" + (f", b {_num(f.b)} us" if dict(CLASSES)[f.cls] else "")
+    counts = sc.sweep.counts
+    terms += "".join(f", {c:+.3g} us from {counts[i + 1]}" for i, c in zip(f.steps, f.shifts))
     return f"{f.cls} ({terms}; chosen in {sc.support:.0%} of resamples)"
 
 
