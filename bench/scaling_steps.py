@@ -21,8 +21,11 @@ comparisons said and what each side's own sweep named; at the end:
             name a step (this machine's own: ranks beyond the cores)
 
     bench/scaling_steps.py BUILD [--trials T] [--rounds R] [-n NP] [--above N]
-                           [--delay US] [--op OP] [--size S] [--cluster HOSTFILE]
+                           [--delay US] [--op OP] [--size S] [--launcher L] [--wrap CMD]
     bench/scaling_steps.py _build/openmpi --trials 20
+    # on the emulated two-node Slurm (doc/collectives.md says how to start it)
+    bench/scaling_steps.py _build/openmpi -n 4 --above 3 \
+        --wrap "salloc -N 2 -n 4 --ntasks-per-node=2"
 """
 import argparse
 import json
@@ -48,7 +51,7 @@ def trial(a, lib, k, d):
     suite = os.path.join(d, "suite.txt")
     with open(suite, "w", encoding="utf-8") as f:
         f.write(f"ranks={a.n} {a.op} --ranks-sweep 2:{a.n} -m {a.size}:{a.size}\n")
-    cmd = FE + ["run", "--suite", suite, "--bindir", a.build, "-K", str(a.rounds),
+    cmd = (a.wrap.split() if a.wrap else []) + FE + ["run", "--suite", suite, "--bindir", a.build, "-K", str(a.rounds),
                 "--interleave", "launches", "-o", out, "-q", "--seed", str(1000 + k)]
     for c in configs(lib, a):
         cmd += ["--config", c]
@@ -87,6 +90,8 @@ def main():
     p.add_argument("--op", default="bcast")
     p.add_argument("--size", default="8")
     p.add_argument("--launcher", help="as for mpigauge run (e.g. srun)")
+    p.add_argument("--wrap", help="a command each trial's run goes under, e.g. an allocation: "
+                   "'salloc -N 2 -n 4 --ntasks-per-node=2' (the emulated cluster)")
     a = p.parse_args()
     a.build = os.path.abspath(a.build)
     lib = os.path.join(a.build, "bench", "libmgslow.so")
