@@ -51,8 +51,9 @@ def trial(a, lib, k, d):
     suite = os.path.join(d, "suite.txt")
     with open(suite, "w", encoding="utf-8") as f:
         f.write(f"ranks={a.n} {a.op} --ranks-sweep 2:{a.n} -m {a.size}:{a.size}\n")
-    cmd = (a.wrap.split() if a.wrap else []) + FE + ["run", "--suite", suite, "--bindir", a.build, "-K", str(a.rounds),
-                "--interleave", "launches", "-o", out, "-q", "--seed", str(1000 + k)]
+    cmd = (a.wrap.split() if a.wrap else []) + FE + [
+        "run", "--suite", suite, "--bindir", a.build, "-K", str(a.rounds), "--interleave",
+        "launches", "-o", out, "-q", "--seed", str(1000 + k)]
     for c in configs(lib, a):
         cmd += ["--config", c]
     if a.launcher:
@@ -109,8 +110,9 @@ def main():
             found, clean, own, others = judge(recs, a.above)
             said = {r["new"]: r["changes"] for r in recs if r["type"] == "scaling_change"}
             tally = [t + v for t, v in zip(tally, (found, clean, own, bool(others)))]
-            print(f"trial {k:2d}: planted {'found' if found else 'MISSED'} "
-                  f"{[(c['what'], c['from'], c['to'], round(c['ratio'], 2)) for c in said['planted']]}"
+            planted = [(c['what'], c['from'], c['to'], round(c['ratio'], 2))
+                       for c in said['planted']]
+            print(f"trial {k:2d}: planted {'found' if found else 'MISSED'} {planted}"
                   f"; same {'clean' if clean else 'FALSE'} "
                   f"{[(c['what'], c['from'], c['to']) for c in said['same']]}; planted's own "
                   f"{'names it' if own else 'does not'}; base/same own steps {others} "

@@ -40,7 +40,7 @@ mgpy_model_PYTHON = \
 	frontend/mpigauge/model/smpi_cli.py frontend/mpigauge/model/loggp.py \
 	frontend/mpigauge/model/loggp_cli.py frontend/mpigauge/model/collectives.py \
 	frontend/mpigauge/model/collectives_cli.py frontend/mpigauge/model/scaling.py \
-	frontend/mpigauge/model/scaling_report.py
+	frontend/mpigauge/model/scaling_report.py frontend/mpigauge/model/scaling_compare.py
 mgpy_lookdir = $(pkgpythondir)/look
 mgpy_look_PYTHON = \
 	frontend/mpigauge/look/__init__.py frontend/mpigauge/look/overview.py \

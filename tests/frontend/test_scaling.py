@@ -15,6 +15,7 @@ import helpers as h  # noqa: E402
 
 h.load_frontend()
 from mpigauge.model import scaling as S  # noqa: E402
+from mpigauge.model import scaling_compare as C  # noqa: E402
 from mpigauge.data.results import load_config_sets  # noqa: E402
 
 COUNTS = list(range(2, 9))
@@ -151,11 +152,11 @@ class Changes(unittest.TestCase):
     def test_a_step_added_is_named_and_the_same_line_says_nothing(self):
         f = (lambda p: 1.0 + 0.1 * p)
         b, n = self.sets(line(f, seed=1), line(f, step_at=5, seed=2))
-        (ab, an, changes, cls), = S.compare(b, n, 0.10, 0.05)
+        (ab, an, changes, cls), = C.compare(b, n, 0.10, 0.05)
         self.assertEqual([(c.what, c.lo, c.hi) for c in changes], [("added", 5, 6)])
         self.assertAlmostEqual(changes[0].ratio, 3.0, delta=0.15)
         b, n = self.sets(line(f, seed=1), line(f, seed=2))
-        (ab, an, changes, cls), = S.compare(b, n, 0.10, 0.05)
+        (ab, an, changes, cls), = C.compare(b, n, 0.10, 0.05)
         self.assertEqual((changes, cls), ([], "same"))
 
     def test_levels_find_a_step_the_jumps_hide(self):
@@ -168,19 +169,19 @@ class Changes(unittest.TestCase):
             return [{p: (0.2 if p == 2 else rng.choice((0.3, 7.0)) if p < 5 else 8.0 + add)
                      * (1 + rng.uniform(-0.03, 0.03)) for p in range(2, 7)} for _ in range(8)]
         b, n = self.sets(bimodal(1, 0.0), bimodal(2, 50.0))
-        (ab, an, changes, cls), = S.compare(b, n, 0.10, 0.05)
+        (ab, an, changes, cls), = C.compare(b, n, 0.10, 0.05)
         self.assertEqual([(c.what, c.lo, c.hi, c.route) for c in changes],
                          [("added", 4, 5, "level")])
         self.assertGreater(changes[0].ci[0], 4.0)
         b, n = self.sets(bimodal(1, 0.0), bimodal(3, 0.0))
-        self.assertEqual(S.compare(b, n, 0.10, 0.05)[0][2], [])
+        self.assertEqual(C.compare(b, n, 0.10, 0.05)[0][2], [])
 
     def test_a_class_changed_only_when_both_are_clear(self):
         b, n = self.sets(line(lambda p: 1.0 + 2.0 * math.log2(p), noise=0.005),
                          line(lambda p: 0.1 + 0.5 * p * p, noise=0.005, seed=4))
-        (ab, an, changes, cls), = S.compare(b, n, 0.10, 0.05)
+        (ab, an, changes, cls), = C.compare(b, n, 0.10, 0.05)
         self.assertEqual((ab.fit.cls, an.fit.cls, cls), ("a + b log P", "a + b P^2", "changed"))
-        self.assertEqual(S.class_change(ab._replace(support=0.5), an), "unclear")
+        self.assertEqual(C.class_change(ab._replace(support=0.5), an), "unclear")
 
 
 class Command(unittest.TestCase):

@@ -168,7 +168,7 @@ def _collectives(a):
 def _scaling(a, threshold):
     """--scaling: every ranks-sweep line's class and steps per set; with two
     sets or more, what each later set changed against the first."""
-    from ..model.scaling import compare
+    from ..model.scaling_compare import compare
     from ..model.scaling_report import (analyse_set, change_docs, change_lines, set_doc,
                                         set_lines)
     if not 0 < a.alpha < 1:

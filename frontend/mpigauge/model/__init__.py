@@ -12,5 +12,6 @@
   smpi_cli       `mpigauge model --smpi DIR`: the export written and checked against the curves
   summary        a set's Hockney parameters as text and JSON, and their verdicts between sets
   scaling        a ranks sweep's model class and steps, and what changed them between sets
+  scaling_compare what changed between two sides' sweeps: steps added or removed, the class
   scaling_report the scaling as text and JSON (`model --scaling`, compare, series)
 """

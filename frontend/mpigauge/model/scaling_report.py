@@ -3,7 +3,8 @@
 lines and JSON records (`mpigauge model --scaling`, compare, series;
 doc/collectives.md)."""
 from ..core.common import size_label
-from .scaling import CLASSES, analyse, boundaries, compare, sweeps
+from .scaling import CLASSES, analyse, boundaries, sweeps
+from .scaling_compare import compare
 
 
 def line_name(key):

@@ -332,7 +332,7 @@ def scaling_along_series(folder, state, w, threshold, alpha=0.05):
     has no such line."""
     from ..core.common import UsageError
     from ..data.results import load_config_sets
-    from ..model.scaling import compare
+    from ..model.scaling_compare import compare
     from ..model.scaling_report import change_lines
     from .series_folder import step_file
     names = [r["name"] for r in state["releases"]]
