@@ -156,6 +156,11 @@ def _collectives(a):
         got, d, _ = check_set(rs, a.factor, a.figure, a.seed)
         lines += got
         docs += d
+    return _emit(a, lines, docs)
+
+
+def _emit(a, lines, docs):
+    """The lines, or with --json the records, to -o or standard output."""
     text = "\n".join(json.dumps(d, sort_keys=True) for d in docs) if a.json else \
         "\n".join(lines)
     if a.output:
@@ -186,13 +191,7 @@ def _scaling(a, threshold):
         got = compare(sets[0], new, threshold, a.alpha, a.seed)
         lines += change_lines(sets[0].label, new.label, got)
         docs += change_docs(sets[0].label, new.label, got)
-    text = "\n".join(json.dumps(d, sort_keys=True) for d in docs) if a.json else \
-        "\n".join(lines)
-    if a.output:
-        write_text_atomic(a.output, text + "\n")
-    else:
-        sys.stdout.write(text + "\n")
-    return EXIT_OK
+    return _emit(a, lines, docs)
 
 
 def _smpi(a):

@@ -262,29 +262,39 @@ def _settings(cs, notes, state):
         if out else []
 
 
+def pairs_along(folder, state, w):
+    """(step k, name a, name b, (BASE, NEW) sets or None without results)
+    for every pair of releases the walk compared, step by step, from the
+    step's own results."""
+    from ..core.common import UsageError
+    from ..data.results import load_config_sets
+    from .series_folder import step_file
+    names = [r["name"] for r in state["releases"]]
+    for k, st in enumerate(w.steps, 1):
+        path = step_file(folder, state, k, [names[i] for i in st])
+        for a, b in w.pairs[k - 1]:
+            try:
+                sets = load_config_sets(path, [names[a], names[b]])
+            except (UsageError, TypeError):
+                sets = None
+            yield k, names[a], names[b], sets
+
+
 def along_series(folder, state, w, profile_path, threshold):
     """The profile's line for every pair of releases a series' walk compared
     (step by step, from the step's own results), the whole series' first."""
     from ..apps.predict import compare, headline, plan
     from ..apps.profile import load_profile
-    from ..core.common import UsageError
-    from ..data.results import load_config_sets
-    from .series_folder import step_file
     prof = load_profile(profile_path)
     p = plan(prof)
-    names = [r["name"] for r in state["releases"]]
     lines = []
-    for k, st in enumerate(w.steps, 1):
-        path = step_file(folder, state, k, [names[i] for i in st])
-        for a, b in w.pairs[k - 1]:
-            try:
-                base, new = load_config_sets(path, [names[a], names[b]])
-            except (UsageError, TypeError):
-                lines.append(f"step {k} {names[a]} -> {names[b]}: profile {prof.head['name']} "
-                             "not predicted (a side without results)")
-                continue
-            pr = compare(p, base, new, threshold)
-            lines.append(f"step {k} {names[a]} -> {names[b]}: " + headline(prof.head["name"], pr))
+    for k, na, nb, sets in pairs_along(folder, state, w):
+        if sets is None:
+            lines.append(f"step {k} {na} -> {nb}: profile {prof.head['name']} "
+                         "not predicted (a side without results)")
+            continue
+        pr = compare(p, sets[0], sets[1], threshold)
+        lines.append(f"step {k} {na} -> {nb}: " + headline(prof.head["name"], pr))
     return lines
 
 
@@ -293,35 +303,27 @@ def model_along_series(folder, state, w, threshold):
     parameters of the latency curves with their verdicts; a pair whose
     parameters changed (slower or faster, or its breakpoints moved) is
     shown whole, naming the release, the others in one line each."""
-    from ..core.common import UsageError
-    from ..data.results import load_config_sets
     from ..model.summary import parameter_verdicts
-    from .series_folder import step_file
-    names = [r["name"] for r in state["releases"]]
     lines = ["model parameters along the series (mpigauge model; doc/models.md):"]
-    for k, st in enumerate(w.steps, 1):
-        path = step_file(folder, state, k, [names[i] for i in st])
-        for a, b in w.pairs[k - 1]:
-            head = f"step {k} {names[a]} -> {names[b]}"
-            try:
-                base, new = load_config_sets(path, [names[a], names[b]])
-            except (UsageError, TypeError):
-                lines.append(f"{head}: no parameters (a side without results)")
-                continue
-            got, docs = parameter_verdicts(base, new, threshold)
-            changed = [p for d in docs for p in d.get("parameters", [])
-                       if p["verdict"] in ("slower", "faster")]
-            moved = any(d.get("breakpoints_moved") for d in docs)
-            if changed or moved:
-                lines.append(f"{head}: {names[b]} changed "
-                             + ", ".join(f"{p['regime']} {p['name']} {p['verdict']}"
-                                         for p in changed)
-                             + ("; " if changed and moved else "")
-                             + ("its breakpoints moved" if moved else ""))
-                lines += ["  " + x for x in got]
-            else:
-                n = sum(len(d.get("parameters", [])) for d in docs)
-                lines.append(f"{head}: no parameter changed ({n} compared: the same or unclear)")
+    for k, na, nb, sets in pairs_along(folder, state, w):
+        head = f"step {k} {na} -> {nb}"
+        if sets is None:
+            lines.append(f"{head}: no parameters (a side without results)")
+            continue
+        got, docs = parameter_verdicts(sets[0], sets[1], threshold)
+        changed = [p for d in docs for p in d.get("parameters", [])
+                   if p["verdict"] in ("slower", "faster")]
+        moved = any(d.get("breakpoints_moved") for d in docs)
+        if changed or moved:
+            lines.append(f"{head}: {nb} changed "
+                         + ", ".join(f"{p['regime']} {p['name']} {p['verdict']}"
+                                     for p in changed)
+                         + ("; " if changed and moved else "")
+                         + ("its breakpoints moved" if moved else ""))
+            lines += ["  " + x for x in got]
+        else:
+            n = sum(len(d.get("parameters", [])) for d in docs)
+            lines.append(f"{head}: no parameter changed ({n} compared: the same or unclear)")
     return lines
 
 
@@ -330,22 +332,13 @@ def scaling_along_series(folder, state, w, threshold, alpha=0.05):
     measured at several rank counts: the steps the later release added or
     removed and a class it changed, naming the release; [] when the suite
     has no such line."""
-    from ..core.common import UsageError
-    from ..data.results import load_config_sets
     from ..model.scaling_compare import compare
     from ..model.scaling_report import change_lines
-    from .series_folder import step_file
-    names = [r["name"] for r in state["releases"]]
     lines = []
-    for k, st in enumerate(w.steps, 1):
-        path = step_file(folder, state, k, [names[i] for i in st])
-        for a, b in w.pairs[k - 1]:
-            try:
-                base, new = load_config_sets(path, [names[a], names[b]])
-            except (UsageError, TypeError):
-                continue
+    for k, na, nb, sets in pairs_along(folder, state, w):
+        if sets is not None:
             lines += [f"step {k} {x}" for x in
-                      change_lines(names[a], names[b], compare(base, new, threshold, alpha))]
+                      change_lines(na, nb, compare(sets[0], sets[1], threshold, alpha))]
     if not lines:
         return []
     return ["rank-count scaling along the series (a step added, a class changed; "
