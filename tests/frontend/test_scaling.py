@@ -129,6 +129,24 @@ class Steps(unittest.TestCase):
                 la[p] *= 20.0 if p > 4 else 1.0
         self.assertEqual(S.find_steps(one_sweep(launches), 0.10, 1 - 0.05 / 6)[2], [])
 
+    def test_launches_at_several_counts_are_a_sweep_too(self):
+        # one launch per count (-n 2 ... -n 8), 10 each: no launch measures two
+        # counts, so a jump is the Mann-Whitney interval of the two counts'
+        recs = []
+        for k, la in enumerate(line(lambda p: 1.0 + 0.1 * p, step_at=5, seed=7)):
+            for p, v in la.items():
+                lid = f"L-{k}-{p}"
+                recs.append(h.run_record("bcast", launch_id=lid, nranks=p, sizes=(8,)))
+                recs.append(h.result_record("bcast", 8, "us", round(v, 6), launch_id=lid))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "n.jsonl")
+            h.write_jsonl(path, recs)
+            from mpigauge.data.results import load_results
+            sw, = S.sweeps(load_results(path))
+        self.assertEqual((sw.counts, S.log_jumps(sw, 0)[0]), (COUNTS, False))
+        steps = S.find_steps(sw, 0.10, 1 - 0.05 / 6)[2]
+        self.assertEqual([(s.lo, s.hi) for s in steps], [(5, 6)])
+
     def test_too_few_launches_say_so(self):
         sw = one_sweep(line(lambda p: 1.0, launches=4, step_at=5))
         idx, _, steps, note = S.find_steps(sw, 0.10, 1 - 0.05 / 6)

@@ -8,7 +8,7 @@ counts.
 * The class: t(P) = a + b f(P), f one of CLASSES, fitted by least squares
   in relative terms to the median over launches at each count, with one
   level shift per step found (so the class is the growth between steps);
-  b >= 0. The class of least BIC is chosen; its support is the share of
+  a >= 0, b >= 0. The class of least BIC is chosen; its support is the share of
   bootstrap resamples of the launches that choose it too.
 * A step between counts P and P' is a jump that no class explains: each
   launch's ratio t(P') / t(P) (the launch measures both counts) has a
@@ -201,18 +201,16 @@ def log_jumps(sw, i):
     return False, (list(lo.values()), list(hi.values()))
 
 
-def jump_interval(sw, i, expected, level):
-    """(estimate, low, high, coverage) of the jump at boundary i beyond
-    `expected` (a log ratio), all as log ratios."""
+def jump_interval(sw, i, level):
+    """(estimate, low, high, coverage) of the jump at boundary i, as log
+    ratios."""
     paired, got = log_jumps(sw, i)
     if paired:
-        d = [x - expected for x in got]
-        lo, hi, cov = median_ci(d, level)
-        return median(d), lo, hi, cov
+        lo, hi, cov = median_ci(got, level)
+        return median(got), lo, hi, cov
     a, b = got
     lo, hi, cov = ratio_ci(a, b, level)
-    est = math.log(median(b) / median(a))
-    return est - expected, math.log(lo) - expected, math.log(hi) - expected, cov
+    return math.log(median(b) / median(a)), math.log(lo), math.log(hi), cov
 
 
 def steepest(sw, i):
@@ -230,7 +228,7 @@ def find_steps(sw, threshold=0.10, level=0.95):
     found, named, note = [], [], ""
     for i in range(len(sw.counts) - 1):
         top = steepest(sw, i)
-        est, lo, hi, cov = jump_interval(sw, i, 0.0, level)
+        est, lo, hi, cov = jump_interval(sw, i, level)
         if cov < level:
             note = (f"too few launches for intervals at {level:.4g} (coverage {cov:.3g}): "
                     "no step can be named")
