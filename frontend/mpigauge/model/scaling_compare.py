@@ -24,6 +24,11 @@ class Change(NamedTuple):
     before: Tuple[float, float, float] = ()   # "level": NEW / BASE (estimate, low, high) at lo
 
 
+def _shift(xs, ys):
+    """The Hodges-Lehmann shift of ys over xs: the median of y - x over pairs."""
+    return median([y - x for x in xs for y in ys])
+
+
 def _levels(b, n, p, level):
     """NEW / BASE at count p: (estimate, low, high), the Hodges-Lehmann
     estimate (the median of the pairwise ratios: a count whose launches
@@ -33,7 +38,7 @@ def _levels(b, n, p, level):
     if len(vb) < 2 or len(vn) < 2:
         return None
     lo, hi, cov = ratio_ci(vb, vn, level)
-    est = math.exp(median([math.log(y / x) for x in vb for y in vn]))
+    est = math.exp(_shift([math.log(x) for x in vb], [math.log(y) for y in vn]))
     return (est, lo, hi) if cov >= level else None
 
 
@@ -64,7 +69,7 @@ def _jump_change(b, n, i, threshold, level):
     lo, hi, cov = ratio_ci([math.exp(x) for x in jb], [math.exp(x) for x in jn], level)
     if cov < level or not (lo > 1.0 + threshold or hi < 1.0 / (1.0 + threshold)):
         return None
-    return lo > 1.0, math.exp(median([y - x for x in jb for y in jn])), (lo, hi)
+    return lo > 1.0, math.exp(_shift(jb, jn)), (lo, hi)
 
 
 def jump_changes(b, n, threshold, level):

@@ -133,8 +133,3 @@ def scaling_lines(base, news, threshold, alpha=0.05):
             f"beyond {threshold:.0%} of the steepest class, each boundary at alpha "
             f"{1 - docs[0]['level']:.3g}; doc/collectives.md):")
     return [([head] + lines, docs)]
-
-
-def added(compared):
-    """The changes of a comparison that are steps added or jumps that grew."""
-    return [c for _, _, changes, _ in compared for c in changes if c.what in ("added", "grew")]
