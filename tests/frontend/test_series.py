@@ -26,13 +26,16 @@ def fake_measure(d, level, rounds=10, seed=3, notes=None):
     compare = SC.comparer(SETTINGS, {} if notes is None else notes)
     calls = []
 
-    def measure(step, indices, pairs):
-        rng = random.Random(seed * 1000 + step)
-        values = {f"r{i}": [level(i) * (1 + rng.uniform(-0.005, 0.005)) for _ in range(rounds)]
-                  for i in indices}
+    def measure(step, indices, pairs, again=False):
         path = os.path.join(d, f"step-{step}.jsonl")
-        h.write_jsonl(path, h.interleaved_records(values))
-        calls.append(list(indices))
+        if again:       # a step measured before: compared again from its file
+            calls.append(("again", step))
+        else:
+            rng = random.Random(seed * 1000 + step)
+            values = {f"r{i}": [level(i) * (1 + rng.uniform(-0.005, 0.005))
+                                for _ in range(rounds)] for i in indices}
+            h.write_jsonl(path, h.interleaved_records(values))
+            calls.append(list(indices))
         got = compare(path, [(f"r{a}", f"r{b}") for a, b in pairs], step)
         return {(a, b): got[(f"r{a}", f"r{b}")] for a, b in pairs}
     return measure, calls
@@ -65,8 +68,9 @@ class Walk(unittest.TestCase):
         m, calls = fake_measure(self.d, lambda i: 1.3 if i == 2 else 1.0, notes=notes)
         w = S.walk(6, m)
         # the releases around it measured against each other before it is said undone
-        self.assertEqual(calls, [[0, 1, 2, 3, 4, 5], [1, 3]])
-        self.assertEqual(w.pairs[-1], [(1, 3)])
+        # from the first step's run, where both were measured: nothing launched
+        self.assertEqual(calls, [[0, 1, 2, 3, 4, 5], ("again", 1)])
+        self.assertEqual((len(w.steps), w.pairs[0][-1], w.again), (1, (1, 3), {(1, 3): 1}))
         self.assertEqual({r.verdict for r in w.returns[(1, 3)].values()}, {"same"})
         rel = [{"name": f"c{i}"} for i in range(6)]
         cs = SR.changes(w, rel)
@@ -75,6 +79,8 @@ class Walk(unittest.TestCase):
         text = SR.report_text({"settings": dict(SETTINGS, suite="s", rounds=10)}, rel, w, notes)
         self.assertIn("one release alone differs", text)
         self.assertRegex(text, r"  latency 8-1K: only c2: slower x1.3")
+        self.assertIn("    c1 -> c3 (the ends of a reversed change, compared again from this "
+                      "run): 0 series changed, 2 not beyond", text)
         self.assertNotIn("came and went within", text)
 
     def test_a_partial_return_is_two_changes(self):
@@ -83,7 +89,7 @@ class Walk(unittest.TestCase):
         m, calls = fake_measure(self.d, lambda i: 1.0 if i < 2 else 1.6 if i == 2 else 1.3,
                                 notes=notes)
         w = S.walk(5, m)
-        self.assertEqual(calls, [[0, 1, 2, 3, 4], [1, 3]])
+        self.assertEqual(calls, [[0, 1, 2, 3, 4], ("again", 1)])
         rel = [{"name": f"c{i}"} for i in range(5)]
         cs = SR.changes(w, rel)
         self.assertEqual([(c["kind"], c["from"], c["to"], c["direction"]) for c in cs],
@@ -92,7 +98,35 @@ class Walk(unittest.TestCase):
         text = SR.report_text({"settings": dict(SETTINGS, suite="s", rounds=10)}, rel, w, notes)
         self.assertNotIn("one release alone differs", text)
         self.assertRegex(text, r"a partial return: c1 -> c3 still slower x1\.3")
-        self.assertIn("step 2: c1 c3", text)
+        self.assertIn("c1 -> c3 (the ends of a reversed change", text)
+        self.assertNotIn("step 2", text)
+
+    def test_ends_never_measured_together_get_a_run_of_their_own(self):
+        # 8 releases, stride 3: 6 alone slower; 6 -> 7 is pinned in the first
+        # step, 5 -> 6 by bisection of 3-6, and 5 and 7 share no step
+        m, calls = fake_measure(self.d, lambda i: 1.3 if i == 6 else 1.0)
+        w = S.walk(8, m, stride=3)
+        self.assertEqual(calls, [[0, 3, 6, 7], [3, 4, 6], [4, 5, 6], [5, 7]])
+        self.assertEqual((w.pairs[-1], w.again), ([(5, 7)], {}))
+        cs = SR.changes(w, [{"name": f"c{i}"} for i in range(8)])
+        self.assertEqual([(c["kind"], c.get("release")) for c in cs], [("only", "c6")])
+
+    def test_an_undecided_return_is_not_called_undone(self):
+        # the ends of the reversed change measured with noise that leaves them
+        # undecided: two steps, and the report says why not one
+        m, _ = fake_measure(self.d, lambda i: 1.3 if i == 2 else 1.0)
+        w = S.walk(5, m)
+        for key, row in w.returns[(1, 3)].items():
+            row.verdict = "unclear"
+        rel = [{"name": f"c{i}"} for i in range(5)]
+        cs = SR.changes(w, rel)
+        self.assertEqual([(c["kind"], c["from"], c["to"]) for c in cs],
+                         [("step", "c1", "c2"), ("step", "c2", "c3")])
+        self.assertEqual(cs[1]["return_undecided"], {"from": "c1", "sizes": [8, 1024]})
+        text = SR.report_text({"settings": dict(SETTINGS, suite="s", rounds=10)}, rel, w, {})
+        self.assertIn("    undone whole or not: undecided at 8-1K (c1 against c3, measured "
+                      "together): two changes until more rounds decide it", text)
+        self.assertNotIn("one release alone differs", text)
 
     def test_a_range_of_sizes_never_hides_a_gap(self):
         axis = [2, 4, 8, 16, 32, 256, 16384]

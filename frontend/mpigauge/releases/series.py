@@ -15,7 +15,8 @@ measured together is seen when a release between them is measured, and
 missed when both ends lie within one stride (said in the report).
 
 This module is the walk itself, pure: measure(step, indices, pairs) gives
-the comparison rows of each pair; series_cli runs the steps."""
+the comparison rows of each pair (again=True: of a step measured before,
+from its run); series_cli runs the steps."""
 from dataclasses import dataclass, field
 
 from ..verdict.verdicts import DECIDED, DIFFERENCES, SLIGHTLY
@@ -74,6 +75,8 @@ class Walk:
     # (k - 1, k + 1) -> {row key: Row}: the releases around a change that the
     # next release reversed, measured against each other (returns())
     returns: dict = field(default_factory=dict)
+    # (k - 1, k + 1) -> the step whose run measured both and compared them again
+    again: dict = field(default_factory=dict)
     # row group -> the sizes any run measured of it (the axis a range of sizes is on)
     axes: dict = field(default_factory=dict)
 
@@ -146,16 +149,35 @@ def returns(findings):
 
 
 def _check_returns(w, measure, max_steps):
-    """One more run: the release before each reversed change against the
-    release after it, with the same statistics, so the report says a change
-    was undone only when the two ends are not different (doc/releases.md)."""
+    """The release before each reversed change against the release after
+    it, with the same statistics, so the report says a change was undone
+    only when the two ends are the same (doc/releases.md). Ends that a step
+    measured together (every release of a short series is in the first)
+    are compared again from that step's run, paired by its rounds
+    (measure(..., again=True): nothing launched); the others in one more
+    run. Each group of pairs is a family of its own, at alpha / pairs."""
     back = returns(w.findings)
-    if not back or len(w.steps) >= max_steps:
+    fresh, known = [], {}
+    for a, b in back:
+        s = next((k for k in range(len(w.steps), 0, -1)
+                  if a in w.steps[k - 1] and b in w.steps[k - 1]), None)
+        if s is None:
+            fresh.append((a, b))
+        else:
+            known.setdefault(s, []).append((a, b))
+    for s, pairs in sorted(known.items()):
+        _returned(w, s, measure(s, w.steps[s - 1], pairs, again=True))
+        w.pairs[s - 1] += pairs
+        w.again.update((p, s) for p in pairs)
+    if not fresh or len(w.steps) >= max_steps:
         return
     step = len(w.steps) + 1
-    w.steps.append(sorted({i for p in back for i in p}))
-    w.pairs.append(back)
-    got = measure(step, w.steps[-1], back)
+    w.steps.append(sorted({i for p in fresh for i in p}))
+    w.pairs.append(fresh)
+    _returned(w, step, measure(step, w.steps[-1], fresh))
+
+
+def _returned(w, step, got):
     for (a, b), rows in got.items():
         w.decided[(step, a, b)] = tally(rows)
         w.returns[(a, b)] = {r.key: r for r in rows}

@@ -240,9 +240,9 @@ def rewalk(folder, st, get=None):
                         "error_control": s.get("error_control", "bh")}, notes)
     missing = []
 
-    def measure(step, indices, pairs):
+    def measure(step, indices, pairs, again=False):
         path = step_file(folder, st, step, [releases[i]["name"] for i in indices])
-        if get is not None:
+        if get is not None and not again:
             path = get(step, indices, path)
         if path is None:
             missing.append(step)

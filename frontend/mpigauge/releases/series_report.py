@@ -6,7 +6,7 @@ was not (doc/releases.md)."""
 import math
 
 from ..core.common import fmt_num, fmt_p, size_label
-from ..verdict.verdicts import DIFFERENCES, SLIGHTLY
+from ..verdict.verdicts import DECIDED, DIFFERENCES, SLIGHTLY
 from ..data.hostcost import describe as host_describe
 from ..data.results import bench_label
 from .series import auto_stride
@@ -61,8 +61,9 @@ def _came_and_went(cs, back):
     line, opposite directions) where release k-1 against k+1 (back: the
     walk's rows of that pair) is not different: one entry of kind "only",
     release k alone differs. Where k-1 and k+1 still differ (a partial
-    return) or were not compared, the two changes stay two steps, the
-    second saying how far k+1 is from k-1 ("return")."""
+    return), could not tell or were not compared, the two changes stay two
+    steps, the second saying how far k+1 is from k-1 ("return") or that it
+    is undecided ("return_undecided")."""
     steps = [c for c in cs if c["kind"] == "step"]
     out = []
     for c1 in steps:
@@ -74,13 +75,17 @@ def _came_and_went(cs, back):
                 continue
             ends = back.get((c1["lo"], c2["hi"]), {})
             rows = {k.size: ends[k] for k in c1["_keys"] if k in ends}
-            undone, partial = [], []
+            undone, partial, unknown = [], [], []
             for z in c1["sizes"]:
                 if z in c2["sizes"] and z in rows:
                     if rows[z].verdict in DIFFERENCES:
                         partial.append((z, rows[z]))
-                    else:
+                    elif rows[z].verdict in DECIDED:
                         undone.append(z)
+                    else:       # undecided: not said undone
+                        unknown.append(z)
+            if unknown:
+                c2["return_undecided"] = {"from": c1["from"], "sizes": unknown}
             if partial:
                 c2["return"] = {"from": c1["from"], "sizes": [z for z, _ in partial],
                                 "verdicts": [r.verdict for _, r in partial],
@@ -162,14 +167,16 @@ def report_text(state, releases, w, notes):
              f"{_rounds(s)}, threshold {100 * s.get('threshold', 0):g}%, "
              f"alpha {s.get('alpha')} a step: each of its pairs at alpha / pairs, "
              f"{s.get('error_control')} over a pair's sizes)",
-             f"measured {len(w.measured())} of {len(names)} releases in {len(w.steps)} steps"
+             f"measured {len(w.measured())} of {len(names)} releases in {_count(len(w.steps), 'step')}"
              + (f" ({launches} launches, {seconds:.0f} s)" if launches else "")]
     for k, st in enumerate(w.steps, 1):
         lines.append(f"  step {k}: " + " ".join(names[i] for i in st))
         for a, b in w.pairs[k - 1]:
             ch, same, und = w.decided.get((k, a, b), (0, 0, 0))
-            lines.append(f"    {names[a]} -> {names[b]}: {ch} series changed, {same} not beyond "
-                         f"the threshold, {und} undecided")
+            again = " (the ends of a reversed change, compared again from this run)" \
+                if w.again.get((a, b)) == k else ""
+            lines.append(f"    {names[a]} -> {names[b]}{again}: {ch} series changed, {same} not "
+                         f"beyond the threshold, {und} undecided")
     if w.unmeasured():
         lines.append("not measured (no change named between the releases measured around them): "
                      + " ".join(names[i] for i in w.unmeasured()))
@@ -233,6 +240,11 @@ def _lines(cs, notes):
                        f"{'/'.join(sorted(set(back['verdicts'])))} {_ratios(back['ratio'])} at "
                        f"{size_range(back['sizes'], c.get('axis'))} ({back['from']} against {c['to']}, measured "
                        "together): two changes, not one undone")
+        open_ = c.get("return_undecided")
+        if open_:
+            out.append(f"    undone whole or not: undecided at "
+                       f"{size_range(open_['sizes'], c.get('axis'))} ({open_['from']} against "
+                       f"{c['to']}, measured together): two changes until more rounds decide it")
         if c["host_text"]:
             out.append(f"    host: {c['host_text']}")
     return out
