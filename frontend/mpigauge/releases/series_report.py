@@ -167,7 +167,8 @@ def report_text(state, releases, w, notes):
              f"{_rounds(s)}, threshold {100 * s.get('threshold', 0):g}%, "
              f"alpha {s.get('alpha')} a step: each of its pairs at alpha / pairs, "
              f"{s.get('error_control')} over a pair's sizes)",
-             f"measured {len(w.measured())} of {len(names)} releases in {_count(len(w.steps), 'step')}"
+             f"measured {len(w.measured())} of {len(names)} releases in "
+             f"{_count(len(w.steps), 'step')}"
              + (f" ({launches} launches, {seconds:.0f} s)" if launches else "")]
     for k, st in enumerate(w.steps, 1):
         lines.append(f"  step {k}: " + " ".join(names[i] for i in st))
